@@ -1,0 +1,57 @@
+# Two commands a learner needs: `make lab` and `make test`. Each creates .venv on first use.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+LINTED := course_lib tests notebooks benchmarks conftest.py
+
+.PHONY: lab test lint unit nbval browser notebooks bench setup chromium clean
+
+setup: $(STAMP)
+
+# torch==2.13.0 goes in first so the CPU build is used (a bare `torch` would pull a CUDA build).
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.13.0
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(PY) -m course_lib.lab
+
+# The whole suite: lint, unit tests, nbval over every notebook, the browser suite.
+test: $(STAMP) chromium
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED)
+	$(PY) -m pytest tests notebooks --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
+		--nbval-cell-timeout 300 -q
+
+unit: $(STAMP)
+	$(PY) -m pytest tests -q --ignore tests/browser
+
+nbval: $(STAMP)
+	$(PY) -m pytest notebooks --nbval --nbval-sanitize-with notebooks/sanitize.cfg -q
+
+browser: $(STAMP) chromium
+	$(PY) -m pytest tests/browser -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED)
+
+# Re-execute every notebook in place after a change, so the stored outputs match (nbval compares them).
+notebooks: $(STAMP)
+	$(PY) -m course_lib.notebooks $(if $(NB),$(NB),notebooks/*.ipynb)
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+# Debian's Chromium for the browser suite, when we can install it (root with apt-get); otherwise
+# the browser tests skip with a line saying how to install it.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Chromium for the browser suite (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+clean:
+	rm -rf $(VENV) .jupyter-local artifacts

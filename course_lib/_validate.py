@@ -1,0 +1,42 @@
+"""Argument checks shared by the model code: each error names the argument, the value and what is
+accepted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def positive_int(name: str, value: object) -> int:
+    """Return ``value`` if it is an int > 0, else raise naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a positive int, got {value!r} ({type(value).__name__})")
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive int, got {value!r}")
+    return value
+
+
+def probability(name: str, value: object) -> float:
+    """Return ``value`` if it is a number in [0, 1), else raise naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a float in [0, 1), got {value!r} ({type(value).__name__})")
+    if not 0.0 <= value < 1.0:
+        raise ValueError(f"{name} must be a float in [0, 1), got {value!r}")
+    return float(value)
+
+
+def choice(name: str, value: object, accepted: Iterable[str]) -> str:
+    """Return ``value`` if it is one of ``accepted``, else raise listing them."""
+    accepted = sorted(accepted)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {accepted}, got {value!r} ({type(value).__name__})")
+    if value not in accepted:
+        raise ValueError(f"{name} must be one of {accepted}, got {value!r}")
+    return value
+
+
+def last_dim(name: str, shape: tuple[int, ...], expected: int) -> None:
+    """Raise if the last dimension of ``shape`` is not ``expected``."""
+    if len(shape) == 0 or shape[-1] != expected:
+        raise ValueError(
+            f"{name} must have last dimension {expected} (d_model), got shape {tuple(shape)}"
+        )

@@ -1,0 +1,69 @@
+"""Exercise checkers (练习检查): compare a learner's code with the reference and explain a miss.
+
+Every checker prints one line and returns a ``CheckResult``:
+``passed``, ``failed`` (with a hint naming the likely mistake) or ``not attempted`` (the stub still
+raises ``NotImplementedError``, so Run All never breaks). One submodule per lesson topic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+
+class Hint(AssertionError):
+    """Raised inside a check with the message the learner should read."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    status: str  # "passed", "failed" or "not attempted"
+    message: str
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def __str__(self) -> str:
+        mark = {"passed": "✔", "failed": "✘", "not attempted": "…"}[self.status]
+        return f"{mark} {self.name}: {self.message}"
+
+
+def run_check(name: str, check: Callable[[], str | None]) -> CheckResult:
+    """Run ``check()``; it returns a success note or raises ``Hint`` with what went wrong."""
+    try:
+        note = check()
+        result = CheckResult(name, "passed", note or "passed, well done.")
+    except NotImplementedError:
+        result = CheckResult(
+            name, "not attempted", "not attempted yet (the stub still raises NotImplementedError)"
+        )
+    except Hint as hint:
+        result = CheckResult(name, "failed", str(hint))
+    except Exception as error:  # a learner's bug: report it instead of a traceback
+        result = CheckResult(name, "failed", f"your code raised {type(error).__name__}: {error}")
+    print(result)
+    return result
+
+
+def close(actual, expected, atol: float = 1e-6, rtol: float = 1e-5) -> bool:
+    """True if two arrays/tensors have the same shape and values within tolerance."""
+    a = (
+        actual.detach().cpu().double().numpy()
+        if isinstance(actual, torch.Tensor)
+        else np.asarray(actual, dtype=float)
+    )
+    e = (
+        expected.detach().cpu().double().numpy()
+        if isinstance(expected, torch.Tensor)
+        else np.asarray(expected, dtype=float)
+    )
+    return a.shape == e.shape and bool(np.allclose(a, e, atol=atol, rtol=rtol))
+
+
+def shape_of(value) -> tuple[int, ...]:
+    return tuple(value.shape) if hasattr(value, "shape") else np.shape(value)

@@ -1,0 +1,162 @@
+"""Checkers for lesson 1: the NumPy forward pass, the parameter formula, a FeedForward module."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import torch
+
+from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
+from course_lib.ffn import FeedForward, count_parameters, numpy_ffn
+
+
+def _random_ffn_arrays(seed: int, d_model: int = 6, d_ff: int = 10, batch: tuple = (2, 3)):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(*batch, d_model))
+    W1, W2 = rng.normal(size=(d_model, d_ff)), rng.normal(size=(d_ff, d_model))
+    b1, b2 = rng.normal(size=d_ff), rng.normal(size=d_model)
+    return x, W1, b1, W2, b2
+
+
+def _diagnose_numpy(got, x, W1, b1, W2, b2) -> str:
+    """Name the likely mistake by comparing with the usual wrong versions."""
+    relu = lambda z: np.maximum(0.0, z)  # noqa: E731
+    suspects = {
+        "you forgot b1 (the first bias)": relu(x @ W1) @ W2 + b2,
+        "you forgot b2 (the second bias)": relu(x @ W1 + b1) @ W2,
+        "the ReLU is missing: without it the two layers collapse into one linear map": (x @ W1 + b1)
+        @ W2
+        + b2,
+        "the ReLU is applied after the second layer instead of between the two": relu(
+            (x @ W1 + b1) @ W2 + b2
+        ),
+        "the ReLU is applied both between the layers and after the second": relu(
+            relu(x @ W1 + b1) @ W2 + b2
+        ),
+    }
+    for hint, wrong in suspects.items():
+        if close(got, wrong):
+            return hint
+    return "the values differ from max(0, x W1 + b1) W2 + b2: check the order of the operations"
+
+
+def check_numpy_ffn(fn: Callable) -> CheckResult:
+    """``fn(x, W1, b1, W2, b2)`` must return max(0, x W1 + b1) W2 + b2 for x (..., d_model)."""
+
+    def check() -> str:
+        for seed in range(3):
+            x, W1, b1, W2, b2 = _random_ffn_arrays(seed)
+            try:
+                got = fn(x, W1, b1, W2, b2)
+            except ValueError as error:
+                if "matmul" in str(error) or "align" in str(error):
+                    raise Hint(
+                        f"the shapes do not line up ({error}): in the formula W1 is (d_model, d_ff), "
+                        "so it is x @ W1, not x @ W1.T (torch's nn.Linear stores the transpose)"
+                    ) from None
+                raise
+            expected = numpy_ffn(x, W1, b1, W2, b2)
+            if got is None:
+                raise Hint("your function returned None: did you forget `return`?")
+            if shape_of(got) != expected.shape:
+                if shape_of(got)[-1] == W1.shape[1]:
+                    raise Hint(
+                        f"the output has shape {shape_of(got)}: the last dimension is d_ff; did you skip the second layer (W2)?"
+                    )
+                raise Hint(
+                    f"the output has shape {shape_of(got)}, expected {expected.shape}: is a weight transposed?"
+                )
+            if not close(got, expected):
+                raise Hint(_diagnose_numpy(got, x, W1, b1, W2, b2))
+        return "matches max(0, x W1 + b1) W2 + b2 on random inputs, every position at once."
+
+    return run_check("numpy_ffn", check)
+
+
+def check_parameter_formula(fn: Callable[[int, int], int]) -> CheckResult:
+    """``fn(d_model, d_ff)`` must count the weights and biases of both layers."""
+
+    def check() -> str:
+        for d_model, d_ff in ((512, 2048), (3, 7), (64, 256), (1, 1)):
+            got, expected = fn(d_model, d_ff), count_parameters(d_model, d_ff)
+            if got == expected:
+                continue
+            if got == 2 * d_model * d_ff:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: you counted the weights but not the biases b1 (d_ff) and b2 (d_model)"
+                )
+            if got == 2 * d_model * d_ff + d_ff or got == 2 * d_model * d_ff + d_model:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: one of the two biases is missing (b1 has d_ff entries, b2 has d_model)"
+                )
+            if got == d_model * d_ff + d_ff:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: that is only the first layer; W2 and b2 count too"
+                )
+            if got == 2 * d_model * d_ff + 2 * d_ff or got == 2 * d_model * d_ff + 2 * d_model:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: the biases have different sizes: b1 has d_ff entries, b2 has d_model"
+                )
+            raise Hint(f"fn({d_model}, {d_ff}) = {got}, expected {expected}")
+        return f"for d_model=512, d_ff=2048 that is {count_parameters():,} parameters."
+
+    return run_check("parameter formula", check)
+
+
+def check_feed_forward(cls: type) -> CheckResult:
+    """``cls(d_model, d_ff, dropout)`` must build linear1 and linear2 and compute the FFN."""
+
+    def check() -> str:
+        torch.manual_seed(0)
+        module = cls(8, 32, 0.5)
+        layers = {name: getattr(module, name, None) for name in ("linear1", "linear2")}
+        for name, layer in layers.items():
+            if not isinstance(layer, torch.nn.Linear):
+                raise Hint(f"your module needs an attribute `{name}` that is an nn.Linear")
+        if layers["linear1"].weight.shape != (32, 8):
+            raise Hint(
+                f"linear1.weight has shape {tuple(layers['linear1'].weight.shape)}; nn.Linear(d_model, d_ff) stores (d_ff, d_model) = (32, 8): are d_model and d_ff swapped?"
+            )
+        if layers["linear1"].bias is None or layers["linear2"].bias is None:
+            raise Hint("a linear layer has no bias: the formula has b1 and b2 (leave bias=True)")
+        reference = FeedForward(8, 32, dropout=0.5)
+        reference.load_state_dict(
+            {k: v for k, v in module.state_dict().items() if k.startswith(("linear1", "linear2"))}
+        )
+        module.eval(), reference.eval()
+        x = torch.randn(2, 5, 8)
+        with torch.no_grad():
+            got, expected = module(x), reference(x)
+            got_again = module(x)
+        if not close(got, got_again):
+            raise Hint(
+                "two calls in eval mode gave different outputs: is dropout applied with F.dropout(training=True) instead of an nn.Dropout module?"
+            )
+        if close(got, expected, atol=1e-5):
+            return _check_dropout_in_training(module, x)
+        w1, b1 = layers["linear1"].weight, layers["linear1"].bias
+        w2, b2 = layers["linear2"].weight, layers["linear2"].bias
+        with torch.no_grad():
+            if close(got, (x @ w1.T + b1) @ w2.T + b2, atol=1e-5):
+                raise Hint("the output is linear in x: the ReLU between the two layers is missing")
+            if close(got, torch.relu((x @ w1.T + b1) @ w2.T + b2), atol=1e-5):
+                raise Hint("the ReLU comes after linear2; it belongs between linear1 and linear2")
+        raise Hint(
+            "the output differs from linear2(dropout(relu(linear1(x)))): check the order of the steps"
+        )
+
+    return run_check("FeedForward", check)
+
+
+def _check_dropout_in_training(module: torch.nn.Module, x: torch.Tensor) -> str:
+    module.train()
+    torch.manual_seed(1)
+    with torch.no_grad():
+        hidden_zeros = (module(x) != module(x)).any()
+    module.eval()
+    if not hidden_zeros:
+        raise Hint(
+            "in training mode the output never changes: is the dropout layer used in forward()?"
+        )
+    return "matches the reference in eval mode, and dropout is active only in training mode."

@@ -1,0 +1,189 @@
+"""The position-wise feed-forward network (前馈全连接层): FFN(x) = act(x W1 + b1) W2 + b2.
+
+PyTorch modules, a NumPy reference, parameter and FLOP counts, and the gated variants
+(ReGLU, GEGLU, SwiGLU) of Shazeer 2020, "GLU Variants Improve Transformer".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from course_lib._validate import choice, last_dim, positive_int, probability
+
+ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
+    "relu": F.relu,
+    "gelu": F.gelu,  # the exact erf form, as in BERT/GPT-2's papers and torch's default
+    "gelu_tanh": lambda z: F.gelu(z, approximate="tanh"),
+    "silu": F.silu,
+    "tanh": torch.tanh,
+    "identity": lambda z: z,
+}
+
+_erf = np.vectorize(math.erf, otypes=[float])
+
+NUMPY_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "relu": lambda z: np.maximum(0.0, z),
+    "gelu": lambda z: 0.5 * z * (1.0 + _erf(z / math.sqrt(2.0))),
+    "gelu_tanh": lambda z: (
+        0.5 * z * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (z + 0.044715 * z**3)))
+    ),
+    "silu": lambda z: z / (1.0 + np.exp(-z)),
+    "tanh": np.tanh,
+    "identity": lambda z: z,
+}
+
+
+def activation_fn(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
+    """The activation called ``name`` (one of ``ACTIVATIONS``) as a function on tensors."""
+    return ACTIVATIONS[choice("activation", name, ACTIVATIONS)]
+
+
+class FeedForward(nn.Module):
+    """FFN(x) = dropout(act(x W1 + b1)) W2 + b2, applied to every position alone.
+
+    x: (..., d_model) -> (..., d_model); the hidden layer has d_ff units (512 -> 2048 -> 512).
+    """
+
+    def __init__(
+        self, d_model: int = 512, d_ff: int = 2048, dropout: float = 0.1, activation: str = "relu"
+    ) -> None:
+        super().__init__()
+        self.d_model = positive_int("d_model", d_model)
+        self.d_ff = positive_int("d_ff", d_ff)
+        self.activation = choice("activation", activation, ACTIVATIONS)
+        self.linear1 = nn.Linear(d_model, d_ff)  # W1: up-projection (升维)
+        self.dropout = nn.Dropout(probability("dropout", dropout))
+        self.linear2 = nn.Linear(d_ff, d_model)  # W2: down-projection (降维)
+
+    def hidden(self, x: torch.Tensor) -> torch.Tensor:
+        """The hidden activations act(x W1 + b1): (..., d_model) -> (..., d_ff), before dropout."""
+        if not isinstance(x, torch.Tensor):
+            raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+        last_dim("x", tuple(x.shape), self.d_model)
+        return ACTIVATIONS[self.activation](self.linear1(x))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.linear2(self.dropout(self.hidden(x)))
+
+    def extra_repr(self) -> str:
+        return f"activation={self.activation!r}"
+
+
+def numpy_ffn(
+    x: np.ndarray,
+    W1: np.ndarray,
+    b1: np.ndarray,
+    W2: np.ndarray,
+    b2: np.ndarray,
+    activation: str = "relu",
+) -> np.ndarray:
+    """The FFN in plain NumPy: act(x @ W1 + b1) @ W2 + b2, with W1 (d_model, d_ff), W2 (d_ff, d_model).
+
+    The math's layout, not torch's: ``nn.Linear`` stores its weight as (out, in), the transpose.
+    """
+    choice("activation", activation, NUMPY_ACTIVATIONS)
+    x, W1, b1, W2, b2 = (np.asarray(a, dtype=float) for a in (x, W1, b1, W2, b2))
+    if W1.ndim != 2 or W2.ndim != 2:
+        raise ValueError(f"W1 and W2 must be 2-D, got shapes {W1.shape} and {W2.shape}")
+    d_model, d_ff = W1.shape
+    if W2.shape != (d_ff, d_model):
+        raise ValueError(f"W2 must have shape (d_ff, d_model) = {(d_ff, d_model)}, got {W2.shape}")
+    if b1.reshape(-1).shape != (d_ff,) or b2.reshape(-1).shape != (d_model,):
+        raise ValueError(
+            f"b1 must have {d_ff} entries and b2 {d_model}, got shapes {b1.shape} and {b2.shape}"
+        )
+    last_dim("x", x.shape, d_model)
+    hidden = NUMPY_ACTIVATIONS[activation](x @ W1 + b1.reshape(-1))
+    return hidden @ W2 + b2.reshape(-1)
+
+
+def ffn_weights_numpy(ffn: FeedForward) -> dict[str, np.ndarray]:
+    """A ``FeedForward``'s weights in the formula's layout: W1 (d_model, d_ff), b1, W2 (d_ff, d_model), b2."""
+    if not isinstance(ffn, FeedForward):
+        raise TypeError(f"ffn must be a FeedForward, got {type(ffn).__name__}")
+    with torch.no_grad():
+        return {
+            "W1": ffn.linear1.weight.T.double().numpy().copy(),
+            "b1": ffn.linear1.bias.double().numpy().copy(),
+            "W2": ffn.linear2.weight.T.double().numpy().copy(),
+            "b2": ffn.linear2.bias.double().numpy().copy(),
+        }
+
+
+def load_numpy_weights(ffn: FeedForward, W1, b1, W2, b2) -> FeedForward:
+    """Copy NumPy weights in the formula's layout into ``ffn`` (transposing to torch's (out, in))."""
+    expected = {"W1": (ffn.d_model, ffn.d_ff), "W2": (ffn.d_ff, ffn.d_model)}
+    for name, array in (("W1", W1), ("W2", W2)):
+        if np.shape(array) != expected[name]:
+            raise ValueError(f"{name} must have shape {expected[name]}, got {np.shape(array)}")
+    with torch.no_grad():
+        ffn.linear1.weight.copy_(torch.as_tensor(np.asarray(W1).T))
+        ffn.linear1.bias.copy_(torch.as_tensor(np.asarray(b1).reshape(-1)))
+        ffn.linear2.weight.copy_(torch.as_tensor(np.asarray(W2).T))
+        ffn.linear2.bias.copy_(torch.as_tensor(np.asarray(b2).reshape(-1)))
+    return ffn
+
+
+def count_parameters(d_model: int = 512, d_ff: int = 2048) -> int:
+    """Weights plus biases of a plain FFN: d_model*d_ff + d_ff + d_ff*d_model + d_model."""
+    positive_int("d_model", d_model)
+    positive_int("d_ff", d_ff)
+    return 2 * d_model * d_ff + d_ff + d_model
+
+
+def flops_per_token(d_model: int = 512, d_ff: int = 2048) -> int:
+    """Multiply-adds counted as 2 FLOPs: two matmuls of d_model*d_ff each -> 4*d_model*d_ff."""
+    positive_int("d_model", d_model)
+    positive_int("d_ff", d_ff)
+    return 4 * d_model * d_ff
+
+
+def module_parameters(module: nn.Module) -> int:
+    """The number of trainable numbers in ``module``: sum(p.numel() for p in parameters)."""
+    return sum(p.numel() for p in module.parameters() if p.requires_grad)
+
+
+GATED_VARIANTS: dict[str, str] = {"reglu": "relu", "geglu": "gelu", "swiglu": "silu"}
+
+
+class GatedFeedForward(nn.Module):
+    """FFN_GLU(x) = (act(x W) * (x V)) W2, Shazeer 2020; no biases, as in the paper.
+
+    x: (..., d_model) -> (..., d_model). Three matrices, so 3*d_model*d_ff parameters.
+    """
+
+    def __init__(
+        self, d_model: int = 512, d_ff: int = 1365, variant: str = "swiglu", dropout: float = 0.0
+    ) -> None:
+        super().__init__()
+        self.d_model = positive_int("d_model", d_model)
+        self.d_ff = positive_int("d_ff", d_ff)
+        self.variant = choice("variant", variant, GATED_VARIANTS)
+        self.gate = nn.Linear(d_model, d_ff, bias=False)  # W: goes through the activation
+        self.up = nn.Linear(d_model, d_ff, bias=False)  # V: the linear branch
+        self.dropout = nn.Dropout(probability("dropout", dropout))
+        self.down = nn.Linear(d_ff, d_model, bias=False)  # W2
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        last_dim("x", tuple(x.shape), self.d_model)
+        act = ACTIVATIONS[GATED_VARIANTS[self.variant]]
+        return self.down(self.dropout(act(self.gate(x)) * self.up(x)))
+
+
+def count_gated_parameters(d_model: int = 512, d_ff: int = 1365) -> int:
+    """Parameters of a bias-free gated FFN: 3 * d_model * d_ff."""
+    return 3 * positive_int("d_model", d_model) * positive_int("d_ff", d_ff)
+
+
+def equal_budget_gated_d_ff(d_ff: int) -> int:
+    """The gated d_ff' with the parameters of a bias-free plain FFN: 2*d*d_ff = 3*d*d_ff'.
+
+    d_ff' = 2/3 * d_ff, rounded (T5-base: 3072 -> 2048).
+    """
+    return max(1, round(2 * positive_int("d_ff", d_ff) / 3))
