@@ -1,0 +1,61 @@
+"""The issue's speed goals, and whether a measurement meets each one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NOTEBOOK_SECONDS = 60.0
+NOTEBOOK_PEAK_BYTES = 1024**3
+COURSE_FLOOR_RATIO = 3.0
+CONTROL_MS = 100.0  # p95 for cached values and for anything that trains nothing
+TRAINING_FIRST_VISIT_MS = 1000.0  # p95 of a first visit that trains, with a busy state shown
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One goal beside one number: ``met`` is None when the goal does not apply."""
+
+    goal: str
+    value: float | None
+    met: bool | None
+
+    def label(self) -> str:
+        if self.met is None:
+            return "n/a"
+        return "met" if self.met else "**missed**"
+
+
+def at_most(value: float | None, limit: float, goal: str) -> Verdict:
+    """``value <= limit``; a missing value (not measured) is not judged."""
+    return Verdict(goal, value, None if value is None else value <= limit)
+
+
+def notebook_goals(wall_s: float, peak_bytes: float | None) -> dict[str, Verdict]:
+    """Every notebook ≤ 60 s and its kernel's peak memory ≤ 1 GiB."""
+    return {
+        "wall": at_most(wall_s, NOTEBOOK_SECONDS, f"≤ {NOTEBOOK_SECONDS:.0f} s"),
+        "peak": at_most(peak_bytes, NOTEBOOK_PEAK_BYTES, "≤ 1 GiB"),
+    }
+
+
+def course_goal(notebook_walls_s: list[float], floor_s: float) -> Verdict:
+    """The whole course ≤ 3 × the sum of the floors (one floor per notebook)."""
+    if not notebook_walls_s or floor_s <= 0:
+        return Verdict(f"≤ {COURSE_FLOOR_RATIO:g} × floors", None, None)
+    ratio = sum(notebook_walls_s) / (floor_s * len(notebook_walls_s))
+    return at_most(ratio, COURSE_FLOOR_RATIO, f"≤ {COURSE_FLOOR_RATIO:g} × floors")
+
+
+def control_goals(
+    trains: bool, busy_text: str, first_p95_ms: float, warm_p95_ms: float, cached_p95_ms: float
+) -> dict[str, Verdict]:
+    """First visit ≤ 100 ms (≤ 1 s if the demo trains); re-render and cached ≤ 100 ms; a demo
+    that trains shows a "training…" state while it works."""
+    first_limit = TRAINING_FIRST_VISIT_MS if trains else CONTROL_MS
+    busy = Verdict('busy text says "training"', None, "training" in busy_text) if trains else None
+    return {
+        "first": at_most(first_p95_ms, first_limit, f"p95 ≤ {first_limit:.0f} ms"),
+        "warm": at_most(warm_p95_ms, CONTROL_MS, f"p95 ≤ {CONTROL_MS:.0f} ms"),
+        "cached": at_most(cached_p95_ms, CONTROL_MS, f"p95 ≤ {CONTROL_MS:.0f} ms"),
+        "busy": busy or Verdict("busy state", None, None),
+    }
