@@ -120,8 +120,33 @@ def control_summary(
     }  # fmt: skip
 
 
-def measure_controls(demos: list, repeat: int, limit: int, only: list[str], results: dict) -> None:
-    """Every selected control of every demo, ``repeat`` times over its (spread) grid."""
+def profile_control(demo, control, limit: int, folder: Path) -> Path:
+    """One extra sweep over the control's grid under cProfile; the 30 most expensive functions
+    (cumulative time) go to ``folder/<demo>.<control>.txt``."""
+    import cProfile
+    import io
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.runcall(control_timing.time_control, demo, control, limit)
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(30)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{demo.name}.{control.name}.txt"
+    path.write_text(text.getvalue())
+    return path
+
+
+def measure_controls(
+    demos: list,
+    repeat: int,
+    limit: int,
+    only: list[str],
+    results: dict,
+    profile: Path | None = None,
+) -> None:
+    """Every selected control of every demo, ``repeat`` times over its (spread) grid; with
+    ``profile`` a folder, one more profiled sweep per control is written there."""
     results["controls"] = []
     for demo in demos:
         selected = [c for c in demo.controls if matches(f"{demo.name}.{c.name}", only)]
@@ -134,6 +159,8 @@ def measure_controls(demos: list, repeat: int, limit: int, only: list[str], resu
                 reps = [control_timing.time_control(demo, control, limit) for _ in range(repeat)]
                 row = control_summary(demo, control, reps, floor_reps)
                 results["controls"].append(row)
+                if profile is not None:
+                    log(f"  profile: {profile_control(demo, control, limit, profile)}")
                 log(f"  {demo.name}.{control.name}: first p95 {row['first']['p95']:.1f} ms, re-render p95 {row['warm']['p95']:.1f} ms")  # fmt: skip
         except Exception as error:  # a failing demo is reported, the others still run
             results["errors"].append(f"demo `{demo.name}`: {type(error).__name__}: {error}")

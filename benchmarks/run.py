@@ -3,6 +3,7 @@
     python benchmarks/run.py                 # everything, 3 repetitions (make bench)
     python benchmarks/run.py --quick         # 1 repetition, 5 values per control
     python benchmarks/run.py --only 02_ --only width.d_ff --repeat 5
+    python benchmarks/run.py --skip-notebooks --only width.d_ff --profile   # where does it go?
 
 Writes RESULTS.md (a table) and results.json into --out (default: this folder).
 """
@@ -24,57 +25,29 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import discover, machine, report  # noqa: E402
 from benchmarks.measure import measure_controls, measure_notebooks  # noqa: E402
 
+OPTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("--repeat", {"type": int, "help": "repetitions of everything (default 3; 1 with --quick)"}),
+    ("--values", {"type": int, "help": "values per control, spread over its grid (default 50; 5 with --quick)"}),
+    ("--quick", {"action": "store_true", "help": "a fast look: 1 repetition, 5 values per control"}),
+    ("--only", {"action": "append", "default": [], "metavar": "NAME",
+                "help": "measure only notebooks/controls whose name (notebook file, demo.control) contains NAME; repeatable"}),
+    ("--skip-notebooks", {"action": "store_true", "help": "measure the controls only"}),
+    ("--skip-controls", {"action": "store_true", "help": "measure the notebooks only"}),
+    ("--notebooks", {"type": Path, "default": ROOT / "notebooks", "help": "folder of *.ipynb (default notebooks/)"}),
+    ("--demo-module", {"type": Path, "action": "append", "default": [], "metavar": "FILE",
+                       "help": "also measure the demos() of this Python file; repeatable"}),
+    ("--out", {"type": Path, "default": ROOT / "benchmarks", "help": "where RESULTS.md and results.json go"}),
+    ("--baseline", {"type": Path, "help": "an earlier results.json: adds a before/after table"}),
+    ("--profile", {"action": "store_true", "help": "also profile each measured control (cProfile) into <out>/profiles/"}),
+    ("--timeout", {"type": int, "default": 600, "help": "seconds a notebook cell may run"}),
+]  # fmt: skip
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add = parser.add_argument
-    add(
-        "--repeat",
-        type=int,
-        default=None,
-        help="repetitions of everything (default 3; 1 with --quick)",
-    )
-    add(
-        "--values",
-        type=int,
-        default=None,
-        help="values per control, spread over its grid (default 50; 5 with --quick)",
-    )
-    add("--quick", action="store_true", help="a fast look: 1 repetition, 5 values per control")
-    add(
-        "--only",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="measure only notebooks/controls whose name (notebook file, demo.control) contains NAME; repeatable",
-    )
-    add("--skip-notebooks", action="store_true", help="measure the controls only")
-    add("--skip-controls", action="store_true", help="measure the notebooks only")
-    add(
-        "--notebooks",
-        type=Path,
-        default=ROOT / "notebooks",
-        help="folder of *.ipynb (default notebooks/)",
-    )
-    add(
-        "--demo-module",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="also measure the demos() of this Python file; repeatable",
-    )
-    add(
-        "--out", type=Path, default=ROOT / "benchmarks", help="where RESULTS.md and results.json go"
-    )
-    add(
-        "--baseline",
-        type=Path,
-        default=None,
-        help="an earlier results.json: adds a before/after table",
-    )
-    add("--timeout", type=int, default=600, help="seconds a notebook cell may run")
-    args = parser.parse_args(argv)  # fmt: skip
+    for flag, options in OPTIONS:
+        parser.add_argument(flag, **options)
+    args = parser.parse_args(argv)
     args.repeat = args.repeat or (1 if args.quick else 3)
     args.values = args.values or (5 if args.quick else 50)
     if args.repeat < 1 or args.values < 1:
@@ -86,15 +59,10 @@ def isolate_jupyter() -> None:
     """Keep Jupyter, IPython and matplotlib from writing into the home folder (one folder for the
     whole run, so matplotlib's font cache is built once, in the warm-up)."""
     home = tempfile.mkdtemp(prefix="ffn-course-bench-")
-    for variable in (
-        "JUPYTER_RUNTIME_DIR",
-        "JUPYTER_CONFIG_DIR",
-        "JUPYTER_DATA_DIR",
-        "IPYTHONDIR",
-        "MPLCONFIGDIR",
-    ):
+    variables = ("JUPYTER_RUNTIME_DIR", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "IPYTHONDIR")
+    for variable in (*variables, "MPLCONFIGDIR"):
         os.environ[variable] = os.path.join(home, variable.lower())
-        os.makedirs(os.environ[variable], exist_ok=True)  # fmt: skip
+        os.makedirs(os.environ[variable], exist_ok=True)
 
 
 def method(args: argparse.Namespace) -> list[str]:
@@ -122,9 +90,9 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     if not args.skip_notebooks and (paths or not args.only):
         measure_notebooks(paths, args.repeat, args.timeout, results)
     if not args.skip_controls:
-        measure_controls(
-            discover.demos(args.demo_module), args.repeat, args.values, args.only, results
-        )
+        profile = args.out / "profiles" if args.profile else None
+        demos = discover.demos(args.demo_module)
+        measure_controls(demos, args.repeat, args.values, args.only, results, profile)
     results["machine"]["load_average_at_end"] = machine.load_average()
     return results
 
