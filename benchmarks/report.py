@@ -23,7 +23,10 @@ def label(verdict: dict[str, Any] | None) -> str:
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """A Markdown table (pipes in cells are escaped)."""
+    """A Markdown table (pipes in cells are escaped); every row must fill the header."""
+    for row in rows:
+        if len(row) != len(header):
+            raise ValueError(f"row has {len(row)} cells for {len(header)} columns: {row}")
     clean = [[str(cell).replace("|", "\\|") for cell in row] for row in rows]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     return lines + ["| " + " | ".join(row) + " |" for row in clean]
@@ -68,6 +71,7 @@ def notebook_section(results: dict[str, Any]) -> list[str]:
         "notebook",
         "wall s",
         "noise",
+        "kernel CPU s",
         "÷ floor",
         "≤ 60 s",
         "peak MiB",

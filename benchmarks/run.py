@@ -37,7 +37,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("--demo-module", {"type": Path, "action": "append", "default": [], "metavar": "FILE",
                        "help": "also measure the demos() of this Python file; repeatable"}),
     ("--out", {"type": Path, "default": ROOT / "benchmarks", "help": "where RESULTS.md and results.json go"}),
-    ("--baseline", {"type": Path, "help": "an earlier results.json: adds a before/after table"}),
+    ("--baseline", {"help": "an earlier results.json for a before/after table (default: the results.json this run replaces; 'none' for no table)"}),
     ("--profile", {"action": "store_true", "help": "also profile each measured control (cProfile) into <out>/profiles/"}),
     ("--timeout", {"type": int, "default": 600, "help": "seconds a notebook cell may run"}),
 ]  # fmt: skip
@@ -97,11 +97,23 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+def load_baseline(choice: str | None, previous: Path) -> dict[str, Any] | None:
+    """The results to compare with: ``choice`` (a path, or 'none'), else the previous run's."""
+    if choice is not None and choice.lower() == "none":
+        return None
+    path = Path(choice) if choice is not None else previous
+    if not path.is_file():
+        if choice is not None:
+            raise SystemExit(f"--baseline {choice!r}: no such file")
+        return None
+    return json.loads(path.read_text())
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     isolate_jupyter()
     results = collect(args)
-    baseline = json.loads(args.baseline.read_text()) if args.baseline else None
+    baseline = load_baseline(args.baseline, args.out / "results.json")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     (args.out / "RESULTS.md").write_text(report.render(results, baseline))

@@ -350,3 +350,28 @@ def test_first_line_skips_blank_lines_and_shortens():
     assert first_line("\n\n  x = 1\ny = 2") == "x = 1"
     assert first_line("a" * 100, width=10) == "a" * 9 + "…"
     assert first_line("") == ""
+
+
+def test_baseline_defaults_to_the_previous_results_and_none_disables_it(tmp_path):
+    previous = tmp_path / "results.json"
+    assert run.load_baseline(None, previous) is None
+    previous.write_text('{"date": "yesterday"}')
+    assert run.load_baseline(None, previous) == {"date": "yesterday"}
+    assert run.load_baseline("none", previous) is None
+    other = tmp_path / "other.json"
+    other.write_text('{"date": "last week"}')
+    assert run.load_baseline(str(other), previous) == {"date": "last week"}
+    with pytest.raises(SystemExit, match="no such file"):
+        run.load_baseline(str(tmp_path / "missing.json"), previous)
+
+
+def test_table_refuses_a_row_that_does_not_fill_the_header():
+    with pytest.raises(ValueError, match="row has 1 cells for 2 columns"):
+        report.table(["a", "b"], [["1"]])
+
+
+def test_every_report_table_row_has_as_many_cells_as_its_header():
+    for line_group in report.render(_results()).split("\n\n"):
+        lines = [line for line in line_group.splitlines() if line.startswith("|")]
+        widths = {line.replace("\\|", "").count("|") for line in lines}
+        assert len(widths) <= 1, line_group
