@@ -52,6 +52,7 @@ def _client(notebook, workdir: Path, timeout: int):
         timeout=timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(workdir)}},
+        extra_arguments=["--IPKernelApp.log_level=ERROR"],  # not a TCP warning per kernel start
     )
 
 
