@@ -81,7 +81,8 @@ def hidden_activity_figure(
     """
     hidden = np.asarray(hidden)
     active = (hidden > 0).mean(axis=1)
-    fig = new_figure(8.0, 3.2, dpi=80, layout=None)  # redrawn on every slider move: no layout engine
+    # redrawn on every slider move: no layout engine, axes placed by hand
+    fig = new_figure(8.0, 3.2, dpi=80, layout=None)
     left, right = fig.subplots(1, 2)
     fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.9, wspace=0.3)
     counts, edges = np.histogram(hidden.ravel(), bins=60)
