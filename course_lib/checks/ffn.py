@@ -90,7 +90,7 @@ def check_parameter_formula(fn: Callable[[int, int], int]) -> CheckResult:
                 raise Hint(
                     f"fn({d_model}, {d_ff}) = {got}: one of the two biases is missing (b1 has d_ff entries, b2 has d_model)"
                 )
-            if got == d_model * d_ff + d_ff:
+            if got in (d_model * d_ff + d_ff, d_model * d_ff):
                 raise Hint(
                     f"fn({d_model}, {d_ff}) = {got}: that is only the first layer; W2 and b2 count too"
                 )
@@ -117,6 +117,10 @@ def check_feed_forward(cls: type) -> CheckResult:
         if layers["linear1"].weight.shape != (32, 8):
             raise Hint(
                 f"linear1.weight has shape {tuple(layers['linear1'].weight.shape)}; nn.Linear(d_model, d_ff) stores (d_ff, d_model) = (32, 8): are d_model and d_ff swapped?"
+            )
+        if layers["linear2"].weight.shape != (8, 32):
+            raise Hint(
+                f"linear2.weight has shape {tuple(layers['linear2'].weight.shape)}; nn.Linear(d_ff, d_model) stores (d_model, d_ff) = (8, 32): linear2 maps d_ff back to d_model"
             )
         if layers["linear1"].bias is None or layers["linear2"].bias is None:
             raise Hint("a linear layer has no bias: the formula has b1 and b2 (leave bias=True)")
@@ -153,10 +157,15 @@ def _check_dropout_in_training(module: torch.nn.Module, x: torch.Tensor) -> str:
     module.train()
     torch.manual_seed(1)
     with torch.no_grad():
-        hidden_zeros = (module(x) != module(x)).any()
+        first = module(x)
+        hidden_zeros = (first != module(x)).any()
     module.eval()
     if not hidden_zeros:
         raise Hint(
             "in training mode the output never changes: is the dropout layer used in forward()?"
+        )
+    if (first == 0).float().mean() > 0.2:  # dropout on the hidden layer leaves no exact zeros
+        raise Hint(
+            "in training mode whole outputs are zeroed: dropout belongs on the hidden layer, between the ReLU and linear2, not after linear2"
         )
     return "matches the reference in eval mode, and dropout is active only in training mode."
