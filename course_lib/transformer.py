@@ -22,9 +22,7 @@ class Embeddings(nn.Module):
 
     def forward(self, token_ids: torch.Tensor) -> torch.Tensor:
         if not isinstance(token_ids, torch.Tensor):
-            raise TypeError(
-                f"token_ids must be an integer tensor, got {type(token_ids).__name__}"
-            )
+            raise TypeError(f"token_ids must be an integer tensor, got {type(token_ids).__name__}")
         if token_ids.dtype not in (torch.int64, torch.int32):
             raise TypeError(f"token_ids must be an integer tensor, got dtype {token_ids.dtype}")
         if token_ids.numel() and (token_ids.min() < 0 or token_ids.max() >= self.vocab_size):

@@ -116,8 +116,14 @@ NUMPY_MISTAKES = {
         lambda x, W1, b1, W2, b2: relu(relu(x @ W1 + b1) @ W2 + b2),
         "both between the layers and after the second",
     ),
-    "transposed W1": (lambda x, W1, b1, W2, b2: relu(x @ W1.T + b1) @ W2 + b2, "x @ W1, not x @ W1.T"),
-    "transposed W2": (lambda x, W1, b1, W2, b2: relu(x @ W1 + b1) @ W2.T + b2, "shapes do not line up"),
+    "transposed W1": (
+        lambda x, W1, b1, W2, b2: relu(x @ W1.T + b1) @ W2 + b2,
+        "x @ W1, not x @ W1.T",
+    ),
+    "transposed W2": (
+        lambda x, W1, b1, W2, b2: relu(x @ W1 + b1) @ W2.T + b2,
+        "shapes do not line up",
+    ),
     "returns None": (lambda x, W1, b1, W2, b2: None, "returned None"),
     "skips W2": (lambda x, W1, b1, W2, b2: relu(x @ W1 + b1), "skip the second layer (W2)"),
     "sigmoid not relu": (

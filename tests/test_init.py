@@ -33,7 +33,7 @@ def test_different_seeds_give_different_draws():
     first = draws()
     seed_everything(2)
     second = draws()
-    assert all(a != b for a, b in zip(first, second))
+    assert all(a != b for a, b in zip(first, second, strict=True))
 
 
 def test_seed_everything_defaults_to_zero():
@@ -56,7 +56,9 @@ def test_seed_everything_rejects_seeds_out_of_range(seed):
         seed_everything(seed)
 
 
-@pytest.mark.parametrize("seed, shown", [(1.5, "1.5"), ("0", "'0'"), (True, "True"), (None, "None")])
+@pytest.mark.parametrize(
+    "seed, shown", [(1.5, "1.5"), ("0", "'0'"), (True, "True"), (None, "None")]
+)
 def test_seed_everything_rejects_seeds_that_are_not_ints(seed, shown):
     with pytest.raises(TypeError, match=rf"seed must be an int in \[0, 2\*\*32\), got {shown}"):
         seed_everything(seed)

@@ -70,7 +70,13 @@ def test_lab_allows_root_exactly_when_running_as_root(monkeypatch, euid, allowed
 
 @pytest.mark.parametrize(
     "port, error",
-    [(0, ValueError), (-1, ValueError), (70000, ValueError), ("8888", TypeError), (True, TypeError)],
+    [
+        (0, ValueError),
+        (-1, ValueError),
+        (70000, ValueError),
+        ("8888", TypeError),
+        (True, TypeError),
+    ],
 )
 def test_lab_rejects_a_port_that_is_not_a_valid_tcp_port(as_user, port, error):
     with pytest.raises(error, match=rf"port must be an int in \[1, 65535\] or None, got {port!r}"):

@@ -48,7 +48,9 @@ def test_embeddings_reject_ids_outside_the_vocabulary(bad):
 
 
 def test_embeddings_reject_float_ids_naming_the_dtype():
-    with pytest.raises(TypeError, match=r"token_ids must be an integer tensor, got dtype torch.float32"):
+    with pytest.raises(
+        TypeError, match=r"token_ids must be an integer tensor, got dtype torch.float32"
+    ):
         Embeddings(10, 4)(torch.tensor([[1.0, 2.0]]))
 
 
@@ -137,7 +139,9 @@ def test_positional_encoding_rejects_the_wrong_last_dimension():
 
 
 def test_positional_encoding_rejects_an_input_without_a_batch_dimension():
-    with pytest.raises(ValueError, match=r"x must be \(batch, seq_len, d_model\), got shape \(8, 8\)"):
+    with pytest.raises(
+        ValueError, match=r"x must be \(batch, seq_len, d_model\), got shape \(8, 8\)"
+    ):
         PositionalEncoding(8, 0.0, 10)(torch.randn(8, 8))
 
 
@@ -248,7 +252,9 @@ def test_multi_head_attention_with_a_causal_mask_ignores_later_positions():
     changed[:, 4:] = torch.randn(1, 2, 8)
     mask = create_sequence_mask(6)
     with torch.no_grad():
-        torch.testing.assert_close(mha(x, x, x, mask)[:, :4], mha(changed, changed, changed, mask)[:, :4])
+        torch.testing.assert_close(
+            mha(x, x, x, mask)[:, :4], mha(changed, changed, changed, mask)[:, :4]
+        )
 
 
 def test_multi_head_attention_rejects_d_model_not_divisible_by_num_heads():
@@ -272,9 +278,15 @@ def test_multi_head_attention_rejects_bad_arguments(kwargs, error, pattern):
 @pytest.mark.parametrize("which", ["query", "key", "value"])
 def test_multi_head_attention_rejects_a_2d_input_naming_it(which):
     mha = MultiHeadAttention(8, 2)
-    inputs = {"query": torch.randn(1, 3, 8), "key": torch.randn(1, 3, 8), "value": torch.randn(1, 3, 8)}
+    inputs = {
+        "query": torch.randn(1, 3, 8),
+        "key": torch.randn(1, 3, 8),
+        "value": torch.randn(1, 3, 8),
+    }
     inputs[which] = torch.randn(3, 8)
-    with pytest.raises(ValueError, match=rf"{which} must be \(batch, seq_len, d_model\), got shape \(3, 8\)"):
+    with pytest.raises(
+        ValueError, match=rf"{which} must be \(batch, seq_len, d_model\), got shape \(3, 8\)"
+    ):
         mha(**inputs)
 
 

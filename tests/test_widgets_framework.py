@@ -33,7 +33,7 @@ class Recorder:
         fig = new_figure(2, 1.5, dpi=40)
         ax = fig.add_subplot()
         ax.plot([0, 1], [0, values["d_ff"]])
-        ax.set_title(f"{values['d_ff']} {values['activation']}")
+        ax.set_title(f"{values['d_ff']} {values.get('activation')}")
         return fig
 
 
@@ -55,7 +55,9 @@ def widget_parts(box):
 
 
 def test_control_rejects_an_unknown_kind_listing_the_kinds():
-    with pytest.raises(ValueError, match=r"kind must be one of \['slider', 'dropdown', 'toggle'\], got 'knob'"):
+    with pytest.raises(
+        ValueError, match=r"kind must be one of \['slider', 'dropdown', 'toggle'\], got 'knob'"
+    ):
         Control("d_ff", (1, 2), 1, kind="knob")
 
 
