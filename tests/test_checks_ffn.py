@@ -134,6 +134,10 @@ NUMPY_MISTAKES = {
         lambda x, W1, b1, W2, b2: reference_numpy(x[..., :1, :], W1, b1, W2, b2),
         "expected (2, 3, 6)",
     ),
+    "changes W1 in place": (
+        lambda x, W1, b1, W2, b2: relu(x @ W1.__iadd__(1.0) + b1) @ W2 + b2,
+        "check the order of the operations",
+    ),
     "crashes": (lambda x, W1, b1, W2, b2: x.nonexistent, "raised AttributeError"),
 }
 

@@ -225,6 +225,16 @@ def test_multi_head_attention_equals_torchs_with_the_same_weights(causal):
     torch.testing.assert_close(ours.attn.mean(dim=1), weights, atol=1e-5, rtol=1e-5)
 
 
+def test_multi_head_attention_attends_from_a_query_to_a_longer_key_sequence_like_torch():
+    torch.manual_seed(0)
+    ours = MultiHeadAttention(d_model=12, num_heads=3, dropout=0.0).eval()
+    query, memory = torch.randn(2, 3, 12), torch.randn(2, 7, 12)
+    with torch.no_grad():
+        expected, _ = copy_into_torch(ours)(query, memory, memory)
+        torch.testing.assert_close(ours(query, memory, memory), expected, atol=1e-5, rtol=1e-5)
+    assert ours.attn.shape == (2, 3, 3, 7)
+
+
 def test_multi_head_attention_runs_the_seeds_pipeline_shapes():
     torch.manual_seed(0)
     ids = torch.tensor(SEED_IDS)

@@ -47,8 +47,9 @@ def check_numpy_ffn(fn: Callable) -> CheckResult:
     def check() -> str:
         for seed in range(3):
             x, W1, b1, W2, b2 = _random_ffn_arrays(seed)
+            expected = numpy_ffn(x, W1, b1, W2, b2)  # before fn, which might change its inputs
             try:
-                got = fn(x, W1, b1, W2, b2)
+                got = fn(*(a.copy() for a in (x, W1, b1, W2, b2)))
             except ValueError as error:
                 if "matmul" in str(error) or "align" in str(error):
                     raise Hint(
@@ -56,7 +57,6 @@ def check_numpy_ffn(fn: Callable) -> CheckResult:
                         "so it is x @ W1, not x @ W1.T (torch's nn.Linear stores the transpose)"
                     ) from None
                 raise
-            expected = numpy_ffn(x, W1, b1, W2, b2)
             if got is None:
                 raise Hint("your function returned None: did you forget `return`?")
             if shape_of(got) != expected.shape:
