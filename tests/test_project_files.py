@@ -28,7 +28,8 @@ def pyproject_dependencies() -> set[str]:
 
 def environment_dependencies() -> set[str]:
     names = set()
-    for line in (ROOT / "environment.yml").read_text().splitlines():
+    text = (ROOT / "environment.yml").read_text()
+    for line in text.split("\ndependencies:", 1)[1].splitlines():  # not the channels list
         item = re.match(r"^\s+-\s+([A-Za-z0-9_.\-]+)", line)
         if not item or item.group(1) in ("-e", "pip:") or line.strip().startswith("- -e"):
             continue
