@@ -176,6 +176,20 @@ def test_build_updates_the_image_when_a_control_moves():
     assert image.value == demo.png(d_ff=32, activation="gelu")
 
 
+def test_build_shows_the_busy_text_while_an_uncached_value_renders():
+    demo, render = make_demo(trains=True)
+    demo.busy_text = "training…"
+    controls, status, _ = widget_parts(build(demo))
+    seen = []
+    draw = demo.render
+    demo.render = lambda **values: seen.append(status.value) or draw(**values)
+    controls["d_ff"].value = 8
+    controls["d_ff"].value = 16  # cached since build: no render, no busy text
+    assert seen == ["<i>training…</i>"]
+    assert status.value.startswith("updated in ")
+    assert [call["d_ff"] for call in render.calls] == [16, 8]
+
+
 def test_build_shows_the_error_in_the_status_when_render_raises():
     demo, _ = make_demo(fail_on=8)
     controls, status, image = widget_parts(build(demo))
