@@ -128,6 +128,14 @@ NUMPY_MISTAKES = {
     "skips W2": (lambda x, W1, b1, W2, b2: relu(x @ W1 + b1), "skip the second layer (W2)"),
     "sigmoid not relu": (
         lambda x, W1, b1, W2, b2: (1 / (1 + np.exp(-(x @ W1 + b1)))) @ W2 + b2,
+        "the activation is sigmoid",
+    ),
+    "tanh not relu": (
+        lambda x, W1, b1, W2, b2: np.tanh(x @ W1 + b1) @ W2 + b2,
+        "the activation is tanh",
+    ),
+    "relu on the input": (
+        lambda x, W1, b1, W2, b2: (relu(x) @ W1 + b1) @ W2 + b2,
         "check the order of the operations",
     ),
     "first position only": (
@@ -256,6 +264,16 @@ class TanhInstead(Reference):
         return self.linear2(self.dropout(torch.tanh(self.linear1(x))))
 
 
+class GeluInstead(Reference):
+    def forward(self, x):
+        return self.linear2(self.dropout(F.gelu(self.linear1(x))))
+
+
+class ReLUOnTheInput(Reference):
+    def forward(self, x):
+        return self.linear2(self.dropout(self.linear1(F.relu(x))))
+
+
 class Stub(nn.Module):
     def __init__(self, d_model, d_ff, dropout):
         raise NotImplementedError  # your code here
@@ -280,7 +298,9 @@ MODULE_MISTAKES = {
     DropoutUnused: "is the dropout layer used in forward()",
     DropoutAfterLinear2: "dropout belongs on the hidden layer",
     NoLinearLayers: "needs an attribute `linear1` that is an nn.Linear",
-    TanhInstead: "check the order of the steps",
+    TanhInstead: "the activation between the layers is tanh",
+    GeluInstead: "the activation between the layers is gelu",
+    ReLUOnTheInput: "check the order of the steps",
 }
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
-from course_lib.ffn import FeedForward, count_parameters, numpy_ffn
+from course_lib.ffn import ACTIVATIONS, NUMPY_ACTIVATIONS, FeedForward, count_parameters, numpy_ffn
 
 
 def _random_ffn_arrays(seed: int, d_model: int = 6, d_ff: int = 10, batch: tuple = (2, 3)):
@@ -35,6 +35,11 @@ def _diagnose_numpy(got, x, W1, b1, W2, b2) -> str:
             relu(x @ W1 + b1) @ W2 + b2
         ),
     }
+    for name, act in {**NUMPY_ACTIVATIONS, "sigmoid": lambda z: 1 / (1 + np.exp(-z))}.items():
+        if name not in ("relu", "identity"):
+            suspects[f"the activation is {name}; this FFN uses ReLU, max(0, z)"] = (
+                act(x @ W1 + b1) @ W2 + b2
+            )
     for hint, wrong in suspects.items():
         if close(got, wrong):
             return hint
@@ -139,18 +144,25 @@ def check_feed_forward(cls: type) -> CheckResult:
             )
         if close(got, expected, atol=1e-5):
             return _check_dropout_in_training(module, x)
-        w1, b1 = layers["linear1"].weight, layers["linear1"].bias
-        w2, b2 = layers["linear2"].weight, layers["linear2"].bias
-        with torch.no_grad():
-            if close(got, (x @ w1.T + b1) @ w2.T + b2, atol=1e-5):
-                raise Hint("the output is linear in x: the ReLU between the two layers is missing")
-            if close(got, torch.relu((x @ w1.T + b1) @ w2.T + b2), atol=1e-5):
-                raise Hint("the ReLU comes after linear2; it belongs between linear1 and linear2")
-        raise Hint(
-            "the output differs from linear2(dropout(relu(linear1(x)))): check the order of the steps"
-        )
+        raise Hint(_diagnose_module(got, x, layers["linear1"], layers["linear2"]))
 
     return run_check("FeedForward", check)
+
+
+def _diagnose_module(got, x, linear1: torch.nn.Linear, linear2: torch.nn.Linear) -> str:
+    """Name the likely mistake by comparing with the usual wrong modules (eval mode)."""
+    with torch.no_grad():
+        pre = linear1(x)
+        if close(got, linear2(pre), atol=1e-5):
+            return "the output is linear in x: the ReLU between the two layers is missing"
+        if close(got, torch.relu(linear2(pre)), atol=1e-5):
+            return "the ReLU comes after linear2; it belongs between linear1 and linear2"
+        for name, act in {**ACTIVATIONS, "sigmoid": torch.sigmoid}.items():
+            if name not in ("relu", "identity") and close(got, linear2(act(pre)), atol=1e-5):
+                return f"the activation between the layers is {name}; this FFN uses ReLU"
+    return (
+        "the output differs from linear2(dropout(relu(linear1(x)))): check the order of the steps"
+    )
 
 
 def _check_dropout_in_training(module: torch.nn.Module, x: torch.Tensor) -> str:
