@@ -442,3 +442,15 @@ def test_gated_feed_forward_rejects_bad_arguments(kwargs, error, pattern):
 def test_gated_feed_forward_rejects_an_input_with_the_wrong_last_dimension():
     with pytest.raises(ValueError, match=r"x must have last dimension 8"):
         GatedFeedForward(8, 12)(torch.randn(2, 7))
+
+
+def test_gated_feed_forward_drops_hidden_units_only_in_training():
+    torch.manual_seed(0)
+    gated = GatedFeedForward(8, 64, "swiglu", dropout=0.5)
+    x = torch.randn(3, 8)
+    with torch.no_grad():
+        gated.train()
+        assert not torch.equal(gated(x), gated(x))
+        gated.eval()
+        hidden = F.silu(gated.gate(x)) * gated.up(x)
+        torch.testing.assert_close(gated(x), gated.down(hidden), rtol=0, atol=0)
