@@ -12,8 +12,10 @@ __all__ = ["__version__", "order_bound", "seed_everything"]
 
 def seed_everything(seed: int = 0) -> None:
     """Seed Python, NumPy and PyTorch so every run of a notebook prints the same numbers."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int in [0, 2**32), got {seed!r}")
+    if not 0 <= seed < 2**32:  # NumPy's legacy seed accepts no more
+        raise ValueError(f"seed must be an int in [0, 2**32), got {seed!r}")
     import numpy as np
     import torch
 

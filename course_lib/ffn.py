@@ -118,10 +118,16 @@ def ffn_weights_numpy(ffn: FeedForward) -> dict[str, np.ndarray]:
 
 def load_numpy_weights(ffn: FeedForward, W1, b1, W2, b2) -> FeedForward:
     """Copy NumPy weights in the formula's layout into ``ffn`` (transposing to torch's (out, in))."""
+    if not isinstance(ffn, FeedForward):
+        raise TypeError(f"ffn must be a FeedForward, got {type(ffn).__name__}")
     expected = {"W1": (ffn.d_model, ffn.d_ff), "W2": (ffn.d_ff, ffn.d_model)}
     for name, array in (("W1", W1), ("W2", W2)):
         if np.shape(array) != expected[name]:
             raise ValueError(f"{name} must have shape {expected[name]}, got {np.shape(array)}")
+    # copy_ would broadcast a wrong-sized bias (e.g. one number) without complaint
+    for name, array, size in (("b1", b1, ffn.d_ff), ("b2", b2, ffn.d_model)):
+        if np.size(array) != size:
+            raise ValueError(f"{name} must have {size} entries, got shape {np.shape(array)}")
     with torch.no_grad():
         ffn.linear1.weight.copy_(torch.as_tensor(np.asarray(W1).T))
         ffn.linear1.bias.copy_(torch.as_tensor(np.asarray(b1).reshape(-1)))

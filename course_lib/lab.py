@@ -18,6 +18,10 @@ FIRST_PAGE = "notebooks/00_index.ipynb"
 
 def lab_arguments(port: int | None = None, token: str | None = None) -> list[str]:
     """Command-line arguments for ``jupyter lab``: loopback, a token, no news pop-up."""
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int)):
+        raise TypeError(f"port must be an int in [1, 65535] or None, got {port!r}")
+    if port is not None and not 1 <= port <= 65535:
+        raise ValueError(f"port must be an int in [1, 65535] or None, got {port!r}")
     arguments = [
         "--no-browser",
         "--ip=127.0.0.1",

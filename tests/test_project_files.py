@@ -4,9 +4,8 @@ runs the command README gives, and the package says its version."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 import course_lib
 
@@ -30,7 +29,7 @@ def pyproject_dependencies() -> set[str]:
 def environment_dependencies() -> set[str]:
     names = set()
     text = (ROOT / "environment.yml").read_text()
-    for line in text.split("dependencies:", 1)[1].splitlines():
+    for line in text.split("\ndependencies:", 1)[1].splitlines():  # not the channels list
         item = re.match(r"^\s+-\s+([A-Za-z0-9_.\-]+)", line)
         if not item or item.group(1) in ("-e", "pip:") or line.strip().startswith("- -e"):
             continue
