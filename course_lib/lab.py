@@ -16,14 +16,16 @@ PROJECT = Path(__file__).resolve().parent.parent
 FIRST_PAGE = "notebooks/00_index.ipynb"
 
 
-def lab_arguments(port: int | None = None, token: str | None = None) -> list[str]:
+def lab_arguments(
+    port: int | None = None, token: str | None = None, open_browser: bool = False
+) -> list[str]:
     """Command-line arguments for ``jupyter lab``: loopback, a token, no news pop-up."""
     if port is not None and (isinstance(port, bool) or not isinstance(port, int)):
         raise TypeError(f"port must be an int in [1, 65535] or None, got {port!r}")
     if port is not None and not 1 <= port <= 65535:
         raise ValueError(f"port must be an int in [1, 65535] or None, got {port!r}")
     arguments = [
-        "--no-browser",
+        "--ServerApp.open_browser=True" if open_browser else "--no-browser",
         "--ip=127.0.0.1",
         f"--ServerApp.root_dir={PROJECT}",
         "--LabApp.news_url=None",
@@ -52,9 +54,8 @@ def main() -> None:
     JupyterLab hides a token it was given from its own log, so the URL is printed here.
     """
     port, token = free_port(), secrets.token_hex(24)
-    arguments = [*lab_arguments(port, token), "--ServerApp.port_retries=0"]
-    if not os.environ.get("CI"):
-        arguments[0] = "--ServerApp.open_browser=True"
+    open_browser = not os.environ.get("CI")
+    arguments = [*lab_arguments(port, token, open_browser), "--ServerApp.port_retries=0"]
     print(
         f"\nThe course: http://127.0.0.1:{port}/lab/tree/{FIRST_PAGE}?token={token}\n", flush=True
     )

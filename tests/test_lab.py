@@ -43,16 +43,47 @@ def test_lab_never_uses_an_empty_token(as_user, token):
     assert token_of(lab.lab_arguments(token=token)) != ""
 
 
-def test_lab_without_a_port_lets_jupyter_choose_and_opens_a_browser(as_user, monkeypatch):
-    monkeypatch.delenv("CI", raising=False)
+def test_lab_without_a_port_lets_jupyter_choose_and_opens_no_browser(as_user):
     arguments = lab.lab_arguments()
     assert not any(a.startswith("--port") for a in arguments)
-    assert "--ServerApp.open_browser=True" in arguments
+    assert "--no-browser" in arguments
 
 
-def test_lab_opens_no_browser_on_ci(as_user, monkeypatch):
-    monkeypatch.setenv("CI", "1")
-    assert "--no-browser" in lab.lab_arguments()
+def test_lab_opens_a_browser_only_when_asked(as_user):
+    assert "--ServerApp.open_browser=True" in lab.lab_arguments(open_browser=True)
+    assert "--ServerApp.open_browser=True" not in lab.lab_arguments()
+
+
+def test_lab_main_opens_no_browser_on_ci(as_user, monkeypatch):
+    calls = []
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(os, "chdir", lambda path: None)
+    monkeypatch.setattr(os, "execv", lambda exe, command: calls.append(command))
+    lab.main()
+    assert "--no-browser" in calls[0]
+
+
+def test_lab_main_prints_the_url_with_the_token_it_passes(as_user, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(os, "chdir", lambda path: None)
+    monkeypatch.setattr(os, "execv", lambda exe, command: calls.append(command))
+    lab.main()
+    token = next(a.split("=", 1)[1] for a in calls[0] if a.startswith("--IdentityProvider.token="))
+    port = next(a.split("=", 1)[1] for a in calls[0] if a.startswith("--port="))
+    assert (
+        f"127.0.0.1:{port}/lab/tree/notebooks/00_index.ipynb?token={token}"
+        in capsys.readouterr().out
+    )
+
+
+def test_free_port_skips_a_port_in_use():
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        busy = server.getsockname()[1]
+        assert lab.free_port(busy, tries=5) != busy
 
 
 def test_lab_serves_the_project_folder_without_news(as_user):
