@@ -21,6 +21,8 @@ class Embeddings(nn.Module):
         self.lut = nn.Embedding(vocab_size, d_model)
 
     def forward(self, token_ids: torch.Tensor) -> torch.Tensor:
+        if not isinstance(token_ids, torch.Tensor):
+            raise TypeError(f"token_ids must be an integer tensor, got {type(token_ids).__name__}")
         if token_ids.dtype not in (torch.int64, torch.int32):
             raise TypeError(f"token_ids must be an integer tensor, got dtype {token_ids.dtype}")
         if token_ids.numel() and (token_ids.min() < 0 or token_ids.max() >= self.vocab_size):
@@ -57,6 +59,8 @@ class PositionalEncoding(nn.Module):
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.dim() != 3:  # a 2-D x would broadcast against the (1, seq_len, d_model) table
+            raise ValueError(f"x must be (batch, seq_len, d_model), got shape {tuple(x.shape)}")
         last_dim("x", tuple(x.shape), self.d_model)
         if x.shape[1] > self.pe.shape[1]:
             raise ValueError(

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
-from course_lib.ffn import FeedForward, count_parameters, numpy_ffn
+from course_lib.ffn import ACTIVATIONS, NUMPY_ACTIVATIONS, FeedForward, count_parameters, numpy_ffn
 
 
 def _random_ffn_arrays(seed: int, d_model: int = 6, d_ff: int = 10, batch: tuple = (2, 3)):
@@ -35,6 +35,11 @@ def _diagnose_numpy(got, x, W1, b1, W2, b2) -> str:
             relu(x @ W1 + b1) @ W2 + b2
         ),
     }
+    for name, act in {**NUMPY_ACTIVATIONS, "sigmoid": lambda z: 1 / (1 + np.exp(-z))}.items():
+        if name not in ("relu", "identity"):
+            suspects[f"the activation is {name}; this FFN uses ReLU, max(0, z)"] = (
+                act(x @ W1 + b1) @ W2 + b2
+            )
     for hint, wrong in suspects.items():
         if close(got, wrong):
             return hint
@@ -47,8 +52,9 @@ def check_numpy_ffn(fn: Callable) -> CheckResult:
     def check() -> str:
         for seed in range(3):
             x, W1, b1, W2, b2 = _random_ffn_arrays(seed)
+            expected = numpy_ffn(x, W1, b1, W2, b2)  # before fn, which might change its inputs
             try:
-                got = fn(x, W1, b1, W2, b2)
+                got = fn(*(a.copy() for a in (x, W1, b1, W2, b2)))
             except ValueError as error:
                 if "matmul" in str(error) or "align" in str(error):
                     raise Hint(
@@ -56,7 +62,6 @@ def check_numpy_ffn(fn: Callable) -> CheckResult:
                         "so it is x @ W1, not x @ W1.T (torch's nn.Linear stores the transpose)"
                     ) from None
                 raise
-            expected = numpy_ffn(x, W1, b1, W2, b2)
             if got is None:
                 raise Hint("your function returned None: did you forget `return`?")
             if shape_of(got) != expected.shape:
@@ -90,7 +95,7 @@ def check_parameter_formula(fn: Callable[[int, int], int]) -> CheckResult:
                 raise Hint(
                     f"fn({d_model}, {d_ff}) = {got}: one of the two biases is missing (b1 has d_ff entries, b2 has d_model)"
                 )
-            if got == d_model * d_ff + d_ff:
+            if got in (d_model * d_ff + d_ff, d_model * d_ff):
                 raise Hint(
                     f"fn({d_model}, {d_ff}) = {got}: that is only the first layer; W2 and b2 count too"
                 )
@@ -118,6 +123,10 @@ def check_feed_forward(cls: type) -> CheckResult:
             raise Hint(
                 f"linear1.weight has shape {tuple(layers['linear1'].weight.shape)}; nn.Linear(d_model, d_ff) stores (d_ff, d_model) = (32, 8): are d_model and d_ff swapped?"
             )
+        if layers["linear2"].weight.shape != (8, 32):
+            raise Hint(
+                f"linear2.weight has shape {tuple(layers['linear2'].weight.shape)}; nn.Linear(d_ff, d_model) stores (d_model, d_ff) = (8, 32): linear2 maps d_ff back to d_model"
+            )
         if layers["linear1"].bias is None or layers["linear2"].bias is None:
             raise Hint("a linear layer has no bias: the formula has b1 and b2 (leave bias=True)")
         reference = FeedForward(8, 32, dropout=0.5)
@@ -135,28 +144,40 @@ def check_feed_forward(cls: type) -> CheckResult:
             )
         if close(got, expected, atol=1e-5):
             return _check_dropout_in_training(module, x)
-        w1, b1 = layers["linear1"].weight, layers["linear1"].bias
-        w2, b2 = layers["linear2"].weight, layers["linear2"].bias
-        with torch.no_grad():
-            if close(got, (x @ w1.T + b1) @ w2.T + b2, atol=1e-5):
-                raise Hint("the output is linear in x: the ReLU between the two layers is missing")
-            if close(got, torch.relu((x @ w1.T + b1) @ w2.T + b2), atol=1e-5):
-                raise Hint("the ReLU comes after linear2; it belongs between linear1 and linear2")
-        raise Hint(
-            "the output differs from linear2(dropout(relu(linear1(x)))): check the order of the steps"
-        )
+        raise Hint(_diagnose_module(got, x, layers["linear1"], layers["linear2"]))
 
     return run_check("FeedForward", check)
+
+
+def _diagnose_module(got, x, linear1: torch.nn.Linear, linear2: torch.nn.Linear) -> str:
+    """Name the likely mistake by comparing with the usual wrong modules (eval mode)."""
+    with torch.no_grad():
+        pre = linear1(x)
+        if close(got, linear2(pre), atol=1e-5):
+            return "the output is linear in x: the ReLU between the two layers is missing"
+        if close(got, torch.relu(linear2(pre)), atol=1e-5):
+            return "the ReLU comes after linear2; it belongs between linear1 and linear2"
+        for name, act in {**ACTIVATIONS, "sigmoid": torch.sigmoid}.items():
+            if name not in ("relu", "identity") and close(got, linear2(act(pre)), atol=1e-5):
+                return f"the activation between the layers is {name}; this FFN uses ReLU"
+    return (
+        "the output differs from linear2(dropout(relu(linear1(x)))): check the order of the steps"
+    )
 
 
 def _check_dropout_in_training(module: torch.nn.Module, x: torch.Tensor) -> str:
     module.train()
     torch.manual_seed(1)
     with torch.no_grad():
-        hidden_zeros = (module(x) != module(x)).any()
+        first = module(x)
+        hidden_zeros = (first != module(x)).any()
     module.eval()
     if not hidden_zeros:
         raise Hint(
             "in training mode the output never changes: is the dropout layer used in forward()?"
+        )
+    if (first == 0).float().mean() > 0.2:  # dropout on the hidden layer leaves no exact zeros
+        raise Hint(
+            "in training mode whole outputs are zeroed: dropout belongs on the hidden layer, between the ReLU and linear2, not after linear2"
         )
     return "matches the reference in eval mode, and dropout is active only in training mode."
