@@ -62,7 +62,12 @@ def figure_size(demo) -> tuple[float, float, float]:
 def time_floor(width: float, height: float, dpi: float, samples: int = 20) -> list[float]:
     """The floor for a control: milliseconds to make an empty figure of this size and encode it
     as PNG, the least any redraw can cost."""
-    from course_lib.plots import figure_png, new_figure
+    from matplotlib.figure import Figure
 
-    figure_png(new_figure(width, height, int(dpi)))  # first call loads the PNG writer
-    return [_ms(lambda: figure_png(new_figure(width, height, int(dpi)))) for _ in range(samples)]
+    from course_lib.plots import figure_png
+
+    def empty() -> bytes:
+        return figure_png(Figure(figsize=(width, height), dpi=dpi))
+
+    empty()  # the first call loads the PNG writer
+    return [_ms(empty) for _ in range(samples)]

@@ -81,7 +81,7 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     """Measure everything selected by ``args`` into one JSON-ready dict."""
     results: dict[str, Any] = {
         "command": "python benchmarks/run.py " + " ".join(sys.argv[1:]),
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine.describe(),
         "settings": {"repeat": args.repeat, "values_per_control": args.values, "only": args.only or "all"},
         "method": method(args), "errors": [], "notebooks": [], "floor": None, "course": None, "controls": None,
