@@ -19,11 +19,6 @@ class Verdict:
     value: float | None
     met: bool | None
 
-    def label(self) -> str:
-        if self.met is None:
-            return "n/a"
-        return "met" if self.met else "**missed**"
-
 
 def at_most(value: float | None, limit: float, goal: str) -> Verdict:
     """``value <= limit``; a missing value (not measured) is not judged."""

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
+import sys
 import types
+from dataclasses import asdict
 
 import numpy as np
 import pytest
 
-from benchmarks import control_timing, discover, goals, measure, report, run, stats
+from benchmarks import control_timing, discover, goals, measure, memory, report, run, stats
 from benchmarks.notebook_timing import FLOOR_SOURCE, NotebookRun, first_line, floor_notebook
 from course_lib.plots import new_figure
 from course_lib.widgets import Control, Demo
@@ -216,9 +220,9 @@ def test_control_goals_allow_a_second_only_for_first_visits_that_train():
 
 
 def test_verdict_labels():
-    assert goals.at_most(1, 2, "g").label() == "met"
-    assert goals.at_most(3, 2, "g").label() == "**missed**"
-    assert goals.at_most(None, 2, "g").label() == "n/a"
+    assert report.label(asdict(goals.at_most(1, 2, "g"))) == "met"
+    assert report.label(asdict(goals.at_most(3, 2, "g"))) == "**missed**"
+    assert report.label(asdict(goals.at_most(None, 2, "g"))) == "n/a"
 
 
 # --- summaries ------------------------------------------------------------------------------
@@ -375,3 +379,33 @@ def test_every_report_table_row_has_as_many_cells_as_its_header():
         lines = [line for line in line_group.splitlines() if line.startswith("|")]
         widths = {line.replace("\\|", "").count("|") for line in lines}
         assert len(widths) <= 1, line_group
+
+
+# --- memory ---------------------------------------------------------------------------------
+
+
+def test_high_water_mark_reads_this_process_peak():
+    import psutil
+
+    hwm = memory.high_water_mark(os.getpid())
+    if hwm is None:
+        pytest.skip("no /proc/<pid>/status VmHWM on this system")
+    assert hwm >= psutil.Process().memory_info().rss * 0.5
+    assert memory.high_water_mark(2**31 - 1) is None  # no such process
+
+
+def test_peak_memory_counts_child_processes():
+    import psutil
+
+    own = psutil.Process().memory_info().rss
+    code = "import sys, time; x = b'1' * (300 * 2**20); print('ready', flush=True); time.sleep(5)"
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        monitor = memory.PeakMemory(os.getpid(), interval=0.01).start()
+        peak = monitor.stop()
+    finally:
+        child.kill()
+        child.wait()
+    assert peak >= own + 250 * 2**20
+    assert monitor.cpu_s > 0
