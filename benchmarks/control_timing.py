@@ -34,11 +34,12 @@ def grid(values: list[Any], limit: int) -> list[Any]:
     return [values[i] for i in spread_indices(len(values), limit)]
 
 
-def time_control(demo, control, limit: int = 50) -> dict[str, list[float]]:
+def time_control(demo, control, limit: int = 50) -> dict[str, list]:
     """One repetition over ``control``'s grid (other controls at their defaults): milliseconds per
-    visited value for each of ``MODES`` and ``CPU_MODES``."""
-    samples: dict[str, list[float]] = {mode: [] for mode in MODES + CPU_MODES}
-    for value in grid(list(control.values), limit):
+    visited value for each of ``MODES`` and ``CPU_MODES``; ``value`` lists the values visited."""
+    samples: dict[str, list] = {mode: [] for mode in MODES + CPU_MODES}
+    samples["value"] = grid(list(control.values), limit)
+    for value in samples["value"]:
         values = {**demo.defaults(), control.name: value}
         demo._png_cache.clear()
         clear_caches()

@@ -96,6 +96,14 @@ def measure_notebooks(paths: list[Path], repeat: int, timeout: int, results: dic
     results["course"] = course_summary(results["notebooks"], floor_s)
 
 
+def slowest_value(reps: list[dict[str, list]], mode: str = "first") -> dict[str, Any]:
+    """The visited value whose median time over repetitions is largest: where to look first."""
+    values = reps[0]["value"]
+    times = [stats.median([rep[mode][i] for rep in reps]) for i in range(len(values))]
+    worst = max(range(len(values)), key=times.__getitem__)
+    return {"value": repr(values[worst]), "ms": times[worst]}
+
+
 def control_summary(
     demo, control, reps: list[dict[str, list[float]]], floor_reps: list[list[float]]
 ) -> dict[str, Any]:
@@ -116,6 +124,7 @@ def control_summary(
         **modes, "floor_ms": floor,
         "ratio_first": modes["first"]["median"] / floor["median"],
         "ratio_warm": modes["warm"]["median"] / floor["median"],
+        "slowest_first": slowest_value(reps, "first"), "slowest_warm": slowest_value(reps, "warm"),
         "goals": _verdicts(found),
     }  # fmt: skip
 

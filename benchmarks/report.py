@@ -100,6 +100,7 @@ def control_rows(results: dict[str, Any]) -> list[list[str]]:
             f"{first_goal}: {label(goals['first'])}",
             f"{fmt(c['warm']['median'])} / {fmt(c['warm']['p95'])}", label(goals["warm"]),
             fmt(c["cached"]["p95"], 3), label(goals["cached"]), label(goals["busy"]),
+            f"{c['slowest_first']['value']}: {fmt(c['slowest_first']['ms'])}",
             fmt(c["first_cpu"]["median"]), fmt(c["floor_ms"]["median"]), fmt(c["ratio_first"]),
             fmt(c["ratio_warm"]), f"{pct(c['first']['noise'])} / {pct(c['warm']['noise'])}",
         ])  # fmt: skip
@@ -119,6 +120,7 @@ def control_section(results: dict[str, Any]) -> list[str]:
     header = [
         "demo", "control", "trains", "values", "first visit ms (median / p95)", "goal",
         "re-render ms (median / p95)", "≤ 100 ms", "cached p95 ms", "≤ 100 ms", "busy text",
+        "slowest first visit (value: ms)",
         "first visit CPU ms (median)", "floor ms", "first ÷ floor", "re-render ÷ floor",
         "noise (first / re-render)",
     ]  # fmt: skip

@@ -180,8 +180,9 @@ def test_time_control_visits_the_spread_grid_and_renders_first_visits_anew():
         (3, "x"),
     ]  # first visit and re-render; cached hits
     assert {k: len(v) for k, v in samples.items()} == {k: 2 for k in samples}
-    assert set(samples) == set(control_timing.MODES + control_timing.CPU_MODES)
-    assert all(t >= 0 for values in samples.values() for t in values)
+    assert set(samples) == {*control_timing.MODES, *control_timing.CPU_MODES, "value"}
+    assert samples["value"] == [1, 3]
+    assert all(t >= 0 for mode in control_timing.MODES for t in samples[mode])
 
 
 def test_figure_size_reads_the_default_figure():
@@ -237,6 +238,13 @@ def _runs() -> list[NotebookRun]:
     ]
 
 
+def test_slowest_value_takes_the_median_over_repetitions_per_value():
+    reps = [{"first": [1.0, 9.0, 5.0], "value": ["a", "b", "c"]}]
+    reps += [{"first": [1.0, 2.0, 6.0], "value": ["a", "b", "c"]}]
+    reps += [{"first": [1.0, 3.0, 7.0], "value": ["a", "b", "c"]}]
+    assert measure.slowest_value(reps) == {"value": "'c'", "ms": 6.0}
+
+
 def test_slowest_cells_ranks_by_median_over_repetitions():
     slowest = measure.slowest_cells(_runs())
     assert [c["index"] for c in slowest] == [2, 1, 3]
@@ -256,9 +264,10 @@ def test_notebook_summary_gives_ratio_to_floor_and_goals():
 
 def test_control_summary_divides_by_the_floor():
     demo = _demo(trains=True)
-    rep = {"first": [300.0, 500.0], "warm": [40.0, 60.0], "cached": [0.1, 0.1]}
+    rep = {"first": [300.0, 500.0], "warm": [40.0, 60.0], "cached": [0.1, 0.1], "value": [1, 3]}
     rep |= {"first_cpu": [200.0, 200.0], "warm_cpu": [30.0, 30.0]}
     row = measure.control_summary(demo, demo.controls[0], [rep], [[10.0, 10.0]])
+    assert row["slowest_first"] == {"value": "3", "ms": 500.0}
     assert row["ratio_first"] == pytest.approx(40.0) and row["ratio_warm"] == pytest.approx(5.0)
     assert row["goals"]["first"]["met"] is True and row["goals"]["busy"]["met"] is False
     assert (row["demo"], row["control"], row["grid_size"]) == ("tiny", "a", 3)
@@ -282,7 +291,7 @@ def _results(notebooks=True, controls=True) -> dict:
         results["course"] = measure.course_summary([summary], 4.0)
     if controls:
         rep = {"first": [300.0, 500.0], "warm": [40.0, 60.0], "cached": [0.1, 0.1]}
-        rep |= {"first_cpu": [200.0], "warm_cpu": [30.0]}
+        rep |= {"first_cpu": [200.0], "warm_cpu": [30.0], "value": [1, "a|b"]}
         demo = _demo()
         results["controls"] = [measure.control_summary(demo, demo.controls[0], [rep], [[10.0]])]
     return results
@@ -303,6 +312,7 @@ def test_report_tables_show_each_number_beside_its_goal():
     assert "| 16.0 |" in notebook_row and "| 4.00 |" in notebook_row and "a \\| b" in notebook_row
     control_row = next(line for line in text.splitlines() if line.startswith("| `tiny`"))
     assert "≤ 100 ms: **missed**" in control_row and "| 200.0 |" in control_row
+    assert "| 'a\\|b': 500.0 |" in control_row
     assert "control `tiny.a` first: 490 ms vs p95 ≤ 100 ms" in text
     assert "whole course: 4.00 × floors vs ≤ 3 × floors" in text
     assert "The machine was busy" not in text
