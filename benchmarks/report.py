@@ -149,6 +149,15 @@ def misses(results: dict[str, Any]) -> list[str]:
     return found
 
 
+def checked(results: dict[str, Any]) -> int:
+    """How many goals were judged (met or missed) in these results."""
+    verdicts = [v for nb in results.get("notebooks", []) for v in nb["goals"].values()]
+    verdicts += [v for c in results.get("controls") or [] for v in c["goals"].values()]
+    if results.get("course"):
+        verdicts.append(results["course"]["goal"])
+    return sum(v["met"] is not None for v in verdicts)
+
+
 def comparison_section(results: dict[str, Any], baseline: dict[str, Any] | None) -> list[str]:
     """Before/after for every number present in both runs: notebook walls and control p95s."""
     if not baseline:
@@ -203,6 +212,8 @@ def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         f"{results['settings']['repeat']} repetitions; noise is ± half the spread (max − min) of "
         "the repetitions' medians, relative to their median. Times exclude nothing a learner waits "
         "for: a notebook's wall time runs from kernel start to kernel shutdown.",
+        "",
+        f"**{len(found)} goal(s) missed** of {checked(results)} checked (listed under *Goals missed*).",
         "",
         *load_warning(results["machine"]),
         *machine_section(results["machine"], results["settings"]),

@@ -38,7 +38,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
                        "help": "also measure the demos() of this Python file; repeatable"}),
     ("--out", {"type": Path, "default": ROOT / "benchmarks", "help": "where RESULTS.md and results.json go"}),
     ("--baseline", {"help": "an earlier results.json for a before/after table (default: the results.json this run replaces; 'none' for no table)"}),
-    ("--profile", {"action": "store_true", "help": "also profile each measured control (cProfile) into <out>/profiles/"}),
+    ("--profile", {"action": "store_true", "help": "also profile each measured control (cProfile) into artifacts/profiles/"}),
     ("--timeout", {"type": int, "default": 600, "help": "seconds a notebook cell may run"}),
 ]  # fmt: skip
 
@@ -69,7 +69,7 @@ def method(args: argparse.Namespace) -> list[str]:
     """How the numbers were taken, for the reader of RESULTS.md."""
     return [
         f"- Notebooks: each `notebooks/*.ipynb` found is copied with its folder to a temporary folder and executed top to bottom by nbclient in a fresh `python3` kernel; wall time from kernel start to shutdown. Floor and notebooks alternate within each of the {args.repeat} repetition(s), after one unmeasured warm-up of the floor (file caches, matplotlib font cache).",
-        "- Slowest cells: per cell, the median over repetitions of the time from sending it to its reply.",
+        "- Slowest cells: per cell, the median over repetitions of the time from sending it to its reply; `[n]` is the cell's index in the notebook (from 0, markdown cells counted).",
         "- Peak memory: RSS of the kernel plus its child processes, sampled every 20 ms from a thread, or the kernel's own high-water mark (VmHWM) if larger; median over repetitions.",
         f"- Controls: every control of every demo from `course_lib.widgets.all_demos()`, over every value of its grid or {args.values} spread evenly over it, the other controls at their defaults; the time of `demo.png(**values)` (render + PNG encode, what the widget's callback waits for). *First visit*: the demo's PNG cache and every `lru_cache`/`cache` of the project's loaded modules emptied first (caches held elsewhere, e.g. in closures, are not seen). *Re-render*: the experiment caches warm, the figure drawn and encoded again. *Cached*: the PNG cache hit a revisited value gets.",
         "- Control floor: a new empty figure of the demo's default figure size and dpi encoded as PNG (20 samples per repetition).",
@@ -90,7 +90,7 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     if not args.skip_notebooks and (paths or not args.only):
         measure_notebooks(paths, args.repeat, args.timeout, results)
     if not args.skip_controls:
-        profile = args.out / "profiles" if args.profile else None
+        profile = ROOT / "artifacts" / "profiles" if args.profile else None
         demos = discover.demos(args.demo_module)
         measure_controls(demos, args.repeat, args.values, args.only, results, profile)
     results["machine"]["load_average_at_end"] = machine.load_average()

@@ -315,6 +315,7 @@ def test_report_tables_show_each_number_beside_its_goal():
     assert "| 'a\\|b': 500.0 |" in control_row
     assert "control `tiny.a` first: 490 ms vs p95 ≤ 100 ms" in text
     assert "whole course: 4.00 × floors vs ≤ 3 × floors" in text
+    assert "**2 goal(s) missed** of 6 checked" in text
     assert "The machine was busy" not in text
 
 
