@@ -43,7 +43,7 @@ notebooks: $(STAMP)
 	$(PY) -m course_lib.notebooks $(if $(NB),$(NB),notebooks/*.ipynb)
 
 bench: $(STAMP)
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/run.py $(BENCH_ARGS)
 
 # Debian's Chromium for the browser suite, when we can install it (root with apt-get); otherwise
 # the browser tests skip with a line saying how to install it.
