@@ -9,6 +9,7 @@ import torch
 from course_lib.ffn import ACTIVATIONS
 from course_lib.plots.ffn import (
     ENCODER_BLOCKS,
+    HiddenActivityView,
     activation_curves,
     encoder_layer_diagram,
     hidden_activity_figure,
@@ -44,3 +45,18 @@ def test_hidden_activity_figure_shows_fraction_active_per_token():
     assert "123 parameters" in right.get_title() and "456 FLOPs" in right.get_title()
     counts = left.patches[0]  # the stairs artist holds the histogram of all 12 values
     assert counts is not None and len(left.patches) == 1
+
+
+def test_hidden_activity_view_redraws_in_place():
+    view = HiddenActivityView(tokens=2)
+    first = view.update(np.array([[1.0, 0.0], [0.0, 0.0]]), 2, "relu", 10, 20)
+    second = view.update(np.array([[1.0, 1.0], [1.0, 0.0]]), 2, "gelu", 10, 20)
+    assert first is second
+    assert [bar.get_height() for bar in view.bars] == pytest.approx([1.0, 0.5])
+    assert view.left.get_title().startswith("gelu, d_ff = 2: 25% exact zeros")
+    assert view.stairs.get_data().values.sum() == 4
+
+
+def test_hidden_activity_view_rejects_wrong_token_count():
+    with pytest.raises(ValueError, match=r"hidden must have shape \(8, d_ff\)"):
+        HiddenActivityView().update(np.zeros((3, 5)), 5, "relu", 1, 1)

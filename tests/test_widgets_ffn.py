@@ -6,7 +6,13 @@ import pytest
 
 from course_lib.ffn import ACTIVATIONS, count_parameters, flops_per_token
 from course_lib.widgets import all_demos
-from course_lib.widgets.ffn import D_FF_VALUES, fixed_batch, hidden_activity, width_demo
+from course_lib.widgets.ffn import (
+    D_FF_VALUES,
+    _pre_activations,
+    fixed_batch,
+    hidden_activity,
+    width_demo,
+)
 
 
 def test_width_demo_has_the_controls_the_browser_suite_looks_for():
@@ -34,9 +40,27 @@ def test_hidden_activity_is_fixed_and_has_the_hidden_shape():
     first = hidden_activity(256, "relu")
     assert first.shape == (8, 256)
     assert (first >= 0).all()
-    hidden_activity.cache_clear()
+    _pre_activations.cache_clear()
     assert (hidden_activity(256, "relu") == first).all(), "same seed, same batch, same values"
     assert fixed_batch().shape == (2, 4, 512)
+
+
+def test_a_narrow_layer_is_the_first_units_of_the_wide_one():
+    narrow, wide = hidden_activity(64, "silu"), hidden_activity(4096, "silu")
+    assert (narrow == wide[:, :64]).all()
+
+
+def test_hidden_activity_units_have_nn_linear_init_bounds():
+    # the first layer's pre-activations: |x w + b| <= (sum |x| + 1) / sqrt(512) for every unit
+    pre = hidden_activity(4096, "identity")
+    bound = (fixed_batch().reshape(8, 512).abs().sum(dim=1, keepdim=True).numpy() + 1) / 512**0.5
+    assert (abs(pre) <= bound).all()
+
+
+@pytest.mark.parametrize("d_ff", [0, 5000])
+def test_hidden_activity_rejects_widths_outside_the_slider(d_ff):
+    with pytest.raises(ValueError, match="d_ff must be"):
+        hidden_activity(d_ff, "relu")
 
 
 def test_relu_zeroes_about_half_and_gelu_none():

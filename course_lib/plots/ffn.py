@@ -72,27 +72,56 @@ def activation_curves(names: tuple[str, ...] = ("relu", "gelu", "silu")) -> Figu
     return fig
 
 
+class HiddenActivityView:
+    """Lesson 1's demo figure, built once and redrawn in place for every slider value.
+
+    Creating axes and ticks costs more than drawing them, so a slider move only updates the data.
+    """
+
+    BINS = 60
+
+    def __init__(self, tokens: int = 8) -> None:
+        # redrawn on every slider move: no layout engine, axes placed by hand
+        self.figure = new_figure(8.0, 3.2, dpi=80, layout=None)
+        self.left, self.right = self.figure.subplots(1, 2)
+        self.figure.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.9, wspace=0.3)
+        edges = np.linspace(0, 1, self.BINS + 1)
+        self.stairs = self.left.stairs(np.zeros(self.BINS), edges, fill=True)  # one artist: fast
+        self.bars = self.right.bar(np.arange(tokens), np.zeros(tokens))
+        self.left.set_xlabel("hidden value after the activation")
+        self.left.set_ylabel("count")
+        self.right.set_ylim(0, 1)
+        self.right.set_xlabel("token")
+        self.right.set_ylabel("fraction of hidden units > 0")
+
+    def update(
+        self, hidden: np.ndarray, d_ff: int, activation: str, parameters: int, flops: int
+    ) -> Figure:
+        """Show ``hidden`` (tokens, d_ff): values after the activation on a fixed input batch."""
+        hidden = np.asarray(hidden)
+        if hidden.ndim != 2 or hidden.shape[0] != len(self.bars):
+            raise ValueError(f"hidden must have shape ({len(self.bars)}, d_ff), got {hidden.shape}")
+        color = COLORS.get(activation, "black")
+        counts, edges = np.histogram(hidden.ravel(), bins=self.BINS)
+        self.stairs.set_data(counts, edges)
+        self.stairs.set_color(color)
+        self.left.set_xlim(edges[0], edges[-1])
+        self.left.set_ylim(0, counts.max() * 1.05)
+        for bar, height in zip(self.bars, (hidden > 0).mean(axis=1), strict=True):
+            bar.set_height(height)
+            bar.set_color(color)
+        self.left.set_title(
+            f"{activation}, d_ff = {d_ff}: {100 * (hidden == 0).mean():.0f}% exact zeros"
+        )
+        self.right.set_title(f"{parameters:,} parameters, {flops:,} FLOPs / token")
+        return self.figure
+
+
 def hidden_activity_figure(
     hidden: np.ndarray, d_ff: int, activation: str, parameters: int, flops: int
 ) -> Figure:
-    """Histogram of hidden values and the fraction of units active per token.
+    """A new figure: histogram of hidden values and the fraction of units active per token.
 
     hidden: (tokens, d_ff) values after the activation on a fixed input batch.
     """
-    hidden = np.asarray(hidden)
-    active = (hidden > 0).mean(axis=1)
-    # redrawn on every slider move: no layout engine, axes placed by hand
-    fig = new_figure(8.0, 3.2, dpi=80, layout=None)
-    left, right = fig.subplots(1, 2)
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.9, wspace=0.3)
-    counts, edges = np.histogram(hidden.ravel(), bins=60)
-    left.stairs(counts, edges, fill=True, color=COLORS.get(activation, "black"))  # one artist: fast
-    left.set_xlabel("hidden value after the activation")
-    left.set_ylabel("count")
-    left.set_title(f"{activation}, d_ff = {d_ff}: {100 * (hidden == 0).mean():.0f}% exact zeros")
-    right.bar(np.arange(len(active)), active, color=COLORS.get(activation, "black"))
-    right.set_ylim(0, 1)
-    right.set_xlabel("token")
-    right.set_ylabel("fraction of hidden units > 0")
-    right.set_title(f"{parameters:,} parameters, {flops:,} FLOPs / token")
-    return fig
+    return HiddenActivityView(len(hidden)).update(hidden, d_ff, activation, parameters, flops)

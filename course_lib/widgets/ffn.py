@@ -8,8 +8,15 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from course_lib.ffn import ACTIVATIONS, FeedForward, count_parameters, flops_per_token
-from course_lib.plots.ffn import hidden_activity_figure
+from course_lib._validate import positive_int
+from course_lib.ffn import (
+    ACTIVATIONS,
+    FeedForward,
+    activation_fn,
+    count_parameters,
+    flops_per_token,
+)
+from course_lib.plots.ffn import HiddenActivityView
 from course_lib.widgets import Control, Demo
 
 D_MODEL = 512
@@ -22,18 +29,37 @@ def fixed_batch() -> torch.Tensor:
     return torch.randn(2, 4, D_MODEL, generator=torch.Generator().manual_seed(0))
 
 
-@lru_cache(maxsize=64)
-def hidden_activity(d_ff: int, activation: str) -> np.ndarray:
-    """Hidden values act(x W1 + b1) of a freshly initialised FFN (seed 0) on the fixed batch: (8, d_ff)."""
+@lru_cache(maxsize=1)
+def _pre_activations() -> torch.Tensor:
+    """x W1 + b1 of one freshly initialised FFN (seed 0) with the widest d_ff: (8, max d_ff)."""
     torch.manual_seed(0)
-    ffn = FeedForward(D_MODEL, d_ff, dropout=0.0, activation=activation).eval()
+    widest = FeedForward(D_MODEL, max(D_FF_VALUES), dropout=0.0).eval()
     with torch.no_grad():
-        return ffn.hidden(fixed_batch()).reshape(-1, d_ff).numpy()
+        return widest.linear1(fixed_batch()).reshape(-1, max(D_FF_VALUES))
+
+
+def hidden_activity(d_ff: int, activation: str) -> np.ndarray:
+    """Hidden values act(x W1 + b1) of an initialised FFN on the fixed batch: (8, d_ff).
+
+    nn.Linear draws each hidden unit's weights from U(-1/sqrt(d_model), 1/sqrt(d_model)) whatever
+    d_ff is, so the first d_ff units of one wide layer are a fresh d_ff-wide layer: one matmul
+    serves every slider value.
+    """
+    positive_int("d_ff", d_ff)
+    if d_ff > max(D_FF_VALUES):
+        raise ValueError(f"d_ff must be at most {max(D_FF_VALUES)}, got {d_ff}")
+    with torch.no_grad():
+        return activation_fn(activation)(_pre_activations()[:, :d_ff]).numpy()
+
+
+@lru_cache(maxsize=1)
+def _view() -> HiddenActivityView:
+    return HiddenActivityView()
 
 
 def render_width_demo(d_ff: int = 2048, activation: str = "relu") -> Figure:
-    """The demo's picture for one slider value and one activation."""
-    return hidden_activity_figure(
+    """The demo's picture for one slider value and one activation (one figure, updated in place)."""
+    return _view().update(
         hidden_activity(d_ff, activation),
         d_ff,
         activation,
