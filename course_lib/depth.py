@@ -1,0 +1,197 @@
+"""Why the residual and the norm: small, seeded measurements through a stack of layers.
+
+A toy encoder stack whose sublayer connections can be post-norm, pre-norm or norm-free, with the
+residual path on or off. ``depth_profile`` measures, at initialisation, the activation scale after
+every layer and the gradient of every layer's FFN W2 (Xiong et al. 2020, "On Layer Normalization in
+the Transformer Architecture"); ``warmup_race`` trains post- and pre-norm with and without
+learning-rate warm-up on a toy sequence task. Results are data (arrays), cached by arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from course_lib._validate import choice, positive_int
+from course_lib.ffn import FeedForward
+from course_lib.sublayer import LayerNorm
+from course_lib.transformer import MultiHeadAttention
+
+PLACEMENTS = ("post", "pre", "none")
+
+
+class ToyConnection(nn.Module):
+    """A sublayer connection with the norm after ("post"), before ("pre") or nowhere ("none"),
+    and the residual path on or off. x: (batch, seq_len, d_model) -> same shape."""
+
+    def __init__(self, d_model: int, placement: str = "post", residual: bool = True) -> None:
+        super().__init__()
+        self.placement = choice("placement", placement, PLACEMENTS)
+        if not isinstance(residual, bool):
+            raise TypeError(f"residual must be a bool, got {residual!r}")
+        self.residual = residual
+        self.norm = LayerNorm(d_model)
+
+    def forward(self, x: torch.Tensor, sublayer: Callable) -> torch.Tensor:
+        h = sublayer(self.norm(x) if self.placement == "pre" else x)
+        out = x + h if self.residual else h
+        return self.norm(out) if self.placement == "post" else out
+
+
+def xavier_init(module: nn.Module) -> nn.Module:
+    """Xavier-uniform weights and zero biases for every Linear, as in the original Transformer
+    and in Xiong et al. 2020 (PyTorch's own default init gives far smaller sublayer outputs)."""
+    for layer in module.modules():
+        if isinstance(layer, nn.Linear):
+            nn.init.xavier_uniform_(layer.weight)
+            nn.init.zeros_(layer.bias)
+    return module
+
+
+class ToyEncoder(nn.Module):
+    """``depth`` encoder layers (attention + FFN, no dropout); pre-norm adds a final LayerNorm,
+    as pre-norm models do. x: (batch, seq_len, d_model) -> same shape."""
+
+    def __init__(
+        self,
+        depth: int,
+        placement: str = "post",
+        residual: bool = True,
+        d_model: int = 32,
+        num_heads: int = 4,
+        d_ff: int = 128,
+    ) -> None:
+        super().__init__()
+        positive_int("depth", depth)
+        self.attn = nn.ModuleList(MultiHeadAttention(d_model, num_heads, 0.0) for _ in range(depth))
+        self.ffn = nn.ModuleList(FeedForward(d_model, d_ff, 0.0) for _ in range(depth))
+        self.connections = nn.ModuleList(
+            ToyConnection(d_model, placement, residual) for _ in range(2 * depth)
+        )
+        self.final_norm = LayerNorm(d_model) if placement == "pre" else nn.Identity()
+
+    def forward(self, x: torch.Tensor, trace: list | None = None) -> torch.Tensor:
+        """``trace``, if given, collects the stream after every layer (for activation scales)."""
+        for i, (attn, ffn) in enumerate(zip(self.attn, self.ffn, strict=True)):
+            x = self.connections[2 * i](x, lambda h, attn=attn: attn(h, h, h))
+            x = self.connections[2 * i + 1](x, ffn)
+            if trace is not None:
+                trace.append(x)
+        return self.final_norm(x)
+
+
+@dataclass(frozen=True)
+class DepthProfile:
+    """Measurements of one stack at initialisation (index 0 = the layer nearest the input)."""
+
+    depth: int
+    placement: str
+    residual: bool
+    activation_rms: np.ndarray  # (depth + 1,): RMS of the stream, input first
+    w2_grad: np.ndarray  # (depth,): ||dLoss/dW2|| of each layer's FFN
+    loss: float
+
+
+@lru_cache(maxsize=128)
+def depth_profile(
+    depth: int, placement: str = "post", residual: bool = True, seed: int = 0
+) -> DepthProfile:
+    """One forward and backward pass of a fresh ``ToyEncoder`` on random tokens: (batch 8, seq 8, 32)."""
+    positive_int("depth", depth)
+    torch.manual_seed(seed)
+    model = ToyEncoder(depth, placement, residual)
+    head = nn.Linear(32, 16)
+    x = torch.randn(8, 8, 32)
+    target = torch.randint(0, 16, (8, 8))
+    trace: list[torch.Tensor] = [x]
+    loss = F.cross_entropy(head(model(x, trace)).reshape(-1, 16), target.reshape(-1))
+    loss.backward()
+    rms = [float(t.detach().pow(2).mean().sqrt()) for t in trace]
+    grads = [float(f.linear2.weight.grad.norm()) for f in model.ffn]
+    return DepthProfile(depth, placement, residual, np.array(rms), np.array(grads), float(loss))
+
+
+@contextmanager
+def _one_thread():
+    """Tiny tensors: one thread avoids the cost of waking a second one for every small op."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+class ToySequenceModel(nn.Module):
+    """Token embedding + learned positions -> ``ToyEncoder`` -> logits over the vocabulary.
+
+    tokens: (batch, seq_len) ints -> logits (batch, seq_len, vocab).
+    """
+
+    def __init__(
+        self, depth: int, placement: str, vocab: int = 8, seq_len: int = 6, d_model: int = 16
+    ) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d_model)
+        self.pos = nn.Parameter(torch.randn(seq_len, d_model))
+        self.encoder = ToyEncoder(depth, placement, True, d_model, num_heads=2, d_ff=4 * d_model)
+        self.head = nn.Linear(d_model, vocab)
+        xavier_init(self.encoder)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.head(self.encoder(self.embed(tokens) + self.pos))
+
+
+def first_token_task(generator: torch.Generator, batch: int = 32, seq_len: int = 6, vocab: int = 8):
+    """Random tokens (batch, seq_len); the target at every position is the first token."""
+    tokens = torch.randint(0, vocab, (batch, seq_len), generator=generator)
+    return tokens, tokens[:, :1].expand(-1, seq_len)
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """Loss per step (steps,) and final accuracy of one run of ``warmup_run``."""
+
+    placement: str
+    warmup_steps: int
+    lr: float
+    losses: np.ndarray
+    accuracy: float
+
+
+@lru_cache(maxsize=64)
+def warmup_run(
+    placement: str, warmup_steps: int, lr: float = 1e-2, steps: int = 120, depth: int = 4, seed: int = 0
+) -> RaceResult:
+    """Adam on ``first_token_task``; the learning rate ramps linearly from 0 over ``warmup_steps``."""
+    choice("placement", placement, ("post", "pre"))
+    positive_int("steps", steps)
+    if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
+        raise ValueError(f"warmup_steps must be an int >= 0, got {warmup_steps!r}")
+    with _one_thread():
+        torch.manual_seed(seed)
+        model = ToySequenceModel(depth, placement)
+        optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98), foreach=True)
+        data = torch.Generator().manual_seed(seed + 1)
+        losses = np.empty(steps)
+        for step in range(steps):
+            for group in optimizer.param_groups:
+                group["lr"] = lr * min(1.0, (step + 1) / warmup_steps) if warmup_steps else lr
+            tokens, target = first_token_task(data)
+            logits = model(tokens)
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses[step] = loss.item()
+        tokens, target = first_token_task(torch.Generator().manual_seed(seed + 2), batch=256)
+        with torch.no_grad():
+            accuracy = float((model(tokens).argmax(-1) == target).float().mean())
+    return RaceResult(placement, warmup_steps, lr, losses, accuracy)
