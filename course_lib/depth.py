@@ -9,6 +9,7 @@ learning-rate warm-up on a toy sequence task. Results are data (arrays), cached 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.func import functional_call, stack_module_state, vmap
 
 from course_lib._validate import choice, positive_int
 from course_lib.ffn import FeedForward
@@ -99,25 +101,6 @@ class DepthProfile:
     loss: float
 
 
-@lru_cache(maxsize=128)
-def depth_profile(
-    depth: int, placement: str = "post", residual: bool = True, seed: int = 0
-) -> DepthProfile:
-    """One forward and backward pass of a fresh ``ToyEncoder`` on random tokens: (batch 8, seq 8, 32)."""
-    positive_int("depth", depth)
-    torch.manual_seed(seed)
-    model = ToyEncoder(depth, placement, residual)
-    head = nn.Linear(32, 16)
-    x = torch.randn(8, 8, 32)
-    target = torch.randint(0, 16, (8, 8))
-    trace: list[torch.Tensor] = [x]
-    loss = F.cross_entropy(head(model(x, trace)).reshape(-1, 16), target.reshape(-1))
-    loss.backward()
-    rms = [float(t.detach().pow(2).mean().sqrt()) for t in trace]
-    grads = [float(f.linear2.weight.grad.norm()) for f in model.ffn]
-    return DepthProfile(depth, placement, residual, np.array(rms), np.array(grads), float(loss))
-
-
 @contextmanager
 def _one_thread():
     """Tiny tensors: one thread avoids the cost of waking a second one for every small op."""
@@ -127,6 +110,47 @@ def _one_thread():
         yield
     finally:
         torch.set_num_threads(before)
+
+
+@lru_cache(maxsize=256)
+def depth_profile(
+    depth: int, placement: str = "post", residual: bool = True, seed: int = 0
+) -> DepthProfile:
+    """One forward and backward pass of a fresh Xavier-initialised ``ToyEncoder`` (d_model 32)
+    on random inputs (batch 8, seq 8) with a random linear read-out and cross-entropy loss."""
+    positive_int("depth", depth)
+    with _one_thread():
+        torch.manual_seed(seed)
+        model = xavier_init(ToyEncoder(depth, placement, residual))
+        head = nn.Linear(32, 16)
+        x = torch.randn(8, 8, 32)
+        target = torch.randint(0, 16, (8, 8))
+        trace: list[torch.Tensor] = [x]
+        loss = F.cross_entropy(head(model(x, trace)).reshape(-1, 16), target.reshape(-1))
+        loss.backward()
+    rms = [float(t.detach().pow(2).mean().sqrt()) for t in trace]
+    grads = [float(f.linear2.weight.grad.norm()) for f in model.ffn]
+    return DepthProfile(depth, placement, residual, np.array(rms), np.array(grads), loss.item())
+
+
+def mean_profile(
+    depth: int,
+    placement: str = "post",
+    residual: bool = True,
+    seeds: tuple[int, ...] = (0, 1, 2, 3),
+) -> DepthProfile:
+    """``depth_profile`` averaged over several initialisations, to see the trend through the noise."""
+    if not seeds or not all(isinstance(s, int) for s in seeds):
+        raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
+    runs = [depth_profile(depth, placement, residual, s) for s in seeds]
+    return DepthProfile(
+        depth,
+        placement,
+        residual,
+        np.mean([r.activation_rms for r in runs], axis=0),
+        np.mean([r.w2_grad for r in runs], axis=0),
+        float(np.mean([r.loss for r in runs])),
+    )
 
 
 class ToySequenceModel(nn.Module):
@@ -157,41 +181,72 @@ def first_token_task(generator: torch.Generator, batch: int = 32, seq_len: int =
 
 @dataclass(frozen=True)
 class RaceResult:
-    """Loss per step (steps,) and final accuracy of one run of ``warmup_run``."""
+    """One (norm placement, warm-up) setting trained from several seeds at once."""
 
     placement: str
     warmup_steps: int
     lr: float
-    losses: np.ndarray
-    accuracy: float
+    seeds: tuple[int, ...]
+    losses: np.ndarray  # (seeds, steps): training loss per step
+    accuracy: np.ndarray  # (seeds,): final accuracy on 256 fresh sequences
+
+
+def _batched_models(depth: int, placement: str, seeds: tuple[int, ...]):
+    """The models of every seed stacked into one set of tensors, run together with vmap."""
+    models = []
+    for seed in seeds:
+        torch.manual_seed(seed)
+        models.append(ToySequenceModel(depth, placement))
+    params, buffers = stack_module_state(models)
+    skeleton = copy.deepcopy(models[0]).to("meta")
+
+    def one(p, b, tokens):
+        return functional_call(skeleton, (p, b), (tokens,))
+
+    return params, buffers, vmap(one, in_dims=(0, 0, None), randomness="same")
+
+
+def _losses(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy per seed: logits (seeds, batch, seq, vocab), target (batch, seq) -> (seeds,)."""
+    flat = F.cross_entropy(
+        logits.flatten(0, 2), target.expand(logits.shape[0], -1, -1).flatten(), reduction="none"
+    )
+    return flat.reshape(logits.shape[0], -1).mean(dim=1)
 
 
 @lru_cache(maxsize=64)
-def warmup_run(
-    placement: str, warmup_steps: int, lr: float = 1e-2, steps: int = 120, depth: int = 4, seed: int = 0
+def warmup_race(
+    placement: str,
+    warmup_steps: int = 20,
+    lr: float = 0.05,
+    steps: int = 80,
+    depth: int = 2,
+    seeds: tuple[int, ...] = (0, 1, 2),
 ) -> RaceResult:
-    """Adam on ``first_token_task``; the learning rate ramps linearly from 0 over ``warmup_steps``."""
+    """Adam on ``first_token_task`` for every seed at once; the learning rate ramps linearly
+    from 0 to ``lr`` over ``warmup_steps`` (0 = no warm-up), then stays."""
     choice("placement", placement, ("post", "pre"))
     positive_int("steps", steps)
     if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
         raise ValueError(f"warmup_steps must be an int >= 0, got {warmup_steps!r}")
+    if not seeds or not all(isinstance(s, int) for s in seeds):
+        raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
     with _one_thread():
-        torch.manual_seed(seed)
-        model = ToySequenceModel(depth, placement)
-        optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.98), foreach=True)
-        data = torch.Generator().manual_seed(seed + 1)
-        losses = np.empty(steps)
+        params, buffers, model = _batched_models(depth, placement, seeds)
+        optimizer = torch.optim.Adam(params.values(), lr=lr, betas=(0.9, 0.98), foreach=True)
+        data = torch.Generator().manual_seed(1)
+        losses = np.empty((len(seeds), steps))
         for step in range(steps):
             for group in optimizer.param_groups:
                 group["lr"] = lr * min(1.0, (step + 1) / warmup_steps) if warmup_steps else lr
             tokens, target = first_token_task(data)
-            logits = model(tokens)
-            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1))
+            per_seed = _losses(model(params, buffers, tokens), target)
             optimizer.zero_grad()
-            loss.backward()
+            per_seed.sum().backward()  # a sum: each seed's gradient is its own loss's gradient
             optimizer.step()
-            losses[step] = loss.item()
-        tokens, target = first_token_task(torch.Generator().manual_seed(seed + 2), batch=256)
+            losses[:, step] = per_seed.detach().numpy()
+        tokens, target = first_token_task(torch.Generator().manual_seed(2), batch=256)
         with torch.no_grad():
-            accuracy = float((model(tokens).argmax(-1) == target).float().mean())
-    return RaceResult(placement, warmup_steps, lr, losses, accuracy)
+            hits = model(params, buffers, tokens).argmax(-1) == target
+    accuracy = hits.float().mean(dim=(1, 2)).numpy()
+    return RaceResult(placement, warmup_steps, lr, tuple(seeds), losses, accuracy)
