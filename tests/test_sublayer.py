@@ -128,7 +128,9 @@ def test_decoder_layer_equals_torch(norm_first, activation, masked):
             tgt_key_padding_mask=padding,
             memory_key_padding_mask=memory_padding,
         )
-        got = ours(x, memory, mask_from_torch(causal, padding), mask_from_torch(None, memory_padding))
+        got = ours(
+            x, memory, mask_from_torch(causal, padding), mask_from_torch(None, memory_padding)
+        )
     torch.testing.assert_close(got, expected, atol=ATOL, rtol=0)
 
 

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
-from course_lib.depth import DepthProfile, RaceResult
+from course_lib.depth import PLACEMENTS, DepthProfile, RaceResult
 from course_lib.plots import COLORS, new_figure
 
 
@@ -29,6 +30,17 @@ def _style(profile: DepthProfile) -> dict:
     }
 
 
+def _fast_log_axes(fig: Figure) -> None:
+    """A fixed layout and no minor tick labels: the slider's figure draws in tens of ms, where
+    constrained layout measuring every log-scale label took ten times longer."""
+    fig.set_layout_engine("none")
+    for ax, left in zip(fig.axes, (0.08, 0.58), strict=True):
+        ax.set_position((left, 0.14, 0.40, 0.70))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        low, high = (np.log10(v) for v in ax.dataLim.intervaly)
+        ax.set_ylim(10 ** np.floor(low), 10 ** np.ceil(max(high, np.floor(low) + 1)))
+
+
 def plot_depth_profile(profile: DepthProfile) -> Figure:
     """Two panels for one stack: ||dLoss/dW2|| per layer, and the stream's RMS after each layer."""
     fig = new_figure(8.0, 3.4, dpi=80)
@@ -46,13 +58,14 @@ def plot_depth_profile(profile: DepthProfile) -> Figure:
             ax.set_xticks(range(0 if ax is act_ax else 1, profile.depth + 1))
     grad_ax.legend(loc="best", fontsize=8)
     fig.suptitle(f"{profile.depth} layers = {2 * profile.depth} sublayers, at initialisation")
+    _fast_log_axes(fig)
     return fig
 
 
 def plot_placement_gradients(profiles: Sequence[DepthProfile]) -> Figure:
     """Xiong et al. 2020's picture: per-layer W2 gradient, one panel per norm placement,
     one line per depth. ``profiles`` holds post- and pre-norm stacks of several depths."""
-    placements = sorted({p.placement for p in profiles}, reverse=True)  # post first
+    placements = [name for name in PLACEMENTS if any(p.placement == name for p in profiles)]
     fig = new_figure(8.0, 3.4, dpi=80)
     axes = np.atleast_1d(fig.subplots(1, len(placements), sharey=True))
     depths = sorted({p.depth for p in profiles})
@@ -100,24 +113,33 @@ def plot_activation_scales(profiles: Sequence[DepthProfile]) -> Figure:
 
 
 def plot_warmup_race(results: Sequence[RaceResult]) -> Figure:
-    """Training loss per step for each (norm placement, warm-up) run."""
-    fig = new_figure(6.4, 3.6, dpi=80)
+    """Training loss per step for each (norm placement, warm-up) setting: the mean over seeds
+    as a thick line, each seed as a thin one."""
+    fig = new_figure(6.4, 3.8, dpi=80)
     ax = fig.subplots()
     for result in results:
         warm = f"warm-up {result.warmup_steps} steps" if result.warmup_steps else "no warm-up"
+        style = {
+            "color": COLORS[result.placement],
+            "linestyle": "-" if result.warmup_steps else "--",
+        }
+        steps = np.arange(1, result.losses.shape[1] + 1)
+        accuracy = ", ".join(f"{a:.2f}" for a in result.accuracy)
         ax.plot(
-            np.arange(1, len(result.losses) + 1),
-            result.losses,
-            color=COLORS[result.placement],
-            linestyle="-" if result.warmup_steps else "--",
-            label=f"{result.placement}-norm, {warm} (acc {result.accuracy:.2f})",
+            steps,
+            result.losses.mean(axis=0),
+            linewidth=2,
+            **style,
+            label=f"{result.placement}-norm, {warm} (accuracy {accuracy})",
         )
+        for losses in result.losses:
+            ax.plot(steps, losses, linewidth=0.6, alpha=0.35, **style)
     ax.set(
         xlabel="step",
         ylabel="training loss",
         yscale="log",
-        title=f"warm-up race, peak learning rate {results[0].lr:g}",
+        title=f"warm-up race, peak learning rate {results[0].lr:g}, {len(results[0].seeds)} seeds each",
     )
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     return fig
