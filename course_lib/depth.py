@@ -214,6 +214,16 @@ def _losses(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return flat.reshape(logits.shape[0], -1).mean(dim=1)
 
 
+def learning_rate(step: int, steps: int, peak: float, warmup_steps: int) -> float:
+    """Linear warm-up from 0 to ``peak`` over ``warmup_steps`` (学习率预热), then linear decay
+    to 0 at ``steps``; with ``warmup_steps`` 0 the run starts at ``peak``. step counts from 0."""
+    if not 0 <= step < steps:
+        raise ValueError(f"step must lie in [0, {steps}), got {step!r}")
+    warm = min(1.0, (step + 1) / warmup_steps) if warmup_steps else 1.0
+    decay = 1.0 - max(0, step - warmup_steps) / (steps - warmup_steps)
+    return peak * warm * decay
+
+
 @lru_cache(maxsize=64)
 def warmup_race(
     placement: str,
@@ -223,8 +233,8 @@ def warmup_race(
     depth: int = 2,
     seeds: tuple[int, ...] = (0, 1, 2),
 ) -> RaceResult:
-    """Adam on ``first_token_task`` for every seed at once; the learning rate ramps linearly
-    from 0 to ``lr`` over ``warmup_steps`` (0 = no warm-up), then stays."""
+    """Adam on ``first_token_task`` for every seed at once, the learning rate following
+    ``learning_rate`` (warm-up over ``warmup_steps``, 0 = none, then linear decay)."""
     choice("placement", placement, ("post", "pre"))
     positive_int("steps", steps)
     if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
@@ -238,7 +248,7 @@ def warmup_race(
         losses = np.empty((len(seeds), steps))
         for step in range(steps):
             for group in optimizer.param_groups:
-                group["lr"] = lr * min(1.0, (step + 1) / warmup_steps) if warmup_steps else lr
+                group["lr"] = learning_rate(step, steps, lr, warmup_steps)
             tokens, target = first_token_task(data)
             per_seed = _losses(model(params, buffers, tokens), target)
             optimizer.zero_grad()

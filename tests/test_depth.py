@@ -11,6 +11,7 @@ from course_lib.depth import (
     ToyEncoder,
     depth_profile,
     first_token_task,
+    learning_rate,
     mean_profile,
     warmup_race,
     xavier_init,
@@ -109,3 +110,13 @@ def test_warmup_race_rejects_bad_arguments():
         warmup_race("post", -1)
     with pytest.raises(ValueError, match="seeds"):
         warmup_race("post", 0, seeds=())
+
+
+def test_learning_rate_warms_up_then_decays_to_zero():
+    rates = [learning_rate(s, 100, 0.1, 20) for s in range(100)]
+    assert rates[0] == pytest.approx(0.1 / 20) and rates[19] == pytest.approx(0.1)
+    assert rates[:20] == sorted(rates[:20]) and rates[19:] == sorted(rates[19:], reverse=True)
+    assert rates[-1] < 0.01
+    assert learning_rate(0, 100, 0.1, 0) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="step"):
+        learning_rate(100, 100, 0.1, 20)
