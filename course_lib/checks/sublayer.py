@@ -21,36 +21,41 @@ def reference_layer_norm(
     return gain * (x - mean) / torch.sqrt(var + eps) + bias
 
 
-def _layer_norm_suspects(x, gain, bias, eps) -> dict[str, torch.Tensor]:
+def _layer_norm_suspects(x, gain, bias, eps) -> list[tuple[str, torch.Tensor]]:
     """The usual wrong versions, each with the hint that names its mistake."""
     centred = x - x.mean(dim=-1, keepdim=True)
     var_b = x.var(dim=-1, keepdim=True, unbiased=False)
     var_u = x.var(dim=-1, keepdim=True, unbiased=True)
-    over_all = (x - x.mean()) / torch.sqrt(x.var(unbiased=False) + eps)
-    return {
-        "eps is outside the square root: LayerNorm divides by sqrt(var + eps), not sqrt(var) + eps": gain
-        * centred
-        / (var_b.sqrt() + eps)
-        + bias,
-        "the variance is unbiased (divides by n - 1): LayerNorm uses the biased one, mean((x - mean)^2)": gain
-        * centred
-        / torch.sqrt(var_u + eps)
-        + bias,
-        "that is the unbiased std + eps variant (x.std() divides by n - 1, eps outside the sqrt); nn.LayerNorm computes sqrt(biased var + eps)": gain
-        * centred
-        / (var_u.sqrt() + eps)
-        + bias,
-        "eps is missing: divide by sqrt(var + eps)": gain * centred / var_b.sqrt() + bias,
-        "gain and bias are swapped: multiply by gain, then add bias": bias
-        * centred
-        / torch.sqrt(var_b + eps)
-        + gain,
-        "gain and bias are not applied: after normalising, multiply by gain and add bias": centred
-        / torch.sqrt(var_b + eps),
-        "the statistics are taken over the whole tensor: LayerNorm normalises each position over its last dimension (dim=-1, keepdim=True)": gain
-        * over_all
-        + bias,
-    }
+    eps_outside = gain * centred / (var_b.sqrt() + eps) + bias
+    unbiased_var = gain * centred / torch.sqrt(var_u + eps) + bias
+    unbiased_std = gain * centred / (var_u.sqrt() + eps) + bias
+    no_eps = gain * centred / var_b.sqrt() + bias
+    swapped = bias * centred / torch.sqrt(var_b + eps) + gain
+    no_affine = centred / torch.sqrt(var_b + eps)
+    over_all = gain * (x - x.mean()) / torch.sqrt(x.var(unbiased=False) + eps) + bias
+    return [
+        (
+            "eps is outside the square root: divide by sqrt(var + eps), not sqrt(var) + eps",
+            eps_outside,
+        ),
+        (
+            "the variance is unbiased (divides by n - 1): LayerNorm uses mean((x - mean)^2)",
+            unbiased_var,
+        ),
+        (
+            "that is the unbiased std + eps variant (x.std() divides by n - 1, eps outside the "
+            "sqrt); nn.LayerNorm computes sqrt(biased var + eps)",
+            unbiased_std,
+        ),
+        ("eps is missing: divide by sqrt(var + eps)", no_eps),
+        ("gain and bias are swapped: multiply by gain, then add bias", swapped),
+        ("gain and bias are not applied: after normalising, multiply by gain, add bias", no_affine),
+        (
+            "the statistics are taken over the whole tensor: LayerNorm normalises each position "
+            "over its last dimension (dim=-1, keepdim=True)",
+            over_all,
+        ),
+    ]
 
 
 def check_layer_norm(fn: Callable) -> CheckResult:
@@ -72,7 +77,7 @@ def check_layer_norm(fn: Callable) -> CheckResult:
                 )
             if close(got, expected):
                 continue
-            for hint, wrong in _layer_norm_suspects(x, gain, bias, EPS).items():
+            for hint, wrong in _layer_norm_suspects(x, gain, bias, EPS):
                 if close(got, wrong):
                     raise Hint(hint)
             raise Hint("the values differ from gain * (x - mean) / sqrt(var + eps) + bias")
