@@ -1,0 +1,65 @@
+"""Shared by the browser suite's test modules: where things are, how lessons are served and opened."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from labserver import LabServer
+from lessonpage import LessonPage
+
+PROJECT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = PROJECT / "notebooks"
+ARTIFACTS = PROJECT / "artifacts" / "browser"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NO_CHROMIUM = (
+    f"browser suite skipped: no Chromium at {CHROMIUM}; install it with `make chromium` "
+    "(as root: apt-get install -y chromium)"
+)
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
+
+
+def cleared_copy(source: Path, target: Path) -> None:
+    """``source`` notebook without outputs, counts or widget state, with the python3 kernel."""
+    notebook = json.loads(source.read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    notebook["metadata"].pop("widgets", None)
+    notebook["metadata"]["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    target.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
+@contextmanager
+def lesson_after_run_all(browser, lab: LabServer, path: str) -> Iterator[LessonPage]:
+    """``path`` (relative to the served folder) opened in a new tab and Run All done; afterwards
+    the tab is closed and its kernel stopped, so lessons do not pile up kernels."""
+    page = browser.new_page()
+    try:
+        lesson = LessonPage(page, lab.url, lab.token, path)
+        lesson.open()
+        lesson.run_all()
+        yield lesson
+    finally:
+        page.close()
+        lab.shutdown_kernels()
