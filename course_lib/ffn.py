@@ -187,3 +187,55 @@ def equal_budget_gated_d_ff(d_ff: int) -> int:
     d_ff' = 2/3 * d_ff, rounded (T5-base: 3072 -> 2048).
     """
     return max(1, round(2 * positive_int("d_ff", d_ff) / 3))
+
+
+def trace_shapes(ffn: FeedForward, x: torch.Tensor) -> list[tuple[str, tuple[int, ...]]]:
+    """The shape after each step of ``ffn`` on ``x``: input, Linear1, activation, Dropout, Linear2."""
+    last_dim("x", tuple(x.shape), ffn.d_model)
+    steps = [("input", x)]
+    h = ffn.linear1(x)
+    steps.append(("Linear1 (up-projection)", h))
+    h = ACTIVATIONS[ffn.activation](h)
+    steps.append((f"{ffn.activation}", h))
+    h = ffn.dropout(h)
+    steps.append(("Dropout", h))
+    steps.append(("Linear2 (down-projection)", ffn.linear2(h)))
+    return [(name, tuple(t.shape)) for name, t in steps]
+
+
+def parameter_table(ffn: FeedForward) -> list[tuple[str, tuple[int, ...], int]]:
+    """(name, shape in the formula's layout, count) for W1, b1, W2, b2, read off the module."""
+    rows = []
+    for formula_name, parameter in (
+        ("W1", ffn.linear1.weight),
+        ("b1", ffn.linear1.bias),
+        ("W2", ffn.linear2.weight),
+        ("b2", ffn.linear2.bias),
+    ):
+        shape = tuple(parameter.T.shape) if parameter.dim() == 2 else tuple(parameter.shape)
+        rows.append((formula_name, shape, parameter.numel()))
+    return rows
+
+
+def as_conv1d(ffn: FeedForward) -> nn.Module:
+    """The same FFN as two kernel-size-1 Conv1d layers (the view of the original paper), same weights.
+
+    Takes x: (batch, seq_len, d_model) like the FFN and returns the same shape.
+    """
+
+    class _ConvFFN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv1d(ffn.d_model, ffn.d_ff, kernel_size=1)
+            self.conv2 = nn.Conv1d(ffn.d_ff, ffn.d_model, kernel_size=1)
+            with torch.no_grad():
+                self.conv1.weight.copy_(ffn.linear1.weight.unsqueeze(-1))
+                self.conv1.bias.copy_(ffn.linear1.bias)
+                self.conv2.weight.copy_(ffn.linear2.weight.unsqueeze(-1))
+                self.conv2.bias.copy_(ffn.linear2.bias)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            hidden = ACTIVATIONS[ffn.activation](self.conv1(x.transpose(1, 2)))
+            return self.conv2(ffn.dropout(hidden)).transpose(1, 2)
+
+    return _ConvFFN()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ FIRST_PAGE = "notebooks/00_index.ipynb"
 def lab_arguments(port: int | None = None, token: str | None = None) -> list[str]:
     """Command-line arguments for ``jupyter lab``: loopback, a token, no news pop-up."""
     arguments = [
-        "--no-browser" if os.environ.get("CI") or port else "--ServerApp.open_browser=True",
+        "--no-browser",
         "--ip=127.0.0.1",
         f"--ServerApp.root_dir={PROJECT}",
         "--LabApp.news_url=None",
@@ -32,12 +33,29 @@ def lab_arguments(port: int | None = None, token: str | None = None) -> list[str
     return arguments
 
 
+def free_port(start: int = 8888, tries: int = 50) -> int:
+    """The first port from ``start`` on that nothing listens on at 127.0.0.1."""
+    for port in range(start, start + tries):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            if probe.connect_ex(("127.0.0.1", port)) != 0:
+                return port
+    raise RuntimeError(f"no free port in {start}..{start + tries - 1}")
+
+
 def main() -> None:
-    """Replace this process with JupyterLab, opening the course index."""
-    command = [sys.executable, "-m", "jupyter", "lab", *lab_arguments(), FIRST_PAGE]
-    print("Starting JupyterLab on 127.0.0.1; open the URL with the token printed below.")
+    """Replace this process with JupyterLab, opening the course index; print the URL with its token.
+
+    JupyterLab hides a token it was given from its own log, so the URL is printed here.
+    """
+    port, token = free_port(), secrets.token_hex(24)
+    arguments = [*lab_arguments(port, token), "--ServerApp.port_retries=0"]
+    if not os.environ.get("CI"):
+        arguments[0] = "--ServerApp.open_browser=True"
+    print(
+        f"\nThe course: http://127.0.0.1:{port}/lab/tree/{FIRST_PAGE}?token={token}\n", flush=True
+    )
     os.chdir(PROJECT)
-    os.execv(sys.executable, command)
+    os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab", *arguments, FIRST_PAGE])
 
 
 if __name__ == "__main__":

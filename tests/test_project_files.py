@@ -4,8 +4,9 @@ runs the command README gives, and the package says its version."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 import course_lib
 
@@ -28,7 +29,8 @@ def pyproject_dependencies() -> set[str]:
 
 def environment_dependencies() -> set[str]:
     names = set()
-    for line in (ROOT / "environment.yml").read_text().splitlines():
+    text = (ROOT / "environment.yml").read_text()
+    for line in text.split("dependencies:", 1)[1].splitlines():
         item = re.match(r"^\s+-\s+([A-Za-z0-9_.\-]+)", line)
         if not item or item.group(1) in ("-e", "pip:") or line.strip().startswith("- -e"):
             continue
@@ -60,7 +62,9 @@ def test_torch_requirement_admits_the_cpu_build_the_makefile_installs():
     lower = re.search(r">=([\d.]+)", torch_req).group(1)
     as_tuple = lambda v: tuple(int(p) for p in v.split("."))  # noqa: E731
     assert as_tuple(lower) <= as_tuple(pinned)
-    assert "<" not in torch_req or as_tuple(re.search(r"<([\d.]+)", torch_req).group(1)) > as_tuple(pinned)
+    assert "<" not in torch_req or as_tuple(re.search(r"<([\d.]+)", torch_req).group(1)) > as_tuple(
+        pinned
+    )
 
 
 def test_version_is_exposed():

@@ -28,6 +28,9 @@ class CheckResult:
     def passed(self) -> bool:
         return self.status == "passed"
 
+    def _ipython_display_(self) -> None:
+        """Show nothing as a cell's value: ``run_check`` has printed the line already."""
+
     def __str__(self) -> str:
         mark = {"passed": "✔", "failed": "✘", "not attempted": "…"}[self.status]
         return f"{mark} {self.name}: {self.message}"

@@ -28,9 +28,15 @@ COLORS = {
 __all__ = ["COLORS", "figure_png", "new_figure"]
 
 
-def new_figure(width: float = 6.4, height: float = 4.0, dpi: int = 100) -> Figure:
-    """A detached figure (not registered with pyplot) with constrained layout."""
-    return Figure(figsize=(width, height), dpi=dpi, layout="constrained")
+def new_figure(
+    width: float = 6.4, height: float = 4.0, dpi: int = 100, layout: str | None = "constrained"
+) -> Figure:
+    """A detached figure (not registered with pyplot).
+
+    Constrained layout costs a few times the drawing itself: slider figures pass ``layout=None``
+    and place their axes with ``fig.subplots_adjust``.
+    """
+    return Figure(figsize=(width, height), dpi=dpi, layout=layout)
 
 
 def figure_png(fig: Figure, dpi: int | None = None) -> bytes:
