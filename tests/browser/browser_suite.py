@@ -50,16 +50,29 @@ def cleared_copy(source: Path, target: Path) -> None:
     target.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
 
 
-@contextmanager
-def lesson_after_run_all(browser, lab: LabServer, path: str) -> Iterator[LessonPage]:
-    """``path`` (relative to the served folder) opened in a new tab and Run All done; afterwards
-    the tab is closed and its kernel stopped, so lessons do not pile up kernels."""
+def open_lab(browser, lab: LabServer):
+    """A tab with JupyterLab loaded (a fresh workspace, file browser closed), for every notebook."""
     page = browser.new_page()
+    page.goto(f"{lab.url}/lab/workspaces/browser-suite?reset&token={lab.token}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started", timeout=90_000)
+    page.evaluate("() => window.jupyterapp.restored")
+    page.evaluate(
+        "() => { const s = window.jupyterapp.shell; if (!s.leftCollapsed) s.collapseLeft(); }"
+    )
+    return page
+
+
+@contextmanager
+def lesson_after_run_all(page, lab: LabServer, path: str) -> Iterator[LessonPage]:
+    """``path`` (relative to the served folder) opened and Run All done; afterwards its tab is
+    closed and its kernel stopped, so lessons do not pile up kernels."""
+    lesson = LessonPage(page, path)
     try:
-        lesson = LessonPage(page, lab.url, lab.token, path)
         lesson.open()
         lesson.run_all()
         yield lesson
     finally:
-        page.close()
-        lab.shutdown_kernels()
+        try:
+            lesson.close()
+        finally:
+            lab.shutdown_kernels()

@@ -10,7 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_suite import CHROMIUM, CHROMIUM_FLAGS, NO_CHROMIUM, NOTEBOOKS, cleared_copy, in_ci
+from browser_suite import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    NO_CHROMIUM,
+    NOTEBOOKS,
+    cleared_copy,
+    in_ci,
+    open_lab,
+)
 from labserver import LabServer
 
 _skipped_for_chromium = []
@@ -77,3 +85,11 @@ def browser():
         yield context
         context.close()
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def lab_page(browser, lab):
+    """One JupyterLab tab that every notebook of the session is opened in, one after another."""
+    page = open_lab(browser, lab)
+    yield page
+    page.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,7 +13,6 @@ OPEN_TIMEOUT_MS = 90_000
 RUN_ALL_TIMEOUT_MS = 300_000
 # a training demo updates on release, ~1 s on an idle machine; the CI machine is shared
 OUTPUT_TIMEOUT_MS = 30_000
-_workspaces = itertools.count()
 
 # The panel of the notebook at `path`, found among the main-area widgets.
 _PANEL = """(path) => {
@@ -22,6 +20,30 @@ _PANEL = """(path) => {
     if (w.context && w.context.path === path) return w;
   }
   throw new Error('notebook not open: ' + path);
+}"""
+
+_OPEN = """async (path) => {
+  const panel = await window.jupyterapp.commands.execute(
+    'docmanager:open', {path, factory: 'Notebook', kernel: {name: 'python3'}});
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  await panel.sessionContext.session.kernel.info;
+  return panel.id;
+}"""
+
+_RUN_ALL = f"""async (path) => {{
+  window.jupyterapp.shell.activateById(({_PANEL})(path).id);
+  await window.jupyterapp.commands.execute('notebook:run-all-cells');
+}}"""
+
+_KERNEL_IDLE = """(path) => {
+  for (const w of window.jupyterapp.shell.widgets('main')) {
+    if (w.context && w.context.path === path) {
+      const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+      return !!kernel && kernel.status === 'idle' && kernel.connectionStatus === 'connected';
+    }
+  }
+  return false;
 }"""
 
 _CELLS = f"""(path) => ({_PANEL})(path).content.widgets
@@ -66,14 +88,14 @@ _CHANGED = f"""([control, before]) => {{
 }}"""
 
 # Widgets that failed to render (e.g. "model not found" after a version mismatch) say so in place.
-_WIDGET_FAILURES = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+_WIDGET_FAILURES = """(notebook) => [...notebook.querySelectorAll('.jp-OutputArea-output')]
   .map((o) => o.innerText).filter((t) => /Error displaying widget|Error rendering|model not found/i.test(t))
   .map((t) => t.slice(0, 200))"""
 
 CONTROL_SELECTORS = {
-    "slider": ".jp-Notebook .widget-slider",
-    "dropdown": ".jp-Notebook .widget-dropdown",
-    "toggle": ".jp-Notebook .widget-toggle-buttons",
+    "slider": ".widget-slider",
+    "dropdown": ".widget-dropdown",
+    "toggle": ".widget-toggle-buttons",
 }
 
 
@@ -95,22 +117,28 @@ class ControlReport:
 
 
 class LessonPage:
-    """One notebook in its own JupyterLab tab (fresh workspace, so nothing else reopens)."""
+    """One notebook opened in the suite's JupyterLab page (one at a time), as File > Open does."""
 
-    def __init__(self, page: Page, base_url: str, token: str, path: str):
+    def __init__(self, page: Page, path: str):
         self.page, self.path, self.name = page, path, Path(path).name
-        self.url = f"{base_url}/lab/workspaces/suite-{next(_workspaces)}/tree/{path}?token={token}"
 
     def open(self) -> None:
-        self.page.goto(self.url)
+        panel_id = self.page.evaluate(_OPEN, self.path)
+        self.notebook = self.page.locator(f'[id="{panel_id}"] .jp-Notebook')
         self.wait_idle(OPEN_TIMEOUT_MS)
 
+    def close(self) -> None:
+        """Close the tab without the "save changes?" dialog (the copy is thrown away)."""
+        self.page.evaluate(f"(path) => ({_PANEL})(path).dispose()", self.path)
+
     def wait_idle(self, timeout_ms: float) -> None:
+        """Until the kernel is connected and idle, and the status bar says so."""
+        self.page.wait_for_function(_KERNEL_IDLE, arg=self.path, timeout=timeout_ms)
         self.page.get_by_text(IDLE, exact=True).wait_for(timeout=timeout_ms)
 
     def run_all(self) -> None:
         """Run All, as the menu does; resolves once every cell has run (or one failed)."""
-        self.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        self.page.evaluate(_RUN_ALL, self.path)
         self.wait_idle(RUN_ALL_TIMEOUT_MS)
 
     def code_cells(self) -> list[dict]:
@@ -118,7 +146,7 @@ class LessonPage:
         return self.page.evaluate(_CELLS, self.path)
 
     def widget_failures(self) -> list[str]:
-        return self.page.evaluate(_WIDGET_FAILURES)
+        return self.notebook.evaluate(_WIDGET_FAILURES)
 
     def ask_kernel(self, expression: str) -> str:
         """The repr of ``expression`` evaluated silently in the lesson's kernel (no execution count)."""
@@ -128,7 +156,7 @@ class LessonPage:
         """Every rendered control as (kind, locator), in page order within each kind."""
         found = []
         for kind, selector in CONTROL_SELECTORS.items():
-            every = self.page.locator(selector)
+            every = self.notebook.locator(selector)
             found += [(kind, every.nth(i)) for i in range(every.count())]
         return found
 
@@ -137,10 +165,11 @@ class LessonPage:
         self.page.evaluate(
             "() => { const s = window.jupyterapp.shell; if (!s.leftCollapsed) s.collapseLeft(); }"
         )
-        demos = self.page.locator(".jp-Notebook .course-demo")
+        demos = self.notebook.locator(".course-demo")
         if demos.count():
-            target = demos.first.locator("xpath=ancestor::div[contains(@class,'jp-Cell')][1]")
-            target.evaluate("(cell) => cell.scrollIntoView({block: 'start'})")
+            demos.first.evaluate(
+                "(demo) => demo.closest('.jp-Cell').scrollIntoView({block: 'start'})"
+            )
         self.page.wait_for_timeout(300)  # let the scroll and layout settle
         path.parent.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(path))

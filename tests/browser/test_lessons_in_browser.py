@@ -13,8 +13,8 @@ LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))  # found, not listed: a new lesson i
 
 
 @pytest.fixture(scope="module", params=LESSONS, ids=lambda path: path.name)
-def lesson(request, browser, lab):
-    with lesson_after_run_all(browser, lab, f"lessons/{request.param.name}") as opened:
+def lesson(request, lab_page, lab):
+    with lesson_after_run_all(lab_page, lab, f"lessons/{request.param.name}") as opened:
         opened.screenshot(ARTIFACTS / f"{Path(request.param).stem}.png")
         yield opened
 

@@ -62,16 +62,16 @@ def scratch_notebook(folder: Path, name: str, sources: list[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def working(browser, lab, served_root):
+def working(lab_page, lab, served_root):
     path = scratch_notebook(served_root, "working_demo.ipynb", WORKING)
-    with lesson_after_run_all(browser, lab, path) as lesson:
+    with lesson_after_run_all(lab_page, lab, path) as lesson:
         yield lesson
 
 
 @pytest.fixture(scope="module")
-def broken(browser, lab, served_root):
+def broken(lab_page, lab, served_root):
     path = scratch_notebook(served_root, "broken_demo.ipynb", BROKEN)
-    with lesson_after_run_all(browser, lab, path) as lesson:
+    with lesson_after_run_all(lab_page, lab, path) as lesson:
         yield lesson
 
 
