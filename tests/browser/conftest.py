@@ -67,8 +67,9 @@ def lab(served_root: Path) -> Iterator[LabServer]:
         server.wait_ready()
         yield server
     finally:
-        server.stop()
+        survivors = server.stop()
         shutil.rmtree(server.home, ignore_errors=True)
+    assert not survivors, f"processes {survivors} outlived the JupyterLab server (killed them)"
 
 
 @pytest.fixture(scope="session")

@@ -112,8 +112,8 @@ class LabServer:
             for item in json.loads(body) if status == 200 else []:
                 self.request("DELETE", f"/api/{kind}/{item['id']}")
 
-    def stop(self) -> None:
-        """Stop kernels, then the server; kill anything of ours that outlives it."""
+    def stop(self) -> list[int]:
+        """Stop kernels, then the server; kill what outlives it and return those process ids."""
         if self.process.poll() is None:
             try:
                 self.shutdown_kernels()
@@ -125,9 +125,14 @@ class LabServer:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
-        for pid in self.leftover_processes():
+        deadline = time.monotonic() + 5
+        while self.leftover_processes() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        survivors = self.leftover_processes()
+        for pid in survivors:
             os.kill(pid, signal.SIGKILL)
         self.log.close()
+        return survivors
 
     def leftover_processes(self) -> list[int]:
         """Processes (kernels) whose command line names this server's private folders."""
