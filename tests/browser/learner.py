@@ -34,7 +34,7 @@ def control_problems(lesson: LessonPage) -> tuple[list[str], list[str]]:
     """(problems, log): every control moved to two other values; its output must change cleanly."""
     problems, log = [], []
     for kind, control in lesson.controls():
-        report = exercise(kind, control)
+        report = exercise(lesson, kind, control)
         where = f"{lesson.name}: {kind} {report.name!r}"
         log.append(f"{where}: {report.start} -> {[m.value for m in report.moves]}")
         problems += [f"{where} moved to {m.value}: {m.problem}" for m in report.moves if m.problem]

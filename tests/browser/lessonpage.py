@@ -134,7 +134,9 @@ class LessonPage:
     def wait_idle(self, timeout_ms: float) -> None:
         """Until the kernel is connected and idle, and the status bar says so."""
         self.page.wait_for_function(_KERNEL_IDLE, arg=self.path, timeout=timeout_ms)
-        self.page.get_by_text(IDLE, exact=True).wait_for(timeout=timeout_ms)
+        self.page.locator("#jp-main-statusbar").get_by_text(IDLE, exact=True).wait_for(
+            timeout=timeout_ms
+        )
 
     def run_all(self) -> None:
         """Run All, as the menu does; resolves once every cell has run (or one failed)."""
@@ -180,7 +182,7 @@ def control_name(control: Locator) -> str:
     return label.inner_text().strip() if label.count() else "(unlabelled)"
 
 
-def exercise(kind: str, control: Locator) -> ControlReport:
+def exercise(lesson: LessonPage, kind: str, control: Locator) -> ControlReport:
     """Move ``control`` to at least two other values; record after each move what its output did."""
     report = ControlReport(kind, control_name(control), _value(kind, control))
     control.scroll_into_view_if_needed()
@@ -191,20 +193,20 @@ def exercise(kind: str, control: Locator) -> ControlReport:
         value = _value(kind, control)
         if value == value_before:
             continue  # this key did nothing here (a slider already at its end)
-        report.moves.append(Move(value, _wait_for_output(control, before)))
+        report.moves.append(Move(value, _wait_for_output(lesson, control, before)))
         if len({m.value for m in report.moves} - {report.start}) >= 2:
             break
     return report
 
 
-def _wait_for_output(control: Locator, before: dict) -> str:
+def _wait_for_output(lesson: LessonPage, control: Locator, before: dict) -> str:
     """'' when the driven output changed cleanly; otherwise what went wrong."""
     try:
         control.page.wait_for_function(
             _CHANGED, arg=[control.element_handle(), before], timeout=OUTPUT_TIMEOUT_MS
         )
         # the callback may still be sending its status line: the kernel is idle once it is done
-        control.page.get_by_text(IDLE, exact=True).wait_for(timeout=OUTPUT_TIMEOUT_MS)
+        lesson.wait_idle(OUTPUT_TIMEOUT_MS)
     except PlaywrightTimeout:
         return f"its output did not change within {OUTPUT_TIMEOUT_MS / 1000:.0f} s"
     return control.evaluate(_DRIVEN)["problem"]

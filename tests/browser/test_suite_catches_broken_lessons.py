@@ -33,6 +33,8 @@ WORKING = [
     f'trained = Demo("trained", ({D_FF}, {ACTIVATION}), render, trains=True, busy_text="training…")\n'
     "build(trained)",
     f'norm = Demo("norm", ({MODE},), lambda mode: render(16, mode))\nbuild(norm)',
+    "from ipywidgets import interact\n\n"
+    'interact(lambda steps: print("steps:", steps), steps=(1, 5));',
 ]
 BROKEN = [
     RENDER,
@@ -83,6 +85,7 @@ def test_working_demo_passes_every_check(working):
         "slider 'd_ff': 16 -> ['32', '64']",
         "dropdown 'activation': relu -> ['gelu', 'silu']",
         "toggle 'mode': post -> ['pre']",
+        "slider 'steps': 3 -> ['4', '5']",
     ):
         assert control in moved, moved
 
