@@ -92,6 +92,12 @@ _WIDGET_FAILURES = """(notebook) => [...notebook.querySelectorAll('.jp-OutputAre
   .map((o) => o.innerText).filter((t) => /Error displaying widget|Error rendering|model not found/i.test(t))
   .map((t) => t.slice(0, 200))"""
 
+# A widget output says "Loading widget..." until its model arrives; after an ipywidgets /
+# jupyterlab_widgets mismatch it never does.
+_WIDGETS_SETTLED = """(notebook) => ![...notebook.querySelectorAll('.jp-OutputArea-output')]
+  .some((o) => o.innerText.trim().startsWith('Loading widget'))"""
+WIDGET_RENDER_TIMEOUT_MS = 15_000
+
 CONTROL_SELECTORS = {
     "slider": ".widget-slider",
     "dropdown": ".widget-dropdown",
@@ -148,6 +154,15 @@ class LessonPage:
         return self.page.evaluate(_CELLS, self.path)
 
     def widget_failures(self) -> list[str]:
+        """What widget outputs show instead of a widget (once each has rendered or failed)."""
+        handle = self.notebook.element_handle()
+        try:
+            self.page.wait_for_function(
+                _WIDGETS_SETTLED, arg=handle, timeout=WIDGET_RENDER_TIMEOUT_MS
+            )
+        except PlaywrightTimeout:
+            seconds = WIDGET_RENDER_TIMEOUT_MS / 1000
+            return [f"a widget still shows 'Loading widget...' after {seconds:.0f} s"]
         return self.notebook.evaluate(_WIDGET_FAILURES)
 
     def ask_kernel(self, expression: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import lessonpage
 import pytest
 from browser_suite import lesson_after_run_all
 from learner import control_problems, naming_problems, run_all_problems
@@ -42,6 +43,10 @@ BROKEN = [
     f'broken = Demo("broken", ({D_FF},), partial(render, activation="relu", broken_at=32), trains=True)\n'
     "build(broken)",
     f'never_shown = Demo("never shown", ({ACTIVATION},), lambda activation: render(16, activation))',
+    f'deaf = Demo("deaf", ({MODE},), lambda mode: render(8, "relu"))\nbuild(deaf)',
+    "# what a learner sees after an ipywidgets / jupyterlab_widgets mismatch\n"
+    'view = {"model_id": "no-such-model", "version_major": 2, "version_minor": 0}\n'
+    'display({"application/vnd.jupyter.widget-view+json": view}, raw=True)',
     'raise RuntimeError("this cell fails on purpose")',
 ]
 
@@ -90,22 +95,32 @@ def test_working_demo_passes_every_check(working):
         assert control in moved, moved
 
 
-def test_callback_that_raises_fails_naming_notebook_and_control(broken):
+def test_callback_that_raises_or_changes_nothing_fails_naming_notebook_and_control(
+    broken, monkeypatch
+):
+    monkeypatch.setattr(lessonpage, "OUTPUT_TIMEOUT_MS", 3000)  # the deaf toggle waits this long
     problems, _ = control_problems(broken)
     assert problems == [
-        "broken_demo.ipynb: slider 'd_ff' moved to 32: error: ValueError: no figure for d_ff=32"
+        "broken_demo.ipynb: slider 'd_ff' moved to 32: error: ValueError: no figure for d_ff=32",
+        "broken_demo.ipynb: toggle 'mode' moved to pre: its output did not change within 3 s",
     ]
 
 
-def test_failing_cell_fails_run_all_naming_notebook_and_cell(broken):
+def test_failing_cell_and_unrendered_widget_fail_run_all_naming_notebook(broken):
     problems = run_all_problems(broken)
-    assert len(problems) == 1, problems
-    assert problems[0].startswith("broken_demo.ipynb code cell 3 ('raise RuntimeError")
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("broken_demo.ipynb code cell 5 ('raise RuntimeError")
     assert problems[0].endswith("error output RuntimeError: this cell fails on purpose")
+    # JupyterLab says "Loading widget..." and, once it gives up, "model not found"
+    assert problems[1] in (
+        "broken_demo.ipynb: a widget failed to render: Error displaying widget: model not found",
+        "broken_demo.ipynb: a widget failed to render: a widget still shows 'Loading widget...'"
+        " after 15 s",
+    )
 
 
 def test_demo_with_activation_never_rendered_fails_naming_check(broken):
     assert naming_problems(broken) == [
         "broken_demo.ipynb: its demos have a 'activation' control but none is rendered under that"
-        " name (rendered: ['d_ff'])"
+        " name (rendered: ['d_ff', 'mode'])"
     ]
