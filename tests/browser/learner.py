@@ -44,6 +44,16 @@ def control_problems(lesson: LessonPage) -> tuple[list[str], list[str]]:
     return problems, log
 
 
+def stretched_images(lesson: LessonPage) -> list[str]:
+    """Demo images shown wider than their PNG are upscaled, hence blurred."""
+    return [
+        f"{lesson.name}: demo image {index} is {size['natural']} px wide but shown at "
+        f"{size['shown']:.0f} px (stretched, so blurred)"
+        for index, size in enumerate(lesson.demo_image_sizes())
+        if size["shown"] > size["natural"] + 1
+    ]
+
+
 def naming_problems(lesson: LessonPage) -> list[str]:
     """d_ff and activation controls of the notebook's demos must be rendered under those names."""
     used = set(ast.literal_eval(lesson.ask_kernel(_DEMO_CONTROL_NAMES))) & set(NAMED_CONTROLS)

@@ -165,6 +165,13 @@ class LessonPage:
             return [f"a widget still shows 'Loading widget...' after {seconds:.0f} s"]
         return self.notebook.evaluate(_WIDGET_FAILURES)
 
+    def demo_image_sizes(self) -> list[dict]:
+        """Per demo image: its PNG's width and the width it is shown at, in CSS pixels."""
+        return self.notebook.evaluate(
+            """(notebook) => [...notebook.querySelectorAll('.course-demo-image')].map((img) =>
+              ({natural: img.naturalWidth, shown: img.getBoundingClientRect().width}))"""
+        )
+
     def ask_kernel(self, expression: str) -> str:
         """The repr of ``expression`` evaluated silently in the lesson's kernel (no execution count)."""
         return self.page.evaluate(_ASK_KERNEL, [self.path, expression])

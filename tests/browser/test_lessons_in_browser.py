@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from browser_suite import ARTIFACTS, NOTEBOOKS, lesson_after_run_all
-from learner import control_problems, naming_problems, run_all_problems
+from learner import control_problems, naming_problems, run_all_problems, stretched_images
 
 LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))  # found, not listed: a new lesson is covered at once
 
@@ -27,6 +27,11 @@ def test_run_all_runs_every_code_cell_without_error(lesson):
 def test_every_control_changes_its_output_without_error(lesson):
     problems, log = control_problems(lesson)
     print("\n".join(log))
+    assert not problems, "\n".join(problems)
+
+
+def test_demo_images_are_shown_at_their_own_size_not_stretched(lesson):
+    problems = stretched_images(lesson)
     assert not problems, "\n".join(problems)
 
 
