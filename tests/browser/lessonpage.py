@@ -185,10 +185,7 @@ class LessonPage:
         return found
 
     def screenshot(self, path: Path) -> None:
-        """The lesson as a learner sees it: file browser closed, the first demo in view."""
-        self.page.evaluate(
-            "() => { const s = window.jupyterapp.shell; if (!s.leftCollapsed) s.collapseLeft(); }"
-        )
+        """The lesson as a learner sees it, scrolled to its first demo (if it has one)."""
         demos = self.notebook.locator(".course-demo")
         if demos.count():
             demos.first.evaluate(

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from labserver import LabServer
 
+pytestmark = pytest.mark.browser
+
 LOOPBACK = "0100007F"  # 127.0.0.1 as /proc/net/tcp writes it
 LISTEN = "0A"
 

@@ -9,6 +9,8 @@ import pytest
 from browser_suite import ARTIFACTS, NOTEBOOKS, lesson_after_run_all
 from learner import control_problems, naming_problems, run_all_problems, stretched_images
 
+pytestmark = pytest.mark.browser
+
 LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))  # found, not listed: a new lesson is covered at once
 
 

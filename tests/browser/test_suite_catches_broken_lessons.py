@@ -10,7 +10,9 @@ from pathlib import Path
 import lessonpage
 import pytest
 from browser_suite import lesson_after_run_all
-from learner import control_problems, naming_problems, run_all_problems
+from learner import control_problems, naming_problems, run_all_problems, stretched_images
+
+pytestmark = pytest.mark.browser
 
 RENDER = """\
 %matplotlib inline
@@ -85,6 +87,7 @@ def broken(lab_page, lab, served_root):
 def test_working_demo_passes_every_check(working):
     problems, log = control_problems(working)
     assert not run_all_problems(working) + problems + naming_problems(working)
+    assert not stretched_images(working)
     moved = "\n".join(log)
     for control in (
         "slider 'd_ff': 16 -> ['32', '64']",
