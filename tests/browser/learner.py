@@ -36,7 +36,8 @@ def control_problems(lesson: LessonPage) -> tuple[list[str], list[str]]:
     for kind, control in lesson.controls():
         report = exercise(lesson, kind, control)
         where = f"{lesson.name}: {kind} {report.name!r}"
-        log.append(f"{where}: {report.start} -> {[m.value for m in report.moves]}")
+        seconds = ", ".join(f"{m.seconds:.2f}" for m in report.moves)
+        log.append(f"{where}: {report.start} -> {[m.value for m in report.moves]} ({seconds} s)")
         problems += [f"{where} moved to {m.value}: {m.problem}" for m in report.moves if m.problem]
         others = {m.value for m in report.moves} - {report.start}
         if len(others) < min(2, report.options - 1):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +112,7 @@ class Move:
 
     value: str
     problem: str = ""
+    seconds: float = 0.0  # from the learner's action until the output changed and the kernel idled
 
 
 @dataclass
@@ -208,11 +210,13 @@ def exercise(lesson: LessonPage, kind: str, control: Locator) -> ControlReport:
     for step in _steps(kind, control, report):
         before = control.evaluate(_DRIVEN)
         value_before = _value(kind, control)
+        start = time.perf_counter()
         step()
         value = _value(kind, control)
         if value == value_before:
             continue  # this key did nothing here (a slider already at its end)
-        report.moves.append(Move(value, _wait_for_output(lesson, control, before)))
+        problem = _wait_for_output(lesson, control, before)
+        report.moves.append(Move(value, problem, time.perf_counter() - start))
         if len({m.value for m in report.moves} - {report.start}) >= 2:
             break
     return report
