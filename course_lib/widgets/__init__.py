@@ -105,7 +105,9 @@ def build(demo: Demo):
     import ipywidgets as w
 
     controls = {c.name: _make_control(c, continuous=not demo.trains) for c in demo.controls}
-    image = w.Image(value=demo.png(), format="png", layout=w.Layout(max_width="100%"))
+    # align_self: a VBox stretches its children to full width, which would upscale (blur) the PNG
+    layout = w.Layout(max_width="100%", align_self="flex-start")
+    image = w.Image(value=demo.png(), format="png", layout=layout)
     status = w.HTML(value="ready")
     image.add_class("course-demo-image")
     status.add_class("course-demo-status")

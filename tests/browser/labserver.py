@@ -1,0 +1,147 @@
+"""JupyterLab for the browser suite: started with the options `make lab` uses (course_lib.lab),
+in isolated config/runtime folders, and stopped with every kernel it started."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from course_lib.lab import lab_arguments
+
+USER_SETTINGS = {
+    # every cell in the DOM (no virtual scrolling), so the suite sees every output and widget
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    # no "get notified about Jupyter news?" pop-up over the screenshots
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false"},
+}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def isolated_environment(home: Path) -> dict[str, str]:
+    """os.environ with Jupyter, IPython and matplotlib writing under ``home`` only."""
+    env = dict(os.environ)
+    for variable, folder in {
+        "JUPYTER_RUNTIME_DIR": "jupyter-runtime",
+        "JUPYTER_CONFIG_DIR": "jupyter-config",
+        "JUPYTER_DATA_DIR": "jupyter-data",
+        "IPYTHONDIR": "ipython",
+        "MPLCONFIGDIR": "matplotlib",
+    }.items():
+        env[variable] = str(home / folder)
+        (home / folder).mkdir(parents=True, exist_ok=True)
+    for name, values in USER_SETTINGS.items():
+        settings = home / "jupyter-config" / "lab" / "user-settings" / f"{name}.jupyterlab-settings"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps(values))
+    env.pop("JUPYTER_TOKEN", None)
+    return env
+
+
+class LabServer:
+    """A running ``jupyter lab``: its URL, token and the REST calls the suite needs."""
+
+    def __init__(self, home: Path, token: str, root: Path | None = None, expose_app: bool = False):
+        self.home, self.token, self.port = home, token, free_port()
+        home.mkdir(parents=True, exist_ok=True)
+        self.arguments = lab_arguments(self.port, token)
+        if root is not None:  # serve the lesson copies instead of the project folder
+            self.arguments = [
+                a for a in self.arguments if not a.startswith("--ServerApp.root_dir=")
+            ]
+            self.arguments.append(f"--ServerApp.root_dir={root}")
+        extra = ["--expose-app-in-browser"] if expose_app else []
+        self.log = (home / f"lab-{self.port}.log").open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "jupyter", "lab", *self.arguments, *extra],
+            env=isolated_environment(home),
+            cwd=home,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        """Block until the REST API answers with the token."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"jupyter lab exited with {self.process.returncode}: {self.log_text()}"
+                )
+            try:
+                self.request("GET", "/api/status")
+                return
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.2)
+        raise TimeoutError(f"jupyter lab not ready after {timeout} s: {self.log_text()}")
+
+    def log_text(self, last: int = 2000) -> str:
+        if not self.log.closed:
+            self.log.flush()
+        return Path(self.log.name).read_text(errors="replace")[-last:]
+
+    def request(self, method: str, path: str, with_token: bool = True) -> tuple[int, bytes]:
+        """(status, body) of an HTTP request to the server; HTTP errors are returned, not raised."""
+        headers = {"Authorization": f"token {self.token}"} if with_token else {}
+        request = urllib.request.Request(self.url + path, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    def shutdown_kernels(self) -> None:
+        """Stop every session and kernel the server runs (what closing a lesson leaves behind)."""
+        for kind in ("sessions", "kernels"):
+            status, body = self.request("GET", f"/api/{kind}")
+            for item in json.loads(body) if status == 200 else []:
+                self.request("DELETE", f"/api/{kind}/{item['id']}")
+
+    def stop(self) -> list[int]:
+        """Stop kernels, then the server; kill what outlives it and return those process ids."""
+        if self.process.poll() is None:
+            try:
+                self.shutdown_kernels()
+            except OSError:
+                pass
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        deadline = time.monotonic() + 5
+        while self.leftover_processes() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        survivors = self.leftover_processes()
+        for pid in survivors:
+            os.kill(pid, signal.SIGKILL)
+        self.log.close()
+        return survivors
+
+    def leftover_processes(self) -> list[int]:
+        """Processes (kernels) whose command line names this server's private folders."""
+        marker = str(self.home).encode()
+        found = []
+        for entry in Path("/proc").glob("[0-9]*"):
+            try:
+                if marker in (entry / "cmdline").read_bytes() and int(entry.name) != os.getpid():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+        return found

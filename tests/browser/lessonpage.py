@@ -1,0 +1,271 @@
+"""A notebook open in JupyterLab, driven the way a learner does: Run All, then every control."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+IDLE = "Python 3 (ipykernel) | Idle"
+OPEN_TIMEOUT_MS = 90_000
+RUN_ALL_TIMEOUT_MS = 300_000
+# a training demo updates on release, ~1 s on an idle machine; the CI machine is shared
+OUTPUT_TIMEOUT_MS = 30_000
+
+# The panel of the notebook at `path`, found among the main-area widgets.
+_PANEL = """(path) => {
+  for (const w of window.jupyterapp.shell.widgets('main')) {
+    if (w.context && w.context.path === path) return w;
+  }
+  throw new Error('notebook not open: ' + path);
+}"""
+
+_OPEN = """async (path) => {
+  const panel = await window.jupyterapp.commands.execute(
+    'docmanager:open', {path, factory: 'Notebook', kernel: {name: 'python3'}});
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  await panel.sessionContext.session.kernel.info;
+  return panel.id;
+}"""
+
+_RUN_ALL = f"""async (path) => {{
+  window.jupyterapp.shell.activateById(({_PANEL})(path).id);
+  await window.jupyterapp.commands.execute('notebook:run-all-cells');
+}}"""
+
+_KERNEL_IDLE = """(path) => {
+  for (const w of window.jupyterapp.shell.widgets('main')) {
+    if (w.context && w.context.path === path) {
+      const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+      return !!kernel && kernel.status === 'idle' && kernel.connectionStatus === 'connected';
+    }
+  }
+  return false;
+}"""
+
+_CELLS = f"""(path) => ({_PANEL})(path).content.widgets
+  .filter((cell) => cell.model.type === 'code')
+  .map((cell) => ({{
+    count: cell.model.executionCount,
+    errors: cell.model.outputs.toJSON()
+      .filter((o) => o.output_type === 'error')
+      .map((o) => o.ename + ': ' + o.evalue),
+    source: cell.model.sharedModel.getSource().split('\\n')[0].slice(0, 60),
+  }}))"""
+
+_ASK_KERNEL = f"""async ([path, expression]) => {{
+  const kernel = ({_PANEL})(path).sessionContext.session.kernel;
+  const future = kernel.requestExecute(
+    {{code: '', silent: true, store_history: false, user_expressions: {{answer: expression}}}});
+  const reply = await future.done;
+  const answer = reply.content.user_expressions.answer;
+  if (answer.status !== 'ok') throw new Error(answer.ename + ': ' + answer.evalue);
+  return answer.data['text/plain'];
+}}"""
+
+# What a control drives: a course demo's image (and status line), else everything its cell shows.
+_DRIVEN = """(control) => {
+  const demo = control.closest('.course-demo');
+  if (demo) {
+    const image = demo.querySelector('.course-demo-image');
+    const status = demo.querySelector('.course-demo-status');
+    return {output: image ? image.src : '', problem: /error/i.test(status ? status.innerText : '')
+      ? status.innerText : ''};
+  }
+  const area = control.closest('.jp-OutputArea') || control.parentElement;
+  const shown = [...area.querySelectorAll('img')].map((i) => i.src)
+    .concat([...area.querySelectorAll('.widget-output, .widget-html-content')].map((e) => e.innerText));
+  const errors = [...area.querySelectorAll('.widget-output [data-mime-type="application/vnd.jupyter.stderr"]')];
+  return {output: JSON.stringify(shown), problem: errors.map((e) => e.innerText).join('\\n')};
+}"""
+
+_CHANGED = f"""([control, before]) => {{
+  const now = ({_DRIVEN})(control);
+  return now.output !== before.output || (now.problem !== '' && now.problem !== before.problem);
+}}"""
+
+# Widgets that failed to render (e.g. "model not found" after a version mismatch) say so in place.
+_WIDGET_FAILURES = """(notebook) => [...notebook.querySelectorAll('.jp-OutputArea-output')]
+  .map((o) => o.innerText).filter((t) => /Error displaying widget|Error rendering|model not found/i.test(t))
+  .map((t) => t.slice(0, 200))"""
+
+# A widget output says "Loading widget..." until its model arrives; after an ipywidgets /
+# jupyterlab_widgets mismatch it never does.
+_WIDGETS_SETTLED = """(notebook) => ![...notebook.querySelectorAll('.jp-OutputArea-output')]
+  .some((o) => o.innerText.trim().startsWith('Loading widget'))"""
+WIDGET_RENDER_TIMEOUT_MS = 15_000
+
+CONTROL_SELECTORS = {
+    "slider": ".widget-slider",
+    "dropdown": ".widget-dropdown",
+    "toggle": ".widget-toggle-buttons",
+}
+
+
+@dataclass
+class Move:
+    """One change of one control, and what its output did."""
+
+    value: str
+    problem: str = ""
+    seconds: float = 0.0  # from the learner's action until the output changed and the kernel idled
+
+
+@dataclass
+class ControlReport:
+    kind: str
+    name: str
+    start: str
+    moves: list[Move] = field(default_factory=list)
+    options: int = 0
+
+
+class LessonPage:
+    """One notebook opened in the suite's JupyterLab page (one at a time), as File > Open does."""
+
+    def __init__(self, page: Page, path: str):
+        self.page, self.path, self.name = page, path, Path(path).name
+
+    def open(self) -> None:
+        panel_id = self.page.evaluate(_OPEN, self.path)
+        self.notebook = self.page.locator(f'[id="{panel_id}"] .jp-Notebook')
+        self.wait_idle(OPEN_TIMEOUT_MS)
+
+    def close(self) -> None:
+        """Close the tab without the "save changes?" dialog (the copy is thrown away)."""
+        self.page.evaluate(f"(path) => ({_PANEL})(path).dispose()", self.path)
+
+    def wait_idle(self, timeout_ms: float) -> None:
+        """Until the kernel is connected and idle, and the status bar says so."""
+        self.page.wait_for_function(_KERNEL_IDLE, arg=self.path, timeout=timeout_ms)
+        self.page.locator("#jp-main-statusbar").get_by_text(IDLE, exact=True).wait_for(
+            timeout=timeout_ms
+        )
+
+    def run_all(self) -> None:
+        """Run All, as the menu does; resolves once every cell has run (or one failed)."""
+        self.page.evaluate(_RUN_ALL, self.path)
+        self.wait_idle(RUN_ALL_TIMEOUT_MS)
+
+    def code_cells(self) -> list[dict]:
+        """Per code cell: its execution count, its error outputs and its first line."""
+        return self.page.evaluate(_CELLS, self.path)
+
+    def widget_failures(self) -> list[str]:
+        """What widget outputs show instead of a widget (once each has rendered or failed)."""
+        handle = self.notebook.element_handle()
+        try:
+            self.page.wait_for_function(
+                _WIDGETS_SETTLED, arg=handle, timeout=WIDGET_RENDER_TIMEOUT_MS
+            )
+        except PlaywrightTimeout:
+            seconds = WIDGET_RENDER_TIMEOUT_MS / 1000
+            return [f"a widget still shows 'Loading widget...' after {seconds:.0f} s"]
+        return self.notebook.evaluate(_WIDGET_FAILURES)
+
+    def demo_image_sizes(self) -> list[dict]:
+        """Per demo image: its PNG's width and the width it is shown at, in CSS pixels."""
+        return self.notebook.evaluate(
+            """(notebook) => [...notebook.querySelectorAll('.course-demo-image')].map((img) =>
+              ({natural: img.naturalWidth, shown: img.getBoundingClientRect().width}))"""
+        )
+
+    def ask_kernel(self, expression: str) -> str:
+        """The repr of ``expression`` evaluated silently in the lesson's kernel (no execution count)."""
+        return self.page.evaluate(_ASK_KERNEL, [self.path, expression])
+
+    def controls(self) -> list[tuple[str, Locator]]:
+        """Every rendered control as (kind, locator), in page order within each kind."""
+        found = []
+        for kind, selector in CONTROL_SELECTORS.items():
+            every = self.notebook.locator(selector)
+            found += [(kind, every.nth(i)) for i in range(every.count())]
+        return found
+
+    def screenshot(self, path: Path) -> None:
+        """The lesson as a learner sees it, scrolled to its first demo (if it has one)."""
+        demos = self.notebook.locator(".course-demo")
+        if demos.count():
+            demos.first.evaluate(
+                "(demo) => demo.closest('.jp-Cell').scrollIntoView({block: 'start'})"
+            )
+        self.page.wait_for_timeout(300)  # let the scroll and layout settle
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(path))
+
+
+def control_name(control: Locator) -> str:
+    label = control.locator(".widget-label").first
+    return label.inner_text().strip() if label.count() else "(unlabelled)"
+
+
+def exercise(lesson: LessonPage, kind: str, control: Locator) -> ControlReport:
+    """Move ``control`` to at least two other values; record after each move what its output did."""
+    report = ControlReport(kind, control_name(control), _value(kind, control))
+    control.scroll_into_view_if_needed()
+    for step in _steps(kind, control, report):
+        before = control.evaluate(_DRIVEN)
+        value_before = _value(kind, control)
+        start = time.perf_counter()
+        step()
+        value = _value(kind, control)
+        if value == value_before:
+            continue  # this key did nothing here (a slider already at its end)
+        problem = _wait_for_output(lesson, control, before)
+        report.moves.append(Move(value, problem, time.perf_counter() - start))
+        if len({m.value for m in report.moves} - {report.start}) >= 2:
+            break
+    return report
+
+
+def _wait_for_output(lesson: LessonPage, control: Locator, before: dict) -> str:
+    """'' when the driven output changed cleanly; otherwise what went wrong."""
+    try:
+        control.page.wait_for_function(
+            _CHANGED, arg=[control.element_handle(), before], timeout=OUTPUT_TIMEOUT_MS
+        )
+        # the callback may still be sending its status line: the kernel is idle once it is done
+        lesson.wait_idle(OUTPUT_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        return f"its output did not change within {OUTPUT_TIMEOUT_MS / 1000:.0f} s"
+    return control.evaluate(_DRIVEN)["problem"]
+
+
+def _value(kind: str, control: Locator) -> str:
+    if kind == "slider":
+        return control.locator(".widget-readout").inner_text().strip()
+    if kind == "dropdown":
+        select = control.locator("select")
+        return select.evaluate(
+            "(s) => s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : ''"
+        )
+    return control.locator("button.mod-active").inner_text().strip()
+
+
+def _steps(kind: str, control: Locator, report: ControlReport):
+    """Callables that each change the control the way a learner would."""
+    if kind == "slider":
+        handle = control.locator(".noUi-handle").first
+        low, now, top = (
+            float(handle.get_attribute(f"aria-value{a}")) for a in ("min", "now", "max")
+        )
+        first = "ArrowRight" if now < top else "ArrowLeft"
+        report.options = round(top - low) + 1  # exact for selection sliders (positions 0..n-1)
+        return [
+            lambda key=key: (handle.focus(), handle.press(key)) for key in (first, "End", "Home")
+        ]
+    if kind == "dropdown":
+        select = control.locator("select")
+        labels = [o.strip() for o in select.locator("option").all_inner_texts()]
+        report.options = len(labels)
+        others = [label for label in labels if label != report.start][:2]
+        return [lambda label=label: select.select_option(label=label) for label in others]
+    buttons = control.locator("button")
+    labels = [b.strip() for b in buttons.all_inner_texts()]
+    report.options = len(labels)
+    others = [i for i, label in enumerate(labels) if label != report.start][:2]
+    return [lambda i=i: buttons.nth(i).click() for i in others]

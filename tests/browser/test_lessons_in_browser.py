@@ -1,0 +1,42 @@
+"""Every notebook in notebooks/ used as a learner uses it: opened in JupyterLab in Chromium,
+Run All, then every slider, dropdown and toggle moved while its picture is watched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser_suite import ARTIFACTS, NOTEBOOKS, lesson_after_run_all
+from learner import control_problems, naming_problems, run_all_problems, stretched_images
+
+pytestmark = pytest.mark.browser
+
+LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))  # found, not listed: a new lesson is covered at once
+
+
+@pytest.fixture(scope="module", params=LESSONS, ids=lambda path: path.name)
+def lesson(request, lab_page, lab):
+    with lesson_after_run_all(lab_page, lab, f"lessons/{request.param.name}") as opened:
+        opened.screenshot(ARTIFACTS / f"{Path(request.param).stem}.png")
+        yield opened
+
+
+def test_run_all_runs_every_code_cell_without_error(lesson):
+    problems = run_all_problems(lesson)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_control_changes_its_output_without_error(lesson):
+    problems, log = control_problems(lesson)
+    print("\n".join(log))
+    assert not problems, "\n".join(problems)
+
+
+def test_demo_images_are_shown_at_their_own_size_not_stretched(lesson):
+    problems = stretched_images(lesson)
+    assert not problems, "\n".join(problems)
+
+
+def test_d_ff_and_activation_controls_are_rendered_by_name(lesson):
+    problems = naming_problems(lesson)
+    assert not problems, "\n".join(problems)
