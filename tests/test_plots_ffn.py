@@ -42,7 +42,7 @@ def test_hidden_activity_figure_shows_fraction_active_per_token():
     heights = [bar.get_height() for bar in right.patches]
     assert heights == pytest.approx([0.5, 0.25, 1.0])
     assert "42% exact zeros" in left.get_title()  # 5 of 12 values are 0
-    assert "123 parameters" in right.get_title() and "456 FLOPs" in right.get_title()
+    assert "123 params" in right.get_title() and "456 FLOPs" in right.get_title()
     counts = left.patches[0]  # the stairs artist holds the histogram of all 12 values
     assert counts is not None and len(left.patches) == 1
 

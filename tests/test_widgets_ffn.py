@@ -30,7 +30,7 @@ def test_width_demo_renders_every_value_with_its_counts():
         fig = demo.render(**values)
         left, right = fig.axes
         d_ff, activation = values["d_ff"], values["activation"]
-        assert f"{count_parameters(512, d_ff):,} parameters" in right.get_title()
+        assert f"{count_parameters(512, d_ff):,} params" in right.get_title()
         assert f"{flops_per_token(512, d_ff):,} FLOPs" in right.get_title()
         assert left.get_title().startswith(f"{activation}, d_ff = {d_ff}")
         assert len(right.patches) == 8  # one bar per token of the fixed 2 x 4 batch

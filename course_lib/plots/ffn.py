@@ -113,7 +113,7 @@ class HiddenActivityView:
         self.left.set_title(
             f"{activation}, d_ff = {d_ff}: {100 * (hidden == 0).mean():.0f}% exact zeros"
         )
-        self.right.set_title(f"{parameters:,} parameters, {flops:,} FLOPs / token")
+        self.right.set_title(f"{parameters:,} params, {flops:,} FLOPs/token", fontsize=9)
         return self.figure
 
 
