@@ -8,7 +8,8 @@ One more layer combines memberships: overlap (AND), union (OR), symmetric differ
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import torch
@@ -25,6 +26,18 @@ from course_lib.regions import (
 )
 
 DTYPE = torch.float64  # exact enough that "equals the oracle" means equal up to 1e-12
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Run torch on one thread inside the block: for these small tensors, waking a second thread
+    costs more than it saves (10x slower on a busy 2-core machine), then restore the setting."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def relu_step(z: torch.Tensor, sharpness: float) -> torch.Tensor:
@@ -60,12 +73,16 @@ class PolygonNetwork(nn.Module):
         with torch.no_grad():
             # units 2i and 2i+1 both see edge i: relu(k z) and relu(k z - 1)
             self.edges.weight.copy_(torch.tensor(np.repeat(k * normals, 2, axis=0)))
-            self.edges.bias.copy_(torch.tensor(np.repeat(k * offsets, 2) - np.tile([0, 1], n_edges)))
+            self.edges.bias.copy_(
+                torch.tensor(np.repeat(k * offsets, 2) - np.tile([0, 1], n_edges))
+            )
             self.and_layer.weight.zero_()
             start = 0
             for row, polygon in enumerate(self.polygons):
                 n = len(polygon)
-                self.and_layer.weight[row, 2 * start : 2 * (start + n)] = torch.tensor([1.0, -1.0] * n)
+                self.and_layer.weight[row, 2 * start : 2 * (start + n)] = torch.tensor(
+                    [1.0, -1.0] * n
+                )
                 self.and_layer.bias[row] = -(n - 1)
                 start += n
         self.requires_grad_(False)
@@ -115,7 +132,9 @@ class LogicLayer(nn.Module):
         return self.out(torch.relu(self.hidden(memberships)))
 
 
-def logic_network(polygon_a: np.ndarray, polygon_b: np.ndarray, sharpness: float = 20.0) -> nn.Module:
+def logic_network(
+    polygon_a: np.ndarray, polygon_b: np.ndarray, sharpness: float = 20.0
+) -> nn.Module:
     """points (N, 2) -> (N, 3) [overlap, union, xor] of two convex polygons."""
     return nn.Sequential(polygon_network([polygon_a, polygon_b], sharpness), LogicLayer())
 
@@ -134,7 +153,7 @@ def union_network(pieces: Sequence[np.ndarray], sharpness: float = 20.0) -> nn.M
 
 def evaluate(network: nn.Module, points: object) -> np.ndarray:
     """The network's output for points (N, 2) as a NumPy array (N, outputs)."""
-    with torch.no_grad():
+    with torch.no_grad(), one_thread():
         return network(_points(points)).numpy()
 
 
@@ -142,7 +161,7 @@ def feature_maps(network: PolygonNetwork, resolution: int = 120, extent: float =
     """Every edge feature and every output over a grid, for small-multiple plots:
     {"features": (res, res, E), "outputs": (res, res, P), "extent": extent}."""
     points = torch.tensor(grid(resolution, extent), dtype=DTYPE)
-    with torch.no_grad():
+    with torch.no_grad(), one_thread():
         features, outputs = network.features(points), network(points)
     shape = (resolution, resolution, -1)
     return {

@@ -20,12 +20,15 @@ import torch.nn.functional as F
 from course_lib._validate import choice, positive_int
 from course_lib.experiments import TrainResult, make_task
 from course_lib.ffn import ACTIVATIONS
+from course_lib.region_network import one_thread
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, half_planes
 
 D_FFS = tuple(range(2, 13))
-SEEDS = (0, 1, 2, 3)
-STEPS = 400
-LR = 0.03
+SEEDS = (0, 1, 2)
+STEPS = 300
+LR = 0.05
+N_POINTS = 1000
+_SWEEPS: dict[str, dict[int, TrainResult]] = {}  # activation -> the default sweep, once trained
 
 
 def _padded_init(seed: int, d_ff: int, k: int, width: int) -> list[torch.Tensor]:
@@ -61,11 +64,18 @@ def train_widths(
         raise ValueError(f"d_ffs and seeds must be non-empty, got {d_ffs!r} and {seeds!r}")
     for d_ff in d_ffs:
         positive_int("d_ff", d_ff)
-    data, width = make_task("triangles"), max(d_ffs)
+    with one_thread():
+        return _train(activation, d_ffs, seeds, steps, lr)
+
+
+def _train(activation, d_ffs, seeds, steps, lr) -> dict[int, TrainResult]:
+    data, width = make_task("triangles", N_POINTS), max(d_ffs)
     pairs = [(d, s) for d in d_ffs for s in seeds]
     inits = [_padded_init(s, d, data.Y.shape[1], width) for d, s in pairs]
     params = [torch.stack(ts).requires_grad_() for ts in zip(*inits, strict=True)]
-    x, y = data.X.expand(len(pairs), -1, -1), data.Y.expand(len(pairs), -1, -1)
+    # contiguous copies: bmm on a stride-0 (expanded) batch takes a path ~10x slower
+    x = data.X.expand(len(pairs), -1, -1).contiguous()
+    y = data.Y.expand(len(pairs), -1, -1).contiguous()
     optimizer = torch.optim.Adam(params, lr=lr)
     losses = np.empty((len(pairs), steps))
     for step in range(steps):
@@ -77,7 +87,9 @@ def train_widths(
         optimizer.step()
         losses[:, step] = per_model.detach().numpy()
     with torch.no_grad():
-        correct = ((_forward(params, x, activation) > 0).float() == y).all(dim=2).float().mean(dim=1)
+        correct = (
+            ((_forward(params, x, activation) > 0).float() == y).all(dim=2).float().mean(dim=1)
+        )
     return _split(params, correct.numpy(), losses, activation, d_ffs, seeds)
 
 
@@ -93,13 +105,27 @@ def _split(params, accuracy, losses, activation, d_ffs, seeds) -> dict[int, Trai
     return results
 
 
-def width_sweep(activation: str = "relu", d_ffs: tuple[int, ...] = D_FFS, seeds: tuple[int, ...] = SEEDS) -> np.ndarray:
+def width_sweep(
+    activation: str = "relu", d_ffs: tuple[int, ...] = D_FFS, seeds: tuple[int, ...] = SEEDS
+) -> np.ndarray:
     """Accuracy (every label right) for each width and seed: (len(d_ffs), len(seeds))."""
     results = train_widths(activation, tuple(d_ffs), tuple(seeds))
+    if (tuple(d_ffs), tuple(seeds)) == (D_FFS, SEEDS):
+        _SWEEPS[activation] = results
     return np.stack([results[d].accuracy for d in d_ffs])
 
 
-def hidden_lines(result: TrainResult, seed_index: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def trained(d_ff: int, activation: str = "relu") -> TrainResult:
+    """The default seeds' networks of width ``d_ff``: from the sweep if it ran, else trained alone
+    (the same networks: padding changes nothing), so a first visit trains one width only."""
+    if activation in _SWEEPS and d_ff in _SWEEPS[activation]:
+        return _SWEEPS[activation][d_ff]
+    return train_widths(activation, (positive_int("d_ff", d_ff),))[d_ff]
+
+
+def hidden_lines(
+    result: TrainResult, seed_index: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The lines w_j · p + b_j = 0 of the hidden units of one trained network, normalised to
     |w_j| = 1: normals (d_ff, 2), offsets (d_ff,), and each unit's weight in the output (d_ff,)."""
     if not 0 <= seed_index < len(result.seeds):
@@ -113,7 +139,9 @@ def hidden_lines(result: TrainResult, seed_index: int = 0) -> tuple[np.ndarray, 
 
 
 def edge_match(
-    result: TrainResult, seed_index: int = 0, polygons: Sequence[np.ndarray] = (TRIANGLE_F, TRIANGLE_G)
+    result: TrainResult,
+    seed_index: int = 0,
+    polygons: Sequence[np.ndarray] = (TRIANGLE_F, TRIANGLE_G),
 ) -> np.ndarray:
     """For each true edge, the distance to the nearest learned line, comparing (normal, offset)
     up to sign: (total edges,). Near 0 means gradient descent found that edge."""

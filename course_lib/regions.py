@@ -41,14 +41,19 @@ def validate_polygon(polygon: object, name: str = "polygon") -> np.ndarray:
     if len(vertices) < 3:
         raise ValueError(f"{name} needs at least 3 vertices, got {len(vertices)}")
     edges = np.roll(vertices, -1, axis=0) - vertices
-    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    turns = (
+        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1]
+        - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    )
     scale = max(float(np.ptp(vertices, axis=0).max()) ** 2, 1e-300)
     if np.any(np.abs(turns) <= _COLLINEAR_TOL * scale):
         raise ValueError(
             f"{name} has collinear or repeated vertices (three in a row on one line): {vertices.tolist()}"
         )
     if not (np.all(turns > 0) or np.all(turns < 0)):
-        raise ValueError(f"{name} must be convex (every turn the same way), got {vertices.tolist()}")
+        raise ValueError(
+            f"{name} must be convex (every turn the same way), got {vertices.tolist()}"
+        )
     dots = np.sum(edges * np.roll(edges, -1, axis=0), axis=1)
     total_turn = np.sum(np.arctan2(turns, dots))
     if not math.isclose(abs(total_turn), 2 * math.pi, abs_tol=1e-6):
@@ -80,7 +85,10 @@ def half_planes(polygon: object) -> tuple[np.ndarray, np.ndarray]:
     normals @ p + offsets > 0 on the inside. Edge i runs from vertex i to vertex i + 1."""
     vertices = validate_polygon(polygon)
     centre = vertices.mean(axis=0)
-    rows = [edge_half_plane(a, b, centre) for a, b in zip(vertices, np.roll(vertices, -1, axis=0))]
+    rows = [
+        edge_half_plane(a, b, centre)
+        for a, b in zip(vertices, np.roll(vertices, -1, axis=0), strict=True)
+    ]
     return np.array([w for w, _ in rows]), np.array([b for _, b in rows])
 
 

@@ -36,8 +36,14 @@ def test_feature_grid_has_one_panel_per_feature_and_and_output():
     maps = feature_maps(polygon_network([TRIANGLE_F, TRIANGLE_G], 20), resolution=20)
     fig = plot_feature_grid(maps, [TRIANGLE_F, TRIANGLE_G])
     assert titles(fig) == [
-        "feature f1", "feature f2", "feature f3", "in_triangle_f (AND)",
-        "feature g1", "feature g2", "feature g3", "in_triangle_g (AND)",
+        "feature f1",
+        "feature f2",
+        "feature f3",
+        "in_triangle_f (AND)",
+        "feature g1",
+        "feature g2",
+        "feature g3",
+        "in_triangle_g (AND)",
     ]
     np.testing.assert_array_equal(fig.axes[4].images[0].get_array(), maps["features"][:, :, 3])
     np.testing.assert_array_equal(fig.axes[7].images[0].get_array(), maps["outputs"][:, :, 1])

@@ -112,7 +112,10 @@ def test_logic_network_matches_set_operations_of_the_oracle():
 
 
 def test_union_network_covers_an_l_shape():
-    pieces = [np.array([[0, 0], [2, 0], [2, 1], [0, 1.0]]), np.array([[0, 0], [1, 0], [1, 2], [0, 2.0]])]
+    pieces = [
+        np.array([[0, 0], [2, 0], [2, 1], [0, 1.0]]),
+        np.array([[0, 0], [1, 0], [1, 2], [0, 2.0]]),
+    ]
     out = evaluate(union_network(pieces, 100), [[1.5, 0.5], [0.5, 1.5], [1.5, 1.5], [0.5, 0.5]])
     np.testing.assert_allclose(out[:, 0], [1, 1, 0, 1])
 

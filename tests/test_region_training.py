@@ -7,7 +7,15 @@ import pytest
 import torch
 
 from course_lib.experiments import TrainResult, train_mlp
-from course_lib.region_training import LR, edge_match, hidden_lines, train_widths, width_sweep
+from course_lib.region_training import (
+    LR,
+    N_POINTS,
+    edge_match,
+    hidden_lines,
+    train_widths,
+    trained,
+    width_sweep,
+)
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, half_planes
 
 SHORT = {"d_ffs": (2, 5), "seeds": (0, 1), "steps": 40}
@@ -22,7 +30,7 @@ def test_train_widths_returns_one_result_per_width_with_its_own_shapes():
 
 def test_padded_batch_trains_each_width_exactly_as_train_mlp_alone():
     batched = train_widths("relu", **SHORT)[2]
-    alone = train_mlp("triangles", 2, "relu", seeds=(0, 1), steps=40, lr=LR)
+    alone = train_mlp("triangles", 2, "relu", seeds=(0, 1), steps=40, lr=LR, n_points=N_POINTS)
     torch.testing.assert_close(batched.W1, alone.W1, atol=1e-5, rtol=1e-4)
     np.testing.assert_allclose(batched.losses, alone.losses, rtol=1e-4)
 
@@ -76,3 +84,10 @@ def test_edge_match_is_zero_for_the_true_edges_in_any_order_sign_and_scale():
 def test_edge_match_is_large_for_lines_far_from_every_edge():
     result = _result_with_first_layer(np.array([[1.0, 0], [0, 1]]), np.array([5.0, 5.0]))
     assert edge_match(result, 0).min() > 1
+
+
+def test_trained_gives_the_same_networks_alone_or_from_the_sweep():
+    alone = trained(3, "tanh")
+    assert alone.W1.shape == (3, 2, 3)
+    swept = train_widths("tanh", (3, 4))[3]
+    torch.testing.assert_close(alone.W1, swept.W1, atol=1e-4, rtol=1e-3)

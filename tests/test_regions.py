@@ -75,7 +75,9 @@ def test_half_planes_are_unit_and_positive_inside():
     # each edge's two end vertices lie on its line
     v = validate_polygon(TRIANGLE_G)
     np.testing.assert_allclose(np.sum(normals * v, axis=1) + offsets, 0, atol=1e-12)
-    np.testing.assert_allclose(np.sum(normals * np.roll(v, -1, axis=0), axis=1) + offsets, 0, atol=1e-12)
+    np.testing.assert_allclose(
+        np.sum(normals * np.roll(v, -1, axis=0), axis=1) + offsets, 0, atol=1e-12
+    )
 
 
 def test_edge_half_plane_gives_signed_distance_with_inside_positive():

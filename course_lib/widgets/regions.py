@@ -12,10 +12,17 @@ import torch
 from matplotlib.figure import Figure
 
 from course_lib.ffn import ACTIVATIONS
-from course_lib.plots import new_figure
-from course_lib.plots.regions import PIECE_COLORS, _image, _outline, _square, plot_learned_lines, plot_ngon
-from course_lib.region_network import evaluate, logic_network, polygon_network
-from course_lib.region_training import D_FFS, hidden_lines, train_widths
+from course_lib.plots.regions import (
+    PIECE_COLORS,
+    _image,
+    _outline,
+    _square,
+    live_figure,
+    plot_learned_lines,
+    plot_ngon,
+)
+from course_lib.region_network import evaluate, logic_network, one_thread, polygon_network
+from course_lib.region_training import D_FFS, hidden_lines, trained
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, grid, inside, polygon_area, regular_polygon
 from course_lib.widgets import Control, Demo
 
@@ -49,20 +56,21 @@ def render_triangles(preset: str, apex_x: float, apex_y: float, sharpness: float
     polygons = moved_triangles(preset, apex_x, apex_y)
     points = grid(RESOLUTION)
     net = logic_network(polygons[0], polygons[1], sharpness)
-    with torch.no_grad():
-        memberships = net[0](torch.tensor(points, dtype=torch.float64)).numpy()
-        logic = net[1](torch.tensor(memberships)).numpy()
+    memberships, logic = evaluate(net[0], points), evaluate(net, points)
     oracle = np.stack([inside(p, points) for p in polygons], axis=1)
     agree = np.mean((memberships > 0.5) == oracle)
-    fig = new_figure(7.2, 2.7, dpi=80)
+    fig = live_figure(7.2, 2.7)
     panels = (memberships[:, 0], memberships[:, 1], logic[:, 0])
     titles = ("in_triangle_f", "in_triangle_g", "overlap = AND")
     for ax, values, title in zip(fig.subplots(1, 3), panels, titles, strict=True):
         _image(ax, values.reshape(RESOLUTION, RESOLUTION), 1.0, cmap="Purples")
         for polygon, color in zip(polygons, PIECE_COLORS, strict=False):
             _outline(ax, polygon, color, lw=0.8)
-        _square(ax, 1.0, title)
-    fig.suptitle(f"sharpness {sharpness}: agrees with the geometric test on {agree:.2%} of the grid", fontsize=9)
+        _square(ax, 1.0, title, ticks=False)
+    fig.suptitle(
+        f"sharpness {sharpness}: agrees with the geometric test on {agree:.2%} of the grid",
+        fontsize=9,
+    )
     return fig
 
 
@@ -82,13 +90,16 @@ def render_ngon(n: int) -> Figure:
 
 def render_trained(d_ff: int, activation: str) -> Figure:
     """The best of the trained 2 -> d_ff -> 2 networks: its regions and hidden units' lines.
-    The first visit to an activation trains every width at once (cached)."""
-    result = train_widths(activation)[d_ff]
+    A first visit trains that width's seeds (cached); the lesson's sweep pre-trains relu."""
+    result = trained(d_ff, activation)
     best = int(np.argmax(result.accuracy))
     points = torch.tensor(grid(RESOLUTION), dtype=torch.float32)
-    prediction = result.predict(points)[best].numpy().reshape(RESOLUTION, RESOLUTION, 2)
+    with one_thread():
+        prediction = result.predict(points)[best].numpy().reshape(RESOLUTION, RESOLUTION, 2)
     title = f"d_ff={d_ff}, {activation}: accuracy {result.accuracy[best]:.1%} (best of {len(result.seeds)} seeds)"
-    return plot_learned_lines(prediction, hidden_lines(result, best), (TRIANGLE_F, TRIANGLE_G), title)
+    return plot_learned_lines(
+        prediction, hidden_lines(result, best), (TRIANGLE_F, TRIANGLE_G), title
+    )
 
 
 def demos() -> list[Demo]:
