@@ -4,7 +4,7 @@ by hand? Helpers around ``course_lib.experiments`` (data, never plots).
 ``train_widths`` trains every width of a sweep in ONE batched model: each network is padded with
 zero hidden units up to the widest one. A zero unit outputs act(0) = 0 and has zero weight out,
 so its gradients are exactly zero and Adam never moves it: each padded network follows the same
-path as ``train_mlp`` would give it alone, for the cost of a single run.
+path as ``train_mlp`` would give it alone (up to rounding), for the cost of a single run.
 """
 
 from __future__ import annotations
@@ -116,8 +116,9 @@ def width_sweep(
 
 
 def trained(d_ff: int, activation: str = "relu") -> TrainResult:
-    """The default seeds' networks of width ``d_ff``: from the sweep if it ran, else trained alone
-    (the same networks: padding changes nothing), so a first visit trains one width only."""
+    """The default seeds' networks of width ``d_ff``: from the sweep if it ran, else trained alone,
+    so a first visit trains one width only. Alone or padded they start from the same weights and
+    follow the same steps; only rounding differs (long runs drift apart by ~1e-2 in a weight)."""
     if activation in _SWEEPS and d_ff in _SWEEPS[activation]:
         return _SWEEPS[activation][d_ff]
     return train_widths(activation, (positive_int("d_ff", d_ff),))[d_ff]
