@@ -31,7 +31,7 @@ def _square(ax: Axes, extent: float, title: str, ticks: bool = True) -> None:
         ax.set_yticks([])
 
 
-def live_figure(width: float, height: float, dpi: int = 80) -> Figure:
+def live_figure(width: float, height: float, dpi: int = 72) -> Figure:
     """A figure for a live view: no constrained layout (it measures every text twice per draw)."""
     fig = Figure(figsize=(width, height), dpi=dpi)
     fig.subplots_adjust(left=0.02, right=0.98, bottom=0.04, top=0.86, wspace=0.08)
