@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from course_lib.region_network import (
@@ -53,6 +53,41 @@ def test_network_equals_oracle_outside_the_bands(polygon, sharpness, seed):
     oracle = inside(polygon, points).astype(float)
     np.testing.assert_allclose(output[clear], oracle[clear], atol=1e-9)
     assert np.all((output >= 0) & (output <= 1 + 1e-9))
+
+
+@settings(max_examples=25, deadline=None)
+@given(polygons=st.lists(convex_polygons(), min_size=2, max_size=3), seed=st.integers(0, 2**16))
+def test_every_output_column_equals_its_own_polygons_oracle(polygons, seed):
+    points = np.random.default_rng(seed).uniform(-1.6, 1.6, size=(300, 2))
+    output = evaluate(polygon_network(polygons, 200.0), points)
+    for column, polygon in enumerate(polygons):
+        distance = signed_distances(polygon, points).min(axis=1)
+        clear = (distance < -1e-9) | (distance > 1 / 200.0 + 1e-9)
+        oracle = inside(polygon, points)[clear].astype(float)
+        np.testing.assert_allclose(output[clear, column], oracle, atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(polygon=convex_polygons(), vertex=st.integers(0, 8), depth=st.floats(0.1, 0.9))
+def test_a_dented_polygon_is_rejected_as_non_convex(polygon, vertex, depth):
+    """Push one vertex past the chord of its neighbours: the outline turns the other way there
+    (a dented triangle is still a triangle, so at least 4 vertices)."""
+    assume(len(polygon) >= 4)
+    n = len(polygon)
+    i = vertex % n
+    chord_mid = (polygon[i - 1] + polygon[(i + 1) % n]) / 2
+    dented = polygon.copy()
+    dented[i] = chord_mid + depth * (chord_mid - polygon[i])  # past the chord, into the polygon
+    assume(inside(polygon, dented[i : i + 1])[0])  # still a simple outline, now with a dent
+    with pytest.raises(ValueError, match="convex|collinear"):
+        polygon_network([dented], 10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(sharpness=st.one_of(st.floats(max_value=0.0), st.just(float("nan")), st.just(float("inf"))))
+def test_non_positive_or_non_finite_sharpness_is_rejected(sharpness):
+    with pytest.raises(ValueError, match="sharpness must be a finite number > 0"):
+        polygon_network([TRIANGLE_F], sharpness)
 
 
 def test_network_has_one_feature_pair_per_edge_and_one_output_per_polygon():

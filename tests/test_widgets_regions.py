@@ -85,3 +85,17 @@ def test_trained_demo_renders_every_value():
 def test_trained_demo_shows_accuracy_in_title():
     title = render_trained(12, "relu").axes[0].get_title()
     assert float(title.split("accuracy ")[1].split("%")[0]) > 90
+
+
+def test_built_ui_redraws_when_a_control_moves():
+    from course_lib.widgets import build
+
+    demo = DEMOS["polygon from n features"]
+    box = build(demo)
+    slider = box.children[0].children[0]
+    image, status = box.children[2], box.children[1]
+    before = image.value
+    slider.value = 9
+    assert image.value != before
+    assert image.value == demo.png(n=9)
+    assert status.value.startswith("updated in")
