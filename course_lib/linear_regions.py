@@ -25,7 +25,9 @@ def _layer(W: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _window(window: Window) -> Window:
     if len(window) != 4 or not (window[0] < window[1] and window[2] < window[3]):
-        raise ValueError(f"window must be (x_min, x_max, y_min, y_max) with min < max, got {window}")
+        raise ValueError(
+            f"window must be (x_min, x_max, y_min, y_max) with min < max, got {window}"
+        )
     return tuple(float(v) for v in window)
 
 
@@ -60,7 +62,9 @@ def crossing_lines(lines: np.ndarray, window: Window = UNIT_SQUARE) -> np.ndarra
     return lines[(values.min(axis=1) < -1e-12) & (values.max(axis=1) > 1e-12)]
 
 
-def intersections(lines: np.ndarray, window: Window = UNIT_SQUARE) -> list[tuple[float, float, int]]:
+def intersections(
+    lines: np.ndarray, window: Window = UNIT_SQUARE
+) -> list[tuple[float, float, int]]:
     """Points strictly inside the window where two or more lines meet, as (x, y, m = lines through it)."""
     x0, x1, y0, y1 = _window(window)
     lines = np.asarray(lines, dtype=float).reshape(-1, 3)

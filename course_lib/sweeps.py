@@ -3,21 +3,24 @@
 ``sweep_widths`` trains every (activation, d_ff, seed) at once: widths are zero-padded to a
 shared size. A padded unit has zero weights in and out and act(0) = 0 for every activation here,
 so its gradients are zero and it stays switched off: each network learns exactly what
-``experiments.train_mlp`` would teach it alone. ``compare_depths`` trains 1 to 4 linear layers at
-an equal parameter count.
+``experiments.train_mlp`` would teach it alone.
+
+The notebook's sweeps are precomputed into a small file (``SWEEP_FILE``, a few kB) by
+``python -m course_lib.sweeps``; ``load_sweep`` reads it back, and a test retrains part of it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments import init_weights, make_task
+from course_lib.experiments import init_weights, make_task, torch_threads
 from course_lib.ffn import ACTIVATIONS
 
 
@@ -34,14 +37,22 @@ class WidthSweep:
 
     def smallest_solving_width(self, activation: str, threshold: float = 0.97) -> int | None:
         """The smallest d_ff whose median accuracy over seeds reaches ``threshold`` (None if none)."""
-        row = self.accuracy[self.activations.index(choice("activation", activation, self.activations))]
-        solved = [w for w, acc in zip(self.widths, np.median(row, axis=1), strict=True) if acc >= threshold]
+        row = self.accuracy[
+            self.activations.index(choice("activation", activation, self.activations))
+        ]
+        solved = [
+            w
+            for w, acc in zip(self.widths, np.median(row, axis=1), strict=True)
+            if acc >= threshold
+        ]
         return min(solved) if solved else None
 
 
 def _check_grid(widths, activations, seeds) -> None:
     if not widths or not activations or not seeds:
-        raise ValueError(f"widths, activations and seeds must be non-empty, got {widths}, {activations}, {seeds}")
+        raise ValueError(
+            f"widths, activations and seeds must be non-empty, got {widths}, {activations}, {seeds}"
+        )
     for width in widths:
         positive_int("d_ff", width)
     if len(set(widths)) != len(widths):
@@ -106,6 +117,7 @@ def _groups(widths: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 @lru_cache(maxsize=32)
+@torch_threads(1)
 def sweep_widths(
     task: str,
     widths: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 16, 32, 64),
@@ -126,3 +138,47 @@ def sweep_widths(
             task, group, activations, seeds, steps, lr, n_points
         )
     return WidthSweep(task, tuple(widths), tuple(activations), tuple(seeds), accuracy, loss)
+
+
+SWEEP_FILE = Path(__file__).parent / "data" / "width_sweeps.npz"
+
+
+def save_sweeps(sweeps: list[WidthSweep], path: Path = SWEEP_FILE) -> None:
+    """Store sweeps that share one grid (widths, activations, seeds) in a compressed .npz file."""
+    first = sweeps[0]
+    arrays = {"widths": np.array(first.widths), "activations": np.array(first.activations)}
+    arrays["seeds"] = np.array(first.seeds)
+    for sweep in sweeps:
+        if (sweep.widths, sweep.activations, sweep.seeds) != (
+            first.widths,
+            first.activations,
+            first.seeds,
+        ):
+            raise ValueError(
+                f"sweeps must share one grid; {sweep.task!r} differs from {first.task!r}"
+            )
+        arrays[f"{sweep.task}.accuracy"], arrays[f"{sweep.task}.loss"] = sweep.accuracy, sweep.loss
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+
+
+def load_sweep(task: str, path: Path = SWEEP_FILE) -> WidthSweep:
+    """A stored sweep (made with ``sweep_widths``' defaults) for ``task``."""
+    with np.load(path) as data:
+        tasks = sorted({key.split(".")[0] for key in data.files if "." in key})
+        choice("task", task, tasks)
+        return WidthSweep(
+            task,
+            tuple(int(w) for w in data["widths"]),
+            tuple(str(a) for a in data["activations"]),
+            tuple(int(s) for s in data["seeds"]),
+            data[f"{task}.accuracy"],
+            data[f"{task}.loss"],
+        )
+
+
+if __name__ == "__main__":  # regenerate SWEEP_FILE: python -m course_lib.sweeps
+    from course_lib.experiments import TASKS
+
+    save_sweeps([sweep_widths(task) for task in TASKS])
+    print(f"wrote {SWEEP_FILE}")

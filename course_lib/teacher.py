@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from course_lib._validate import positive_int
+from course_lib.experiments import torch_threads
 from course_lib.ffn import count_parameters, flops_per_token
 
 
@@ -66,6 +67,7 @@ def _fit(target, d_model: int, d_ff: int, seeds, steps: int, batch: int, lr: flo
 
 
 @lru_cache(maxsize=8)
+@torch_threads(1)
 def ratio_sweep(
     d_model: int = 64,
     ratios: tuple[float, ...] = (0.25, 0.5, 1, 2, 4, 8),

@@ -33,19 +33,25 @@ def test_notebook_executed_in_order(path: Path):
 def test_notebook_has_no_error_output(path: Path):
     for index, cell in enumerate(code_cells(path)):
         for output in cell.get("outputs", []):
-            assert output["output_type"] != "error", f"{path.name} code cell {index}: {output.get('ename')}"
-            assert output.get("name") != "stderr" or "Warning" not in "".join(output.get("text", "")), (
-                f"{path.name} code cell {index} printed a warning: {''.join(output['text'])[:200]}"
+            assert output["output_type"] != "error", (
+                f"{path.name} code cell {index}: {output.get('ename')}"
             )
+            assert output.get("name") != "stderr" or "Warning" not in "".join(
+                output.get("text", "")
+            ), f"{path.name} code cell {index} printed a warning: {''.join(output['text'])[:200]}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_outputs_show_no_machine_path(path: Path):
     for index, cell in enumerate(code_cells(path)):
         for output in cell.get("outputs", []):
-            text = json.dumps(output.get("text", "")) + json.dumps(output.get("data", {}).get("text/plain", ""))
+            text = json.dumps(output.get("text", "")) + json.dumps(
+                output.get("data", {}).get("text/plain", "")
+            )
             match = MACHINE_PATH.search(text)
-            assert match is None, f"{path.name} code cell {index} shows a machine path: {match.group(0)}"
+            assert match is None, (
+                f"{path.name} code cell {index} shows a machine path: {match.group(0)}"
+            )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -60,8 +66,20 @@ def test_hygiene_check_catches_a_bad_notebook(tmp_path: Path):
         json.dumps(
             {
                 "cells": [
-                    {"cell_type": "code", "execution_count": 2, "source": "", "metadata": {}, "outputs": []},
-                    {"cell_type": "code", "execution_count": None, "source": "", "metadata": {}, "outputs": []},
+                    {
+                        "cell_type": "code",
+                        "execution_count": 2,
+                        "source": "",
+                        "metadata": {},
+                        "outputs": [],
+                    },
+                    {
+                        "cell_type": "code",
+                        "execution_count": None,
+                        "source": "",
+                        "metadata": {},
+                        "outputs": [],
+                    },
                 ],
                 "metadata": {},
                 "nbformat": 4,

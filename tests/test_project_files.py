@@ -4,8 +4,9 @@ runs the command README gives, and the package says its version."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 import course_lib
 
@@ -60,7 +61,9 @@ def test_torch_requirement_admits_the_cpu_build_the_makefile_installs():
     lower = re.search(r">=([\d.]+)", torch_req).group(1)
     as_tuple = lambda v: tuple(int(p) for p in v.split("."))  # noqa: E731
     assert as_tuple(lower) <= as_tuple(pinned)
-    assert "<" not in torch_req or as_tuple(re.search(r"<([\d.]+)", torch_req).group(1)) > as_tuple(pinned)
+    assert "<" not in torch_req or as_tuple(re.search(r"<([\d.]+)", torch_req).group(1)) > as_tuple(
+        pinned
+    )
 
 
 def test_version_is_exposed():

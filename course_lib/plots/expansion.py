@@ -42,10 +42,18 @@ def decision_figure(result: TrainResult, seed_index: int = 0, resolution: int = 
     ax, ax_loss = fig.subplots(1, 2, width_ratios=[1, 1])
     points = torch.tensor(grid_points(resolution), dtype=torch.float32)
     probs = result.predict(points)[seed_index].numpy().reshape(resolution, resolution, -1)
-    ax.imshow(_probability_image(probs), origin="lower", extent=UNIT_SQUARE, interpolation="nearest")
+    ax.imshow(
+        _probability_image(probs), origin="lower", extent=UNIT_SQUARE, interpolation="nearest"
+    )
     truth = label_grid(result.task, resolution)
     for label in range(truth.shape[2]):
-        ax.contour(*np.meshgrid(*[np.linspace(-1, 1, resolution)] * 2), truth[..., label], [0.5], colors="k", linewidths=1)
+        ax.contour(
+            *np.meshgrid(*[np.linspace(-1, 1, resolution)] * 2),
+            truth[..., label],
+            [0.5],
+            colors="k",
+            linewidths=1,
+        )
     n_lines = draw_unit_lines(ax, result.W1[seed_index].numpy(), result.b1[seed_index].numpy())
     ax.set(xlim=(-1, 1), ylim=(-1, 1), aspect="equal", xticks=[], yticks=[])
     ax.set_title(f"{result.task}: {n_lines} unit lines", fontsize=10)
@@ -124,7 +132,9 @@ def ratio_figure(sweep) -> Figure:
     ax.fill_between(ratios, sweep.unexplained.min(axis=1), sweep.unexplained.max(axis=1), alpha=0.2)
     ax.set(xscale="log", xlabel="d_ff / d_model", ylabel="unexplained variance (held out)")
     ax_cost.plot(ratios, np.array(sweep.parameters) / 1e3, "o-", color="k", label="parameters (k)")
-    ax_cost.plot(ratios, np.array(sweep.flops) / 1e3, "s--", color=COLORS["gelu"], label="FLOPs/token (k)")
+    ax_cost.plot(
+        ratios, np.array(sweep.flops) / 1e3, "s--", color=COLORS["gelu"], label="FLOPs/token (k)"
+    )
     ax_cost.set(xscale="log", yscale="log", xlabel="d_ff / d_model")
     ax_cost.legend(fontsize=8)
     for axis in (ax, ax_cost):
@@ -143,7 +153,10 @@ def depth_figure(result) -> Figure:
     ax.bar(positions, result.accuracy.mean(axis=1), color=COLORS["relu"], alpha=0.6)
     for position, row in zip(positions, result.accuracy, strict=True):
         ax.plot([position] * len(row), row, "k.")
-    labels = [f"{d} layer{'s' * (d > 1)}\nwidth {w}, {p} params" for d, w, p in zip(result.depths, result.widths, result.parameters, strict=True)]
+    labels = [
+        f"{d} layer{'s' * (d > 1)}\nwidth {w}, {p} params"
+        for d, w, p in zip(result.depths, result.widths, result.parameters, strict=True)
+    ]
     ax.set_xticks(positions, labels, fontsize=8)
     ax.set(ylabel="accuracy", ylim=(0.4, 1.0), title=f"task: {result.task}")
     return fig
@@ -158,12 +171,18 @@ def activation_gallery_figure(names=("relu", "gelu", "gelu_tanh", "silu", "tanh"
         ax.plot(z, NUMPY_ACTIVATIONS[name](z), color=COLORS[name], label=name)
     ax.set(xlabel="z", ylabel="act(z)", ylim=(-1.2, 3.1))
     ax.legend(fontsize=8)
-    ax_diff.plot(z, NUMPY_ACTIVATIONS["gelu_tanh"](z) - NUMPY_ACTIVATIONS["gelu"](z), color=COLORS["gelu_tanh"])
+    ax_diff.plot(
+        z,
+        NUMPY_ACTIVATIONS["gelu_tanh"](z) - NUMPY_ACTIVATIONS["gelu"](z),
+        color=COLORS["gelu_tanh"],
+    )
     ax_diff.set(xlabel="z", ylabel="gelu_tanh(z) - gelu(z)", title="tanh approximation error")
     return fig
 
 
-def gated_budget_figure(d_model: int, d_ff: int, plain: int, gated_same: int, gated_equal: int, d_ff_equal: int) -> Figure:
+def gated_budget_figure(
+    d_model: int, d_ff: int, plain: int, gated_same: int, gated_equal: int, d_ff_equal: int
+) -> Figure:
     """Parameter counts: plain FFN, gated FFN at the same d_ff, gated FFN at the equal-budget d_ff'."""
     fig = new_figure(6.4, 3.0, dpi=80)
     ax = fig.subplots()
@@ -171,5 +190,9 @@ def gated_budget_figure(d_model: int, d_ff: int, plain: int, gated_same: int, ga
     values = [plain, gated_same, gated_equal]
     bars = ax.barh(labels, values, color=[COLORS["relu"], COLORS["gelu"], COLORS["silu"]])
     ax.bar_label(bars, [f"{v:,}" for v in values], fontsize=9, padding=3)
-    ax.set(xlabel="parameters (weights, no biases)", xlim=(0, max(values) * 1.3), title=f"d_model = {d_model}")
+    ax.set(
+        xlabel="parameters (weights, no biases)",
+        xlim=(0, max(values) * 1.3),
+        title=f"d_model = {d_model}",
+    )
     return fig

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from course_lib.experiments import TASKS, init_weights, train_mlp
+from course_lib.experiments import TASKS, init_weights, torch_threads, train_mlp
 from course_lib.ffn import GATED_VARIANTS, count_gated_parameters, equal_budget_gated_d_ff
 from course_lib.linear_regions import count_regions
 from course_lib.plots.expansion import decision_figure, gated_budget_figure, region_picture
@@ -13,12 +13,18 @@ from course_lib.widgets import Control, Demo
 
 WIDTHS = (1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)
 ACTIVATIONS = ("relu", "gelu", "silu", "tanh", "identity")
-STEPS, LR, N_POINTS = 200, 0.05, 1000  # the sweep's settings; a first visit to d_ff=256 stays under 1 s
+STEPS, LR, N_POINTS = (
+    200,
+    0.05,
+    1000,
+)  # the sweep's settings; a first visit to d_ff=256 stays under 1 s
 
 
 def render_width(d_ff: int, activation: str, task: str) -> Figure:
     """Train (or fetch from the cache) a 2 -> d_ff -> k network and draw its decision regions."""
-    return decision_figure(train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS))
+    with torch_threads(1):
+        result = train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS)
+    return decision_figure(result)
 
 
 def render_regions(d_ff: int, seed: int) -> Figure:

@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments import make_task
+from course_lib.experiments import make_task, torch_threads
 from course_lib.ffn import ACTIVATIONS
 
 
@@ -50,7 +50,9 @@ class DepthResult:
 def _init_stack(dims: list[int], seeds: tuple[int, ...]) -> list[torch.Tensor]:
     layers = []
     for index, (a, b) in enumerate(zip(dims[:-1], dims[1:], strict=True)):
-        scale = 3 / math.sqrt(a) if index == 0 else 1 / math.sqrt(a)  # spread first lines like init_weights
+        scale = (
+            3 / math.sqrt(a) if index == 0 else 1 / math.sqrt(a)
+        )  # spread first lines like init_weights
         ws, bs = [], []
         for seed in seeds:
             g = torch.Generator().manual_seed(1000 * seed + index)
@@ -75,13 +77,16 @@ def _train_stack(task, dims, activation, seeds, steps, lr, n_points) -> np.ndarr
     optimizer = torch.optim.Adam(layers, lr=lr)
     for _ in range(steps):
         optimizer.zero_grad()
-        F.binary_cross_entropy_with_logits(forward(), y, reduction="none").mean(dim=(1, 2)).sum().backward()
+        F.binary_cross_entropy_with_logits(forward(), y, reduction="none").mean(
+            dim=(1, 2)
+        ).sum().backward()
         optimizer.step()
     with torch.no_grad():
         return ((forward() > 0).float() == y).all(dim=2).float().mean(dim=1).numpy()
 
 
 @lru_cache(maxsize=16)
+@torch_threads(1)
 def compare_depths(
     task: str,
     depths: tuple[int, ...] = (1, 2, 3, 4),
