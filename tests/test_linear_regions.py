@@ -32,7 +32,7 @@ def layer(W, b):
         ([[1, 0, 1], [0, 1, 1]], [0, 0, -0.5], 7),  # three lines in general position
         ([[1], [0]], [-2], 1),  # x = 2 misses the window
         ([[1, 0, 1, 1], [0, 1, 1, -1]], [0, 0, 0, 0], 8),  # four lines through the origin
-        ([[1, 1], [1, 1]], [-1.5, 1.5], 1),  # x + y = ±1.5 cut only corners? no: they miss
+        ([[1, 1], [1, 1]], [-1.5, 1.5], 3),  # x + y = ±1.5 each cut off one corner
     ],
 )
 def test_count_regions_matches_hand_counted_arrangements(W, b, expected):
