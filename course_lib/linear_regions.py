@@ -47,11 +47,12 @@ def distinct_lines(W: np.ndarray, b: np.ndarray, tol: float = 1e-9) -> np.ndarra
     rows = np.concatenate([W.T, b[:, None]], axis=1)
     norms = np.linalg.norm(W.T, axis=1)
     rows = rows[norms > tol] / norms[norms > tol, None]
-    lines: list[np.ndarray] = []
-    for row in rows:
-        if not any(np.allclose(row, s * kept, atol=1e-7) for kept in lines for s in (1, -1)):
-            lines.append(row)
-    return np.array(lines).reshape(-1, 3)
+    same = np.minimum(
+        np.abs(rows[:, None] - rows[None]).max(axis=2),
+        np.abs(rows[:, None] + rows[None]).max(axis=2),
+    )
+    earlier_copy = np.tril(same < 1e-7, k=-1).any(axis=1)  # row i repeats some row j < i
+    return rows[~earlier_copy].reshape(-1, 3)
 
 
 def crossing_lines(lines: np.ndarray, window: Window = UNIT_SQUARE) -> np.ndarray:
@@ -68,18 +69,21 @@ def intersections(
     """Points strictly inside the window where two or more lines meet, as (x, y, m = lines through it)."""
     x0, x1, y0, y1 = _window(window)
     lines = np.asarray(lines, dtype=float).reshape(-1, 3)
-    seen: dict[frozenset, tuple[float, float, int]] = {}
-    for i in range(len(lines)):
-        for j in range(i + 1, len(lines)):
-            A = lines[[i, j], :2]
-            if abs(np.linalg.det(A)) < 1e-12:  # parallel: they never meet
-                continue
-            x, y = np.linalg.solve(A, -lines[[i, j], 2])
-            if not (x0 < x < x1 and y0 < y < y1):
-                continue
-            through = np.abs(lines @ np.array([x, y, 1.0])) < 1e-9
-            seen.setdefault(frozenset(np.flatnonzero(through)), (x, y, int(through.sum())))
-    return list(seen.values())
+    i, j = np.triu_indices(len(lines), k=1)
+    (a1, b1, c1), (a2, b2, c2) = lines[i].T, lines[j].T
+    det = a1 * b2 - a2 * b1
+    meet = np.abs(det) > 1e-12  # parallel lines never meet
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x, y = (b1 * c2 - b2 * c1) / det, (a2 * c1 - a1 * c2) / det  # Cramer's rule
+    keep = meet & (x0 < x) & (x < x1) & (y0 < y) & (y < y1)
+    points = np.stack([x[keep], y[keep], np.ones(keep.sum())], axis=1)
+    through = np.abs(points @ lines.T) < 1e-9  # (points, lines): which lines pass through each
+    if len(points) == 0:
+        return []
+    _, first = np.unique(_row_keys(through), return_index=True)  # one entry per distinct point
+    return [
+        (float(points[k, 0]), float(points[k, 1]), int(through[k].sum())) for k in sorted(first)
+    ]
 
 
 def count_regions(W: np.ndarray, b: np.ndarray, window: Window = UNIT_SQUARE) -> int:
@@ -101,6 +105,16 @@ def activation_patterns(W: np.ndarray, b: np.ndarray, points: np.ndarray) -> np.
     return points @ W + b > 0
 
 
+def _row_keys(rows: np.ndarray) -> np.ndarray:
+    """One sortable key per boolean row (N, n) -> (N,), equal keys exactly for equal rows."""
+    packed = np.packbits(rows, axis=1)
+    if packed.shape[1] <= 8:  # up to 64 units: the bits fit one uint64, which sorts fast
+        padded = np.zeros((len(rows), 8), dtype=np.uint8)
+        padded[:, : packed.shape[1]] = packed
+        return padded.view(np.uint64).ravel()
+    return np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
+
+
 def grid_points(resolution: int = 200, window: Window = UNIT_SQUARE) -> np.ndarray:
     """A resolution x resolution grid over the window, row by row: (resolution**2, 2)."""
     if isinstance(resolution, bool) or not isinstance(resolution, int) or resolution < 2:
@@ -116,7 +130,7 @@ def region_map(W: np.ndarray, b: np.ndarray, resolution: int = 200, window: Wind
     Points with the same activation pattern share a label: the linear piece they lie on.
     """
     patterns = activation_patterns(W, b, grid_points(resolution, window))
-    _, labels = np.unique(patterns, axis=0, return_inverse=True)
+    _, labels = np.unique(_row_keys(patterns), return_inverse=True)
     return labels.reshape(resolution, resolution)
 
 

@@ -23,9 +23,19 @@ def test_decision_figure_draws_one_line_per_hidden_unit_and_states_accuracy():
     np.testing.assert_allclose(fig.axes[1].lines[0].get_ydata(), result.losses[0])
 
 
-def test_draw_unit_lines_skips_units_with_zero_weights():
+def test_draw_unit_lines_skips_units_with_zero_weights_and_places_each_line():
     ax = new_figure().subplots()
-    assert plots.draw_unit_lines(ax, np.array([[1.0, 0.0], [0.0, 0.0]]), np.array([0.0, 1.0])) == 1
+    W1, b1 = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 2.0]]), np.array([-0.5, 1.0, 1.0])
+    assert plots.draw_unit_lines(ax, W1, b1) == 2
+    first, second = ax.collections[0].get_segments()
+    np.testing.assert_allclose(first[:, 0], [0.5, 0.5])  # x = 0.5
+    np.testing.assert_allclose(second[:, 1], [-0.5, -0.5])  # 2 y + 1 = 0
+
+
+def test_truth_boundary_traces_the_xor_axes():
+    lines = plots.truth_boundary("xor", 50)
+    points = np.concatenate(lines)
+    assert np.all(np.minimum(np.abs(points[:, 0]), np.abs(points[:, 1])) < 0.05)
 
 
 def _sweep():

@@ -12,6 +12,11 @@ from course_lib.widgets.expansion import demos
 DEMOS = {demo.name: demo for demo in demos()}
 
 
+def unit_segments(ax) -> int:
+    [lines] = [c for c in ax.collections if c.get_gid() == "unit-lines"]
+    return len(lines.get_segments())
+
+
 def test_width_demo_has_the_controls_the_browser_suite_looks_for():
     names = [c.name for c in DEMOS["width"].controls]
     assert names == ["d_ff", "activation", "task"]
@@ -30,7 +35,8 @@ def test_width_demo_renders_every_value_with_matching_title():
             f"d_ff={values['d_ff']}, {values['activation']}:"
         )
         assert fig.axes[0].get_title().startswith(values["task"])
-        assert len(fig.axes[0].lines) <= values["d_ff"]
+        assert unit_segments(fig.axes[0]) == values["d_ff"]  # no unit of a trained layer has w = 0
+        assert fig.axes[0].get_title() == f"{values['task']}: {values['d_ff']} unit lines"
 
 
 def test_regions_demo_renders_every_value_with_a_count_within_the_bound():
@@ -75,5 +81,5 @@ def test_width_demo_rejects_bad_values(bad):
 
 def test_width_demo_trained_weights_draw_their_lines():
     fig = DEMOS["width"].render(d_ff=3, activation="relu", task="xor")
-    assert len(fig.axes[0].lines) == 3
+    assert unit_segments(fig.axes[0]) == 3
     assert np.isfinite(fig.axes[1].lines[0].get_ydata()).all()

@@ -3,9 +3,13 @@ capacity against d_ff, region counts, read-back error, the d_ff/d_model trade-of
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import contourpy
 import numpy as np
 import torch
-from matplotlib.figure import Figure
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure, SubplotParams
 
 from course_lib.experiments import TrainResult, label_grid
 from course_lib.ffn import NUMPY_ACTIVATIONS
@@ -24,41 +28,55 @@ def _probability_image(probs: np.ndarray) -> np.ndarray:
 
 
 def draw_unit_lines(ax, W1: np.ndarray, b1: np.ndarray) -> int:
-    """Draw w_i . x + b_i = 0 for each hidden unit (W1 (2, n), b1 (n,)); return how many were drawn."""
-    drawn = 0
-    for (a, b), c in zip(np.asarray(W1).T, np.asarray(b1).reshape(-1), strict=True):
-        if a * a + b * b < 1e-12:
-            continue
-        point = -c * np.array([a, b]) / (a * a + b * b)
-        ax.axline(tuple(point), tuple(point + [-b, a]), color="0.2", lw=0.8, alpha=0.6)
-        drawn += 1
-    return drawn
+    """Draw w_i . x + b_i = 0 for each hidden unit (W1 (2, n), b1 (n,)) as one collection
+    (gid "unit-lines", one segment per unit, long enough to cross [-1, 1]^2); return the count."""
+    normals, offsets = np.asarray(W1, dtype=float).T, np.asarray(b1, dtype=float).reshape(-1)
+    norms = np.linalg.norm(normals, axis=1)
+    keep = norms > 1e-6
+    unit = normals[keep] / norms[keep, None]
+    foot = -offsets[keep, None] / norms[keep, None] * unit  # the point of the line nearest 0
+    along = np.stack([-unit[:, 1], unit[:, 0]], axis=1) * 4
+    segments = np.stack([foot - along, foot + along], axis=1)
+    ax.add_collection(
+        LineCollection(segments, colors="0.2", linewidths=0.8, alpha=0.6, gid="unit-lines")
+    )
+    return len(segments)
+
+
+@lru_cache(maxsize=8)
+def truth_boundary(task: str, resolution: int = 200) -> tuple[np.ndarray, ...]:
+    """The task's true boundary as polylines (N, 2), traced once per task on a grid."""
+    axis = np.linspace(-1.0, 1.0, resolution)
+    truth = label_grid(task, resolution).astype(float)
+    lines: list[np.ndarray] = []
+    for label in range(truth.shape[2]):
+        lines += contourpy.contour_generator(axis, axis, truth[..., label]).lines(0.5)
+    return tuple(lines)
+
+
+def _fixed_figure(width: float, height: float, **margins: float) -> Figure:
+    """Like ``new_figure`` at dpi 80 but with fixed margins: a slider redraw skips the layout solver."""
+    return Figure(figsize=(width, height), dpi=80, subplotpars=SubplotParams(**margins))
 
 
 def decision_figure(result: TrainResult, seed_index: int = 0, resolution: int = 100) -> Figure:
     """Predicted labels over [-1, 1]^2 (tint), the true boundary (black) and each unit's line (grey),
     beside the training loss curve."""
-    fig = new_figure(7.2, 3.6, dpi=80)
-    ax, ax_loss = fig.subplots(1, 2, width_ratios=[1, 1])
+    fig = _fixed_figure(7.2, 3.6, left=0.02, right=0.98, bottom=0.14, top=0.84, wspace=0.25)
+    ax, ax_loss = fig.subplots(1, 2)
     points = torch.tensor(grid_points(resolution), dtype=torch.float32)
     probs = result.predict(points)[seed_index].numpy().reshape(resolution, resolution, -1)
     ax.imshow(
         _probability_image(probs), origin="lower", extent=UNIT_SQUARE, interpolation="nearest"
     )
-    truth = label_grid(result.task, resolution)
-    for label in range(truth.shape[2]):
-        ax.contour(
-            *np.meshgrid(*[np.linspace(-1, 1, resolution)] * 2),
-            truth[..., label],
-            [0.5],
-            colors="k",
-            linewidths=1,
-        )
+    ax.add_collection(
+        LineCollection(truth_boundary(result.task), colors="k", linewidths=1, gid="truth")
+    )
     n_lines = draw_unit_lines(ax, result.W1[seed_index].numpy(), result.b1[seed_index].numpy())
     ax.set(xlim=(-1, 1), ylim=(-1, 1), aspect="equal", xticks=[], yticks=[])
     ax.set_title(f"{result.task}: {n_lines} unit lines", fontsize=10)
     ax_loss.plot(result.losses[seed_index], color=COLORS.get(result.activation, "k"))
-    ax_loss.set(xlabel="Adam step", ylabel="training loss (BCE)", yscale="log")
+    ax_loss.set(xlabel="Adam step", ylabel="training loss (BCE)", ylim=(0, None))
     k = result.W2.shape[2]
     params = 3 * result.d_ff + result.d_ff * k + k
     fig.suptitle(
@@ -100,7 +118,7 @@ def regions_count_figure(widths, exact, sampled) -> Figure:
 
 def region_picture(W1: np.ndarray, b1: np.ndarray, count: int, resolution: int = 160) -> Figure:
     """Every linear region of a ReLU layer 2 -> n in its own colour, with the units' lines."""
-    fig = new_figure(4.4, 4.4, dpi=80)
+    fig = _fixed_figure(4.4, 4.4, left=0.03, right=0.97, bottom=0.03, top=0.92)
     ax = fig.subplots()
     labels = region_map(W1, b1, resolution)
     shuffled = np.random.default_rng(0).permutation(labels.max() + 1)[labels]
@@ -184,7 +202,7 @@ def gated_budget_figure(
     d_model: int, d_ff: int, plain: int, gated_same: int, gated_equal: int, d_ff_equal: int
 ) -> Figure:
     """Parameter counts: plain FFN, gated FFN at the same d_ff, gated FFN at the equal-budget d_ff'."""
-    fig = new_figure(6.4, 3.0, dpi=80)
+    fig = _fixed_figure(6.4, 3.0, left=0.16, right=0.97, bottom=0.17, top=0.9)
     ax = fig.subplots()
     labels = [f"plain\nd_ff={d_ff}", f"gated\nd_ff={d_ff}", f"gated\nd_ff'={d_ff_equal}"]
     values = [plain, gated_same, gated_equal]
