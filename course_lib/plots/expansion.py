@@ -62,8 +62,11 @@ def _fixed_figure(width: float, height: float, **margins: float) -> Figure:
 def decision_figure(result: TrainResult, seed_index: int = 0, resolution: int = 100) -> Figure:
     """Predicted labels over [-1, 1]^2 (tint), the true boundary (black) and each unit's line (grey),
     beside the training loss curve."""
-    fig = _fixed_figure(7.2, 3.6, left=0.02, right=0.98, bottom=0.14, top=0.84, wspace=0.25)
-    ax, ax_loss = fig.subplots(1, 2)
+    fig = Figure(figsize=(7.2, 3.6), dpi=80)
+    ax = fig.add_axes(
+        (0.02, 0.04, 0.45, 0.78), anchor="W"
+    )  # fixed boxes: no layout solver per redraw
+    ax_loss = fig.add_axes((0.6, 0.15, 0.38, 0.67))
     points = torch.tensor(grid_points(resolution), dtype=torch.float32)
     probs = result.predict(points)[seed_index].numpy().reshape(resolution, resolution, -1)
     ax.imshow(
