@@ -4,8 +4,9 @@ runs the command README gives, and the package says its version."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 import course_lib
 

@@ -1,0 +1,125 @@
+"""Checkers for lesson 2: the equal-budget gated FFN, SwiGLU, the rank of a collapsed linear stack."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+import torch.nn.functional as F
+
+from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
+from course_lib.ffn import count_gated_parameters, equal_budget_gated_d_ff
+
+
+def check_gated_budget(fn: Callable[[int, int], int]) -> CheckResult:
+    """``fn(d_model, d_ff)``: parameters of the bias-free gated FFN as big as a plain one of width d_ff."""
+
+    def check() -> str:
+        for d_model, d_ff in ((512, 3072), (768, 3072), (64, 256), (10, 7)):
+            got = fn(d_model, d_ff)
+            d_equal = equal_budget_gated_d_ff(d_ff)
+            expected = count_gated_parameters(d_model, d_equal)
+            if got == expected:
+                continue
+            if got == 3 * d_model * d_ff:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: that is the gated FFN at the same d_ff; shrink it to d_ff' = round(2/3 * d_ff) = {d_equal} first"
+                )
+            if got == 2 * d_model * d_equal:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: a gated FFN has three matrices (W, V, W2), not two"
+                )
+            if got == 2 * d_model * d_ff:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: that is the plain FFN's weights; the question is the gated one with d_ff' = {d_equal}"
+                )
+            if got == 3 * d_model * d_equal + 2 * d_equal + d_model:
+                raise Hint(f"fn({d_model}, {d_ff}) = {got}: Shazeer's gated layers have no biases")
+            raise Hint(
+                f"fn({d_model}, {d_ff}) = {got}, expected 3 * d_model * d_ff' with d_ff' = round(2 * d_ff / 3) = {d_equal}"
+            )
+        return f"e.g. d_model=768, d_ff=3072 -> d_ff'={equal_budget_gated_d_ff(3072)}, {count_gated_parameters(768, 2048):,} parameters, as many as the plain FFN's weights."
+
+    return run_check("gated budget", check)
+
+
+def swiglu_reference(
+    x: torch.Tensor, W: torch.Tensor, V: torch.Tensor, W2: torch.Tensor
+) -> torch.Tensor:
+    """SwiGLU(x) = (silu(x W) * (x V)) W2: x (..., d_model), W and V (d_model, d_ff), W2 (d_ff, d_model)."""
+    return (F.silu(x @ W) * (x @ V)) @ W2
+
+
+def _diagnose_swiglu(got, x, W, V, W2) -> str:
+    suspects = {
+        "that is ReGLU: the gate's activation should be SiLU (x * sigmoid(x)), not ReLU": (
+            F.relu(x @ W) * (x @ V)
+        )
+        @ W2,
+        "that is GEGLU: the gate's activation should be SiLU, not GELU": (F.gelu(x @ W) * (x @ V))
+        @ W2,
+        "that is the original GLU: sigmoid(x W) gates; SwiGLU uses silu(x W) = x W * sigmoid(x W)": (
+            torch.sigmoid(x @ W) * (x @ V)
+        )
+        @ W2,
+        "the activation is on the wrong branch: silu(x W) * (x V), not (x W) * silu(x V)": (
+            (x @ W) * F.silu(x @ V)
+        )
+        @ W2,
+        "the linear branch x V is missing: the gate multiplies it": F.silu(x @ W) @ W2,
+        "the SiLU is applied after the product; it acts on x W alone": F.silu((x @ W) * (x @ V))
+        @ W2,
+    }
+    for hint, wrong in suspects.items():
+        if close(got, wrong, atol=1e-5):
+            return hint
+    return "the values differ from (silu(x W) * (x V)) W2: check each step"
+
+
+def check_swiglu(fn: Callable) -> CheckResult:
+    """``fn(x, W, V, W2)`` must return (silu(x W) * (x V)) W2."""
+
+    def check() -> str:
+        g = torch.Generator().manual_seed(0)
+        x = torch.randn(2, 3, 6, generator=g)
+        W, V = torch.randn(6, 10, generator=g), torch.randn(6, 10, generator=g)
+        W2 = torch.randn(10, 6, generator=g)
+        got = fn(x, W, V, W2)
+        if got is None:
+            raise Hint("your function returned None: did you forget `return`?")
+        expected = swiglu_reference(x, W, V, W2)
+        if shape_of(got) != tuple(expected.shape):
+            raise Hint(
+                f"the output has shape {shape_of(got)}, expected {tuple(expected.shape)}: did you apply W2 (d_ff -> d_model)?"
+            )
+        if not close(got, expected, atol=1e-5):
+            raise Hint(_diagnose_swiglu(got, x, W, V, W2))
+        return "matches (silu(x W) * (x V)) W2."
+
+    return run_check("SwiGLU", check)
+
+
+def check_collapsed_rank(fn: Callable[[int, int], int]) -> CheckResult:
+    """``fn(d_model, d_ff)``: the largest possible rank of W1 W2, W1 (d_model, d_ff), W2 (d_ff, d_model)."""
+
+    def check() -> str:
+        for d_model, d_ff in ((512, 2048), (8, 3), (4, 4), (64, 16)):
+            got, expected = fn(d_model, d_ff), min(d_model, d_ff)
+            if got == expected:
+                continue
+            if got == d_ff:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: W1 W2 is a (d_model, d_model) matrix; its rank cannot exceed d_model"
+                )
+            if got == d_model:
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: everything passes through the d_ff hidden numbers; a narrow d_ff caps the rank"
+                )
+            if got == max(d_model, d_ff):
+                raise Hint(
+                    f"fn({d_model}, {d_ff}) = {got}: the rank of a product is at most the smaller of the ranks"
+                )
+            raise Hint(f"fn({d_model}, {d_ff}) = {got}, expected {expected}")
+        return "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 x 512 matrix could not."
+
+    return run_check("collapsed rank", check)
