@@ -4,9 +4,8 @@ runs the command README gives, and the package says its version."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 import course_lib
 
