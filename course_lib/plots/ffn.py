@@ -6,6 +6,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+from matplotlib.ticker import MaxNLocator
 
 from course_lib.ffn import ACTIVATIONS
 from course_lib.plots import COLORS, new_figure
@@ -91,6 +92,9 @@ class HiddenActivityView:
         self.left.set_xlabel("hidden value after the activation")
         self.left.set_ylabel("count")
         self.right.set_ylim(0, 1)
+        for axis in (self.left.xaxis, self.left.yaxis, self.right.xaxis, self.right.yaxis):
+            axis.set_major_locator(MaxNLocator(nbins=4))  # tick labels are most of a redraw
+        self.right.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         self.right.set_xlabel("token")
         self.right.set_ylabel("fraction of hidden units > 0")
 
@@ -113,7 +117,7 @@ class HiddenActivityView:
         self.left.set_title(
             f"{activation}, d_ff = {d_ff}: {100 * (hidden == 0).mean():.0f}% exact zeros"
         )
-        self.right.set_title(f"{parameters:,} params, {flops:,} FLOPs/token", fontsize=9)
+        self.right.set_title(f"{parameters:,} params, {flops:,} FLOPs/token", fontsize=9, y=1.0)
         return self.figure
 
 
