@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,6 +23,7 @@ from torch.func import functional_call, stack_module_state, vmap
 from course_lib._validate import choice, positive_int
 from course_lib.ffn import FeedForward
 from course_lib.sublayer import LayerNorm
+from course_lib.threads import torch_threads
 from course_lib.transformer import MultiHeadAttention
 
 PLACEMENTS = ("post", "pre", "none")
@@ -101,17 +101,6 @@ class DepthProfile:
     loss: float
 
 
-@contextmanager
-def _one_thread():
-    """Tiny tensors: one thread avoids the cost of waking a second one for every small op."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 @lru_cache(maxsize=256)
 def depth_profile(
     depth: int, placement: str = "post", residual: bool = True, seed: int = 0
@@ -119,7 +108,7 @@ def depth_profile(
     """One forward and backward pass of a fresh Xavier-initialised ``ToyEncoder`` (d_model 32)
     on random inputs (batch 8, seq 8) with a random linear read-out and cross-entropy loss."""
     positive_int("depth", depth)
-    with _one_thread():
+    with torch_threads(1):
         torch.manual_seed(seed)
         model = xavier_init(ToyEncoder(depth, placement, residual))
         head = nn.Linear(32, 16)
@@ -241,7 +230,7 @@ def warmup_race(
         raise ValueError(f"warmup_steps must be an int >= 0, got {warmup_steps!r}")
     if not seeds or not all(isinstance(s, int) for s in seeds):
         raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
-    with _one_thread():
+    with torch_threads(1):
         params, buffers, model = _batched_models(depth, placement, seeds)
         optimizer = torch.optim.Adam(params.values(), lr=lr, betas=(0.9, 0.98), foreach=True)
         data = torch.Generator().manual_seed(1)

@@ -8,8 +8,6 @@ Every task is multi-label: targets (N, k) in {0, 1}, k sigmoid outputs, binary c
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,6 +18,7 @@ import torch.nn.functional as F
 from course_lib._validate import choice, positive_int
 from course_lib.ffn import ACTIVATIONS
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, inside
+from course_lib.threads import torch_threads  # noqa: F401  (re-exported: lessons import it from here)
 
 
 def _triangles(points: np.ndarray) -> np.ndarray:
@@ -42,21 +41,6 @@ def _spiral(points: np.ndarray) -> np.ndarray:
 
 
 TASKS = {"triangles": _triangles, "ring": _ring, "xor": _xor, "spiral": _spiral}
-
-
-@contextmanager
-def torch_threads(n: int) -> Iterator[None]:
-    """Run a block (or, as a decorator, a function) with ``n`` intra-op threads, then restore.
-
-    Tiny batched models are dominated by per-operation overhead: one thread avoids the cost of
-    waking the others, which on a busy 2-core machine was up to 20x slower.
-    """
-    previous = torch.get_num_threads()
-    torch.set_num_threads(positive_int("n", n))
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,7 @@ One more layer combines memberships: overlap (AND), union (OR), symmetric differ
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import numpy as np
 import torch
@@ -24,20 +23,9 @@ from course_lib.regions import (
     positive_number,
     validate_polygon,
 )
+from course_lib.threads import torch_threads
 
 DTYPE = torch.float64  # exact enough that "equals the oracle" means equal up to 1e-12
-
-
-@contextmanager
-def one_thread() -> Iterator[None]:
-    """Run torch on one thread inside the block: for these small tensors, waking a second thread
-    costs more than it saves (10x slower on a busy 2-core machine), then restore the setting."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def relu_step(z: torch.Tensor, sharpness: float) -> torch.Tensor:
@@ -153,7 +141,7 @@ def union_network(pieces: Sequence[np.ndarray], sharpness: float = 20.0) -> nn.M
 
 def evaluate(network: nn.Module, points: object) -> np.ndarray:
     """The network's output for points (N, 2) as a NumPy array (N, outputs)."""
-    with torch.no_grad(), one_thread():
+    with torch.no_grad(), torch_threads(1):
         return network(_points(points)).numpy()
 
 
@@ -161,7 +149,7 @@ def feature_maps(network: PolygonNetwork, resolution: int = 120, extent: float =
     """Every edge feature and every output over a grid, for small-multiple plots:
     {"features": (res, res, E), "outputs": (res, res, P), "extent": extent}."""
     points = torch.tensor(grid(resolution, extent), dtype=DTYPE)
-    with torch.no_grad(), one_thread():
+    with torch.no_grad(), torch_threads(1):
         features, outputs = network.features(points), network(points)
     shape = (resolution, resolution, -1)
     return {

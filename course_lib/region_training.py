@@ -20,8 +20,8 @@ import torch.nn.functional as F
 from course_lib._validate import choice, positive_int
 from course_lib.experiments import TrainResult, make_task
 from course_lib.ffn import ACTIVATIONS
-from course_lib.region_network import one_thread
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, half_planes
+from course_lib.threads import torch_threads
 
 D_FFS = tuple(range(2, 13))
 SEEDS = (0, 1, 2)
@@ -64,7 +64,7 @@ def train_widths(
         raise ValueError(f"d_ffs and seeds must be non-empty, got {d_ffs!r} and {seeds!r}")
     for d_ff in d_ffs:
         positive_int("d_ff", d_ff)
-    with one_thread():
+    with torch_threads(1):
         return _train(activation, d_ffs, seeds, steps, lr)
 
 

@@ -21,9 +21,10 @@ from course_lib.plots.regions import (
     plot_learned_lines,
     plot_ngon,
 )
-from course_lib.region_network import evaluate, logic_network, one_thread, polygon_network
+from course_lib.region_network import evaluate, logic_network, polygon_network
 from course_lib.region_training import D_FFS, hidden_lines, trained
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, grid, inside, polygon_area, regular_polygon
+from course_lib.threads import torch_threads
 from course_lib.widgets import Control, Demo
 
 RESOLUTION = 100
@@ -94,7 +95,7 @@ def render_trained(d_ff: int, activation: str) -> Figure:
     result = trained(d_ff, activation)
     best = int(np.argmax(result.accuracy))
     points = torch.tensor(grid(RESOLUTION), dtype=torch.float32)
-    with one_thread():
+    with torch_threads(1):
         prediction = result.predict(points)[best].numpy().reshape(RESOLUTION, RESOLUTION, 2)
     title = f"d_ff={d_ff}, {activation}: accuracy {result.accuracy[best]:.1%} (best of {len(result.seeds)} seeds)"
     return plot_learned_lines(

@@ -1,0 +1,37 @@
+"""torch_threads sets torch's thread count inside a block and always restores it."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from course_lib import experiments
+from course_lib.threads import torch_threads
+
+
+def test_torch_threads_sets_and_restores_even_after_an_error():
+    before = torch.get_num_threads()
+    with pytest.raises(RuntimeError, match="boom"):
+        with torch_threads(1):
+            assert torch.get_num_threads() == 1
+            raise RuntimeError("boom")
+    assert torch.get_num_threads() == before
+
+
+def test_torch_threads_works_as_a_decorator():
+    @torch_threads(1)
+    def inside() -> int:
+        return torch.get_num_threads()
+
+    assert inside() == 1
+
+
+@pytest.mark.parametrize(("n", "error"), [(0, ValueError), (-2, ValueError), (1.5, TypeError)])
+def test_torch_threads_rejects_a_bad_count(n, error):
+    with pytest.raises(error, match="n must be a positive int"):
+        with torch_threads(n):
+            pass
+
+
+def test_experiments_still_exports_torch_threads():
+    assert experiments.torch_threads is torch_threads
