@@ -7,6 +7,7 @@ import numpy as np
 from course_lib.depth import depth_profile, warmup_race
 from course_lib.plots import COLORS
 from course_lib.plots.sublayer import (
+    DepthProfileView,
     plot_activation_scales,
     plot_depth_profile,
     plot_placement_gradients,
@@ -47,3 +48,18 @@ def test_warmup_race_plots_the_mean_loss_of_each_run():
     np.testing.assert_allclose(ax.lines[1].get_ydata(), results[0].losses[0])
     assert len(ax.lines) == 2 * (1 + 3)  # a mean line and 3 seed lines per setting
     assert [line.get_linestyle() for line in ax.lines[::4]] == ["--", "-"]
+
+
+def test_depth_profile_view_redraws_one_figure_in_place():
+    view = DepthProfileView()
+    first = view.update(depth_profile(2, "post", True))
+    second = view.update(depth_profile(8, "none", False))
+    assert first is second
+    profile = depth_profile(8, "none", False)
+    np.testing.assert_allclose(view.grad_line.get_ydata(), profile.w2_grad)
+    np.testing.assert_allclose(view.act_line.get_xdata(), np.arange(9))
+    assert view.legend.get_texts()[0].get_text() == "no norm, no residual"
+    assert view.grad_line.get_color() == COLORS["none"]
+    low, high = view.act_ax.get_ylim()
+    assert low <= profile.activation_rms.min() and high >= profile.activation_rms.max()
+    assert "16 sublayers" in view.title.get_text()

@@ -46,23 +46,57 @@ def _fast_log_axes(fig: Figure) -> None:
         ax.set_ylim(10 ** np.floor(low), 10 ** np.ceil(max(high, np.floor(low) + 1)))
 
 
+class DepthProfileView:
+    """Lesson 4's demo figure, built once and updated in place for every control move.
+
+    New axes create their tick objects again on every draw; updating the lines and limits of one
+    figure skips that, which is most of a redraw.
+    """
+
+    def __init__(self) -> None:
+        self.figure = new_figure(8.0, 3.4, dpi=80, layout=None)  # _fast_log_axes places the axes
+        self.grad_ax, self.act_ax = self.figure.subplots(1, 2)
+        (self.grad_line,) = self.grad_ax.plot([1, 2], [1, 10], marker="o", markersize=3)
+        (self.act_line,) = self.act_ax.plot([0, 1], [1, 10], marker="o", markersize=3)
+        self.grad_ax.set(
+            xlabel="layer (1 = nearest the input)", ylabel="||dLoss/dW2||", yscale="log"
+        )
+        self.grad_ax.set_title("gradient of each layer's FFN W2", y=1.0)
+        self.act_ax.set(xlabel="after layer (0 = input)", ylabel="RMS of the stream", yscale="log")
+        self.act_ax.set_title("activation scale through depth", y=1.0)
+        for ax in (self.grad_ax, self.act_ax):
+            ax.grid(alpha=0.3)
+        self.legend = self.grad_ax.legend([self.grad_line], [""], loc="upper right", fontsize=8)
+        self.title = self.figure.suptitle("")
+        _fast_log_axes(self.figure)
+
+    def update(self, profile: DepthProfile) -> Figure:
+        """Show one stack: ||dLoss/dW2|| per layer and the stream's RMS after each layer."""
+        style = _style(profile)
+        series = (
+            (self.grad_ax, self.grad_line, np.arange(1, profile.depth + 1), profile.w2_grad),
+            (self.act_ax, self.act_line, np.arange(profile.depth + 1), profile.activation_rms),
+        )
+        for ax, line, x, y in series:
+            line.set_data(x, y)
+            line.set_color(style["color"])
+            line.set_linestyle(style["linestyle"])
+            ax.set_xlim(x[0] - 0.5, x[-1] + 0.5)
+            low, high = np.log10(np.min(y)), np.log10(np.max(y))
+            ax.set_ylim(10 ** np.floor(low), 10 ** np.ceil(max(high, np.floor(low) + 1)))
+        legend_line = self.legend.get_lines()[0]
+        legend_line.set_color(style["color"])
+        legend_line.set_linestyle(style["linestyle"])
+        self.legend.get_texts()[0].set_text(_label(profile))
+        self.title.set_text(
+            f"{profile.depth} layers = {2 * profile.depth} sublayers, at initialisation"
+        )
+        return self.figure
+
+
 def plot_depth_profile(profile: DepthProfile) -> Figure:
     """Two panels for one stack: ||dLoss/dW2|| per layer, and the stream's RMS after each layer."""
-    fig = new_figure(8.0, 3.4, dpi=80, layout=None)  # _fast_log_axes places the axes
-    grad_ax, act_ax = fig.subplots(1, 2)
-    layers = np.arange(1, profile.depth + 1)
-    grad_ax.plot(layers, profile.w2_grad, label=_label(profile), **_style(profile))
-    grad_ax.set(xlabel="layer (1 = nearest the input)", ylabel="||dLoss/dW2||", yscale="log")
-    grad_ax.set_title("gradient of each layer's FFN W2")
-    act_ax.plot(np.arange(profile.depth + 1), profile.activation_rms, **_style(profile))
-    act_ax.set(xlabel="after layer (0 = input)", ylabel="RMS of the stream", yscale="log")
-    act_ax.set_title("activation scale through depth")
-    for ax in (grad_ax, act_ax):
-        ax.grid(alpha=0.3)
-    grad_ax.legend(loc="best", fontsize=8)
-    fig.suptitle(f"{profile.depth} layers = {2 * profile.depth} sublayers, at initialisation")
-    _fast_log_axes(fig)
-    return fig
+    return DepthProfileView().update(profile)
 
 
 def plot_placement_gradients(profiles: Sequence[DepthProfile]) -> Figure:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from matplotlib.figure import Figure
 
 from course_lib.depth import depth_profile
-from course_lib.plots.sublayer import plot_depth_profile
+from course_lib.plots.sublayer import DepthProfileView
 from course_lib.widgets import Control, Demo
 
 DEPTHS = (1, 2, 4, 8, 16)
@@ -17,7 +19,12 @@ def render_depth_demo(depth: int = 8, norm: str = "post", residual: str = "on") 
     """Per-layer W2 gradient and activation scale of one stack at initialisation (seed 0)."""
     if residual not in RESIDUALS:
         raise ValueError(f"residual must be one of {list(RESIDUALS)}, got {residual!r}")
-    return plot_depth_profile(depth_profile(depth, norm, residual == "on"))
+    return _view().update(depth_profile(depth, norm, residual == "on"))
+
+
+@lru_cache(maxsize=1)
+def _view() -> DepthProfileView:
+    return DepthProfileView()
 
 
 def precompute() -> int:
