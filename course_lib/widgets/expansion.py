@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from course_lib.experiments import TASKS, init_weights, torch_threads, train_mlp
+from course_lib.experiments import TASKS, init_weights, torch_threads
 from course_lib.ffn import GATED_VARIANTS, count_gated_parameters, equal_budget_gated_d_ff
 from course_lib.linear_regions import count_regions
 from course_lib.plots.expansion import decision_figure, gated_budget_figure, region_picture
+from course_lib.stored_runs import stored_or_trained
 from course_lib.widgets import Control, Demo
 
 WIDTHS = (1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)
@@ -18,12 +19,15 @@ STEPS, LR, N_POINTS = (
     0.05,
     1000,
 )  # the sweep's settings; a first visit to d_ff=256 stays under 1 s
+STORED_WIDTHS = tuple(
+    w for w in WIDTHS if w <= 64
+)  # trained ahead (stored_runs): a first visit only draws
 
 
 def render_width(d_ff: int, activation: str, task: str) -> Figure:
     """Train (or fetch from the cache) a 2 -> d_ff -> k network and draw its decision regions."""
     with torch_threads(1):
-        result = train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS)
+        result = stored_or_trained(task, d_ff, activation, 0, STEPS, LR, N_POINTS)
     return decision_figure(result)
 
 
