@@ -153,6 +153,19 @@ def _copy_tail(ours: nn.Module, theirs: nn.Module, norms: tuple[str, ...]) -> No
         sub.norm.load_state_dict(getattr(theirs, name).state_dict())
 
 
+def _constructor_arguments(layer: nn.Module) -> tuple:
+    """(d_model, num_heads, d_ff, dropout, activation, norm_first, eps) of a torch layer."""
+    return (
+        layer.linear1.in_features,
+        layer.self_attn.num_heads,
+        layer.linear1.out_features,
+        layer.dropout.p,
+        _activation_name(layer),
+        layer.norm_first,
+        layer.norm1.eps,
+    )
+
+
 class EncoderLayer(nn.Module):
     """Self-attention and FFN, each inside a sublayer connection (2 sublayers).
 
@@ -185,15 +198,7 @@ class EncoderLayer(nn.Module):
     def from_torch(cls, layer: nn.TransformerEncoderLayer) -> EncoderLayer:
         """Our layer holding the weights of ``layer`` (batch_first=True, relu or gelu)."""
         _check_torch_layer(layer, nn.TransformerEncoderLayer)
-        ours = cls(
-            layer.linear1.in_features,
-            layer.self_attn.num_heads,
-            layer.linear1.out_features,
-            layer.dropout.p,
-            _activation_name(layer),
-            layer.norm_first,
-            layer.norm1.eps,
-        )
+        ours = cls(*_constructor_arguments(layer))
         _copy_attention(ours.self_attn, layer.self_attn)
         _copy_tail(ours, layer, ("norm1", "norm2"))
         return ours
@@ -240,15 +245,7 @@ class DecoderLayer(nn.Module):
     def from_torch(cls, layer: nn.TransformerDecoderLayer) -> DecoderLayer:
         """Our layer holding the weights of ``layer`` (batch_first=True, relu or gelu)."""
         _check_torch_layer(layer, nn.TransformerDecoderLayer)
-        ours = cls(
-            layer.linear1.in_features,
-            layer.self_attn.num_heads,
-            layer.linear1.out_features,
-            layer.dropout.p,
-            _activation_name(layer),
-            layer.norm_first,
-            layer.norm1.eps,
-        )
+        ours = cls(*_constructor_arguments(layer))
         _copy_attention(ours.self_attn, layer.self_attn)
         _copy_attention(ours.src_attn, layer.multihead_attn)
         _copy_tail(ours, layer, ("norm1", "norm2", "norm3"))
