@@ -9,7 +9,8 @@ import contourpy
 import numpy as np
 import torch
 from matplotlib.collections import LineCollection
-from matplotlib.figure import Figure, SubplotParams
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 
 from course_lib.experiments import TrainResult, label_grid
 from course_lib.ffn import NUMPY_ACTIVATIONS
@@ -56,7 +57,9 @@ def truth_boundary(task: str, resolution: int = 200) -> tuple[np.ndarray, ...]:
 
 def _fixed_figure(width: float, height: float, **margins: float) -> Figure:
     """Like ``new_figure`` at dpi 80 but with fixed margins: a slider redraw skips the layout solver."""
-    return Figure(figsize=(width, height), dpi=80, subplotpars=SubplotParams(**margins))
+    fig = Figure(figsize=(width, height), dpi=80)
+    fig.subplots_adjust(**margins)  # Figure(subplotpars=...) is ignored by this matplotlib
+    return fig
 
 
 def decision_figure(result: TrainResult, seed_index: int = 0, resolution: int = 100) -> Figure:
@@ -205,14 +208,16 @@ def gated_budget_figure(
     d_model: int, d_ff: int, plain: int, gated_same: int, gated_equal: int, d_ff_equal: int
 ) -> Figure:
     """Parameter counts: plain FFN, gated FFN at the same d_ff, gated FFN at the equal-budget d_ff'."""
-    fig = _fixed_figure(6.4, 3.0, left=0.16, right=0.97, bottom=0.17, top=0.9)
+    fig = _fixed_figure(6.4, 3.0, left=0.2, right=0.97, bottom=0.22, top=0.9)
     ax = fig.subplots()
+    # millions as plain text: the default "1e7" offset label is drawn with mathtext, slowly
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value / 1e6:g}M"))
     labels = [f"plain\nd_ff={d_ff}", f"gated\nd_ff={d_ff}", f"gated\nd_ff'={d_ff_equal}"]
     values = [plain, gated_same, gated_equal]
     bars = ax.barh(labels, values, color=[COLORS["relu"], COLORS["gelu"], COLORS["silu"]])
     ax.bar_label(bars, [f"{v:,}" for v in values], fontsize=9, padding=3)
     ax.set(
-        xlabel="parameters (weights, no biases)",
+        xlabel="parameters (weights, no biases; M = million)",
         xlim=(0, max(values) * 1.3),
         title=f"d_model = {d_model}",
     )
