@@ -101,3 +101,18 @@ def test_gated_budget_figure_labels_each_bar_with_its_count():
     fig = plots.gated_budget_figure(8, 12, 192, 288, 192, 8)
     widths = [patch.get_width() for patch in fig.axes[0].patches]
     assert widths == [192, 288, 192]
+
+
+def test_decision_view_redraws_one_figure_in_place():
+    from course_lib.experiments import train_mlp
+
+    view = plots.DecisionView(resolution=30)
+    first = view.update(train_mlp("triangles", 4, "relu", (0,), 5, 0.05, 100))
+    ring = train_mlp("ring", 7, "tanh", (0,), 5, 0.05, 100)
+    second = view.update(ring)
+    assert first is second
+    assert len(view.units.get_segments()) == 7
+    assert view.ax.get_title() == "ring: 7 unit lines"
+    assert view.title.get_text().startswith("d_ff=7, tanh: accuracy")
+    np.testing.assert_allclose(view.loss_line.get_ydata(), ring.losses[0])
+    assert view.image.get_array().shape[:2] == (30, 30)

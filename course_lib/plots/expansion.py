@@ -31,13 +31,7 @@ def _probability_image(probs: np.ndarray) -> np.ndarray:
 def draw_unit_lines(ax, W1: np.ndarray, b1: np.ndarray) -> int:
     """Draw w_i . x + b_i = 0 for each hidden unit (W1 (2, n), b1 (n,)) as one collection
     (gid "unit-lines", one segment per unit, long enough to cross [-1, 1]^2); return the count."""
-    normals, offsets = np.asarray(W1, dtype=float).T, np.asarray(b1, dtype=float).reshape(-1)
-    norms = np.linalg.norm(normals, axis=1)
-    keep = norms > 1e-6
-    unit = normals[keep] / norms[keep, None]
-    foot = -offsets[keep, None] / norms[keep, None] * unit  # the point of the line nearest 0
-    along = np.stack([-unit[:, 1], unit[:, 0]], axis=1) * 4
-    segments = np.stack([foot - along, foot + along], axis=1)
+    segments = _unit_segments(W1, b1)
     ax.add_collection(
         LineCollection(segments, colors="0.2", linewidths=0.8, alpha=0.6, gid="unit-lines")
     )
@@ -62,35 +56,70 @@ def _fixed_figure(width: float, height: float, **margins: float) -> Figure:
     return fig
 
 
+def _unit_segments(W1: np.ndarray, b1: np.ndarray) -> np.ndarray:
+    """One segment (2 points) per hidden unit's line w_i . x + b_i = 0, long enough to cross
+    [-1, 1]^2: (units, 2, 2); units with a zero weight vector have no line."""
+    normals, offsets = np.asarray(W1, dtype=float).T, np.asarray(b1, dtype=float).reshape(-1)
+    norms = np.linalg.norm(normals, axis=1)
+    keep = norms > 1e-6
+    unit = normals[keep] / norms[keep, None]
+    foot = -offsets[keep, None] / norms[keep, None] * unit  # the point of the line nearest 0
+    along = np.stack([-unit[:, 1], unit[:, 0]], axis=1) * 4
+    return np.stack([foot - along, foot + along], axis=1)
+
+
+class DecisionView:
+    """Lesson 2's centrepiece figure, built once and updated in place for every control move:
+    predicted labels (tint), the true boundary (black), each unit's line (grey), the loss curve.
+
+    New axes re-create their ticks on every draw; updating one figure's artists skips that.
+    """
+
+    def __init__(self, resolution: int = 100) -> None:
+        self.resolution = resolution
+        self.points = torch.tensor(grid_points(resolution), dtype=torch.float32)
+        self.figure = Figure(figsize=(7.2, 3.6), dpi=80)
+        # fixed boxes: no layout solver per redraw
+        self.ax = self.figure.add_axes((0.02, 0.04, 0.45, 0.78), anchor="W")
+        self.ax_loss = self.figure.add_axes((0.6, 0.15, 0.38, 0.67))
+        blank = np.ones((resolution, resolution, 3))
+        self.image = self.ax.imshow(
+            blank, origin="lower", extent=UNIT_SQUARE, interpolation="nearest"
+        )
+        self.truth = LineCollection([], colors="k", linewidths=1, gid="truth")
+        self.units = LineCollection([], colors="0.2", linewidths=0.8, alpha=0.6, gid="unit-lines")
+        self.ax.add_collection(self.truth)
+        self.ax.add_collection(self.units)
+        self.ax.set(xlim=(-1, 1), ylim=(-1, 1), aspect="equal", xticks=[], yticks=[])
+        (self.loss_line,) = self.ax_loss.plot([0, 1], [0, 1])
+        self.ax_loss.set(xlabel="Adam step", ylabel="training loss (BCE)")
+        self.title = self.figure.suptitle("", fontsize=11)
+
+    def update(self, result: TrainResult, seed_index: int = 0) -> Figure:
+        """Show one trained network of ``result`` (its seed ``seed_index``)."""
+        probs = result.predict(self.points)[seed_index].numpy()
+        self.image.set_data(_probability_image(probs.reshape(self.resolution, self.resolution, -1)))
+        self.truth.set_segments(truth_boundary(result.task))
+        segments = _unit_segments(result.W1[seed_index].numpy(), result.b1[seed_index].numpy())
+        self.units.set_segments(segments)
+        self.ax.set_title(f"{result.task}: {len(segments)} unit lines", fontsize=10, y=1.0)
+        losses = result.losses[seed_index]
+        self.loss_line.set_data(np.arange(len(losses)), losses)
+        self.loss_line.set_color(COLORS.get(result.activation, "k"))
+        self.ax_loss.set_xlim(0, len(losses) - 1)
+        self.ax_loss.set_ylim(0, losses.max() * 1.05)
+        k = result.W2.shape[2]
+        params = 3 * result.d_ff + result.d_ff * k + k
+        self.title.set_text(
+            f"d_ff={result.d_ff}, {result.activation}: accuracy {result.accuracy[seed_index]:.3f}, "
+            f"{params} parameters"
+        )
+        return self.figure
+
+
 def decision_figure(result: TrainResult, seed_index: int = 0, resolution: int = 100) -> Figure:
-    """Predicted labels over [-1, 1]^2 (tint), the true boundary (black) and each unit's line (grey),
-    beside the training loss curve."""
-    fig = Figure(figsize=(7.2, 3.6), dpi=80)
-    ax = fig.add_axes(
-        (0.02, 0.04, 0.45, 0.78), anchor="W"
-    )  # fixed boxes: no layout solver per redraw
-    ax_loss = fig.add_axes((0.6, 0.15, 0.38, 0.67))
-    points = torch.tensor(grid_points(resolution), dtype=torch.float32)
-    probs = result.predict(points)[seed_index].numpy().reshape(resolution, resolution, -1)
-    ax.imshow(
-        _probability_image(probs), origin="lower", extent=UNIT_SQUARE, interpolation="nearest"
-    )
-    ax.add_collection(
-        LineCollection(truth_boundary(result.task), colors="k", linewidths=1, gid="truth")
-    )
-    n_lines = draw_unit_lines(ax, result.W1[seed_index].numpy(), result.b1[seed_index].numpy())
-    ax.set(xlim=(-1, 1), ylim=(-1, 1), aspect="equal", xticks=[], yticks=[])
-    ax.set_title(f"{result.task}: {n_lines} unit lines", fontsize=10)
-    ax_loss.plot(result.losses[seed_index], color=COLORS.get(result.activation, "k"))
-    ax_loss.set(xlabel="Adam step", ylabel="training loss (BCE)", ylim=(0, None))
-    k = result.W2.shape[2]
-    params = 3 * result.d_ff + result.d_ff * k + k
-    fig.suptitle(
-        f"d_ff={result.d_ff}, {result.activation}: accuracy {result.accuracy[seed_index]:.3f}, "
-        f"{params} parameters",
-        fontsize=11,
-    )
-    return fig
+    """A new figure of one trained network: see ``DecisionView``."""
+    return DecisionView(resolution).update(result, seed_index)
 
 
 def capacity_figure(sweeps: list, threshold: float = 0.97) -> Figure:

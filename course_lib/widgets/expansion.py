@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from matplotlib.figure import Figure
 
 from course_lib.experiments import TASKS, init_weights, torch_threads
 from course_lib.ffn import GATED_VARIANTS, count_gated_parameters, equal_budget_gated_d_ff
 from course_lib.linear_regions import count_regions
-from course_lib.plots.expansion import decision_figure, gated_budget_figure, region_picture
+from course_lib.plots.expansion import DecisionView, gated_budget_figure, region_picture
 from course_lib.stored_runs import stored_or_trained
 from course_lib.widgets import Control, Demo
 
@@ -28,7 +30,12 @@ def render_width(d_ff: int, activation: str, task: str) -> Figure:
     """Train (or fetch from the cache) a 2 -> d_ff -> k network and draw its decision regions."""
     with torch_threads(1):
         result = stored_or_trained(task, d_ff, activation, 0, STEPS, LR, N_POINTS)
-    return decision_figure(result)
+    return _decision_view().update(result)
+
+
+@lru_cache(maxsize=1)
+def _decision_view() -> DecisionView:
+    return DecisionView()
 
 
 def render_regions(d_ff: int, seed: int) -> Figure:
