@@ -97,3 +97,15 @@ def test_union_outlines_each_piece():
     fig = plot_union(np.zeros((4, 4)), 1.0, pieces)
     assert len(fig.axes[0].lines) == 2
     assert "2 convex pieces" in fig.axes[0].get_title()
+
+
+def test_ngon_view_redraws_one_figure_in_place():
+    from course_lib.plots.regions import NgonView
+
+    view = NgonView(1.0, 0.8, (3, 4, 5), (1.0, 0.5, 0.25))
+    first = view.update(np.zeros((4, 4)), 3)
+    second = view.update(np.ones((4, 4)), 5)
+    assert first is second
+    assert view.marker.get_xdata() == [5] and view.marker.get_ydata() == [0.25]
+    assert view.ax_shape.get_title() == "5-gon from 5 edge features"
+    assert view.image.get_array().sum() == 16

@@ -211,6 +211,41 @@ def plot_learned_lines(
     return fig
 
 
+class NgonView:
+    """Lesson 3's n-gon demo, built once: the n-gon image, the circle, the area-error curve.
+    A move of n updates the image, the marker and the title; the axes and ticks are reused."""
+
+    def __init__(
+        self, extent: float, radius: float, ns: Sequence[int], errors: Sequence[float]
+    ) -> None:
+        self.ns, self.errors = list(ns), np.asarray(errors)
+        self.figure = live_figure(7.0, 3.0)
+        self.figure.subplots_adjust(bottom=0.16, wspace=0.2)
+        self.ax_shape, ax_err = self.figure.subplots(1, 2, width_ratios=(1, 1.4))
+        self.image = _image(self.ax_shape, np.zeros((2, 2)), extent, cmap="Purples")
+        angle = np.linspace(0, 2 * np.pi, 200)
+        self.ax_shape.plot(
+            radius * np.cos(angle), radius * np.sin(angle), color="k", lw=0.8, ls="--"
+        )
+        _square(self.ax_shape, extent, "", ticks=False)
+        ax_err.plot(self.ns, self.errors, "o-", ms=3, color=COLORS["f"])
+        (self.marker,) = ax_err.plot([self.ns[0]], [self.errors[0]], "o", ms=9, color=COLORS["g"])
+        ax_err.set(xlabel="n (edges = features)", ylabel="disc area − n-gon area", yscale="log")
+        # plain tick labels: the default log labels are mathtext, which costs ~50 ms to lay out
+        ax_err.set_yticks([0.05, 0.1, 0.2, 0.5, 1.0], ["0.05", "0.1", "0.2", "0.5", "1"])
+        ax_err.set_yticks([], minor=True)
+        ax_err.set_xticks(self.ns[::2])
+        ax_err.tick_params(labelsize=7)
+        ax_err.set_title("the disc, approximated", fontsize=9)
+
+    def update(self, output: np.ndarray, n: int) -> Figure:
+        """Show the network's n-gon (output (res, res)) and mark n on the curve."""
+        self.image.set_data(output)
+        self.marker.set_data([n], [self.errors[self.ns.index(n)]])
+        self.ax_shape.set_title(f"{n}-gon from {n} edge features", fontsize=9, y=1.0)
+        return self.figure
+
+
 def plot_ngon(
     output: np.ndarray,
     extent: float,
@@ -221,23 +256,7 @@ def plot_ngon(
 ) -> Figure:
     """Left: the network's n-gon (output (res, res)) inside the circle it approximates.
     Right: area error of the inscribed n-gon against n, the current n marked."""
-    fig = live_figure(7.0, 3.0)
-    fig.subplots_adjust(bottom=0.16, wspace=0.2)
-    ax_shape, ax_err = fig.subplots(1, 2, width_ratios=(1, 1.4))
-    _image(ax_shape, output, extent, cmap="Purples")
-    angle = np.linspace(0, 2 * np.pi, 200)
-    ax_shape.plot(radius * np.cos(angle), radius * np.sin(angle), color="k", lw=0.8, ls="--")
-    _square(ax_shape, extent, f"{n}-gon from {n} edge features", ticks=False)
-    ax_err.plot(ns, errors, "o-", ms=3, color=COLORS["f"])
-    ax_err.plot([n], [errors[list(ns).index(n)]], "o", ms=9, color=COLORS["g"])
-    ax_err.set(xlabel="n (edges = features)", ylabel="disc area − n-gon area", yscale="log")
-    # plain tick labels: the default log labels are mathtext, which costs ~50 ms to lay out
-    ax_err.set_yticks([0.05, 0.1, 0.2, 0.5, 1.0], ["0.05", "0.1", "0.2", "0.5", "1"])
-    ax_err.set_yticks([], minor=True)
-    ax_err.set_xticks(list(ns)[::2])
-    ax_err.tick_params(labelsize=7)
-    ax_err.set_title("the disc, approximated", fontsize=9)
-    return fig
+    return NgonView(extent, radius, ns, errors).update(output, n)
 
 
 def plot_union(output: np.ndarray, extent: float, pieces: Sequence[np.ndarray]) -> Figure:

@@ -14,12 +14,12 @@ from matplotlib.figure import Figure
 from course_lib.ffn import ACTIVATIONS
 from course_lib.plots.regions import (
     PIECE_COLORS,
+    NgonView,
     _image,
     _outline,
     _square,
     live_figure,
     plot_learned_lines,
-    plot_ngon,
 )
 from course_lib.region_network import evaluate, logic_network, polygon_network
 from course_lib.region_training import D_FFS, hidden_lines, trained
@@ -86,7 +86,12 @@ def render_ngon(n: int) -> Figure:
     """The network's regular n-gon (n edge features) against the circle, and area error vs n."""
     net = polygon_network([regular_polygon(n, NGON_RADIUS)], sharpness=50)
     output = evaluate(net, grid(RESOLUTION))[:, 0].reshape(RESOLUTION, RESOLUTION)
-    return plot_ngon(output, 1.0, NGON_RADIUS, NS, ngon_area_errors(), n)
+    return _ngon_view().update(output, n)
+
+
+@lru_cache(maxsize=1)
+def _ngon_view() -> NgonView:
+    return NgonView(1.0, NGON_RADIUS, NS, ngon_area_errors())
 
 
 def render_trained(d_ff: int, activation: str) -> Figure:
