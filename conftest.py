@@ -3,15 +3,9 @@ from writing into the user's home directory."""
 
 import os
 import tempfile
+from pathlib import Path
 
-_home = tempfile.mkdtemp(prefix="ffn-course-test-")
-for variable, folder in {
-    "JUPYTER_RUNTIME_DIR": "jupyter-runtime",
-    "JUPYTER_CONFIG_DIR": "jupyter-config",
-    "JUPYTER_DATA_DIR": "jupyter-data",
-    "IPYTHONDIR": "ipython",
-    "MPLCONFIGDIR": "matplotlib",
-}.items():
-    os.environ[variable] = os.path.join(_home, folder)
-    os.makedirs(os.environ[variable], exist_ok=True)
+from course_lib.lab import isolated_dirs
+
+os.environ.update(isolated_dirs(Path(tempfile.mkdtemp(prefix="ffn-course-test-"))))
 # A venv's kernelspec is found through sys.prefix, so moving JUPYTER_DATA_DIR loses nothing.

@@ -16,6 +16,25 @@ PROJECT = Path(__file__).resolve().parent.parent
 FIRST_PAGE = "notebooks/00_index.ipynb"
 
 
+ISOLATED_DIRS = {
+    "JUPYTER_RUNTIME_DIR": "jupyter-runtime",
+    "JUPYTER_CONFIG_DIR": "jupyter-config",
+    "JUPYTER_DATA_DIR": "jupyter-data",
+    "IPYTHONDIR": "ipython",
+    "MPLCONFIGDIR": "matplotlib",
+}
+
+
+def isolated_dirs(home: Path) -> dict[str, str]:
+    """Environment variables that make Jupyter, IPython and matplotlib write under ``home`` only
+    (tests use them so nothing lands in the user's home directory); the folders are created."""
+    env = {}
+    for variable, folder in ISOLATED_DIRS.items():
+        (home / folder).mkdir(parents=True, exist_ok=True)
+        env[variable] = str(home / folder)
+    return env
+
+
 def lab_arguments(
     port: int | None = None, token: str | None = None, open_browser: bool = False
 ) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,10 @@ def test_lab_main_execs_jupyter_lab_on_the_first_page(as_user, monkeypatch, caps
     assert command[-1] == lab.FIRST_PAGE
     assert "--ip=127.0.0.1" in command
     assert "127.0.0.1" in capsys.readouterr().out
+
+
+def test_isolated_dirs_point_every_config_dir_inside_home(tmp_path):
+    env = lab.isolated_dirs(tmp_path)
+    assert set(env) == set(lab.ISOLATED_DIRS)
+    for folder in env.values():
+        assert Path(folder).is_dir() and Path(folder).parent == tmp_path

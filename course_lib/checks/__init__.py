@@ -53,6 +53,13 @@ def run_check(name: str, check: Callable[[], str | None]) -> CheckResult:
     return result
 
 
+def require_return(value, statement: str = "return"):
+    """``value`` itself, or a Hint if the learner's function returned None (a forgotten return)."""
+    if value is None:
+        raise Hint(f"your function returned None: did you forget `{statement}`?")
+    return value
+
+
 def close(actual, expected, atol: float = 1e-6, rtol: float = 1e-5) -> bool:
     """True if two arrays/tensors have the same shape and values within tolerance."""
     a = (

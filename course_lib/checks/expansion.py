@@ -7,7 +7,7 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
-from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
+from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
 from course_lib.ffn import count_gated_parameters, equal_budget_gated_d_ff
 
 
@@ -85,8 +85,7 @@ def check_swiglu(fn: Callable) -> CheckResult:
         W, V = torch.randn(6, 10, generator=g), torch.randn(6, 10, generator=g)
         W2 = torch.randn(10, 6, generator=g)
         got = fn(x, W, V, W2)
-        if got is None:
-            raise Hint("your function returned None: did you forget `return`?")
+        require_return(got)
         expected = swiglu_reference(x, W, V, W2)
         if shape_of(got) != tuple(expected.shape):
             raise Hint(

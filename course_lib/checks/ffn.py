@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
+from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
 from course_lib.ffn import ACTIVATIONS, NUMPY_ACTIVATIONS, FeedForward, count_parameters, numpy_ffn
 
 
@@ -62,8 +62,7 @@ def check_numpy_ffn(fn: Callable) -> CheckResult:
                         "so it is x @ W1, not x @ W1.T (torch's nn.Linear stores the transpose)"
                     ) from None
                 raise
-            if got is None:
-                raise Hint("your function returned None: did you forget `return`?")
+            require_return(got)
             if shape_of(got) != expected.shape:
                 if shape_of(got)[-1] == W1.shape[1]:
                     raise Hint(

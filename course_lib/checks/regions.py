@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from course_lib.checks import CheckResult, Hint, run_check
+from course_lib.checks import CheckResult, Hint, require_return, run_check
 from course_lib.regions import edge_half_plane
 
 # (start, end, a point inside): edges of triangles in both windings, one vertical, one horizontal.
@@ -53,8 +53,7 @@ def check_edge_weights(fn: Callable) -> CheckResult:
     def check() -> str:
         for start, end, inner in EDGE_CASES:
             got = fn(np.array(start), np.array(end), np.array(inner))
-            if got is None:
-                raise Hint("your function returned None: did you forget `return w, b`?")
+            require_return(got, "return w, b")
             w, b = np.asarray(got[0], dtype=float).reshape(-1), float(got[1])
             if w.shape != (2,):
                 raise Hint(f"w must have 2 entries (one per input x, y), got shape {w.shape}")
@@ -70,8 +69,7 @@ def _truth_table(
     fn: Callable, name: str, expected: list[float], suspects: dict[str, list[float]]
 ) -> str:
     got = fn(A.clone(), B.clone())
-    if got is None:
-        raise Hint("your function returned None: did you forget `return`?")
+    require_return(got)
     got = torch.as_tensor(got, dtype=torch.float32).reshape(-1)
     if got.shape != (4,):
         raise Hint(

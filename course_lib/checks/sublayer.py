@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import torch
 
-from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
+from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
 from course_lib.sublayer import LayerNorm
 
 EPS = 0.5  # large on purpose: where eps goes then changes the answer visibly
@@ -67,8 +67,7 @@ def check_layer_norm(fn: Callable) -> CheckResult:
             x = torch.randn(2, 3, 4, generator=g) * 0.8 + 0.3
             gain, bias = torch.rand(4, generator=g) + 0.5, torch.randn(4, generator=g)
             got = fn(x, gain, bias, EPS)
-            if got is None:
-                raise Hint("your function returned None: did you forget `return`?")
+            require_return(got)
             expected = reference_layer_norm(x, gain, bias, EPS)
             if shape_of(got) != tuple(expected.shape):
                 raise Hint(
@@ -127,8 +126,7 @@ def check_sublayer_connection(fn: Callable, norm_first: bool = False) -> CheckRe
             x, sub, norm = _connection_case(seed)
             with torch.no_grad():
                 got = fn(x, sub, norm)
-                if got is None:
-                    raise Hint("your function returned None: did you forget `return`?")
+                require_return(got)
                 expected = x + sub(norm(x)) if norm_first else norm(x + sub(x))
                 if close(got, expected, atol=1e-5):
                     continue

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from course_lib.lab import lab_arguments
+from course_lib.lab import isolated_dirs, lab_arguments
 
 USER_SETTINGS = {
     # every cell in the DOM (no virtual scrolling), so the suite sees every output and widget
@@ -33,16 +33,7 @@ def free_port() -> int:
 
 def isolated_environment(home: Path) -> dict[str, str]:
     """os.environ with Jupyter, IPython and matplotlib writing under ``home`` only."""
-    env = dict(os.environ)
-    for variable, folder in {
-        "JUPYTER_RUNTIME_DIR": "jupyter-runtime",
-        "JUPYTER_CONFIG_DIR": "jupyter-config",
-        "JUPYTER_DATA_DIR": "jupyter-data",
-        "IPYTHONDIR": "ipython",
-        "MPLCONFIGDIR": "matplotlib",
-    }.items():
-        env[variable] = str(home / folder)
-        (home / folder).mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, **isolated_dirs(home)}
     for name, values in USER_SETTINGS.items():
         settings = home / "jupyter-config" / "lab" / "user-settings" / f"{name}.jupyterlab-settings"
         settings.parent.mkdir(parents=True, exist_ok=True)
