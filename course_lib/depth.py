@@ -21,9 +21,10 @@ from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
 from course_lib._validate import choice, positive_int
+from course_lib.experiments import DTYPE
 from course_lib.ffn import FeedForward
 from course_lib.sublayer import LayerNorm
-from course_lib.threads import torch_threads
+from course_lib.threads import default_dtype, torch_threads
 from course_lib.transformer import MultiHeadAttention
 
 PLACEMENTS = ("post", "pre", "none")
@@ -108,7 +109,7 @@ def depth_profile(
     """One forward and backward pass of a fresh Xavier-initialised ``ToyEncoder`` (d_model 32)
     on random inputs (batch 8, seq 8) with a random linear read-out and cross-entropy loss."""
     positive_int("depth", depth)
-    with torch_threads(1):
+    with torch_threads(1), default_dtype(DTYPE):
         torch.manual_seed(seed)
         model = xavier_init(ToyEncoder(depth, placement, residual))
         head = nn.Linear(32, 16)
@@ -230,7 +231,7 @@ def warmup_race(
         raise ValueError(f"warmup_steps must be an int >= 0, got {warmup_steps!r}")
     if not seeds or not all(isinstance(s, int) for s in seeds):
         raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
-    with torch_threads(1):
+    with torch_threads(1), default_dtype(DTYPE):
         params, buffers, model = _batched_models(depth, placement, seeds)
         optimizer = torch.optim.Adam(params.values(), lr=lr, betas=(0.9, 0.98), foreach=True)
         data = torch.Generator().manual_seed(1)

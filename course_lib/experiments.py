@@ -20,6 +20,12 @@ from course_lib.ffn import ACTIVATIONS
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, inside
 from course_lib.threads import torch_threads  # noqa: F401  (re-exported: lessons import it from here)
 
+# Every experiment computes in float64 and draws its random numbers in float64. PyTorch picks its
+# vector kernels per CPU (AVX-512, AVX2, scalar), and in float32 the last-bit differences grow
+# through training into visible digits; in float64 they stay far below anything a lesson prints.
+# (float32 torch.randn even draws different numbers on AVX2 than on scalar kernels.)
+DTYPE = torch.float64
+
 
 def _triangles(points: np.ndarray) -> np.ndarray:
     return np.stack([inside(TRIANGLE_F, points), inside(TRIANGLE_G, points)], axis=1)
@@ -58,8 +64,8 @@ def make_task(name: str, n_points: int = 2000, seed: int = 0) -> Task:
     choice("task", name, TASKS)
     positive_int("n_points", n_points)
     points = np.random.default_rng(seed).uniform(-1.0, 1.0, size=(n_points, 2))
-    labels = TASKS[name](points).astype(np.float32)
-    return Task(name, torch.tensor(points, dtype=torch.float32), torch.tensor(labels))
+    labels = TASKS[name](points).astype(np.float64)
+    return Task(name, torch.tensor(points, dtype=DTYPE), torch.tensor(labels, dtype=DTYPE))
 
 
 def label_grid(name: str, resolution: int = 200) -> np.ndarray:
@@ -87,6 +93,7 @@ class TrainResult:
 
     def predict(self, points: torch.Tensor) -> torch.Tensor:
         """Probabilities (seeds, N, k) for points (N, 2)."""
+        points = torch.as_tensor(points, dtype=self.W1.dtype)
         with torch.no_grad():
             return torch.sigmoid(_forward(self, points.expand(len(self.seeds), -1, -1)))
 
@@ -114,10 +121,10 @@ def init_weights(seed: int, d_ff: int, k: int) -> dict[str, torch.Tensor]:
     g = torch.Generator().manual_seed(seed)
     bound1, bound2 = 1 / math.sqrt(2), 1 / math.sqrt(d_ff)
     return {
-        "W1": (torch.rand(2, d_ff, generator=g) * 2 - 1) * bound1 * 3,
-        "b1": (torch.rand(1, d_ff, generator=g) * 2 - 1) * bound1,
-        "W2": (torch.rand(d_ff, k, generator=g) * 2 - 1) * bound2,
-        "b2": (torch.rand(1, k, generator=g) * 2 - 1) * bound2,
+        "W1": (torch.rand(2, d_ff, generator=g, dtype=DTYPE) * 2 - 1) * bound1 * 3,
+        "b1": (torch.rand(1, d_ff, generator=g, dtype=DTYPE) * 2 - 1) * bound1,
+        "W2": (torch.rand(d_ff, k, generator=g, dtype=DTYPE) * 2 - 1) * bound2,
+        "b2": (torch.rand(1, k, generator=g, dtype=DTYPE) * 2 - 1) * bound2,
     }
 
 

@@ -9,7 +9,6 @@ path as ``train_mlp`` would give it alone (up to rounding), for the cost of a si
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -18,7 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments import TrainResult, make_task
+from course_lib.experiments import TrainResult, init_weights, make_task
 from course_lib.ffn import ACTIVATIONS
 from course_lib.regions import TRIANGLE_F, TRIANGLE_G, half_planes
 from course_lib.threads import torch_threads
@@ -33,14 +32,13 @@ _SWEEPS: dict[str, dict[int, TrainResult]] = {}  # activation -> the default swe
 
 def _padded_init(seed: int, d_ff: int, k: int, width: int) -> list[torch.Tensor]:
     """train_mlp's initialisation for (seed, d_ff), padded with zero units to ``width``."""
-    g = torch.Generator().manual_seed(seed)
-    bound1, bound2 = 1 / math.sqrt(2), 1 / math.sqrt(d_ff)
-    W1 = (torch.rand(2, d_ff, generator=g) * 2 - 1) * bound1 * 3
-    b1 = (torch.rand(1, d_ff, generator=g) * 2 - 1) * bound1
-    W2 = (torch.rand(d_ff, k, generator=g) * 2 - 1) * bound2
-    b2 = (torch.rand(1, k, generator=g) * 2 - 1) * bound2
-    pad = width - d_ff
-    return [F.pad(W1, (0, pad)), F.pad(b1, (0, pad)), F.pad(W2, (0, 0, 0, pad)), b2]
+    w, pad = init_weights(seed, d_ff, k), width - d_ff
+    return [
+        F.pad(w["W1"], (0, pad)),
+        F.pad(w["b1"], (0, pad)),
+        F.pad(w["W2"], (0, 0, 0, pad)),
+        w["b2"],
+    ]
 
 
 def _forward(params: list[torch.Tensor], x: torch.Tensor, activation: str) -> torch.Tensor:

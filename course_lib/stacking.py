@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments import make_task, torch_threads
+from course_lib.experiments import DTYPE, make_task, torch_threads
 from course_lib.ffn import ACTIVATIONS
 
 
@@ -56,8 +56,8 @@ def _init_stack(dims: list[int], seeds: tuple[int, ...]) -> list[torch.Tensor]:
         ws, bs = [], []
         for seed in seeds:
             g = torch.Generator().manual_seed(1000 * seed + index)
-            ws.append((torch.rand(a, b, generator=g) * 2 - 1) * scale)
-            bs.append((torch.rand(1, b, generator=g) * 2 - 1) / math.sqrt(a))
+            ws.append((torch.rand(a, b, generator=g, dtype=DTYPE) * 2 - 1) * scale)
+            bs.append((torch.rand(1, b, generator=g, dtype=DTYPE) * 2 - 1) / math.sqrt(a))
         layers += [torch.stack(ws).requires_grad_(), torch.stack(bs).requires_grad_()]
     return layers
 

@@ -1,8 +1,7 @@
 """Training runs stored on disk, so a demo's first visit to a small width only draws.
 
-Each stored run holds the weights and accuracy ``train_mlp`` returns for the same arguments (one
-seed), and its loss curve in float32; a value
-that is not stored is trained on the spot. ``python -m course_lib.stored_runs`` rebuilds the file
+Each stored run holds the weights, accuracy and loss curve ``train_mlp`` returns for the same
+arguments (one seed), in float64 as trained; a value that is not stored is trained on the spot. ``python -m course_lib.stored_runs`` rebuilds the file
 for lesson 2's width demo, and a test retrains a slice to prove the file still matches.
 """
 
@@ -28,9 +27,9 @@ def _key(
 
 
 def _pack(run: TrainResult) -> np.ndarray:
-    """One float32 vector per run: W1, b1, W2, b2, accuracy, losses (few arrays keep the file small)."""
+    """One float64 vector per run: W1, b1, W2, b2, accuracy, losses (few arrays keep the file small)."""
     parts = [getattr(run, name).numpy().ravel() for name in FIELDS]
-    return np.concatenate([*parts, run.accuracy, run.losses[0]]).astype(np.float32)
+    return np.concatenate([*parts, run.accuracy, run.losses[0]]).astype(np.float64)
 
 
 def _unpack(vector: np.ndarray, d_ff: int, k: int) -> dict:
@@ -48,7 +47,7 @@ def _unpack(vector: np.ndarray, d_ff: int, k: int) -> dict:
 def save_runs(
     runs: Iterable[TrainResult], steps: int, lr: float, n_points: int, path: Path = RUNS_FILE
 ) -> int:
-    """Store single-seed runs (weights exactly, accuracy and loss curve as float32); returns how many."""
+    """Store single-seed runs exactly (float64); returns how many."""
     arrays: dict[str, np.ndarray] = {}
     for run in runs:
         if len(run.seeds) != 1:

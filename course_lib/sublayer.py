@@ -250,3 +250,28 @@ class DecoderLayer(nn.Module):
         _copy_attention(ours.src_attn, layer.multihead_attn)
         _copy_tail(ours, layer, ("norm1", "norm2", "norm3"))
         return ours
+
+
+def gaps_to_torch(
+    encoder: nn.TransformerEncoderLayer,
+    decoder: nn.TransformerDecoderLayer,
+    x: torch.Tensor,
+    memory: torch.Tensor,
+    causal: torch.Tensor,
+    padding: torch.Tensor,
+) -> tuple[float, float]:
+    """Largest |ours - PyTorch's| for our copies of ``encoder`` and ``decoder``, both in eval mode.
+
+    x: (batch, T, d_model), memory: (batch, S, d_model); causal (T, T) and padding (batch, T) in
+    PyTorch's convention (True = blocked), converted with ``mask_from_torch`` for our layers.
+    """
+    ours_mask = mask_from_torch(causal, padding)
+    encoder, decoder = encoder.eval(), decoder.eval()
+    with torch.no_grad():
+        ours = EncoderLayer.from_torch(encoder).eval()(x, ours_mask)
+        theirs = encoder(x, src_mask=causal, src_key_padding_mask=padding)
+        encoder_gap = (ours - theirs).abs().max().item()
+        ours = DecoderLayer.from_torch(decoder).eval()(x, memory, ours_mask)
+        theirs = decoder(x, memory, tgt_mask=causal, tgt_key_padding_mask=padding)
+        decoder_gap = (ours - theirs).abs().max().item()
+    return encoder_gap, decoder_gap

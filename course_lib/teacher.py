@@ -15,16 +15,16 @@ import torch
 import torch.nn.functional as F
 
 from course_lib._validate import positive_int
-from course_lib.experiments import torch_threads
+from course_lib.experiments import DTYPE, torch_threads
 from course_lib.ffn import count_parameters, flops_per_token
 
 
 def teacher(d_model: int, d_ff: int, seed: int = 1234):
     """A fixed random GELU FFN (d_model -> d_ff -> d_model): the function every student imitates."""
     g = torch.Generator().manual_seed(seed)
-    W1 = torch.randn(d_model, d_ff, generator=g) * 2 / d_model**0.5
-    b1 = torch.randn(d_ff, generator=g) * 0.5
-    W2 = torch.randn(d_ff, d_model, generator=g) / d_ff**0.5
+    W1 = torch.randn(d_model, d_ff, generator=g, dtype=DTYPE) * 2 / d_model**0.5
+    b1 = torch.randn(d_ff, generator=g, dtype=DTYPE) * 0.5
+    W2 = torch.randn(d_ff, d_model, generator=g, dtype=DTYPE) / d_ff**0.5
 
     def f(x: torch.Tensor) -> torch.Tensor:
         return F.gelu(x @ W1 + b1) @ W2
@@ -46,21 +46,28 @@ class RatioSweep:
 
 def _fit(target, d_model: int, d_ff: int, seeds, steps: int, batch: int, lr: float) -> np.ndarray:
     gens = [torch.Generator().manual_seed(s) for s in seeds]
-    W1 = torch.stack([torch.randn(d_model, d_ff, generator=g) / d_model**0.5 for g in gens])
-    W2 = torch.stack([torch.randn(d_ff, d_model, generator=g) / d_ff**0.5 for g in gens])
-    b1, b2 = torch.zeros(len(seeds), 1, d_ff), torch.zeros(len(seeds), 1, d_model)
+    W1 = torch.stack(
+        [torch.randn(d_model, d_ff, generator=g, dtype=DTYPE) / d_model**0.5 for g in gens]
+    )
+    W2 = torch.stack(
+        [torch.randn(d_ff, d_model, generator=g, dtype=DTYPE) / d_ff**0.5 for g in gens]
+    )
+    b1, b2 = (
+        torch.zeros(len(seeds), 1, d_ff, dtype=DTYPE),
+        torch.zeros(len(seeds), 1, d_model, dtype=DTYPE),
+    )
     params = [t.requires_grad_() for t in (W1, b1, W2, b2)]
     optimizer = torch.optim.Adam(params, lr=lr)
     data = torch.Generator().manual_seed(99)
     for _ in range(steps):
-        x = torch.randn(batch, d_model, generator=data)
+        x = torch.randn(batch, d_model, generator=data, dtype=DTYPE)
         y = target(x)
         out = torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
         optimizer.zero_grad()
         ((out - y) ** 2).mean(dim=(1, 2)).sum().backward()
         optimizer.step()
     with torch.no_grad():
-        x = torch.randn(2048, d_model, generator=torch.Generator().manual_seed(7))
+        x = torch.randn(2048, d_model, generator=torch.Generator().manual_seed(7), dtype=DTYPE)
         y = target(x)
         out = torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
         return (((out - y) ** 2).mean(dim=(1, 2)) / y.var(dim=0).mean()).numpy()

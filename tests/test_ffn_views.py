@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import torch
 
-from course_lib import order_bound
 from course_lib.ffn import (
     FeedForward,
     as_conv1d,
@@ -67,17 +65,3 @@ def test_load_numpy_weights_rejects_torch_layout():
     weights = ffn_weights_numpy(ffn)
     with pytest.raises(ValueError, match=r"W1 must have shape \(5, 9\)"):
         load_numpy_weights(ffn, weights["W1"].T, weights["b1"], weights["W2"], weights["b2"])
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [(3.9e-7, "< 1e-06"), (6.3e-8, "< 1e-07"), (0.0, "0"), (-2e-3, "< 1e-02"), (5.0, "< 1e+01")],
-)
-def test_order_bound_gives_the_next_power_of_ten(value, expected):
-    assert order_bound(value) == expected
-
-
-def test_order_bound_rejects_nan():
-    with pytest.raises(ValueError, match="finite"):
-        order_bound(float("nan"))
-    assert np.isfinite(1.0)

@@ -77,7 +77,9 @@ class DecisionView:
 
     def __init__(self, resolution: int = 100) -> None:
         self.resolution = resolution
-        self.points = torch.tensor(grid_points(resolution), dtype=torch.float32)
+        self.points = torch.tensor(
+            grid_points(resolution), dtype=torch.float64
+        )  # the experiments' dtype
         self.figure = Figure(figsize=(7.2, 3.6), dpi=80)
         # fixed boxes: no layout solver per redraw
         self.ax = self.figure.add_axes((0.02, 0.04, 0.45, 0.78), anchor="W")

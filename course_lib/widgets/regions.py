@@ -99,7 +99,7 @@ def render_trained(d_ff: int, activation: str) -> Figure:
     A first visit trains that width's seeds (cached); the lesson's sweep pre-trains relu."""
     result = trained(d_ff, activation)
     best = int(np.argmax(result.accuracy))
-    points = torch.tensor(grid(RESOLUTION), dtype=torch.float32)
+    points = torch.tensor(grid(RESOLUTION), dtype=torch.float64)  # the experiments' dtype
     with torch_threads(1):
         prediction = result.predict(points)[best].numpy().reshape(RESOLUTION, RESOLUTION, 2)
     title = f"d_ff={d_ff}, {activation}: accuracy {result.accuracy[best]:.1%} (best of {len(result.seeds)} seeds)"

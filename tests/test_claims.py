@@ -1,0 +1,47 @@
+"""A claim prints one line when it holds and fails the cell when it does not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.claims import ClaimFailed, claim
+
+
+def test_a_claim_that_holds_prints_one_checked_line(capsys):
+    returned = claim("pre-norm's gradient falls with depth", 0.12 < 0.24, "0.24 -> 0.12")
+    assert capsys.readouterr().out == "✔ pre-norm's gradient falls with depth: 0.24 -> 0.12\n"
+    assert returned is None  # nothing for a notebook to echo after the printed line
+
+
+def test_a_claim_without_a_measurement_prints_the_statement_alone(capsys):
+    claim("every row sums to 1", np.bool_(True))
+    assert capsys.readouterr().out == "✔ every row sums to 1\n"
+
+
+def test_a_claim_that_fails_raises_and_prints_nothing(capsys):
+    with pytest.raises(ClaimFailed, match="six units find every edge: 4 of 6"):
+        claim("six units find every edge", 4 == 6, "4 of 6")
+    assert capsys.readouterr().out == ""
+
+
+def test_a_failed_claim_is_an_assertion_error():
+    assert issubclass(ClaimFailed, AssertionError)
+
+
+@pytest.mark.parametrize("holds", [1, 0.0, "yes", None, np.array([True, True]), torch.tensor(True)])
+def test_holds_must_be_a_bool(holds):
+    with pytest.raises(TypeError, match="holds must be a bool"):
+        claim("a statement", holds)
+
+
+@pytest.mark.parametrize("statement", ["", "   ", None, 3])
+def test_statement_must_be_non_empty_text(statement):
+    with pytest.raises(TypeError, match="statement must be a non-empty str"):
+        claim(statement, True)
+
+
+def test_shown_must_be_text():
+    with pytest.raises(TypeError, match="shown must be a str, got float"):
+        claim("a statement", True, 0.5)
