@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 LINTED := course_lib tests notebooks benchmarks conftest.py
 
-.PHONY: lab test lint unit nbval browser notebooks bench setup chromium clean
+.PHONY: lab test lint unit nbval portability portability-blas browser notebooks bench setup chromium clean
 
 setup: $(STAMP)
 
@@ -20,18 +20,34 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(PY) -m course_lib.lab
 
-# The whole suite: lint, unit tests, nbval over every notebook, the browser suite.
+NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 300
+
+# Another CPU, simulated on this one: PyTorch's scalar kernels instead of AVX2/AVX-512, one thread
+# for torch and the BLAS. The committed outputs must come out unchanged, as on a learner's machine.
+OTHER_CPU := ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+
+# The whole suite: lint, unit tests, nbval over every notebook, the browser suite, then the
+# portability pass (nbval again, as another CPU would compute).
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)
-	$(PY) -m pytest tests notebooks --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
-		--nbval-cell-timeout 300 -q
+	$(PY) -m pytest tests notebooks $(NBVAL) -q
+	$(MAKE) --no-print-directory portability
+
+# nbval over every notebook under OTHER_CPU, one notebook per core (pytest-xdist).
+portability: $(STAMP)
+	$(OTHER_CPU) $(PY) -m pytest notebooks $(NBVAL) -q -n 2 --dist loadfile
+
+# The same against OpenBLAS's most generic kernels: a contributor's check after changing NumPy code.
+# Not part of `make test`: CI keeps the machine's own OpenBLAS setting.
+portability-blas: $(STAMP)
+	$(OTHER_CPU) OPENBLAS_CORETYPE=Prescott $(PY) -m pytest notebooks $(NBVAL) -q -n 2 --dist loadfile
 
 unit: $(STAMP)
 	$(PY) -m pytest tests -q --ignore tests/browser
 
 nbval: $(STAMP)
-	$(PY) -m pytest notebooks --nbval --nbval-sanitize-with notebooks/sanitize.cfg -q
+	$(PY) -m pytest notebooks $(NBVAL) -q
 
 browser: $(STAMP) chromium
 	$(PY) -m pytest tests/browser -q

@@ -89,3 +89,39 @@ def test_hygiene_check_catches_a_bad_notebook(tmp_path: Path):
     )
     with pytest.raises(AssertionError):
         test_notebook_executed_in_order(bad)
+
+
+def _marker_lines(source: str) -> list[str]:
+    return [line.strip() for line in source.splitlines() if "NBVAL_" in line]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_nbval_marker_is_one_nbval_recognises(path: Path):
+    """nbval compares the whole comment with its marker: '# NBVAL_IGNORE_OUTPUT: why' is no marker
+    and silently compares the output. The reason goes on the next line."""
+    from nbval.plugin import find_comment_markers
+
+    for index, cell in enumerate(code_cells(path)):
+        source = "".join(cell["source"])
+        for line in _marker_lines(source):
+            assert list(find_comment_markers(line)), (
+                f"{path.name} code cell {index}: {line!r} is not an nbval marker "
+                "(put the marker alone on its line and the reason on the next)"
+            )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_only_live_widgets_hide_their_output_from_nbval(path: Path):
+    """A number that differs between CPUs is printed with fewer digits or checked with a claim,
+    never hidden: the only outputs nbval may skip are live widgets, which exist only in a kernel."""
+    for index, cell in enumerate(code_cells(path)):
+        source = "".join(cell["source"])
+        if "NBVAL_IGNORE_OUTPUT" in source or "NBVAL_SKIP" in source:
+            assert "build(" in source, f"{path.name} code cell {index} hides a non-widget output"
+
+
+def test_the_marker_check_rejects_a_marker_with_a_reason_on_its_line():
+    from nbval.plugin import find_comment_markers
+
+    assert list(find_comment_markers("# NBVAL_IGNORE_OUTPUT\n# a live widget"))
+    assert not list(find_comment_markers("# NBVAL_IGNORE_OUTPUT: a live widget"))
