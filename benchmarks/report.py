@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmarks.nbval_passes import nbval_pass_section
+
 MIB = 1024**2
 
 
@@ -219,6 +221,7 @@ def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         *machine_section(results["machine"], results["settings"]),
         *notebook_section(results),
         *control_section(results),
+        *nbval_pass_section(results),
         *comparison_section(results, baseline),
         "## Goals missed",
         "",

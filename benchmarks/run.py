@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import discover, machine, report  # noqa: E402
 from benchmarks.measure import measure_controls, measure_notebooks  # noqa: E402
+from benchmarks.nbval_passes import measure_nbval_passes  # noqa: E402
 
 OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("--repeat", {"type": int, "help": "repetitions of everything (default 3; 1 with --quick)"}),
@@ -33,6 +34,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
                 "help": "measure only notebooks/controls whose name (notebook file, demo.control) contains NAME; repeatable"}),
     ("--skip-notebooks", {"action": "store_true", "help": "measure the controls only"}),
     ("--skip-controls", {"action": "store_true", "help": "measure the notebooks only"}),
+    ("--skip-nbval-passes", {"action": "store_true", "help": "do not time make test's two nbval passes"}),
     ("--notebooks", {"type": Path, "default": ROOT / "notebooks", "help": "folder of *.ipynb (default notebooks/)"}),
     ("--demo-module", {"type": Path, "action": "append", "default": [], "metavar": "FILE",
                        "help": "also measure the demos() of this Python file; repeatable"}),
@@ -73,6 +75,7 @@ def method(args: argparse.Namespace) -> list[str]:
         "- Peak memory: RSS of the kernel plus its child processes, sampled every 20 ms from a thread, or the kernel's own high-water mark (VmHWM) if larger; median over repetitions.",
         f"- Controls: every control of every demo from `course_lib.widgets.all_demos()`, over every value of its grid or {args.values} spread evenly over it, the other controls at their defaults; the time of `demo.png(**values)` (render + PNG encode, what the widget's callback waits for). *First visit*: the demo's PNG cache and every `lru_cache`/`cache` of the project's loaded modules emptied first (caches held elsewhere, e.g. in closures, are not seen). *Re-render*: the experiment caches warm, the figure drawn and encoded again. *Cached*: the PNG cache hit a revisited value gets.",
         "- Control floor: a new empty figure of the demo's default figure size and dpi encoded as PNG (20 samples per repetition).",
+        "- `make test`'s nbval passes: `make nbval` and `make portability` run as subprocesses (the targets `make test` runs, with their environment variables), wall time per repetition.",
         "- Goals (issue 7): every control p95 ≤ 100 ms for cached values and anything that trains nothing, ≤ 1 s for a first visit that trains (with a busy text saying training); every notebook ≤ 60 s; the whole course ≤ 3 × the sum of the floors; peak kernel memory ≤ 1 GiB.",
     ]  # fmt: skip
 
@@ -93,6 +96,8 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
         profile = ROOT / "artifacts" / "profiles" if args.profile else None
         demos = discover.demos(args.demo_module)
         measure_controls(demos, args.repeat, args.values, args.only, results, profile)
+    if not args.skip_nbval_passes and not args.only:
+        measure_nbval_passes(args.repeat, results)
     results["machine"]["load_average_at_end"] = machine.load_average()
     return results
 
