@@ -14,11 +14,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.13.0
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	mkdir -p $(VENV)/share/jupyter/lab/settings
-	cp course_lib/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 lab: $(STAMP)
-	$(PY) -m course_lib.lab
+	$(PY) -m course_lib.tools.lab
 
 NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 300
 
@@ -58,7 +58,7 @@ lint: $(STAMP)
 
 # Re-execute every notebook in place after a change, so the stored outputs match (nbval compares them).
 notebooks: $(STAMP)
-	$(PY) -m course_lib.notebooks $(if $(NB),$(NB),notebooks/*.ipynb)
+	$(PY) -m course_lib.tools.notebooks $(if $(NB),$(NB),notebooks/*.ipynb)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py $(BENCH_ARGS)

@@ -5,7 +5,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from course_lib.lab import isolated_dirs
+from course_lib.tools.lab import isolated_dirs
 
 os.environ.update(isolated_dirs(Path(tempfile.mkdtemp(prefix="ffn-course-test-"))))
 # A venv's kernelspec is found through sys.prefix, so moving JUPYTER_DATA_DIR loses nothing.

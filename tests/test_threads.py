@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib import experiments
+from course_lib.experiments import training as experiments
 from course_lib.threads import torch_threads
 
 

@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
-from course_lib.ffn import count_gated_parameters, equal_budget_gated_d_ff
+from course_lib.model.ffn import count_gated_parameters, equal_budget_gated_d_ff
 
 
 def check_gated_budget(fn: Callable[[int, int], int]) -> CheckResult:

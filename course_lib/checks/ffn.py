@@ -8,7 +8,13 @@ import numpy as np
 import torch
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
-from course_lib.ffn import ACTIVATIONS, NUMPY_ACTIVATIONS, FeedForward, count_parameters, numpy_ffn
+from course_lib.model.ffn import (
+    ACTIVATIONS,
+    NUMPY_ACTIVATIONS,
+    FeedForward,
+    count_parameters,
+    numpy_ffn,
+)
 
 
 def _random_ffn_arrays(seed: int, d_model: int = 6, d_ff: int = 10, batch: tuple = (2, 3)):

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from course_lib.checks import CheckResult, Hint, require_return, run_check
-from course_lib.regions import edge_half_plane
+from course_lib.model.geometry import edge_half_plane
 
 # (start, end, a point inside): edges of triangles in both windings, one vertical, one horizontal.
 EDGE_CASES = (

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import torch
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
-from course_lib.sublayer import LayerNorm
+from course_lib.model.sublayer import LayerNorm
 
 EPS = 0.5  # large on purpose: where eps goes then changes the answer visibly
 

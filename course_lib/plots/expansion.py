@@ -12,9 +12,9 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from course_lib.experiments import TrainResult, label_grid
-from course_lib.ffn import NUMPY_ACTIVATIONS
-from course_lib.linear_regions import UNIT_SQUARE, grid_points, region_bound, region_map
+from course_lib.experiments.training import TrainResult, label_grid
+from course_lib.model.ffn import NUMPY_ACTIVATIONS
+from course_lib.model.linear_regions import UNIT_SQUARE, grid_points, region_bound, region_map
 from course_lib.plots import COLORS, new_figure
 
 _TASK_COLORS = np.array([[0.12, 0.47, 0.71], [0.84, 0.15, 0.16]])  # label 0 blue, label 1 red

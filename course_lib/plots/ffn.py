@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from matplotlib.ticker import MaxNLocator
 
-from course_lib.ffn import ACTIVATIONS
+from course_lib.model.ffn import ACTIVATIONS
 from course_lib.plots import COLORS, new_figure
 
 ENCODER_BLOCKS = (

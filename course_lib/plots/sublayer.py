@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
 
-from course_lib.depth import PLACEMENTS, DepthProfile, RaceResult
+from course_lib.experiments.sublayer import PLACEMENTS, DepthProfile, RaceResult
 from course_lib.plots import COLORS, new_figure
 
 

@@ -7,11 +7,11 @@ from functools import lru_cache
 import numpy as np
 from matplotlib.figure import Figure
 
-from course_lib.experiments import TASKS, init_weights, torch_threads
-from course_lib.ffn import GATED_VARIANTS, count_gated_parameters, equal_budget_gated_d_ff
-from course_lib.linear_regions import count_regions
+from course_lib.experiments.stored_runs import stored_or_trained
+from course_lib.experiments.training import TASKS, init_weights, torch_threads
+from course_lib.model.ffn import GATED_VARIANTS, count_gated_parameters, equal_budget_gated_d_ff
+from course_lib.model.linear_regions import count_regions
 from course_lib.plots.expansion import DecisionView, gated_budget_figure, region_picture
-from course_lib.stored_runs import stored_or_trained
 from course_lib.widgets import Control, Demo
 
 WIDTHS = (1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)

@@ -9,7 +9,7 @@ import torch
 from matplotlib.figure import Figure
 
 from course_lib._validate import positive_int
-from course_lib.ffn import (
+from course_lib.model.ffn import (
     ACTIVATIONS,
     FeedForward,
     activation_fn,

@@ -11,7 +11,17 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from course_lib.ffn import ACTIVATIONS
+from course_lib.experiments.regions import D_FFS, hidden_lines, trained
+from course_lib.model.ffn import ACTIVATIONS
+from course_lib.model.geometry import (
+    TRIANGLE_F,
+    TRIANGLE_G,
+    grid,
+    inside,
+    polygon_area,
+    regular_polygon,
+)
+from course_lib.model.region_network import evaluate, logic_network, polygon_network
 from course_lib.plots.regions import (
     PIECE_COLORS,
     NgonView,
@@ -21,9 +31,6 @@ from course_lib.plots.regions import (
     live_figure,
     plot_learned_lines,
 )
-from course_lib.region_network import evaluate, logic_network, polygon_network
-from course_lib.region_training import D_FFS, hidden_lines, trained
-from course_lib.regions import TRIANGLE_F, TRIANGLE_G, grid, inside, polygon_area, regular_polygon
 from course_lib.threads import torch_threads
 from course_lib.widgets import Control, Demo
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from matplotlib.figure import Figure
 
-from course_lib.depth import depth_profile
+from course_lib.experiments.sublayer import depth_profile
 from course_lib.plots.sublayer import DepthProfileView
 from course_lib.widgets import Control, Demo
 

@@ -1,4 +1,4 @@
-"""JupyterLab for the browser suite: started with the options `make lab` uses (course_lib.lab),
+"""JupyterLab for the browser suite: started with the options `make lab` uses (course_lib.tools.lab),
 in isolated config/runtime folders, and stopped with every kernel it started."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from course_lib.lab import isolated_dirs, lab_arguments
+from course_lib.tools.lab import isolated_dirs, lab_arguments
 
 USER_SETTINGS = {
     # every cell in the DOM (no virtual scrolling), so the suite sees every output and widget

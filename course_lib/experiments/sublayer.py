@@ -1,0 +1,252 @@
+"""Why the residual and the norm: small, seeded measurements through a stack of layers.
+
+A toy encoder stack whose sublayer connections can be post-norm, pre-norm or norm-free, with the
+residual path on or off. ``depth_profile`` measures, at initialisation, the activation scale after
+every layer and the gradient of every layer's FFN W2 (Xiong et al. 2020, "On Layer Normalization in
+the Transformer Architecture"); ``warmup_race`` trains post- and pre-norm with and without
+learning-rate warm-up on a toy sequence task. Results are data (arrays), cached by arguments.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.func import functional_call, stack_module_state, vmap
+
+from course_lib._validate import choice, positive_int
+from course_lib.experiments.training import DTYPE
+from course_lib.model.ffn import FeedForward
+from course_lib.model.sublayer import LayerNorm
+from course_lib.model.transformer import MultiHeadAttention
+from course_lib.threads import default_dtype, torch_threads
+
+PLACEMENTS = ("post", "pre", "none")
+
+
+class ToyConnection(nn.Module):
+    """A sublayer connection with the norm after ("post"), before ("pre") or nowhere ("none"),
+    and the residual path on or off. x: (batch, seq_len, d_model) -> same shape."""
+
+    def __init__(self, d_model: int, placement: str = "post", residual: bool = True) -> None:
+        super().__init__()
+        self.placement = choice("placement", placement, PLACEMENTS)
+        if not isinstance(residual, bool):
+            raise TypeError(f"residual must be a bool, got {residual!r}")
+        self.residual = residual
+        self.norm = LayerNorm(d_model)
+
+    def forward(self, x: torch.Tensor, sublayer: Callable) -> torch.Tensor:
+        h = sublayer(self.norm(x) if self.placement == "pre" else x)
+        out = x + h if self.residual else h
+        return self.norm(out) if self.placement == "post" else out
+
+
+def xavier_init(module: nn.Module) -> nn.Module:
+    """Xavier-uniform weights and zero biases for every Linear, as in the original Transformer
+    and in Xiong et al. 2020 (PyTorch's own default init gives far smaller sublayer outputs)."""
+    for layer in module.modules():
+        if isinstance(layer, nn.Linear):
+            nn.init.xavier_uniform_(layer.weight)
+            nn.init.zeros_(layer.bias)
+    return module
+
+
+class ToyEncoder(nn.Module):
+    """``depth`` encoder layers (attention + FFN, no dropout); pre-norm adds a final LayerNorm,
+    as pre-norm models do. x: (batch, seq_len, d_model) -> same shape."""
+
+    def __init__(
+        self,
+        depth: int,
+        placement: str = "post",
+        residual: bool = True,
+        d_model: int = 32,
+        num_heads: int = 4,
+        d_ff: int = 128,
+    ) -> None:
+        super().__init__()
+        positive_int("depth", depth)
+        self.attn = nn.ModuleList(MultiHeadAttention(d_model, num_heads, 0.0) for _ in range(depth))
+        self.ffn = nn.ModuleList(FeedForward(d_model, d_ff, 0.0) for _ in range(depth))
+        self.connections = nn.ModuleList(
+            ToyConnection(d_model, placement, residual) for _ in range(2 * depth)
+        )
+        self.final_norm = LayerNorm(d_model) if placement == "pre" else nn.Identity()
+
+    def forward(self, x: torch.Tensor, trace: list | None = None) -> torch.Tensor:
+        """``trace``, if given, collects the stream after every layer (for activation scales)."""
+        for i, (attn, ffn) in enumerate(zip(self.attn, self.ffn, strict=True)):
+            x = self.connections[2 * i](x, lambda h, attn=attn: attn(h, h, h))
+            x = self.connections[2 * i + 1](x, ffn)
+            if trace is not None:
+                trace.append(x)
+        return self.final_norm(x)
+
+
+@dataclass(frozen=True)
+class DepthProfile:
+    """Measurements of one stack at initialisation (index 0 = the layer nearest the input)."""
+
+    depth: int
+    placement: str
+    residual: bool
+    activation_rms: np.ndarray  # (depth + 1,): RMS of the stream, input first
+    w2_grad: np.ndarray  # (depth,): ||dLoss/dW2|| of each layer's FFN
+    loss: float
+
+
+@lru_cache(maxsize=256)
+def depth_profile(
+    depth: int, placement: str = "post", residual: bool = True, seed: int = 0
+) -> DepthProfile:
+    """One forward and backward pass of a fresh Xavier-initialised ``ToyEncoder`` (d_model 32)
+    on random inputs (batch 8, seq 8) with a random linear read-out and cross-entropy loss."""
+    positive_int("depth", depth)
+    with torch_threads(1), default_dtype(DTYPE):
+        torch.manual_seed(seed)
+        model = xavier_init(ToyEncoder(depth, placement, residual))
+        head = nn.Linear(32, 16)
+        x = torch.randn(8, 8, 32)
+        target = torch.randint(0, 16, (8, 8))
+        trace: list[torch.Tensor] = [x]
+        loss = F.cross_entropy(head(model(x, trace)).reshape(-1, 16), target.reshape(-1))
+        loss.backward()
+    rms = [float(t.detach().pow(2).mean().sqrt()) for t in trace]
+    grads = [float(f.linear2.weight.grad.norm()) for f in model.ffn]
+    return DepthProfile(depth, placement, residual, np.array(rms), np.array(grads), loss.item())
+
+
+def mean_profile(
+    depth: int,
+    placement: str = "post",
+    residual: bool = True,
+    seeds: tuple[int, ...] = (0, 1, 2, 3),
+) -> DepthProfile:
+    """``depth_profile`` averaged over several initialisations, to see the trend through the noise."""
+    if not seeds or not all(isinstance(s, int) for s in seeds):
+        raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
+    runs = [depth_profile(depth, placement, residual, s) for s in seeds]
+    return DepthProfile(
+        depth,
+        placement,
+        residual,
+        np.mean([r.activation_rms for r in runs], axis=0),
+        np.mean([r.w2_grad for r in runs], axis=0),
+        float(np.mean([r.loss for r in runs])),
+    )
+
+
+class ToySequenceModel(nn.Module):
+    """Token embedding + learned positions -> ``ToyEncoder`` -> logits over the vocabulary.
+
+    tokens: (batch, seq_len) ints -> logits (batch, seq_len, vocab).
+    """
+
+    def __init__(
+        self, depth: int, placement: str, vocab: int = 8, seq_len: int = 6, d_model: int = 16
+    ) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d_model)
+        self.pos = nn.Parameter(torch.randn(seq_len, d_model))
+        self.encoder = ToyEncoder(depth, placement, True, d_model, num_heads=2, d_ff=4 * d_model)
+        self.head = nn.Linear(d_model, vocab)
+        xavier_init(self.encoder)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.head(self.encoder(self.embed(tokens) + self.pos))
+
+
+def first_token_task(generator: torch.Generator, batch: int = 32, seq_len: int = 6, vocab: int = 8):
+    """Random tokens (batch, seq_len); the target at every position is the first token."""
+    tokens = torch.randint(0, vocab, (batch, seq_len), generator=generator)
+    return tokens, tokens[:, :1].expand(-1, seq_len)
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """One (norm placement, warm-up) setting trained from several seeds at once."""
+
+    placement: str
+    warmup_steps: int
+    lr: float
+    seeds: tuple[int, ...]
+    losses: np.ndarray  # (seeds, steps): training loss per step
+    accuracy: np.ndarray  # (seeds,): final accuracy on 256 fresh sequences
+
+
+def _batched_models(depth: int, placement: str, seeds: tuple[int, ...]):
+    """The models of every seed stacked into one set of tensors, run together with vmap."""
+    models = []
+    for seed in seeds:
+        torch.manual_seed(seed)
+        models.append(ToySequenceModel(depth, placement))
+    params, buffers = stack_module_state(models)
+    skeleton = copy.deepcopy(models[0]).to("meta")
+
+    def one(p, b, tokens):
+        return functional_call(skeleton, (p, b), (tokens,))
+
+    return params, buffers, vmap(one, in_dims=(0, 0, None), randomness="same")
+
+
+def _losses(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy per seed: logits (seeds, batch, seq, vocab), target (batch, seq) -> (seeds,)."""
+    flat = F.cross_entropy(
+        logits.flatten(0, 2), target.expand(logits.shape[0], -1, -1).flatten(), reduction="none"
+    )
+    return flat.reshape(logits.shape[0], -1).mean(dim=1)
+
+
+def learning_rate(step: int, steps: int, peak: float, warmup_steps: int) -> float:
+    """Linear warm-up from 0 to ``peak`` over ``warmup_steps`` (学习率预热), then linear decay
+    to 0 at ``steps``; with ``warmup_steps`` 0 the run starts at ``peak``. step counts from 0."""
+    if not 0 <= step < steps:
+        raise ValueError(f"step must lie in [0, {steps}), got {step!r}")
+    warm = min(1.0, (step + 1) / warmup_steps) if warmup_steps else 1.0
+    decay = 1.0 - max(0, step - warmup_steps) / (steps - warmup_steps)
+    return peak * warm * decay
+
+
+@lru_cache(maxsize=64)
+def warmup_race(
+    placement: str,
+    warmup_steps: int = 20,
+    lr: float = 0.05,
+    steps: int = 80,
+    depth: int = 2,
+    seeds: tuple[int, ...] = (0, 1, 2),
+) -> RaceResult:
+    """Adam on ``first_token_task`` for every seed at once, the learning rate following
+    ``learning_rate`` (warm-up over ``warmup_steps``, 0 = none, then linear decay)."""
+    choice("placement", placement, ("post", "pre"))
+    positive_int("steps", steps)
+    if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
+        raise ValueError(f"warmup_steps must be an int >= 0, got {warmup_steps!r}")
+    if not seeds or not all(isinstance(s, int) for s in seeds):
+        raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
+    with torch_threads(1), default_dtype(DTYPE):
+        params, buffers, model = _batched_models(depth, placement, seeds)
+        optimizer = torch.optim.Adam(params.values(), lr=lr, betas=(0.9, 0.98), foreach=True)
+        data = torch.Generator().manual_seed(1)
+        losses = np.empty((len(seeds), steps))
+        for step in range(steps):
+            for group in optimizer.param_groups:
+                group["lr"] = learning_rate(step, steps, lr, warmup_steps)
+            tokens, target = first_token_task(data)
+            per_seed = _losses(model(params, buffers, tokens), target)
+            optimizer.zero_grad()
+            per_seed.sum().backward()  # a sum: each seed's gradient is its own loss's gradient
+            optimizer.step()
+            losses[:, step] = per_seed.detach().numpy()
+        tokens, target = first_token_task(torch.Generator().manual_seed(2), batch=256)
+        with torch.no_grad():
+            hits = model(params, buffers, tokens).argmax(-1) == target
+    accuracy = hits.float().mean(dim=(1, 2)).numpy()
+    return RaceResult(placement, warmup_steps, lr, tuple(seeds), losses, accuracy)

@@ -1,0 +1,104 @@
+"""At Transformer scale: FFN students of width d_ff = ratio * d_model fit a fixed teacher network.
+
+Each token x (d_model,) is drawn fresh every step (no over-fitting to a finite set), the target
+is a wider random FFN's output, and the score is the fraction of the target's variance the
+student leaves unexplained on held-out tokens. Students of one width train together (bmm).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from course_lib._validate import positive_int
+from course_lib.experiments.training import DTYPE, torch_threads
+from course_lib.model.ffn import count_parameters, flops_per_token
+
+
+def teacher(d_model: int, d_ff: int, seed: int = 1234):
+    """A fixed random GELU FFN (d_model -> d_ff -> d_model): the function every student imitates."""
+    g = torch.Generator().manual_seed(seed)
+    W1 = torch.randn(d_model, d_ff, generator=g, dtype=DTYPE) * 2 / d_model**0.5
+    b1 = torch.randn(d_ff, generator=g, dtype=DTYPE) * 0.5
+    W2 = torch.randn(d_ff, d_model, generator=g, dtype=DTYPE) / d_ff**0.5
+
+    def f(x: torch.Tensor) -> torch.Tensor:
+        return F.gelu(x @ W1 + b1) @ W2
+
+    return f
+
+
+@dataclass(frozen=True)
+class RatioSweep:
+    """Per d_ff/d_model ratio: d_ff, parameters, FLOPs per token, unexplained variance (ratios, seeds)."""
+
+    d_model: int
+    ratios: tuple[float, ...]
+    d_ff: tuple[int, ...]
+    parameters: tuple[int, ...]
+    flops: tuple[int, ...]
+    unexplained: np.ndarray
+
+
+def _fit(target, d_model: int, d_ff: int, seeds, steps: int, batch: int, lr: float) -> np.ndarray:
+    gens = [torch.Generator().manual_seed(s) for s in seeds]
+    W1 = torch.stack(
+        [torch.randn(d_model, d_ff, generator=g, dtype=DTYPE) / d_model**0.5 for g in gens]
+    )
+    W2 = torch.stack(
+        [torch.randn(d_ff, d_model, generator=g, dtype=DTYPE) / d_ff**0.5 for g in gens]
+    )
+    b1, b2 = (
+        torch.zeros(len(seeds), 1, d_ff, dtype=DTYPE),
+        torch.zeros(len(seeds), 1, d_model, dtype=DTYPE),
+    )
+    params = [t.requires_grad_() for t in (W1, b1, W2, b2)]
+    optimizer = torch.optim.Adam(params, lr=lr)
+    data = torch.Generator().manual_seed(99)
+    for _ in range(steps):
+        x = torch.randn(batch, d_model, generator=data, dtype=DTYPE)
+        y = target(x)
+        out = torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
+        optimizer.zero_grad()
+        ((out - y) ** 2).mean(dim=(1, 2)).sum().backward()
+        optimizer.step()
+    with torch.no_grad():
+        x = torch.randn(2048, d_model, generator=torch.Generator().manual_seed(7), dtype=DTYPE)
+        y = target(x)
+        out = torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
+        return (((out - y) ** 2).mean(dim=(1, 2)) / y.var(dim=0).mean()).numpy()
+
+
+@lru_cache(maxsize=8)
+@torch_threads(1)
+def ratio_sweep(
+    d_model: int = 64,
+    ratios: tuple[float, ...] = (0.25, 0.5, 1, 2, 4, 8),
+    seeds: tuple[int, ...] = (0, 1),
+    steps: int = 200,
+    batch: int = 128,
+    lr: float = 3e-3,
+    teacher_ratio: int = 16,
+) -> RatioSweep:
+    """Fit a teacher of width teacher_ratio * d_model with students at each ratio; cached."""
+    positive_int("d_model", d_model)
+    positive_int("steps", steps)
+    if not ratios or any(not isinstance(r, (int, float)) or r <= 0 for r in ratios):
+        raise ValueError(f"ratios must be positive numbers, got {ratios!r}")
+    if not seeds:
+        raise ValueError("seeds must be non-empty, got ()")
+    target = teacher(d_model, positive_int("teacher_ratio", teacher_ratio) * d_model)
+    widths = tuple(max(1, round(r * d_model)) for r in ratios)
+    unexplained = np.array([_fit(target, d_model, w, seeds, steps, batch, lr) for w in widths])
+    return RatioSweep(
+        d_model,
+        tuple(ratios),
+        widths,
+        tuple(count_parameters(d_model, w) for w in widths),
+        tuple(flops_per_token(d_model, w) for w in widths),
+        unexplained,
+    )

@@ -1,0 +1,1 @@
+"""Developer tooling: the JupyterLab launcher and the notebook executor. No lesson imports it."""

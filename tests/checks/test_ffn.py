@@ -1,0 +1,311 @@
+"""course_lib.checks and checks.ffn: each checker passes the reference, says "not attempted" for a
+stub, and rejects every typical wrong answer with a hint that names the mistake."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
+from course_lib.checks.ffn import check_feed_forward, check_numpy_ffn, check_parameter_formula
+from course_lib.model.ffn import FeedForward, numpy_ffn
+
+# --- the framework ----------------------------------------------------------------------------
+
+
+def test_run_check_reports_a_pass_with_the_checks_note(capsys):
+    result = run_check("demo", lambda: "all good")
+    assert (result.status, result.message, result.passed) == ("passed", "all good", True)
+    assert capsys.readouterr().out.strip() == "✔ demo: all good"
+
+
+def test_run_check_reports_a_pass_with_a_default_note_when_the_check_returns_none():
+    result = run_check("demo", lambda: None)
+    assert result.status == "passed" and "well done" in result.message
+
+
+def test_run_check_reports_a_stub_as_not_attempted(capsys):
+    def stub():
+        raise NotImplementedError
+
+    result = run_check("demo", stub)
+    assert result.status == "not attempted" and not result.passed
+    assert "not attempted yet" in capsys.readouterr().out
+
+
+def test_run_check_reports_a_hint_as_failed(capsys):
+    def wrong():
+        raise Hint("b1 is missing")
+
+    result = run_check("demo", wrong)
+    assert (result.status, result.message) == ("failed", "b1 is missing")
+    assert capsys.readouterr().out.strip() == "✘ demo: b1 is missing"
+
+
+def test_run_check_turns_any_other_exception_into_a_failure_naming_it():
+    def buggy():
+        return {}["key"]
+
+    result = run_check("demo", buggy)
+    assert result.status == "failed"
+    assert result.message == "your code raised KeyError: 'key'"
+
+
+def test_check_result_str_marks_each_status():
+    assert str(CheckResult("x", "not attempted", "m")) == "… x: m"
+    assert str(CheckResult("x", "failed", "m")).startswith("✘")
+
+
+def test_close_compares_shape_and_values_across_numpy_and_torch():
+    a = np.array([1.0, 2.0])
+    assert close(torch.tensor([1.0, 2.0]), a)
+    assert not close(a, np.array([1.0, 2.1]))
+    assert not close(a, a.reshape(2, 1))
+    assert close([1.0, 2.0], a)
+
+
+def test_shape_of_reads_tensors_arrays_and_lists():
+    assert shape_of(torch.zeros(2, 3)) == (2, 3)
+    assert shape_of(np.zeros((4,))) == (4,)
+    assert shape_of([[1, 2, 3]]) == (1, 3)
+
+
+# --- check_numpy_ffn --------------------------------------------------------------------------
+
+
+def relu(z):
+    return np.maximum(0.0, z)
+
+
+def reference_numpy(x, W1, b1, W2, b2):
+    return relu(x @ W1 + b1) @ W2 + b2
+
+
+def reference_numpy_torch_result(x, W1, b1, W2, b2):
+    return torch.as_tensor(reference_numpy(x, W1, b1, W2, b2))
+
+
+def test_check_numpy_ffn_passes_the_reference():
+    assert check_numpy_ffn(reference_numpy).status == "passed"
+    assert check_numpy_ffn(numpy_ffn).status == "passed"
+
+
+def test_check_numpy_ffn_passes_a_correct_answer_returned_as_a_tensor():
+    assert check_numpy_ffn(reference_numpy_torch_result).status == "passed"
+
+
+def test_check_numpy_ffn_says_not_attempted_for_the_stub():
+    def stub(x, W1, b1, W2, b2):
+        raise NotImplementedError  # your code here
+
+    assert check_numpy_ffn(stub).status == "not attempted"
+
+
+NUMPY_MISTAKES = {
+    "missing b1": (lambda x, W1, b1, W2, b2: relu(x @ W1) @ W2 + b2, "forgot b1"),
+    "missing b2": (lambda x, W1, b1, W2, b2: relu(x @ W1 + b1) @ W2, "forgot b2"),
+    "missing relu": (lambda x, W1, b1, W2, b2: (x @ W1 + b1) @ W2 + b2, "ReLU is missing"),
+    "relu after layer 2": (
+        lambda x, W1, b1, W2, b2: relu((x @ W1 + b1) @ W2 + b2),
+        "after the second layer instead of between",
+    ),
+    "relu twice": (
+        lambda x, W1, b1, W2, b2: relu(relu(x @ W1 + b1) @ W2 + b2),
+        "both between the layers and after the second",
+    ),
+    "transposed W1": (
+        lambda x, W1, b1, W2, b2: relu(x @ W1.T + b1) @ W2 + b2,
+        "x @ W1, not x @ W1.T",
+    ),
+    "transposed W2": (
+        lambda x, W1, b1, W2, b2: relu(x @ W1 + b1) @ W2.T + b2,
+        "shapes do not line up",
+    ),
+    "returns None": (lambda x, W1, b1, W2, b2: None, "returned None"),
+    "skips W2": (lambda x, W1, b1, W2, b2: relu(x @ W1 + b1), "skip the second layer (W2)"),
+    "sigmoid not relu": (
+        lambda x, W1, b1, W2, b2: (1 / (1 + np.exp(-(x @ W1 + b1)))) @ W2 + b2,
+        "the activation is sigmoid",
+    ),
+    "tanh not relu": (
+        lambda x, W1, b1, W2, b2: np.tanh(x @ W1 + b1) @ W2 + b2,
+        "the activation is tanh",
+    ),
+    "relu on the input": (
+        lambda x, W1, b1, W2, b2: (relu(x) @ W1 + b1) @ W2 + b2,
+        "check the order of the operations",
+    ),
+    "first position only": (
+        lambda x, W1, b1, W2, b2: reference_numpy(x[..., :1, :], W1, b1, W2, b2),
+        "expected (2, 3, 6)",
+    ),
+    "changes W1 in place": (
+        lambda x, W1, b1, W2, b2: relu(x @ W1.__iadd__(1.0) + b1) @ W2 + b2,
+        "check the order of the operations",
+    ),
+    "crashes": (lambda x, W1, b1, W2, b2: x.nonexistent, "raised AttributeError"),
+}
+
+
+@pytest.mark.parametrize("mistake", NUMPY_MISTAKES)
+def test_check_numpy_ffn_rejects_a_typical_mistake_naming_it(mistake):
+    fn, phrase = NUMPY_MISTAKES[mistake]
+    result = check_numpy_ffn(fn)
+    assert result.status == "failed"
+    assert phrase in result.message
+
+
+# --- check_parameter_formula ------------------------------------------------------------------
+
+
+def test_check_parameter_formula_passes_the_reference_and_states_the_total():
+    result = check_parameter_formula(lambda d, f: d * f + f + f * d + d)
+    assert result.status == "passed"
+    assert "2,099,712" in result.message
+
+
+def test_check_parameter_formula_says_not_attempted_for_the_stub():
+    def stub(d_model, d_ff):
+        raise NotImplementedError
+
+    assert check_parameter_formula(stub).status == "not attempted"
+
+
+FORMULA_MISTAKES = {
+    "no biases": (lambda d, f: 2 * d * f, "not the biases"),
+    "no b1": (lambda d, f: 2 * d * f + d, "one of the two biases is missing"),
+    "no b2": (lambda d, f: 2 * d * f + f, "one of the two biases is missing"),
+    "only the first layer": (lambda d, f: d * f + f, "only the first layer"),
+    "only the first layer's weights": (lambda d, f: d * f, "only the first layer"),
+    "both biases of size d_ff": (lambda d, f: 2 * d * f + 2 * f, "biases have different sizes"),
+    "both biases of size d_model": (lambda d, f: 2 * d * f + 2 * d, "biases have different sizes"),
+    "d_ff squared": (lambda d, f: f * f + f + d, "expected 2099712"),
+    "returns None": (lambda d, f: None, "= None"),
+}
+
+
+@pytest.mark.parametrize("mistake", FORMULA_MISTAKES)
+def test_check_parameter_formula_rejects_a_typical_mistake_naming_it(mistake):
+    fn, phrase = FORMULA_MISTAKES[mistake]
+    result = check_parameter_formula(fn)
+    assert result.status == "failed"
+    assert phrase in result.message
+
+
+# --- check_feed_forward -----------------------------------------------------------------------
+
+
+class Reference(nn.Module):
+    def __init__(self, d_model, d_ff, dropout):
+        super().__init__()
+        self.linear1, self.linear2 = nn.Linear(d_model, d_ff), nn.Linear(d_ff, d_model)
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x):
+        return self.linear2(self.dropout(F.relu(self.linear1(x))))
+
+
+class SwappedDims(Reference):
+    def __init__(self, d_model, d_ff, dropout):
+        super().__init__(d_ff, d_model, dropout)
+
+
+class SwappedSecondLayer(Reference):
+    def __init__(self, d_model, d_ff, dropout):
+        super().__init__(d_model, d_ff, dropout)
+        self.linear2 = nn.Linear(d_model, d_ff)
+
+
+class NoBias(Reference):
+    def __init__(self, d_model, d_ff, dropout):
+        super().__init__(d_model, d_ff, dropout)
+        self.linear1 = nn.Linear(d_model, d_ff, bias=False)
+
+
+class NoReLU(Reference):
+    def forward(self, x):
+        return self.linear2(self.dropout(self.linear1(x)))
+
+
+class ReLUAfterLinear2(Reference):
+    def forward(self, x):
+        return F.relu(self.linear2(self.dropout(self.linear1(x))))
+
+
+class DropoutAlwaysOn(Reference):
+    def forward(self, x):
+        return self.linear2(F.dropout(F.relu(self.linear1(x)), 0.5, training=True))
+
+
+class DropoutUnused(Reference):
+    def forward(self, x):
+        return self.linear2(F.relu(self.linear1(x)))
+
+
+class DropoutAfterLinear2(Reference):
+    def forward(self, x):
+        return self.dropout(self.linear2(F.relu(self.linear1(x))))
+
+
+class NoLinearLayers(nn.Module):
+    def __init__(self, d_model, d_ff, dropout):
+        super().__init__()
+        self.w1 = nn.Parameter(torch.randn(d_model, d_ff))
+
+    def forward(self, x):
+        return x
+
+
+class TanhInstead(Reference):
+    def forward(self, x):
+        return self.linear2(self.dropout(torch.tanh(self.linear1(x))))
+
+
+class GeluInstead(Reference):
+    def forward(self, x):
+        return self.linear2(self.dropout(F.gelu(self.linear1(x))))
+
+
+class ReLUOnTheInput(Reference):
+    def forward(self, x):
+        return self.linear2(self.dropout(self.linear1(F.relu(x))))
+
+
+class Stub(nn.Module):
+    def __init__(self, d_model, d_ff, dropout):
+        raise NotImplementedError  # your code here
+
+
+def test_check_feed_forward_passes_the_reference_and_the_library_module():
+    assert check_feed_forward(Reference).status == "passed"
+    assert check_feed_forward(FeedForward).status == "passed"
+
+
+def test_check_feed_forward_says_not_attempted_for_the_stub():
+    assert check_feed_forward(Stub).status == "not attempted"
+
+
+MODULE_MISTAKES = {
+    SwappedDims: "are d_model and d_ff swapped",
+    SwappedSecondLayer: "linear2.weight has shape",
+    NoBias: "has no bias",
+    NoReLU: "ReLU between the two layers is missing",
+    ReLUAfterLinear2: "ReLU comes after linear2",
+    DropoutAlwaysOn: "F.dropout(training=True)",
+    DropoutUnused: "is the dropout layer used in forward()",
+    DropoutAfterLinear2: "dropout belongs on the hidden layer",
+    NoLinearLayers: "needs an attribute `linear1` that is an nn.Linear",
+    TanhInstead: "the activation between the layers is tanh",
+    GeluInstead: "the activation between the layers is gelu",
+    ReLUOnTheInput: "check the order of the steps",
+}
+
+
+@pytest.mark.parametrize("cls", MODULE_MISTAKES, ids=lambda c: c.__name__)
+def test_check_feed_forward_rejects_a_typical_mistake_naming_it(cls):
+    result = check_feed_forward(cls)
+    assert result.status == "failed"
+    assert MODULE_MISTAKES[cls] in result.message

@@ -1,0 +1,122 @@
+"""The depth measurements: what the residual and the norm do to gradients and activations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.experiments.sublayer import (
+    ToyConnection,
+    ToyEncoder,
+    depth_profile,
+    first_token_task,
+    learning_rate,
+    mean_profile,
+    warmup_race,
+    xavier_init,
+)
+
+
+def test_toy_connection_placements_follow_their_formulas():
+    x = torch.randn(2, 3, 4)
+    post, pre = ToyConnection(4, "post"), ToyConnection(4, "pre")
+    torch.testing.assert_close(post(x, torch.tanh), post.norm(x + torch.tanh(x)))
+    torch.testing.assert_close(pre(x, torch.tanh), x + torch.tanh(pre.norm(x)))
+    torch.testing.assert_close(ToyConnection(4, "none")(x, torch.tanh), x + torch.tanh(x))
+    torch.testing.assert_close(
+        ToyConnection(4, "none", residual=False)(x, torch.tanh), torch.tanh(x)
+    )
+
+
+def test_toy_connection_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="placement"):
+        ToyConnection(4, "middle")
+    with pytest.raises(TypeError, match="residual"):
+        ToyConnection(4, "post", residual="yes")
+
+
+def test_toy_encoder_traces_every_layer_and_keeps_shape():
+    trace = []
+    out = ToyEncoder(3, "pre")(torch.randn(2, 5, 32), trace)
+    assert out.shape == (2, 5, 32) and len(trace) == 3
+
+
+def test_xavier_init_zeroes_biases():
+    model = xavier_init(ToyEncoder(1))
+    assert float(model.ffn[0].linear1.bias.detach().abs().sum()) == 0.0
+
+
+def test_profile_shapes_and_caching():
+    profile = depth_profile(3, "post", True)
+    assert profile.activation_rms.shape == (4,) and profile.w2_grad.shape == (3,)
+    assert depth_profile(3, "post", True) is profile
+
+
+def test_post_norm_keeps_the_stream_at_unit_scale():
+    rms = depth_profile(8, "post", True).activation_rms[1:]
+    np.testing.assert_allclose(rms, 1.0, atol=1e-3)
+
+
+def test_without_norm_the_residual_stream_explodes_and_the_plain_stack_vanishes():
+    with_residual = depth_profile(16, "none", True)
+    without = depth_profile(16, "none", False)
+    assert with_residual.activation_rms[-1] > 100 * with_residual.activation_rms[0]
+    assert without.activation_rms[-1] < 1e-2 * without.activation_rms[0]
+    assert without.w2_grad[0] < 1e-3 * depth_profile(16, "post", True).w2_grad[0]
+
+
+def test_pre_norm_last_layer_gradient_shrinks_with_depth_but_post_norm_does_not():
+    """Xiong et al. 2020: last-layer gradient O(sqrt(ln d / L)) for pre-LN, independent of L for post-LN."""
+    pre = [mean_profile(d, "pre").w2_grad[-1] for d in (2, 8)]
+    post = [mean_profile(d, "post").w2_grad[-1] for d in (2, 8)]
+    assert pre[1] < 0.7 * pre[0]
+    assert post[1] > 0.8 * post[0]
+
+
+def test_mean_profile_averages_seeds_and_rejects_empty_seeds():
+    mean = mean_profile(2, "pre", True, seeds=(0, 1))
+    expected = (
+        depth_profile(2, "pre", True, 0).w2_grad + depth_profile(2, "pre", True, 1).w2_grad
+    ) / 2
+    np.testing.assert_allclose(mean.w2_grad, expected)
+    with pytest.raises(ValueError, match="seeds"):
+        mean_profile(2, "pre", True, seeds=())
+
+
+def test_depth_profile_rejects_bad_depth_and_placement():
+    with pytest.raises(ValueError, match="depth"):
+        depth_profile(0)
+    with pytest.raises(ValueError, match="placement"):
+        depth_profile(2, "sideways")
+
+
+def test_first_token_task_targets_the_first_token():
+    tokens, target = first_token_task(torch.Generator().manual_seed(0), batch=4)
+    assert torch.equal(target, tokens[:, :1].expand_as(tokens))
+
+
+def test_warmup_race_pre_norm_learns_the_task_from_every_seed():
+    result = warmup_race("pre", 0, steps=60)
+    assert result.losses.shape == (3, 60) and result.accuracy.shape == (3,)
+    assert result.accuracy.min() > 0.95
+    assert result.losses[:, -5:].mean() < 0.1 * result.losses[:, 0].mean()
+
+
+def test_warmup_race_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="placement"):
+        warmup_race("none")
+    with pytest.raises(ValueError, match="warmup_steps"):
+        warmup_race("post", -1)
+    with pytest.raises(ValueError, match="seeds"):
+        warmup_race("post", 0, seeds=())
+
+
+def test_learning_rate_warms_up_then_decays_to_zero():
+    rates = [learning_rate(s, 100, 0.1, 20) for s in range(100)]
+    assert rates[0] == pytest.approx(0.1 / 20) and rates[19] == pytest.approx(0.1)
+    assert rates[:20] == sorted(rates[:20]) and rates[19:] == sorted(rates[19:], reverse=True)
+    assert rates[-1] < 0.01
+    assert learning_rate(0, 100, 0.1, 0) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="step"):
+        learning_rate(100, 100, 0.1, 20)

@@ -1,0 +1,257 @@
+"""course_lib.widgets (Control, Demo, build, all_demos) and course_lib.plots (new_figure,
+figure_png, COLORS): the framework every lesson's live demo stands on."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import ipywidgets as w
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib.figure import Figure
+
+from course_lib import widgets
+from course_lib.model.ffn import ACTIVATIONS
+from course_lib.plots import COLORS, figure_png, new_figure
+from course_lib.widgets import Control, Demo, all_demos, build
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class Recorder:
+    """A render function that remembers every call and draws its arguments into the title."""
+
+    def __init__(self, fail_on=None):
+        self.calls: list[dict] = []
+        self.fail_on = fail_on
+
+    def __call__(self, **values) -> Figure:
+        self.calls.append(values)
+        if self.fail_on is not None and self.fail_on in values.values():
+            raise RuntimeError(f"cannot draw {self.fail_on}")
+        fig = new_figure(2, 1.5, dpi=40)
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, values["d_ff"]])
+        ax.set_title(f"{values['d_ff']} {values.get('activation')}")
+        return fig
+
+
+def make_demo(fail_on=None, trains=False) -> tuple[Demo, Recorder]:
+    render = Recorder(fail_on)
+    controls = (
+        Control("d_ff", (8, 16, 32), 16),
+        Control("activation", ("relu", "gelu"), "relu", kind="dropdown"),
+    )
+    return Demo("test demo", controls, render, trains=trains), render
+
+
+def widget_parts(box):
+    controls_row, status, image = box.children
+    return {c.description: c for c in controls_row.children}, status, image
+
+
+# --- Control ----------------------------------------------------------------------------------
+
+
+def test_control_rejects_an_unknown_kind_listing_the_kinds():
+    with pytest.raises(
+        ValueError, match=r"kind must be one of \['slider', 'dropdown', 'toggle'\], got 'knob'"
+    ):
+        Control("d_ff", (1, 2), 1, kind="knob")
+
+
+@pytest.mark.parametrize("values", [(), (4,)])
+def test_control_needs_at_least_two_values(values):
+    with pytest.raises(ValueError, match=r"control 'd_ff' needs at least 2 values"):
+        Control("d_ff", values, 4)
+
+
+def test_control_rejects_a_default_that_is_not_among_its_values():
+    with pytest.raises(ValueError, match=r"default 5 of 'd_ff' is not among its values"):
+        Control("d_ff", (4, 8), 5)
+
+
+def test_control_keeps_what_it_was_given():
+    control = Control("activation", ("relu", "gelu"), "gelu", kind="toggle")
+    assert (control.name, tuple(control.values), control.default, control.kind) == (
+        "activation",
+        ("relu", "gelu"),
+        "gelu",
+        "toggle",
+    )
+
+
+# --- Demo -------------------------------------------------------------------------------------
+
+
+def test_demo_defaults_are_each_controls_default():
+    demo, _ = make_demo()
+    assert demo.defaults() == {"d_ff": 16, "activation": "relu"}
+
+
+def test_demo_figure_renders_the_defaults_overridden_by_the_given_values():
+    demo, render = make_demo()
+    fig = demo.figure(activation="gelu")
+    assert fig.axes[0].get_title() == "16 gelu"
+    assert render.calls == [{"d_ff": 16, "activation": "gelu"}]
+
+
+def test_demo_png_renders_once_per_distinct_values_and_caches():
+    demo, render = make_demo()
+    assert not demo.is_cached(d_ff=8)
+    first = demo.png(d_ff=8)
+    assert first.startswith(PNG_MAGIC)
+    assert demo.is_cached(d_ff=8) and demo.is_cached(d_ff=8, activation="relu")
+    assert not demo.is_cached(d_ff=32)
+    assert demo.png(d_ff=8, activation="relu") is first
+    demo.png(d_ff=32)
+    demo.png(d_ff=8)
+    assert render.calls == [
+        {"d_ff": 8, "activation": "relu"},
+        {"d_ff": 32, "activation": "relu"},
+    ]
+
+
+def test_demo_png_differs_between_values():
+    demo, _ = make_demo()
+    assert demo.png(d_ff=8) != demo.png(d_ff=32)
+
+
+def test_one_at_a_time_covers_every_value_of_every_control_once():
+    demo, _ = make_demo()
+    grid = list(demo.one_at_a_time())
+    assert grid == [
+        {"d_ff": 8, "activation": "relu"},
+        {"d_ff": 16, "activation": "relu"},
+        {"d_ff": 32, "activation": "relu"},
+        {"d_ff": 16, "activation": "relu"},
+        {"d_ff": 16, "activation": "gelu"},
+    ]
+
+
+# --- build ------------------------------------------------------------------------------------
+
+
+def test_build_returns_a_vbox_of_controls_status_and_image():
+    demo, _ = make_demo()
+    box = build(demo)
+    assert isinstance(box, w.VBox)
+    assert "course-demo" in box._dom_classes
+    controls, status, image = widget_parts(box)
+    assert set(controls) == {"d_ff", "activation"}
+    assert isinstance(controls["d_ff"], w.SelectionSlider)
+    assert isinstance(controls["activation"], w.Dropdown)
+    assert list(controls["d_ff"].options) == [8, 16, 32]
+    assert controls["d_ff"].value == 16 and controls["activation"].value == "relu"
+    assert "course-demo-image" in image._dom_classes
+    assert "course-demo-status" in status._dom_classes
+    assert status.value == "ready"
+    assert image.value == demo.png()
+
+
+def test_build_makes_toggle_buttons_for_a_toggle_control():
+    render = Recorder()
+    demo = Demo("t", (Control("d_ff", (1, 2), 1, kind="toggle"),), render)
+    controls, _, _ = widget_parts(build(demo))
+    assert isinstance(controls["d_ff"], w.ToggleButtons)
+
+
+@pytest.mark.parametrize("trains, continuous", [(False, True), (True, False)])
+def test_build_updates_sliders_continuously_only_when_the_demo_does_not_train(trains, continuous):
+    demo, _ = make_demo(trains=trains)
+    controls, _, _ = widget_parts(build(demo))
+    assert controls["d_ff"].continuous_update is continuous
+
+
+def test_build_updates_the_image_when_a_control_moves():
+    demo, render = make_demo()
+    controls, status, image = widget_parts(build(demo))
+    controls["d_ff"].value = 32
+    assert render.calls[-1] == {"d_ff": 32, "activation": "relu"}
+    assert image.value == demo.png(d_ff=32)
+    assert status.value.startswith("updated in ")
+    controls["activation"].value = "gelu"
+    assert render.calls[-1] == {"d_ff": 32, "activation": "gelu"}
+    assert image.value == demo.png(d_ff=32, activation="gelu")
+
+
+def test_build_shows_the_busy_text_while_an_uncached_value_renders():
+    demo, render = make_demo(trains=True)
+    demo.busy_text = "training…"
+    controls, status, _ = widget_parts(build(demo))
+    seen = []
+    draw = demo.render
+    demo.render = lambda **values: seen.append(status.value) or draw(**values)
+    controls["d_ff"].value = 8
+    controls["d_ff"].value = 16  # cached since build: no render, no busy text
+    assert seen == ["<i>training…</i>"]
+    assert status.value.startswith("updated in ")
+    assert [call["d_ff"] for call in render.calls] == [16, 8]
+
+
+def test_build_shows_the_error_in_the_status_when_render_raises():
+    demo, _ = make_demo(fail_on=8)
+    controls, status, image = widget_parts(build(demo))
+    before = image.value
+    with pytest.raises(RuntimeError, match="cannot draw 8"):
+        controls["d_ff"].value = 8
+    assert "error: RuntimeError: cannot draw 8" in status.value
+    assert image.value == before
+
+
+# --- all_demos --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def lesson_folder(tmp_path, monkeypatch):
+    """Point the widgets package at a temporary folder of lesson modules."""
+    monkeypatch.setattr(widgets, "__path__", [str(tmp_path)])
+    yield tmp_path
+    for name in [n for n in sys.modules if n.startswith("course_lib.widgets.")]:
+        if name.split(".")[-1].startswith("tmp_lesson"):
+            del sys.modules[name]
+
+
+def test_all_demos_is_empty_without_lesson_modules(lesson_folder):
+    assert all_demos() == []
+
+
+def test_all_demos_collects_demos_from_every_module_that_defines_them(lesson_folder):
+    source = """
+        from course_lib.widgets import Control, Demo
+        def demos():
+            return [Demo({name!r}, (Control("d_ff", (1, 2), 1),), lambda d_ff: None)]
+    """
+    for name in ("tmp_lesson_b", "tmp_lesson_a"):
+        (lesson_folder / f"{name}.py").write_text(textwrap.dedent(source.format(name=name)))
+    (lesson_folder / "tmp_lesson_helpers.py").write_text("VALUE = 1\n")
+    assert [demo.name for demo in all_demos()] == ["tmp_lesson_a", "tmp_lesson_b"]
+
+
+# --- plots ------------------------------------------------------------------------------------
+
+
+def test_new_figure_is_not_registered_with_pyplot():
+    before = plt.get_fignums()
+    fig = new_figure(3, 2, dpi=50)
+    assert plt.get_fignums() == before
+    assert tuple(fig.get_size_inches()) == (3, 2) and fig.dpi == 50
+    assert fig.get_layout_engine() is not None
+
+
+def test_figure_png_returns_png_bytes_of_the_figures_size():
+    fig = new_figure(2, 1, dpi=50)
+    fig.add_subplot().plot([0, 1], [1, 0])
+    data = figure_png(fig)
+    assert data.startswith(PNG_MAGIC)
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (100, 50)
+    big = figure_png(fig, dpi=100)
+    assert int.from_bytes(big[16:20], "big") == 200
+
+
+def test_colors_give_every_activation_its_own_colour():
+    assert set(ACTIVATIONS) <= set(COLORS)
+    activation_colours = [COLORS[name] for name in ACTIVATIONS]
+    assert len(set(activation_colours)) == len(activation_colours)
