@@ -41,11 +41,11 @@ def time_control(demo, control, limit: int = 50) -> dict[str, list]:
     samples["value"] = grid(list(control.values), limit)
     for value in samples["value"]:
         values = {**demo.defaults(), control.name: value}
-        demo._png_cache.clear()
+        demo.clear_cache()
         clear_caches()
         for mode in ("first", "warm"):
             if mode == "warm":
-                demo._png_cache.clear()
+                demo.clear_cache()
             wall, cpu = _timed(demo.png, **values)
             samples[mode].append(wall)
             samples[f"{mode}_cpu"].append(cpu)

@@ -73,6 +73,10 @@ class Demo:
             self._png_cache[key] = figure_png(fig)
         return self._png_cache[key]
 
+    def clear_cache(self) -> None:
+        """Forget every stored PNG, so the next visit to any value renders anew."""
+        self._png_cache.clear()
+
     def is_cached(self, **values: Any) -> bool:
         return tuple(sorted({**self.defaults(), **values}.items())) in self._png_cache
 
