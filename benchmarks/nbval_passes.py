@@ -1,14 +1,12 @@
 """What the portability pass adds to `make test`: nbval's usual run and the pass that computes as
-another CPU would, each timed as `make` runs it (same targets, same environment variables)."""
+another CPU would, each run as `make` runs it (same targets, same environment variables); the
+timing is pytest-benchmark's (benchmarks/test_nbval_passes.py)."""
 
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
-
-from benchmarks import stats
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSES = (
@@ -17,52 +15,31 @@ PASSES = (
 )
 
 
-def run_target(target: str, root: Path = ROOT) -> tuple[float, str | None]:
-    """Wall seconds of ``make <target>`` in ``root``, and an error line if it failed."""
-    start = time.perf_counter()
+def run_target(target: str, root: Path = ROOT) -> str | None:
+    """Run ``make <target>`` in ``root``; an error line if it failed, else None."""
     done = subprocess.run(
         ["make", "-s", "--no-print-directory", target], cwd=root, capture_output=True, text=True
     )
-    seconds = time.perf_counter() - start
     if done.returncode != 0:
         tail = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
-        return seconds, f"make {target} exited {done.returncode}: {tail[0]}"
-    return seconds, None
+        return f"make {target} exited {done.returncode}: {tail[0]}"
+    return None
 
 
-def measure_nbval_passes(repeat: int, results: dict[str, Any], root: Path = ROOT) -> None:
-    """Time each pass ``repeat`` times into ``results['nbval_passes']``; failures go to errors."""
-    rows = []
-    for label, target in PASSES:
-        times = []
-        for _ in range(repeat):
-            seconds, error = run_target(target, root)
-            times.append(seconds)
-            if error:
-                results["errors"].append(error)
-        rows.append({"pass": label, "target": target, "times_s": times})
-    results["nbval_passes"] = rows
-
-
-def nbval_pass_section(results: dict[str, Any]) -> list[str]:
-    """RESULTS.md's rows for the nbval passes, and what the portability pass adds."""
-    rows = results.get("nbval_passes")
-    if not rows:
+def nbval_pass_section(passes: list[dict[str, Any]]) -> list[str]:
+    """RESULTS.md's rows for the passes (each ``label``, ``target``, ``median_s``), and what the
+    portability pass adds."""
+    if not passes:
         return []
-    lines = [
-        "## `make test`'s nbval passes",
-        "",
-        "| pass | make target | wall time |",
-        "|---|---|---|",
-    ]
-    medians = {row["target"]: stats.median(row["times_s"]) for row in rows}
-    for row in rows:
-        lines.append(f"| {row['pass']} | `make {row['target']}` | {medians[row['target']]:.1f} s |")
-    added = medians.get("portability")
-    if added is not None and "nbval" in medians:
+    lines = ["## `make test`'s nbval passes", "", "| pass | make target | wall time |", "|---|---|---|"]  # fmt: skip
+    medians = {row["target"]: row["median_s"] for row in passes}
+    for row in passes:
+        lines.append(f"| {row['label']} | `make {row['target']}` | {row['median_s']:.1f} s |")
+    added, usual = medians.get("portability"), medians.get("nbval")
+    if added is not None and usual:
         lines += [
             "",
             f"The portability pass adds {added:.1f} s to `make test`, "
-            f"{added / medians['nbval']:.0%} of the usual nbval run.",
+            f"{added / usual:.0%} of the usual nbval run.",
         ]
     return [*lines, ""]

@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
-from course_lib.model.ffn import count_gated_parameters, equal_budget_gated_d_ff
+from course_lib.model.ffn import count_gated_parameters, equal_budget_gated_d_ff, gated_ffn
 
 
 def check_gated_budget(fn: Callable[[int, int], int]) -> CheckResult:
@@ -41,13 +41,6 @@ def check_gated_budget(fn: Callable[[int, int], int]) -> CheckResult:
         return f"e.g. d_model=768, d_ff=3072 -> d_ff'={equal_budget_gated_d_ff(3072)}, {count_gated_parameters(768, 2048):,} parameters, as many as the plain FFN's weights."
 
     return run_check("gated budget", check)
-
-
-def swiglu_reference(
-    x: torch.Tensor, W: torch.Tensor, V: torch.Tensor, W2: torch.Tensor
-) -> torch.Tensor:
-    """SwiGLU(x) = (silu(x W) * (x V)) W2: x (..., d_model), W and V (d_model, d_ff), W2 (d_ff, d_model)."""
-    return (F.silu(x @ W) * (x @ V)) @ W2
 
 
 def _diagnose_swiglu(got, x, W, V, W2) -> str:
@@ -86,7 +79,7 @@ def check_swiglu(fn: Callable) -> CheckResult:
         W2 = torch.randn(10, 6, generator=g)
         got = fn(x, W, V, W2)
         require_return(got)
-        expected = swiglu_reference(x, W, V, W2)
+        expected = gated_ffn(x, W, V, W2, "swiglu")
         if shape_of(got) != tuple(expected.shape):
             raise Hint(
                 f"the output has shape {shape_of(got)}, expected {tuple(expected.shape)}: did you apply W2 (d_ff -> d_model)?"

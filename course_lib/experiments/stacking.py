@@ -12,11 +12,13 @@ from functools import lru_cache
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments.training import DTYPE, make_task, torch_threads
+from course_lib.experiments import DTYPE
+from course_lib.experiments.tasks import make_task
+from course_lib.experiments.training import accuracy, adam_steps, bce_per_model
 from course_lib.model.ffn import ACTIVATIONS
+from course_lib.threads import torch_threads
 
 
 def stack_parameters(n_layers: int, width: int, d_in: int = 2, d_out: int = 1) -> int:
@@ -67,22 +69,15 @@ def _train_stack(task, dims, activation, seeds, steps, lr, n_points) -> np.ndarr
     x, y = data.X.expand(len(seeds), -1, -1), data.Y.expand(len(seeds), -1, -1)
     layers = _init_stack(dims, seeds)
 
-    def forward() -> torch.Tensor:
+    def logits() -> torch.Tensor:
         h = x
         for i in range(0, len(layers), 2):
             h = torch.baddbmm(layers[i + 1], h, layers[i])
             h = ACTIVATIONS[activation](h) if i + 2 < len(layers) else h
         return h
 
-    optimizer = torch.optim.Adam(layers, lr=lr)
-    for _ in range(steps):
-        optimizer.zero_grad()
-        F.binary_cross_entropy_with_logits(forward(), y, reduction="none").mean(
-            dim=(1, 2)
-        ).sum().backward()
-        optimizer.step()
-    with torch.no_grad():
-        return ((forward() > 0).float() == y).all(dim=2).float().mean(dim=1).numpy()
+    adam_steps(layers, lambda _: bce_per_model(logits(), y), steps, lr)
+    return accuracy(logits(), y)
 
 
 @lru_cache(maxsize=16)

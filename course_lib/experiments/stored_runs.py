@@ -14,8 +14,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from course_lib.experiments.tasks import TASKS
 from course_lib.experiments.training import TrainResult, train_mlp
 
+# Lesson 2's width demo: every width, activation and task it offers, trained with the sweep's
+# settings (a first visit to d_ff=256 stays under 1 s). Widths up to 64 are stored.
+WIDTHS = (1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)
+ACTIVATIONS = ("relu", "gelu", "silu", "tanh", "identity")
+STEPS, LR, N_POINTS = 200, 0.05, 1000
+STORED_WIDTHS = tuple(w for w in WIDTHS if w <= 64)
 RUNS_FILE = Path(__file__).parent.parent / "data" / "width_demo_runs.npz"
 FIELDS = ("W1", "b1", "W2", "b2")
 
@@ -75,10 +82,10 @@ def stored_or_trained(
     task: str,
     d_ff: int,
     activation: str,
-    seed: int,
-    steps: int,
-    lr: float,
-    n_points: int,
+    seed: int = 0,
+    steps: int = STEPS,
+    lr: float = LR,
+    n_points: int = N_POINTS,
     path: Path = RUNS_FILE,
 ) -> TrainResult:
     """The stored run for these arguments if there is one, else ``train_mlp`` (cached)."""
@@ -90,14 +97,10 @@ def stored_or_trained(
 
 
 if __name__ == "__main__":  # rebuild RUNS_FILE: python -m course_lib.experiments.stored_runs
-    from course_lib.experiments.training import torch_threads
-    from course_lib.widgets.expansion import ACTIVATIONS, LR, N_POINTS, STEPS, STORED_WIDTHS, TASKS
-
-    with torch_threads(1):
-        runs = [
-            train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS)
-            for task in TASKS
-            for activation in ACTIVATIONS
-            for d_ff in STORED_WIDTHS
-        ]
+    runs = [
+        train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS)
+        for task in TASKS
+        for activation in ACTIVATIONS
+        for d_ff in STORED_WIDTHS
+    ]
     print(f"wrote {save_runs(runs, STEPS, LR, N_POINTS)} runs to {RUNS_FILE}")

@@ -21,11 +21,12 @@ from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments.training import DTYPE
+from course_lib.experiments import DTYPE, default_dtype
+from course_lib.experiments.training import adam_steps
 from course_lib.model.ffn import FeedForward
 from course_lib.model.sublayer import LayerNorm
 from course_lib.model.transformer import MultiHeadAttention
-from course_lib.threads import default_dtype, torch_threads
+from course_lib.threads import torch_threads
 
 PLACEMENTS = ("post", "pre", "none")
 
@@ -233,18 +234,16 @@ def warmup_race(
         raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
     with torch_threads(1), default_dtype(DTYPE):
         params, buffers, model = _batched_models(depth, placement, seeds)
-        optimizer = torch.optim.Adam(params.values(), lr=lr, betas=(0.9, 0.98), foreach=True)
         data = torch.Generator().manual_seed(1)
-        losses = np.empty((len(seeds), steps))
-        for step in range(steps):
-            for group in optimizer.param_groups:
-                group["lr"] = learning_rate(step, steps, lr, warmup_steps)
+
+        def losses_at(_step: int) -> torch.Tensor:
             tokens, target = first_token_task(data)
-            per_seed = _losses(model(params, buffers, tokens), target)
-            optimizer.zero_grad()
-            per_seed.sum().backward()  # a sum: each seed's gradient is its own loss's gradient
-            optimizer.step()
-            losses[:, step] = per_seed.detach().numpy()
+            return _losses(model(params, buffers, tokens), target)
+
+        losses = adam_steps(
+            list(params.values()), losses_at, steps, lr, betas=(0.9, 0.98),
+            lr_at=lambda step: learning_rate(step, steps, lr, warmup_steps),
+        )  # fmt: skip
         tokens, target = first_token_task(torch.Generator().manual_seed(2), batch=256)
         with torch.no_grad():
             hits = model(params, buffers, tokens).argmax(-1) == target

@@ -1,9 +1,7 @@
 """Sweeps: many small networks on one 2-D task, trained together as one batched model.
 
-``sweep_widths`` trains every (activation, d_ff, seed) at once: widths are zero-padded to a
-shared size. A padded unit has zero weights in and out and act(0) = 0 for every activation here,
-so its gradients are zero and it stays switched off: each network learns exactly what
-``experiments.train_mlp`` would teach it alone.
+``sweep_widths`` trains every (activation, d_ff, seed) at once with ``training.train_mlps``,
+widths grouped by the power of two they pad to; each network learns what it would learn alone.
 
 The notebook's sweeps are precomputed into a small file (``SWEEP_FILE``, a few kB) by
 ``python -m course_lib.experiments.sweeps``; ``load_sweep`` reads it back, and a test retrains part of it.
@@ -16,17 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import torch
-import torch.nn.functional as F
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments.training import init_weights, make_task, torch_threads
+from course_lib.experiments.training import train_mlps
 from course_lib.model.ffn import ACTIVATIONS
 
 
 @dataclass(frozen=True)
 class WidthSweep:
-    """Accuracy and final loss of every network: arrays (activations, widths, seeds)."""
+    """Accuracy and last training loss of every network: arrays (activations, widths, seeds)."""
 
     task: str
     widths: tuple[int, ...]
@@ -63,51 +59,6 @@ def _check_grid(widths, activations, seeds) -> None:
         raise TypeError(f"seeds must be ints, got {seeds!r}")
 
 
-def _padded_group(widths, activations, seeds, k: int):
-    """Stacked, zero-padded weights of every (activation, width, seed), activation-major."""
-    size = max(widths)
-    tensors = {"W1": [], "b1": [], "W2": [], "b2": []}
-    for _ in activations:
-        for width in widths:
-            for seed in seeds:
-                weights = init_weights(seed, width, k)
-                pad = size - width
-                tensors["W1"].append(F.pad(weights["W1"], (0, pad)))
-                tensors["b1"].append(F.pad(weights["b1"], (0, pad)))
-                tensors["W2"].append(F.pad(weights["W2"], (0, 0, 0, pad)))
-                tensors["b2"].append(weights["b2"])
-    return {name: torch.stack(ts).requires_grad_() for name, ts in tensors.items()}
-
-
-def _train_group(task: str, widths, activations, seeds, steps, lr, n_points):
-    """(accuracy, final loss) arrays (activations, widths, seeds) for one padded group."""
-    data = make_task(task, n_points)
-    params = _padded_group(widths, activations, seeds, data.Y.shape[1])
-    block = len(widths) * len(seeds)
-    x = data.X.expand(len(params["W1"]), -1, -1)
-    y = data.Y.expand(len(params["W1"]), -1, -1)
-
-    def forward() -> torch.Tensor:
-        pre = torch.baddbmm(params["b1"], x, params["W1"])
-        hidden = torch.cat(
-            [ACTIVATIONS[a](pre[i * block : (i + 1) * block]) for i, a in enumerate(activations)]
-        )
-        return torch.baddbmm(params["b2"], hidden, params["W2"])
-
-    optimizer = torch.optim.Adam(list(params.values()), lr=lr)
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.binary_cross_entropy_with_logits(forward(), y, reduction="none").mean(dim=(1, 2))
-        loss.sum().backward()
-        optimizer.step()
-    with torch.no_grad():
-        logits = forward()
-        loss = F.binary_cross_entropy_with_logits(logits, y, reduction="none").mean(dim=(1, 2))
-        accuracy = ((logits > 0).float() == y).all(dim=2).float().mean(dim=1)
-    shape = (len(activations), len(widths), len(seeds))
-    return accuracy.numpy().reshape(shape), loss.numpy().reshape(shape)
-
-
 def _groups(widths: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Widths grouped by the power of 2 they pad to, so padding wastes at most half."""
     buckets: dict[int, list[int]] = {}
@@ -117,7 +68,6 @@ def _groups(widths: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 @lru_cache(maxsize=32)
-@torch_threads(1)
 def sweep_widths(
     task: str,
     widths: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 16, 32, 64),
@@ -133,10 +83,10 @@ def sweep_widths(
     accuracy = np.empty((len(activations), len(widths), len(seeds)))
     loss = np.empty_like(accuracy)
     for group in _groups(tuple(widths)):
-        columns = [widths.index(w) for w in group]
-        accuracy[:, columns], loss[:, columns] = _train_group(
-            task, group, activations, seeds, steps, lr, n_points
-        )
+        runs = [(a, w, s) for a in activations for w in group for s in seeds]
+        for run, result in zip(runs, train_mlps(task, runs, steps, lr, n_points), strict=True):
+            index = (activations.index(run[0]), widths.index(run[1]), seeds.index(run[2]))
+            accuracy[index], loss[index] = result.accuracy[0], result.losses[0, -1]
     return WidthSweep(task, tuple(widths), tuple(activations), tuple(seeds), accuracy, loss)
 
 
@@ -178,7 +128,7 @@ def load_sweep(task: str, path: Path = SWEEP_FILE) -> WidthSweep:
 
 
 if __name__ == "__main__":  # regenerate SWEEP_FILE: python -m course_lib.experiments.sweeps
-    from course_lib.experiments.training import TASKS
+    from course_lib.experiments.tasks import TASKS
 
     save_sweeps([sweep_widths(task) for task in TASKS])
     print(f"wrote {SWEEP_FILE}")

@@ -15,8 +15,10 @@ import torch
 import torch.nn.functional as F
 
 from course_lib._validate import positive_int
-from course_lib.experiments.training import DTYPE, torch_threads
+from course_lib.experiments import DTYPE
+from course_lib.experiments.training import adam_steps
 from course_lib.model.ffn import count_parameters, flops_per_token
+from course_lib.threads import torch_threads
 
 
 def teacher(d_model: int, d_ff: int, seed: int = 1234):
@@ -57,15 +59,14 @@ def _fit(target, d_model: int, d_ff: int, seeds, steps: int, batch: int, lr: flo
         torch.zeros(len(seeds), 1, d_model, dtype=DTYPE),
     )
     params = [t.requires_grad_() for t in (W1, b1, W2, b2)]
-    optimizer = torch.optim.Adam(params, lr=lr)
     data = torch.Generator().manual_seed(99)
-    for _ in range(steps):
-        x = torch.randn(batch, d_model, generator=data, dtype=DTYPE)
-        y = target(x)
+
+    def losses(_step: int) -> torch.Tensor:
+        x = torch.randn(batch, d_model, generator=data, dtype=DTYPE)  # fresh tokens every step
         out = torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
-        optimizer.zero_grad()
-        ((out - y) ** 2).mean(dim=(1, 2)).sum().backward()
-        optimizer.step()
+        return ((out - target(x)) ** 2).mean(dim=(1, 2))
+
+    adam_steps(params, losses, steps, lr)
     with torch.no_grad():
         x = torch.randn(2048, d_model, generator=torch.Generator().manual_seed(7), dtype=DTYPE)
         y = target(x)

@@ -1,13 +1,15 @@
-"""Small, seeded training runs on 2-D tasks, returned as data (never plots).
+"""The one trainer every experiment uses, and the small batched MLPs of lessons 2 and 3.
 
-Networks of one shape are trained together: the weights of every seed are stacked and trained
-as one batched model (torch.bmm), so a sweep over seeds costs little more than one run.
-Every task is multi-label: targets (N, k) in {0, 1}, k sigmoid outputs, binary cross-entropy.
+Networks are trained together: the weights of every network are stacked and trained as one
+batched model (torch.baddbmm), so a sweep over seeds, widths and activations costs little more
+than one run. ``adam_steps`` is the training loop, written once; each experiment supplies its
+models' losses. Results are data (never figures).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,64 +18,66 @@ import torch
 import torch.nn.functional as F
 
 from course_lib._validate import choice, positive_int
+from course_lib.experiments import DTYPE
+from course_lib.experiments.tasks import make_task
 from course_lib.model.ffn import ACTIVATIONS
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, inside
-from course_lib.threads import torch_threads  # noqa: F401  (re-exported: lessons import it from here)
-
-# Every experiment computes in float64 and draws its random numbers in float64. PyTorch picks its
-# vector kernels per CPU (AVX-512, AVX2, scalar), and in float32 the last-bit differences grow
-# through training into visible digits; in float64 they stay far below anything a lesson prints.
-# (float32 torch.randn even draws different numbers on AVX2 than on scalar kernels.)
-DTYPE = torch.float64
+from course_lib.threads import torch_threads
 
 
-def _triangles(points: np.ndarray) -> np.ndarray:
-    return np.stack([inside(TRIANGLE_F, points), inside(TRIANGLE_G, points)], axis=1)
+def adam_steps(
+    params: Sequence[torch.Tensor],
+    losses_at: Callable[[int], torch.Tensor],
+    steps: int,
+    lr: float,
+    betas: tuple[float, float] = (0.9, 0.999),
+    lr_at: Callable[[int], float] | None = None,
+) -> np.ndarray:
+    """The training loop: ``steps`` of full Adam on ``params``. ``losses_at(step)`` returns each
+    model's loss, (models,); their sum is minimised, so each model follows its own gradient.
+    ``lr_at(step)``, if given, sets the learning rate per step. Returns losses (models, steps)."""
+    optimizer = torch.optim.Adam(params, lr=lr, betas=betas)
+    history = []
+    for step in range(positive_int("steps", steps)):
+        if lr_at is not None:
+            for group in optimizer.param_groups:
+                group["lr"] = lr_at(step)
+        optimizer.zero_grad()
+        per_model = losses_at(step)
+        per_model.sum().backward()
+        optimizer.step()
+        history.append(per_model.detach().numpy())
+    return np.stack(history, axis=1)
 
 
-def _ring(points: np.ndarray) -> np.ndarray:
-    radius = np.linalg.norm(points, axis=1)
-    return ((radius > 0.45) & (radius < 0.85))[:, None]
+def bce_per_model(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Binary cross-entropy of each model: logits, y (models, N, k) -> (models,)."""
+    return F.binary_cross_entropy_with_logits(logits, y, reduction="none").mean(dim=(1, 2))
 
 
-def _xor(points: np.ndarray) -> np.ndarray:
-    return (points[:, 0] * points[:, 1] > 0)[:, None]
+def accuracy(logits: torch.Tensor, y: torch.Tensor) -> np.ndarray:
+    """Fraction of points with every label right, per model: (models, N, k) -> (models,)."""
+    with torch.no_grad():
+        return ((logits > 0) == (y > 0.5)).all(dim=2).double().mean(dim=1).numpy()
 
 
-def _spiral(points: np.ndarray) -> np.ndarray:
-    radius = np.linalg.norm(points, axis=1)
-    angle = np.arctan2(points[:, 1], points[:, 0])
-    return (np.sin(angle + 3 * math.pi * radius) > 0)[:, None]
+def init_weights(seed: int, d_ff: int, k: int) -> dict[str, torch.Tensor]:
+    """One seed's starting weights W1 (2, d_ff), b1 (1, d_ff), W2 (d_ff, k), b2 (1, k).
 
+    Uniform like nn.Linear's default, W1 three times wider so the lines start spread over the
+    square; the same for a seed whether it is trained alone or in any batch.
+    """
+    g = torch.Generator().manual_seed(seed)
+    bound1, bound2 = 1 / math.sqrt(2), 1 / math.sqrt(d_ff)
 
-TASKS = {"triangles": _triangles, "ring": _ring, "xor": _xor, "spiral": _spiral}
+    def uniform(*shape: int) -> torch.Tensor:
+        return torch.rand(*shape, generator=g, dtype=DTYPE) * 2 - 1
 
-
-@dataclass(frozen=True)
-class Task:
-    """Points X (N, 2) in [-1, 1]^2 and their labels Y (N, k) as float tensors."""
-
-    name: str
-    X: torch.Tensor
-    Y: torch.Tensor
-
-
-@lru_cache(maxsize=32)
-def make_task(name: str, n_points: int = 2000, seed: int = 0) -> Task:
-    """Uniform points in the square [-1, 1]^2 labelled by the task's rule (same seed, same points)."""
-    choice("task", name, TASKS)
-    positive_int("n_points", n_points)
-    points = np.random.default_rng(seed).uniform(-1.0, 1.0, size=(n_points, 2))
-    labels = TASKS[name](points).astype(np.float64)
-    return Task(name, torch.tensor(points, dtype=DTYPE), torch.tensor(labels, dtype=DTYPE))
-
-
-def label_grid(name: str, resolution: int = 200) -> np.ndarray:
-    """The task's true labels on a resolution x resolution grid over [-1, 1]^2: (res, res, k)."""
-    axis = np.linspace(-1.0, 1.0, positive_int("resolution", resolution))
-    xx, yy = np.meshgrid(axis, axis)
-    points = np.stack([xx.ravel(), yy.ravel()], axis=1)
-    return TASKS[choice("task", name, TASKS)](points).reshape(resolution, resolution, -1)
+    return {
+        "W1": uniform(2, d_ff) * bound1 * 3,
+        "b1": uniform(1, d_ff) * bound1,
+        "W2": uniform(d_ff, k) * bound2,
+        "b2": uniform(1, k) * bound2,
+    }
 
 
 @dataclass(frozen=True)
@@ -91,49 +95,104 @@ class TrainResult:
     accuracy: np.ndarray  # (seeds,): fraction of points with every label right
     losses: np.ndarray  # (seeds, steps)
 
-    def predict(self, points: torch.Tensor) -> torch.Tensor:
+    def predict(self, points: np.ndarray | torch.Tensor) -> np.ndarray:
         """Probabilities (seeds, N, k) for points (N, 2)."""
-        points = torch.as_tensor(points, dtype=self.W1.dtype)
-        with torch.no_grad():
-            return torch.sigmoid(_forward(self, points.expand(len(self.seeds), -1, -1)))
+        x = torch.as_tensor(points, dtype=DTYPE).expand(len(self.seeds), -1, -1)
+        weights = [self.W1, self.b1, self.W2, self.b2]
+        with torch.no_grad(), torch_threads(1):
+            logits = mlp_logits(weights, x, ((self.activation, len(self.seeds)),))
+        return torch.sigmoid(logits).numpy()
 
 
-def _forward(p, x: torch.Tensor) -> torch.Tensor:
-    hidden = ACTIVATIONS[p.activation](torch.baddbmm(p.b1, x, p.W1))
-    return torch.baddbmm(p.b2, hidden, p.W2)
+def mlp_logits(params, x: torch.Tensor, blocks: Sequence[tuple[str, int]]) -> torch.Tensor:
+    """Stacked networks 2 -> width -> k: x (models, N, 2) -> logits (models, N, k). ``blocks``
+    lists (activation, how many consecutive models use it)."""
+    W1, b1, W2, b2 = params
+    pre = torch.baddbmm(b1, x, W1).split([n for _, n in blocks])
+    hidden = torch.cat([ACTIVATIONS[a](part) for (a, _), part in zip(blocks, pre, strict=True)])
+    return torch.baddbmm(b2, hidden, W2)
 
 
-@dataclass
-class _Params:
-    activation: str
-    W1: torch.Tensor
-    b1: torch.Tensor
-    W2: torch.Tensor
-    b2: torch.Tensor
+def _blocks(activations: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """Runs of equal activations: ('relu', 'relu', 'tanh') -> (('relu', 2), ('tanh', 1))."""
+    runs: list[list] = []
+    for a in activations:
+        if runs and runs[-1][0] == a:
+            runs[-1][1] += 1
+        else:
+            runs.append([a, 1])
+    return tuple((a, n) for a, n in runs)
 
 
-def init_weights(seed: int, d_ff: int, k: int) -> dict[str, torch.Tensor]:
-    """One seed's starting weights W1 (2, d_ff), b1 (1, d_ff), W2 (d_ff, k), b2 (1, k).
+def train_mlps(
+    task: str, runs: Sequence[tuple[str, int, int]], steps: int, lr: float, n_points: int
+) -> list[TrainResult]:
+    """Train one 2 -> d_ff -> k network per (activation, d_ff, seed) of ``runs``, all at once.
 
-    Uniform like nn.Linear's default, W1 three times wider so the lines start spread over the
-    square; the same for a seed whether it is trained alone or in any batch.
+    Narrower networks are zero-padded to the widest: a padded unit has zero weights in and out
+    and act(0) = 0 for every activation here, so its gradients are zero and it never moves. Each
+    network learns what it would learn alone (up to rounding). One TrainResult per run.
     """
-    g = torch.Generator().manual_seed(seed)
-    bound1, bound2 = 1 / math.sqrt(2), 1 / math.sqrt(d_ff)
-    return {
-        "W1": (torch.rand(2, d_ff, generator=g, dtype=DTYPE) * 2 - 1) * bound1 * 3,
-        "b1": (torch.rand(1, d_ff, generator=g, dtype=DTYPE) * 2 - 1) * bound1,
-        "W2": (torch.rand(d_ff, k, generator=g, dtype=DTYPE) * 2 - 1) * bound2,
-        "b2": (torch.rand(1, k, generator=g, dtype=DTYPE) * 2 - 1) * bound2,
-    }
+    for activation, d_ff, seed in runs:
+        choice("activation", activation, ACTIVATIONS)
+        positive_int("d_ff", d_ff)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, got {seed!r}")
+    data, width = make_task(task, n_points), max(d for _, d, _ in runs)
+    params = [p.requires_grad_() for p in _padded_init(runs, data.Y.shape[1], width)]
+    # contiguous copies: bmm on a stride-0 (expanded) batch takes a path ~10x slower
+    x = data.X.expand(len(runs), -1, -1).contiguous()
+    y = data.Y.expand(len(runs), -1, -1).contiguous()
+    blocks = _blocks([a for a, _, _ in runs])
+    with torch_threads(1):
+        losses = adam_steps(
+            params, lambda _: bce_per_model(mlp_logits(params, x, blocks), y), steps, lr
+        )
+        correct = accuracy(mlp_logits(params, x, blocks), y)
+    W1, b1, W2, b2 = (p.detach() for p in params)
+    return [
+        TrainResult(
+            task,
+            d,
+            a,
+            (s,),
+            W1[i : i + 1, :, :d],
+            b1[i : i + 1, :, :d],
+            W2[i : i + 1, :d],
+            b2[i : i + 1],
+            accuracy=correct[i : i + 1],
+            losses=losses[i : i + 1],
+        )  # fmt: skip
+        for i, (a, d, s) in enumerate(runs)
+    ]
 
 
-def _init(seeds: tuple[int, ...], d_ff: int, k: int, activation: str) -> _Params:
-    per_seed = [init_weights(seed, d_ff, k) for seed in seeds]
-    stacked = {
-        name: torch.stack([w[name] for w in per_seed]).requires_grad_() for name in per_seed[0]
-    }
-    return _Params(activation, **stacked)
+def _padded_init(runs, k: int, width: int) -> list[torch.Tensor]:
+    """``init_weights`` of every run, zero-padded to ``width`` units and stacked."""
+    inits = [init_weights(seed, d_ff, k) for _, d_ff, seed in runs]
+    pads = [width - d_ff for _, d_ff, _ in runs]
+    return [
+        torch.stack([F.pad(w["W1"], (0, p)) for w, p in zip(inits, pads, strict=True)]),
+        torch.stack([F.pad(w["b1"], (0, p)) for w, p in zip(inits, pads, strict=True)]),
+        torch.stack([F.pad(w["W2"], (0, 0, 0, p)) for w, p in zip(inits, pads, strict=True)]),
+        torch.stack([w["b2"] for w in inits]),
+    ]
+
+
+def stack_results(results: Sequence[TrainResult]) -> TrainResult:
+    """Single-seed results of one task, width and activation as one TrainResult over seeds."""
+    first = results[0]
+    if any(
+        (r.task, r.d_ff, r.activation) != (first.task, first.d_ff, first.activation)
+        for r in results
+    ):
+        raise ValueError("results must share task, d_ff and activation to be stacked")
+    return TrainResult(
+        first.task, first.d_ff, first.activation, tuple(s for r in results for s in r.seeds),
+        *(torch.cat([getattr(r, n) for r in results]) for n in ("W1", "b1", "W2", "b2")),
+        accuracy=np.concatenate([r.accuracy for r in results]),
+        losses=np.concatenate([r.losses for r in results]),
+    )  # fmt: skip
 
 
 @lru_cache(maxsize=256)
@@ -146,30 +205,8 @@ def train_mlp(
     lr: float = 0.03,
     n_points: int = 2000,
 ) -> TrainResult:
-    """Train one 2 -> d_ff -> k network per seed, all at once, full-batch Adam; cached by arguments."""
-    positive_int("d_ff", d_ff)
-    positive_int("steps", steps)
-    choice("activation", activation, ACTIVATIONS)
-    if not seeds or not all(isinstance(s, int) for s in seeds):
+    """One 2 -> d_ff -> k network per seed, trained together with full-batch Adam; cached."""
+    if not seeds or not isinstance(seeds, tuple):
         raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
-    data = make_task(task, n_points)
-    x = data.X.expand(len(seeds), -1, -1)
-    y = data.Y.expand(len(seeds), -1, -1)
-    params = _init(tuple(seeds), d_ff, data.Y.shape[1], activation)
-    tensors = [params.W1, params.b1, params.W2, params.b2]
-    optimizer = torch.optim.Adam(tensors, lr=lr)
-    losses = np.empty((len(seeds), steps))
-    for step in range(steps):
-        optimizer.zero_grad()
-        per_seed = F.binary_cross_entropy_with_logits(
-            _forward(params, x), y, reduction="none"
-        ).mean(dim=(1, 2))
-        per_seed.sum().backward()  # sum: each seed's gradient is its own loss's gradient
-        optimizer.step()
-        losses[:, step] = per_seed.detach().numpy()
-    with torch.no_grad():
-        correct = ((_forward(params, x) > 0).float() == y).all(dim=2).float().mean(dim=1)
-    detached = {name: t.detach() for name, t in zip(("W1", "b1", "W2", "b2"), tensors, strict=True)}
-    return TrainResult(
-        task, d_ff, activation, tuple(seeds), **detached, accuracy=correct.numpy(), losses=losses
-    )
+    runs = [(activation, d_ff, seed) for seed in seeds]
+    return stack_results(train_mlps(task, runs, steps, lr, n_points))

@@ -158,6 +158,17 @@ def module_parameters(module: nn.Module) -> int:
 GATED_VARIANTS: dict[str, str] = {"reglu": "relu", "geglu": "gelu", "swiglu": "silu"}
 
 
+def gated_ffn(
+    x: torch.Tensor, W: torch.Tensor, V: torch.Tensor, W2: torch.Tensor, variant: str = "swiglu"
+) -> torch.Tensor:
+    """(act(x W) * (x V)) W2 with the variant's activation (SwiGLU: SiLU), Shazeer 2020.
+
+    x: (..., d_model); W, V: (d_model, d_ff); W2: (d_ff, d_model), the formula's layout.
+    """
+    act = ACTIVATIONS[GATED_VARIANTS[choice("variant", variant, GATED_VARIANTS)]]
+    return (act(x @ W) * (x @ V)) @ W2
+
+
 class GatedFeedForward(nn.Module):
     """FFN_GLU(x) = (act(x W) * (x V)) W2, Shazeer 2020; no biases, as in the paper.
 

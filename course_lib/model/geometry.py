@@ -151,3 +151,27 @@ def grid(resolution: int = 120, extent: float = 1.0) -> np.ndarray:
     axis = np.linspace(-extent, extent, resolution)
     xx, yy = np.meshgrid(axis, axis)
     return np.stack([xx.ravel(), yy.ravel()], axis=1)
+
+
+def unit_lines(W: object, b: object) -> tuple[np.ndarray, np.ndarray]:
+    """The lines w_j · p + b_j = 0 of a layer's units (W (2, n), b (n,)), scaled so |w_j| = 1:
+    normals (n, 2) and offsets (n,), so that normal · p + offset is the signed distance to the
+    line. A unit with w_j = 0 has no line; its row stays zero."""
+    W = np.asarray(W, dtype=float)
+    b = np.asarray(b, dtype=float).reshape(-1)
+    if W.ndim != 2 or W.shape[0] != 2 or b.shape != (W.shape[1],):
+        raise ValueError(f"W must be (2, n) and b (n,), got {W.shape} and {b.shape}")
+    norms = np.linalg.norm(W, axis=0)
+    safe = np.where(norms == 0, 1.0, norms)
+    return (W / safe).T, b / safe
+
+
+def line_segments(normals: np.ndarray, offsets: np.ndarray, half_length: float = 4.0) -> np.ndarray:
+    """One segment per line normal · p + offset = 0 (unit normals), centred on the point of the
+    line nearest the origin and ``half_length`` long each way: (lines, 2, 2). Zero normals
+    (units with no line) are left out."""
+    keep = np.linalg.norm(normals, axis=1) > 1e-12
+    unit, offset = normals[keep], offsets[keep]
+    foot = -offset[:, None] * unit
+    along = np.stack([-unit[:, 1], unit[:, 0]], axis=1) * half_length
+    return np.stack([foot - along, foot + along], axis=1)

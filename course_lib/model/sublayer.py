@@ -20,6 +20,18 @@ from course_lib.model.ffn import FeedForward
 from course_lib.model.transformer import MultiHeadAttention
 
 
+def layer_norm(
+    x: torch.Tensor, gain: torch.Tensor, bias: torch.Tensor, eps: float = 1e-5
+) -> torch.Tensor:
+    """gain * (x - mean) / sqrt(var + eps) + bias over the last dimension; var is biased (/ n).
+
+    x: (..., d) -> same shape; gain, bias: (d,). The formula ``LayerNorm`` computes.
+    """
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)  # biased: divide by n, not n - 1
+    return gain * (x - mean) / torch.sqrt(var + eps) + bias
+
+
 class LayerNorm(nn.Module):
     """gain * (x - mean) / sqrt(var + eps) + bias over the last dimension; var is biased (/ n).
 
@@ -37,9 +49,7 @@ class LayerNorm(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         last_dim("x", tuple(x.shape), self.d_model)
-        mean = x.mean(dim=-1, keepdim=True)
-        var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)  # biased: divide by n, not n - 1
-        return self.weight * (x - mean) / torch.sqrt(var + self.eps) + self.bias
+        return layer_norm(x, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
         return f"{self.d_model}, eps={self.eps}"

@@ -8,24 +8,38 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 
-# One colour per concept, the same in every lesson.
+# The one palette of the course: Okabe & Ito's eight colours, distinguishable with every common
+# form of colour blindness. PALETTE is for things in order (polygons, labels, seeds); COLORS
+# gives each concept its colour, the same in every lesson.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+GREY = "#7F7F7F"
 COLORS = {
-    "relu": "#1f77b4",
-    "gelu": "#d62728",
-    "gelu_tanh": "#ff7f0e",
-    "silu": "#2ca02c",
-    "tanh": "#9467bd",
-    "identity": "#7f7f7f",
-    "f": "#1f77b4",
-    "g": "#d62728",
-    "post": "#d62728",
-    "pre": "#2ca02c",
-    "none": "#7f7f7f",
+    "relu": PALETTE[0],
+    "gelu": PALETTE[1],
+    "gelu_tanh": PALETTE[4],
+    "silu": PALETTE[2],
+    "tanh": PALETTE[3],
+    "identity": GREY,
+    "f": PALETTE[0],
+    "g": PALETTE[1],
+    "post": PALETTE[1],
+    "pre": PALETTE[2],
+    "none": GREY,
+    "unit lines": "#333333",
 }
 
-__all__ = ["COLORS", "figure_png", "new_figure"]
+
+def tint(color: str, amount: float) -> tuple[float, float, float]:
+    """``color`` mixed with white: amount 0 is white, 1 the colour itself (for light fills)."""
+    rgb = np.array(to_rgb(color))
+    return tuple(float(v) for v in 1 - amount * (1 - rgb))
+
+
+__all__ = ["COLORS", "GREY", "PALETTE", "figure_png", "new_figure", "tint"]
 
 
 def new_figure(

@@ -1,9 +1,12 @@
-"""Live demos: controls (sliders, dropdowns, toggles) wired to a pure render function.
+"""Live demos: controls (sliders, dropdowns, toggles) wired to a data function and a view.
 
-A ``Demo`` is data: its controls with their value grids and a ``render(**values) -> Figure``.
-Tests call ``render`` over every grid value without a browser; ``build`` turns a demo into an
-ipywidgets UI whose image updates when a control moves. Each lesson module here defines
-``demos() -> list[Demo]``; ``all_demos()`` finds them, so tests and the benchmark cover new ones.
+A ``Demo`` is data plus a picture: its controls with their value grids, a pure ``data(**values)``
+that computes what to show (from ``course_lib.experiments`` or ``course_lib.model``, never
+plotting), and a ``view`` from ``course_lib.plots`` that draws it. The demo owns its live figure:
+the view is built once and updated in place on every move, which is what keeps a slider instant,
+and ``clear_cache()`` forgets it together with the stored PNGs. Tests call ``data`` and
+``figure`` over every grid value without a browser; ``build`` makes the ipywidgets UI.
+Each lesson module here defines ``demos() -> list[Demo]``; ``all_demos()`` finds them.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import pkgutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from matplotlib.figure import Figure
 
@@ -24,7 +27,7 @@ KINDS = ("slider", "dropdown", "toggle")
 
 @dataclass(frozen=True)
 class Control:
-    """One control: ``name`` is both the render keyword and the label the learner sees."""
+    """One control: ``name`` is both the data function's keyword and the label the learner sees."""
 
     name: str
     values: Sequence[Any]
@@ -42,9 +45,15 @@ class Control:
             raise ValueError(f"default {self.default!r} of {self.name!r} is not among its values")
 
 
+class View(Protocol):
+    """A live figure: built once, then ``update(data)`` redraws it and returns the Figure."""
+
+    def update(self, data: Any) -> Figure: ...
+
+
 @dataclass
 class Demo:
-    """A render function and the controls that drive it.
+    """Controls, the pure ``data`` function they drive, and the ``view`` factory that draws it.
 
     ``trains`` marks demos whose first visit to a value trains a model: the UI then shows
     ``busy_text`` while it works and updates only when the learner releases the slider.
@@ -52,39 +61,66 @@ class Demo:
 
     name: str
     controls: tuple[Control, ...]
-    render: Callable[..., Figure]
+    data: Callable[..., Any]
+    view: Callable[[], View]
     trains: bool = False
     busy_text: str = "computing…"
+    _live: View | None = field(default=None, repr=False)
     _png_cache: dict[tuple, bytes] = field(default_factory=dict, repr=False)
 
     def defaults(self) -> dict[str, Any]:
         return {c.name: c.default for c in self.controls}
 
+    def values(self, **values: Any) -> dict[str, Any]:
+        """``values`` with the defaults filled in; an unknown control name is an error."""
+        unknown = sorted(set(values) - {c.name for c in self.controls})
+        if unknown:
+            names = [c.name for c in self.controls]
+            raise TypeError(f"{self.name!r} has no control {unknown[0]!r}; its controls: {names}")
+        return {**self.defaults(), **values}
+
     def figure(self, **values: Any) -> Figure:
-        """The figure for ``values`` (defaults for the rest): the static copy of the live view."""
-        return self.render(**{**self.defaults(), **values})
+        """The demo's live figure showing ``values`` (defaults for the rest). The same Figure
+        object every time: copy what you need before the next call."""
+        if self._live is None:
+            self._live = self.view()
+        return self._live.update(self.data(**self.values(**values)))
 
     def png(self, **values: Any) -> bytes:
         """PNG bytes for ``values``, cached: returning to a value answers at once."""
-        full = {**self.defaults(), **values}
-        key = tuple(sorted(full.items()))
+        key = tuple(sorted(self.values(**values).items()))
         if key not in self._png_cache:
-            fig = self.render(**full)
-            self._png_cache[key] = figure_png(fig)
+            self._png_cache[key] = figure_png(self.figure(**values))
         return self._png_cache[key]
 
     def clear_cache(self) -> None:
-        """Forget every stored PNG, so the next visit to any value renders anew."""
+        """Forget every stored PNG and the live figure: the next visit builds and draws anew."""
         self._png_cache.clear()
+        self._live = None
 
     def is_cached(self, **values: Any) -> bool:
-        return tuple(sorted({**self.defaults(), **values}.items())) in self._png_cache
+        return tuple(sorted(self.values(**values).items())) in self._png_cache
 
     def one_at_a_time(self) -> Iterator[dict[str, Any]]:
         """Every value of every control, the others at their defaults: the grid tests cover."""
         for control in self.controls:
             for value in control.values:
                 yield {**self.defaults(), control.name: value}
+
+
+class Redraw:
+    """A view for figures cheap to build: every update draws a new Figure with ``draw(data)``."""
+
+    def __init__(self, draw: Callable[[Any], Figure]) -> None:
+        self.draw = draw
+
+    def update(self, data: Any) -> Figure:
+        return self.draw(data)
+
+
+def redraw(draw: Callable[[Any], Figure]) -> Callable[[], Redraw]:
+    """A ``view`` factory for a plain figure function: ``Demo(..., view=redraw(some_figure))``."""
+    return lambda: Redraw(draw)
 
 
 def _make_control(control: Control, continuous: bool):

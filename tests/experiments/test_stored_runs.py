@@ -7,15 +7,21 @@ import pytest
 import torch
 
 from course_lib.experiments.stored_runs import (
+    ACTIVATIONS,
     FIELDS,
+    LR,
+    N_POINTS,
     RUNS_FILE,
+    STEPS,
+    STORED_WIDTHS,
     _key,
     _load,
     save_runs,
     stored_or_trained,
 )
-from course_lib.experiments.training import TASKS, torch_threads, train_mlp
-from course_lib.widgets.expansion import ACTIVATIONS, LR, N_POINTS, STEPS, STORED_WIDTHS
+from course_lib.experiments.tasks import TASKS
+from course_lib.experiments.training import train_mlp
+from course_lib.threads import torch_threads
 
 # Measured spread of a fresh run against the stored file, over all 200 stored runs, on one machine
 # under ATEN_CPU_CAPABILITY avx512 / avx2 / default (scalar, one thread): weights differ by at most

@@ -15,7 +15,8 @@ from course_lib.experiments.sweeps import (
     save_sweeps,
     sweep_widths,
 )
-from course_lib.experiments.training import init_weights, torch_threads, train_mlp
+from course_lib.experiments.training import init_weights, train_mlp
+from course_lib.threads import torch_threads
 
 SMALL = dict(widths=(1, 3, 5), activations=("relu", "tanh"), seeds=(0, 1), steps=30, n_points=200)
 
