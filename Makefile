@@ -31,6 +31,7 @@ OTHER_CPU := ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPE
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest tests notebooks $(NBVAL) -q
 	$(MAKE) --no-print-directory portability
 
@@ -55,6 +56,7 @@ browser: $(STAMP) chromium
 lint: $(STAMP)
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)
+	$(VENV)/bin/lint-imports
 
 # Re-execute every notebook in place after a change, so the stored outputs match (nbval compares them).
 notebooks: $(STAMP)

@@ -1,10 +1,25 @@
-"""Render benchmark results (the JSON-ready dict ``run.py`` builds) as a Markdown report."""
+"""RESULTS.md from pytest-benchmark's JSON (``results.json``): every figure beside its goal, the
+goals missed, and a before/after table against an earlier run.
+
+    python benchmarks/report.py benchmarks/results.json [--baseline OLD.json] [--out RESULTS.md]
+"""
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
+import json
+import statistics
+import sys
+from pathlib import Path
 from typing import Any
 
-from benchmarks.nbval_passes import nbval_pass_section
+if __package__ in (None, ""):  # run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import goals  # noqa: E402
+from benchmarks.controls import MODES  # noqa: E402
+from benchmarks.nbval_passes import nbval_pass_section  # noqa: E402
 
 MIB = 1024**2
 
@@ -15,13 +30,13 @@ def fmt(value: float | None, digits: int = 1) -> str:
 
 
 def pct(value: float | None) -> str:
-    return "—" if value is None else f"±{100 * value / 2:.0f} %"
+    return "—" if value is None else f"{100 * value:.0f} %"
 
 
-def label(verdict: dict[str, Any] | None) -> str:
-    if not verdict or verdict.get("met") is None:
+def label(verdict: goals.Verdict | None) -> str:
+    if verdict is None or verdict.met is None:
         return "n/a"
-    return "met" if verdict["met"] else "**missed**"
+    return "met" if verdict.met else "**missed**"
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -34,167 +49,266 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in clean]
 
 
-def machine_section(machine: dict[str, Any], settings: dict[str, Any]) -> list[str]:
-    rows = [[key.replace("_", " "), str(value)] for key, value in machine.items()]
-    rows += [[key.replace("_", " "), str(value)] for key, value in settings.items()]
-    return ["## Machine and settings", "", *table(["what", "value"], rows), ""]
+def median(values: list[float | None] | None) -> float | None:
+    """The median of the measured values; None when there are none."""
+    found = [v for v in values or [] if v is not None]
+    return statistics.median(found) if found else None
 
 
-def notebook_rows(results: dict[str, Any]) -> list[list[str]]:
-    rows = []
-    for nb in results["notebooks"]:
-        slowest = "; ".join(
-            f"[{c['index']}] {fmt(c['seconds'], 2)} s `{c['line']}`" for c in nb["slowest_cells"]
-        )
-        peak = nb["peak_bytes"]["median"]
-        rows.append([
-            f"`{nb['name']}`", fmt(nb["wall_s"]["median"]), pct(nb["wall_s"]["noise"]), fmt(nb["cpu_s"]),
-            fmt(nb["ratio"], 2), label(nb["goals"]["wall"]),
-            fmt(None if peak is None else peak / MIB, 0), label(nb["goals"]["peak"]), slowest,
-        ])  # fmt: skip
-    return rows
+def p95(data: list[float] | None) -> float | None:
+    """The 95th percentile of a benchmark's rounds (linear interpolation, as numpy's default);
+    None when the rounds were not saved (``--benchmark-save`` without ``--benchmark-save-data``)."""
+    if not data:
+        return None
+    return data[0] if len(data) == 1 else statistics.quantiles(data, n=20, method="inclusive")[-1]
 
 
-def notebook_section(results: dict[str, Any]) -> list[str]:
-    floor = results.get("floor")
-    if floor is None:
-        return ["## Notebooks", "", "Not measured in this run.", ""]
-    head = [
-        "## Notebooks",
-        "",
-        f"Floor (a fresh kernel that only imports `course_lib` and `torch`): "
-        f"**{fmt(floor['wall_s']['median'], 2)} s** {pct(floor['wall_s']['noise'])} "
-        f"(kernel CPU {fmt(floor['cpu_s'], 2)} s), peak {fmt((floor['peak_bytes']['median'] or 0) / MIB, 0)} MiB.",
-        "",
-    ]
-    if not results["notebooks"]:
-        return [*head, "No notebooks found.", ""]
-    header = [
-        "notebook",
-        "wall s",
-        "noise",
-        "kernel CPU s",
-        "÷ floor",
-        "≤ 60 s",
-        "peak MiB",
-        "≤ 1 GiB",
-        "slowest cells",
-    ]
-    course = results["course"]
-    tail = [
-        "",
-        f"Whole course: {fmt(course['total_s'])} s for {len(results['notebooks'])} notebook(s) "
-        f"= {fmt(course['ratio'], 2)} × the sum of their floors ({fmt(course['floors_s'])} s); "
-        f"goal {course['goal']['goal']}: {label(course['goal'])}.",
-        "",
-    ]
-    return [*head, *table(header, notebook_rows(results)), *tail]
+def noise(stats: dict[str, Any]) -> float | None:
+    """The interquartile range of the rounds relative to their median; None from one round."""
+    return stats["iqr"] / stats["median"] if stats["rounds"] > 1 and stats["median"] else None
 
 
-def control_rows(results: dict[str, Any]) -> list[list[str]]:
-    rows = []
-    for c in results["controls"]:
-        goals = c["goals"]
-        first_goal = goals["first"]["goal"].replace("p95 ", "")
-        rows.append([
-            f"`{c['demo']}`", f"`{c['control']}`", "yes" if c["trains"] else "no", str(c["n"]),
-            f"{fmt(c['first']['median'])} / {fmt(c['first']['p95'])}",
-            f"{first_goal}: {label(goals['first'])}",
-            f"{fmt(c['warm']['median'])} / {fmt(c['warm']['p95'])}", label(goals["warm"]),
-            fmt(c["cached"]["p95"], 3), label(goals["cached"]), label(goals["busy"]),
-            f"{c['slowest_first']['value']}: {fmt(c['slowest_first']['ms'])}",
-            fmt(c["first_cpu"]["median"]), fmt(c["floor_ms"]["median"]), fmt(c["ratio_first"]),
-            fmt(c["ratio_warm"]), f"{pct(c['first']['noise'])} / {pct(c['warm']['noise'])}",
-        ])  # fmt: skip
-    return rows
+def of_kind(results: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [b for b in results.get("benchmarks", []) if b["extra_info"].get("kind") == kind]
 
 
-def control_section(results: dict[str, Any]) -> list[str]:
-    if results.get("controls") is None:
-        return ["## Controls", "", "Not measured in this run.", ""]
-    if not results["controls"]:
-        return [
-            "## Controls",
-            "",
-            "No demos found (`course_lib.widgets.all_demos()` is empty).",
-            "",
-        ]
-    header = [
-        "demo", "control", "trains", "values", "first visit ms (median / p95)", "goal",
-        "re-render ms (median / p95)", "≤ 100 ms", "cached p95 ms", "≤ 100 ms", "busy text",
-        "slowest first visit (value: ms)",
-        "first visit CPU ms (median)", "floor ms", "first ÷ floor", "re-render ÷ floor",
-        "noise (first / re-render)",
+# --- summaries: pytest-benchmark's benchmarks to the report's rows ---------------------------
+
+
+def slowest_cells(cells_per_round: list[list], count: int = 3) -> list[tuple[int, str, float]]:
+    """The ``count`` cells with the largest median time over rounds: (index, line, seconds)."""
+    times: dict[int, list[float]] = {}
+    lines: dict[int, str] = {}
+    for cells in cells_per_round:
+        for index, line, seconds in cells:
+            times.setdefault(index, []).append(seconds)
+            lines[index] = line
+    ranked = sorted(times, key=lambda i: statistics.median(times[i]), reverse=True)[:count]
+    return [(i, lines[i], statistics.median(times[i])) for i in ranked]
+
+
+def run_summary(bench: dict[str, Any]) -> dict[str, Any]:
+    """A notebook's (or the floor's) wall time, noise, kernel CPU and peak memory (medians)."""
+    info = bench["extra_info"]
+    return {
+        "wall_s": bench["stats"]["median"], "noise": noise(bench["stats"]),
+        "cpu_s": median(info.get("cpu_s")), "peak_bytes": median(info.get("peak_bytes")),
+    }  # fmt: skip
+
+
+def notebook_summary(bench: dict[str, Any], floor_s: float | None) -> dict[str, Any]:
+    row = {"name": bench["extra_info"]["notebook"], **run_summary(bench)}
+    row["ratio"] = row["wall_s"] / floor_s if floor_s else None
+    row["slowest"] = slowest_cells(bench["extra_info"].get("cells", []))
+    row["goals"] = goals.notebook_goals(row["wall_s"], row["peak_bytes"])
+    return row
+
+
+def slowest_value(bench: dict[str, Any]) -> tuple[str, float] | None:
+    """The visited value whose median over rounds is largest (round i visits value i mod n)."""
+    values, data = bench["extra_info"].get("values"), bench["stats"].get("data")
+    if not values or not data:
+        return None
+    times = [1000 * statistics.median(data[i :: len(values)]) for i in range(len(values))]
+    worst = max(range(len(values)), key=times.__getitem__)
+    return values[worst], times[worst]
+
+
+def control_summary(modes: dict[str, dict[str, Any]], floor: dict[str, Any] | None) -> dict:
+    """One control's row from its benchmarks per mode (``first``, ``warm``, ``cached``)."""
+    info = next(iter(modes.values()))["extra_info"]
+    row = {key: info[key] for key in ("demo", "control", "trains", "busy_text")}
+    row["n"] = len(info["values"])
+    floor_ms = 1000 * floor["stats"]["median"] if floor else None
+    for mode in MODES:
+        stats = modes[mode]["stats"] if mode in modes else None
+        found = p95(stats.get("data")) if stats else None
+        row[mode] = {
+            "median": 1000 * stats["median"] if stats else None,
+            "p95": None if found is None else 1000 * found,
+            "noise": noise(stats) if stats else None,
+            "ratio": 1000 * stats["median"] / floor_ms if stats and floor_ms else None,
+        }
+    row["floor_ms"] = floor_ms
+    row["first_cpu_ms"] = median(modes["first"]["extra_info"].get("cpu_ms")) if "first" in modes else None  # fmt: skip
+    row["slowest_first"] = slowest_value(modes["first"]) if "first" in modes else None
+    p95s = [row[mode]["p95"] for mode in MODES]
+    row["goals"] = goals.control_goals(row["trains"], row["busy_text"], *p95s)
+    return row
+
+
+def summarize(results: dict[str, Any]) -> dict[str, Any]:
+    """The report's rows from pytest-benchmark's JSON (benchmarks told apart by extra_info's kind)."""
+    floors = of_kind(results, "notebook floor")
+    floor = run_summary(floors[0]) if floors else None
+    floor_s = floor["wall_s"] if floor else None
+    notebooks = [notebook_summary(b, floor_s) for b in of_kind(results, "notebook")]
+    course = None
+    if notebooks and floor_s:
+        walls = [nb["wall_s"] for nb in notebooks]
+        course = {"total_s": sum(walls), "floors_s": floor_s * len(walls), "goal": goals.course_goal(walls, floor_s)}  # fmt: skip
+    control_floors = {b["extra_info"]["demo"]: b for b in of_kind(results, "control floor")}
+    grouped: dict[tuple[str, str], dict[str, dict]] = {}
+    for bench in of_kind(results, "control"):
+        info = bench["extra_info"]
+        grouped.setdefault((info["demo"], info["control"]), {})[info["mode"]] = bench
+    controls = [control_summary(modes, control_floors.get(key[0])) for key, modes in grouped.items()]
+    nbval = [
+        {"label": b["extra_info"]["label"], "target": b["extra_info"]["target"], "median_s": b["stats"]["median"]}
+        for b in of_kind(results, "nbval pass")
     ]  # fmt: skip
-    return ["## Controls", "", *table(header, control_rows(results)), ""]
+    course_info = results.get("course", {})
+    return {
+        "floor": floor, "notebooks": notebooks, "course": course, "controls": controls,
+        "nbval": nbval, "errors": course_info.get("failures", []),
+        "notebooks_measured": bool(floors or notebooks),
+        "controls_measured": bool(controls or control_floors),
+    }  # fmt: skip
 
 
-def misses(results: dict[str, Any]) -> list[str]:
-    """One line per missed goal."""
-    found = []
-    for nb in results.get("notebooks", []):
-        for key, verdict in nb["goals"].items():
-            if verdict["met"] is False:
-                found.append(
-                    f"notebook `{nb['name']}` {key}: {verdict['value']:.3g} vs {verdict['goal']}"
-                )
-    course = results.get("course")
-    if course and course["goal"]["met"] is False:
-        found.append(f"whole course: {course['ratio']:.2f} × floors vs {course['goal']['goal']}")
-    for c in results.get("controls") or []:
-        for key, verdict in c["goals"].items():
-            if verdict["met"] is False:
-                value = "" if verdict["value"] is None else f"{verdict['value']:.3g} ms vs "
-                found.append(
-                    f"control `{c['demo']}.{c['control']}` {key}: {value}{verdict['goal']}"
-                )
+def verdicts(summary: dict[str, Any]) -> list[tuple[str, goals.Verdict]]:
+    """Every goal checked, each with what it is about."""
+    found = [(f"notebook `{nb['name']}` {key}", v) for nb in summary["notebooks"] for key, v in nb["goals"].items()]  # fmt: skip
+    if summary["course"]:
+        found.append(("whole course", summary["course"]["goal"]))
+    for c in summary["controls"]:
+        found += [(f"control `{c['demo']}.{c['control']}` {key}", v) for key, v in c["goals"].items()]  # fmt: skip
     return found
 
 
-def checked(results: dict[str, Any]) -> int:
-    """How many goals were judged (met or missed) in these results."""
-    verdicts = [v for nb in results.get("notebooks", []) for v in nb["goals"].values()]
-    verdicts += [v for c in results.get("controls") or [] for v in c["goals"].values()]
-    if results.get("course"):
-        verdicts.append(results["course"]["goal"])
-    return sum(v["met"] is not None for v in verdicts)
+def misses(summary: dict[str, Any]) -> list[str]:
+    """One line per missed goal."""
+    lines = []
+    for what, v in verdicts(summary):
+        if v.met is False:
+            if what == "whole course":
+                lines.append(f"whole course: {v.value:.2f} × floors vs {v.goal}")
+            else:
+                unit = " ms" if what.startswith("control") else ""
+                value = "" if v.value is None else f"{v.value:.3g}{unit} vs "
+                lines.append(f"{what}: {value}{v.goal}")
+    return lines
+
+
+# --- sections -----------------------------------------------------------------------------
+
+
+def machine_section(results: dict[str, Any]) -> list[str]:
+    machine, course = results.get("machine_info", {}), results.get("course", {})
+    commit = results.get("commit_info") or {}
+    rows = [
+        ["cpu", machine.get("cpu", {}).get("brand_raw", machine.get("processor", "unknown"))],
+        *[[key.replace("_", " "), value] for key, value in machine.get("course", {}).items()],
+        ["python", machine.get("python_version", "unknown")],
+        ["commit", f"{commit.get('id', 'unknown')[:12]}{' (dirty)' if commit.get('dirty') else ''}"],
+        ["load average at start", course.get("load_average_at_start", "unknown")],
+        ["load average at end", course.get("load_average_at_end", "unknown")],
+        *[[key.replace("_", " "), value or "all"] for key, value in course.get("settings", {}).items()],
+    ]  # fmt: skip
+    return ["## Machine and settings", "", *table(["what", "value"], [[k, str(v)] for k, v in rows]), ""]  # fmt: skip
+
+
+def notebook_section(summary: dict[str, Any]) -> list[str]:
+    floor = summary["floor"]
+    if not summary["notebooks_measured"]:
+        return ["## Notebooks", "", "Not measured in this run.", ""]
+    head = ["## Notebooks", ""]
+    if floor:
+        head += [
+            f"Floor (a fresh kernel that only imports `course_lib` and `torch`): **{fmt(floor['wall_s'], 2)} s** "
+            f"(IQR {pct(floor['noise'])}, kernel CPU {fmt(floor['cpu_s'], 2)} s), peak {fmt((floor['peak_bytes'] or 0) / MIB, 0)} MiB.",
+            "",
+        ]  # fmt: skip
+    if not summary["notebooks"]:
+        return [*head, "No notebook measured.", ""]
+    rows = []
+    for nb in summary["notebooks"]:
+        slowest = "; ".join(f"[{i}] {fmt(s, 2)} s `{line}`" for i, line, s in nb["slowest"])
+        peak = None if nb["peak_bytes"] is None else nb["peak_bytes"] / MIB
+        rows.append([
+            f"`{nb['name']}`", fmt(nb["wall_s"]), pct(nb["noise"]), fmt(nb["cpu_s"]), fmt(nb["ratio"], 2),
+            label(nb["goals"]["wall"]), fmt(peak, 0), label(nb["goals"]["peak"]), slowest,
+        ])  # fmt: skip
+    header = ["notebook", "wall s", "IQR ÷ median", "kernel CPU s", "÷ floor", "≤ 60 s", "peak MiB", "≤ 1 GiB", "slowest cells"]  # fmt: skip
+    lines = [*head, *table(header, rows), ""]
+    course = summary["course"]
+    if course:
+        lines += [
+            f"Whole course: {fmt(course['total_s'])} s for {len(summary['notebooks'])} notebook(s) "
+            f"= {fmt(course['goal'].value, 2)} × the sum of their floors ({fmt(course['floors_s'])} s); "
+            f"goal {course['goal'].goal}: {label(course['goal'])}.",
+            "",
+        ]  # fmt: skip
+    return lines
+
+
+def control_section(summary: dict[str, Any]) -> list[str]:
+    if not summary["controls_measured"]:
+        return ["## Controls", "", "Not measured in this run.", ""]
+    rows = []
+    for c in summary["controls"]:
+        first, warm, cached, found = c["first"], c["warm"], c["cached"], c["goals"]
+        slowest = "—" if c["slowest_first"] is None else f"{c['slowest_first'][0]}: {fmt(c['slowest_first'][1])}"  # fmt: skip
+        rows.append([
+            f"`{c['demo']}`", f"`{c['control']}`", "yes" if c["trains"] else "no", str(c["n"]),
+            f"{fmt(first['median'])} / {fmt(first['p95'])}", f"{found['first'].goal.replace('p95 ', '')}: {label(found['first'])}",
+            f"{fmt(warm['median'])} / {fmt(warm['p95'])}", label(found["warm"]),
+            f"{fmt(cached['median'], 3)} / {fmt(cached['p95'], 3)}", label(found["cached"]), label(found["busy"]),
+            slowest, fmt(c["first_cpu_ms"]), fmt(c["floor_ms"]), fmt(first["ratio"]), fmt(warm["ratio"]),
+            f"{pct(first['noise'])} / {pct(warm['noise'])}",
+        ])  # fmt: skip
+    header = [
+        "demo", "control", "trains", "values", "first visit ms (median / p95)", "goal",
+        "re-render ms (median / p95)", "≤ 100 ms", "cached ms (median / p95)", "≤ 100 ms", "busy text",
+        "slowest first visit (value: ms)", "first visit CPU ms (median)", "floor ms", "first ÷ floor",
+        "re-render ÷ floor", "IQR ÷ median (first / re-render)",
+    ]  # fmt: skip
+    return ["## Controls", "", *table(header, rows), ""]
+
+
+def comparable(results: dict[str, Any]) -> dict[str, float]:
+    """The numbers a before/after table compares: each notebook's median wall time, and each
+    control's first-visit and re-render p95, from pytest-benchmark's JSON or from the
+    ``results.json`` of the benchmark before it (keys ``notebooks`` and ``controls``)."""
+    found: dict[str, float] = {}
+    for bench in results.get("benchmarks", []):
+        info = bench["extra_info"]
+        if info.get("kind") == "notebook":
+            found[f"`{info['notebook']}` wall s"] = bench["stats"]["median"]
+        elif info.get("kind") == "control" and info["mode"] != "cached":
+            value = p95(bench["stats"].get("data"))
+            if value is not None:
+                found[f"`{info['demo']}.{info['control']}` {MODES[info['mode']]} p95 ms"] = 1000 * value  # fmt: skip
+    for nb in results.get("notebooks") or []:  # the earlier format
+        found[f"`{nb['name']}` wall s"] = nb["wall_s"]["median"]
+    for c in results.get("controls") or []:
+        for mode in ("first", "warm"):
+            found[f"`{c['demo']}.{c['control']}` {MODES[mode]} p95 ms"] = c[mode]["p95"]
+    return found
 
 
 def comparison_section(results: dict[str, Any], baseline: dict[str, Any] | None) -> list[str]:
-    """Before/after for every number present in both runs: notebook walls and control p95s."""
-    if not baseline:
-        return []
+    """Before/after for every number present in both runs, in this run's order."""
+    before, after = comparable(baseline or {}), comparable(results)
     rows = []
-    before_nb = {nb["name"]: nb for nb in baseline.get("notebooks", [])}
-    for nb in results.get("notebooks", []):
-        if nb["name"] in before_nb:
-            old, new = before_nb[nb["name"]]["wall_s"]["median"], nb["wall_s"]["median"]
-            rows.append([f"`{nb['name']}` wall s", fmt(old, 2), fmt(new, 2), f"{new / old:.2f} ×"])
-    before_c = {(c["demo"], c["control"]): c for c in baseline.get("controls") or []}
-    for c in results.get("controls") or []:
-        old_c = before_c.get((c["demo"], c["control"]))
-        for mode in ("first", "warm") if old_c else ():
-            old, new = old_c[mode]["p95"], c[mode]["p95"]
+    for what, new in after.items():
+        if what in before:
+            old = before[what]
+            digits = 2 if what.endswith(" s") else 1
             ratio = f"{new / old:.2f} ×" if old else "—"
-            rows.append([f"`{c['demo']}.{c['control']}` {mode} p95 ms", fmt(old), fmt(new), ratio])
+            rows.append([what, fmt(old, digits), fmt(new, digits), ratio])
     if not rows:
         return []
-    return [
-        "## Before / after",
-        "",
-        *table(["what", "before", "after", "after ÷ before"], rows),
-        "",
-    ]
+    header = ["what", "before", "after", "after ÷ before"]
+    return ["## Before / after", "", *table(header, rows), ""]
 
 
-def load_warning(machine: dict[str, Any]) -> list[str]:
+def load_warning(results: dict[str, Any]) -> list[str]:
     """A note when other work kept the cores busy: wall times are then inflated."""
-    cores = machine.get("cores_usable") or 1
-    loads = [machine.get(key, "") for key in ("load_average_at_start", "load_average_at_end")]
-    busiest = max(
-        (float(str(load).split(" / ")[0]) for load in loads if load and load != "unknown"),
-        default=0.0,
-    )
+    cores = results.get("machine_info", {}).get("course", {}).get("cores_usable") or 1
+    course = results.get("course", {})
+    loads = [course.get(key, "") for key in ("load_average_at_start", "load_average_at_end")]
+    busiest = max((float(load.split(" / ")[0]) for load in loads if load and load != "unknown"), default=0.0)  # fmt: skip
     if busiest <= cores:
         return []
     return [
@@ -204,37 +318,73 @@ def load_warning(machine: dict[str, Any]) -> list[str]:
     ]  # fmt: skip
 
 
+def method(settings: dict[str, Any]) -> list[str]:
+    """How the numbers were taken, for the reader of RESULTS.md."""
+    repeat, values = settings.get("repeat", "?"), settings.get("values", "?")
+    return [
+        f"- Timing: pytest-benchmark (`benchmarks/test_*.py`, pedantic mode: one call per round, `time.perf_counter`, setup outside the timing); every median, p95 and IQR is over a benchmark's rounds. Its JSON is `results.json`.",
+        f"- Notebooks: each `notebooks/*.ipynb` found is copied with its folder to a temporary folder and executed top to bottom by nbclient in a fresh `python3` kernel, {repeat} round(s); wall time from kernel start to shutdown. The floor runs first, after one unmeasured warm-up round (file caches, matplotlib font cache).",
+        "- Slowest cells: per cell, the median over rounds of the time from sending it to its reply; `[n]` is the cell's index in the notebook (from 0, markdown cells counted).",
+        "- Peak memory: RSS of the kernel plus its child processes, sampled every 20 ms from a thread, or the kernel's own high-water mark (VmHWM) if larger; median over rounds. Kernel CPU: user + system time of the kernel and its children.",
+        f"- Controls: every control of every demo from `course_lib.widgets.all_demos()`, over every value of its grid or {values} spread evenly over it, the other controls at their defaults, {repeat} time(s) over those values (one round per value visited); the time of `demo.png(**values)` (render + PNG encode, what the widget's callback waits for). *First visit*: the demo's cache (`demo.clear_cache()`) and every `lru_cache`/`cache` of the loaded `course_lib` modules emptied first (caches held elsewhere, e.g. in closures, are not seen). *Re-render*: the experiment caches warm, the figure drawn and encoded again. *Cached*: the PNG cache hit a revisited value gets. CPU: this process's CPU time (all threads) over the same call.",
+        f"- Control floor: a new empty figure of the demo's default figure size and dpi encoded as PNG ({20 * repeat if isinstance(repeat, int) else '20 × repeat'} rounds).",
+        "- `make test`'s nbval passes: `make nbval` and `make portability` run as subprocesses (the targets `make test` runs, with their environment variables), one round each per repetition.",
+        "- Goals (issue 7): every control p95 ≤ 100 ms for cached values and anything that trains nothing, ≤ 1 s for a first visit that trains (with a busy text saying training); every notebook ≤ 60 s; the whole course ≤ 3 × the sum of the floors; peak kernel memory ≤ 1 GiB.",
+    ]  # fmt: skip
+
+
 def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
     """The whole RESULTS.md."""
-    found = misses(results)
+    summary = summarize(results)
+    found = misses(summary)
+    checked = sum(v.met is not None for _, v in verdicts(summary))
+    course = results.get("course", {})
+    when = dt.datetime.fromisoformat(results["datetime"]).strftime("%Y-%m-%d %H:%M UTC")
+    errors = summary["errors"]
     lines = [
         "# How long a learner waits",
         "",
-        f"Written by `{results['command']}` on {results['date']}. Every number is the median of "
-        f"{results['settings']['repeat']} repetitions; noise is ± half the spread (max − min) of "
-        "the repetitions' medians, relative to their median. Times exclude nothing a learner waits "
-        "for: a notebook's wall time runs from kernel start to kernel shutdown.",
+        f"Written by `{course.get('command', 'make bench')}` on {when}, timed by pytest-benchmark "
+        f"{results.get('version', '')}. Every time is a median or a 95th percentile (p95) over a "
+        "benchmark's rounds; noise is the interquartile range (IQR) of the rounds relative to their "
+        "median. Times exclude nothing a learner waits for: a notebook's wall time runs from kernel "
+        "start to kernel shutdown.",
         "",
-        f"**{len(found)} goal(s) missed** of {checked(results)} checked (listed under *Goals missed*).",
+        f"**{len(found)} goal(s) missed** of {checked} checked (listed under *Goals missed*).",
         "",
-        *load_warning(results["machine"]),
-        *machine_section(results["machine"], results["settings"]),
-        *notebook_section(results),
-        *control_section(results),
-        *nbval_pass_section(results),
+        *load_warning(results),
+        *machine_section(results),
+        *notebook_section(summary),
+        *control_section(summary),
+        *nbval_pass_section(summary["nbval"]),
         *comparison_section(results, baseline),
         "## Goals missed",
         "",
         *([f"- {line}" for line in found] or ["None."]),
         "",
-        *(
-            ["## Errors", "", *[f"- {e}" for e in results["errors"]], ""]
-            if results["errors"]
-            else []
-        ),
+        *(["## Errors", "", *[f"- {e}" for e in errors], ""] if errors else []),
         "## How it is measured",
         "",
-        *results["method"],
+        *method(course.get("settings", {})),
         "",
-    ]
+    ]  # fmt: skip
     return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="RESULTS.md from a pytest-benchmark JSON")
+    parser.add_argument("results", type=Path, help="pytest-benchmark's JSON (--benchmark-json)")
+    parser.add_argument("--baseline", type=Path, help="an earlier run's JSON, for before/after")
+    parser.add_argument("--out", type=Path, help="where to write (default: standard output)")
+    args = parser.parse_args(argv)
+    baseline = json.loads(args.baseline.read_text()) if args.baseline else None
+    text = render(json.loads(args.results.read_text()), baseline)
+    if args.out:
+        args.out.write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
