@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.experiments import training as experiments
 from course_lib.threads import torch_threads
 
 
@@ -31,7 +30,3 @@ def test_torch_threads_rejects_a_bad_count(n, error):
     with pytest.raises(error, match="n must be a positive int"):
         with torch_threads(n):
             pass
-
-
-def test_experiments_still_exports_torch_threads():
-    assert experiments.torch_threads is torch_threads

@@ -9,6 +9,7 @@ import torch
 from torch import nn
 
 from course_lib._validate import last_dim, positive_int, probability
+from course_lib.model.ffn import count_parameters
 
 
 class Embeddings(nn.Module):
@@ -153,7 +154,7 @@ def transformer_layer_parameters(d_model: int = 512, d_ff: int = 2048) -> dict[s
     positive_int("d_ff", d_ff)
     parts = {
         "attention": 4 * (d_model * d_model + d_model),
-        "ffn": 2 * d_model * d_ff + d_ff + d_model,
+        "ffn": count_parameters(d_model, d_ff),
         "layer_norms": 2 * 2 * d_model,
     }
     parts["total"] = sum(parts.values())

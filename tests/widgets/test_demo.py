@@ -1,5 +1,5 @@
-"""course_lib.widgets (Control, Demo, build, all_demos) and course_lib.plots (new_figure,
-figure_png, COLORS): the framework every lesson's live demo stands on."""
+"""course_lib.widgets (Control, Demo, redraw, build, all_demos) and course_lib.plots (new_figure,
+figure_png, the palette): the framework every lesson's live demo stands on."""
 
 from __future__ import annotations
 
@@ -13,37 +13,51 @@ from matplotlib.figure import Figure
 
 from course_lib import widgets
 from course_lib.model.ffn import ACTIVATIONS
-from course_lib.plots import COLORS, figure_png, new_figure
-from course_lib.widgets import Control, Demo, all_demos, build
+from course_lib.plots import COLORS, PALETTE, figure_png, new_figure, tint
+from course_lib.widgets import Control, Demo, all_demos, build, redraw
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 class Recorder:
-    """A render function that remembers every call and draws its arguments into the title."""
+    """A data function that remembers every call and returns the values it was given."""
 
     def __init__(self, fail_on=None):
         self.calls: list[dict] = []
         self.fail_on = fail_on
 
-    def __call__(self, **values) -> Figure:
+    def __call__(self, **values) -> dict:
         self.calls.append(values)
         if self.fail_on is not None and self.fail_on in values.values():
             raise RuntimeError(f"cannot draw {self.fail_on}")
-        fig = new_figure(2, 1.5, dpi=40)
-        ax = fig.add_subplot()
-        ax.plot([0, 1], [0, values["d_ff"]])
-        ax.set_title(f"{values['d_ff']} {values.get('activation')}")
-        return fig
+        return values
+
+
+class LineView:
+    """A live view: one figure built once; each update moves its line to the data's d_ff."""
+
+    built = 0
+
+    def __init__(self) -> None:
+        LineView.built += 1
+        self.figure = new_figure(2, 1.5, dpi=40, layout=None)
+        ax = self.figure.add_subplot()
+        (self.line,) = ax.plot([0, 1], [0, 0])
+        ax.set_ylim(0, 40)
+
+    def update(self, data: dict) -> Figure:
+        self.line.set_ydata([0, data["d_ff"]])
+        self.line.set_color("red" if data.get("activation") == "gelu" else "blue")
+        return self.figure
 
 
 def make_demo(fail_on=None, trains=False) -> tuple[Demo, Recorder]:
-    render = Recorder(fail_on)
+    data = Recorder(fail_on)
     controls = (
         Control("d_ff", (8, 16, 32), 16),
         Control("activation", ("relu", "gelu"), "relu", kind="dropdown"),
     )
-    return Demo("test demo", controls, render, trains=trains), render
+    return Demo("test demo", controls, data=data, view=LineView, trains=trains), data
 
 
 def widget_parts(box):
@@ -90,15 +104,55 @@ def test_demo_defaults_are_each_controls_default():
     assert demo.defaults() == {"d_ff": 16, "activation": "relu"}
 
 
-def test_demo_figure_renders_the_defaults_overridden_by_the_given_values():
-    demo, render = make_demo()
+def test_demo_figure_draws_the_defaults_overridden_by_the_given_values():
+    demo, data = make_demo()
     fig = demo.figure(activation="gelu")
-    assert fig.axes[0].get_title() == "16 gelu"
-    assert render.calls == [{"d_ff": 16, "activation": "gelu"}]
+    assert list(fig.axes[0].lines[0].get_ydata()) == [0, 16]
+    assert data.calls == [{"d_ff": 16, "activation": "gelu"}]
+
+
+def test_demo_owns_one_live_figure_until_its_cache_is_cleared():
+    demo, _ = make_demo()
+    before = LineView.built
+    first = demo.figure(d_ff=8)
+    assert demo.figure(d_ff=32) is first  # updated in place, not rebuilt
+    assert list(first.axes[0].lines[0].get_ydata()) == [0, 32]
+    assert LineView.built == before + 1
+    demo.png(d_ff=8)
+    demo.clear_cache()
+    assert not demo.is_cached(d_ff=8)
+    assert demo.figure() is not first and LineView.built == before + 2
+
+
+def test_two_demos_never_share_a_live_figure():
+    (a, _), (b, _) = make_demo(), make_demo()
+    assert a.figure() is not b.figure()
+
+
+def test_demo_rejects_an_unknown_control_naming_it():
+    demo, _ = make_demo()
+    with pytest.raises(
+        TypeError, match="has no control 'width'; its controls: \\['d_ff', 'activation'\\]"
+    ):
+        demo.figure(width=3)
+
+
+def test_redraw_draws_a_new_figure_for_every_update():
+    def bars(data: dict) -> Figure:
+        fig = new_figure(2, 1, dpi=30)
+        fig.add_subplot().bar([0], [data["d_ff"]])
+        return fig
+
+    demo = Demo(
+        "bars", (Control("d_ff", (1, 2), 1),), data=lambda d_ff: {"d_ff": d_ff}, view=redraw(bars)
+    )
+    one, two = demo.figure(d_ff=1), demo.figure(d_ff=2)
+    assert one is not two
+    assert [p.get_height() for p in two.axes[0].patches] == [2]
 
 
 def test_demo_png_renders_once_per_distinct_values_and_caches():
-    demo, render = make_demo()
+    demo, data = make_demo()
     assert not demo.is_cached(d_ff=8)
     first = demo.png(d_ff=8)
     assert first.startswith(PNG_MAGIC)
@@ -107,7 +161,7 @@ def test_demo_png_renders_once_per_distinct_values_and_caches():
     assert demo.png(d_ff=8, activation="relu") is first
     demo.png(d_ff=32)
     demo.png(d_ff=8)
-    assert render.calls == [
+    assert data.calls == [
         {"d_ff": 8, "activation": "relu"},
         {"d_ff": 32, "activation": "relu"},
     ]
@@ -151,8 +205,7 @@ def test_build_returns_a_vbox_of_controls_status_and_image():
 
 
 def test_build_makes_toggle_buttons_for_a_toggle_control():
-    render = Recorder()
-    demo = Demo("t", (Control("d_ff", (1, 2), 1, kind="toggle"),), render)
+    demo = Demo("t", (Control("d_ff", (1, 2), 1, kind="toggle"),), data=Recorder(), view=LineView)
     controls, _, _ = widget_parts(build(demo))
     assert isinstance(controls["d_ff"], w.ToggleButtons)
 
@@ -165,29 +218,29 @@ def test_build_updates_sliders_continuously_only_when_the_demo_does_not_train(tr
 
 
 def test_build_updates_the_image_when_a_control_moves():
-    demo, render = make_demo()
+    demo, data = make_demo()
     controls, status, image = widget_parts(build(demo))
     controls["d_ff"].value = 32
-    assert render.calls[-1] == {"d_ff": 32, "activation": "relu"}
+    assert data.calls[-1] == {"d_ff": 32, "activation": "relu"}
     assert image.value == demo.png(d_ff=32)
     assert status.value.startswith("updated in ")
     controls["activation"].value = "gelu"
-    assert render.calls[-1] == {"d_ff": 32, "activation": "gelu"}
+    assert data.calls[-1] == {"d_ff": 32, "activation": "gelu"}
     assert image.value == demo.png(d_ff=32, activation="gelu")
 
 
 def test_build_shows_the_busy_text_while_an_uncached_value_renders():
-    demo, render = make_demo(trains=True)
+    demo, data = make_demo(trains=True)
     demo.busy_text = "training…"
     controls, status, _ = widget_parts(build(demo))
     seen = []
-    draw = demo.render
-    demo.render = lambda **values: seen.append(status.value) or draw(**values)
+    compute = demo.data
+    demo.data = lambda **values: seen.append(status.value) or compute(**values)
     controls["d_ff"].value = 8
     controls["d_ff"].value = 16  # cached since build: no render, no busy text
     assert seen == ["<i>training…</i>"]
     assert status.value.startswith("updated in ")
-    assert [call["d_ff"] for call in render.calls] == [16, 8]
+    assert [call["d_ff"] for call in data.calls] == [16, 8]
 
 
 def test_build_shows_the_error_in_the_status_when_render_raises():
@@ -221,7 +274,7 @@ def test_all_demos_collects_demos_from_every_module_that_defines_them(lesson_fol
     source = """
         from course_lib.widgets import Control, Demo
         def demos():
-            return [Demo({name!r}, (Control("d_ff", (1, 2), 1),), lambda d_ff: None)]
+            return [Demo({name!r}, (Control("d_ff", (1, 2), 1),), data=dict, view=object)]
     """
     for name in ("tmp_lesson_b", "tmp_lesson_a"):
         (lesson_folder / f"{name}.py").write_text(textwrap.dedent(source.format(name=name)))
@@ -255,3 +308,14 @@ def test_colors_give_every_activation_its_own_colour():
     assert set(ACTIVATIONS) <= set(COLORS)
     activation_colours = [COLORS[name] for name in ACTIVATIONS]
     assert len(set(activation_colours)) == len(activation_colours)
+
+
+def test_the_palette_is_okabe_itos_and_every_concept_colour_comes_from_it():
+    assert PALETTE[:3] == ("#0072B2", "#D55E00", "#009E73")
+    assert len(set(PALETTE)) == len(PALETTE) == 8
+    assert all(c in PALETTE or c.upper() in ("#7F7F7F", "#333333") for c in COLORS.values())
+
+
+def test_tint_mixes_a_colour_with_white():
+    assert tint("#0072B2", 0.0) == (1.0, 1.0, 1.0)
+    assert tint("#0072B2", 1.0) == pytest.approx((0.0, 0x72 / 255, 0xB2 / 255))

@@ -1,0 +1,113 @@
+"""The one trainer: Adam over stacked models, each following its own loss; padded MLP batches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.experiments import DTYPE, default_dtype
+from course_lib.experiments.training import (
+    accuracy,
+    adam_steps,
+    bce_per_model,
+    init_weights,
+    mlp_logits,
+    stack_results,
+    train_mlp,
+    train_mlps,
+)
+
+
+def test_adam_steps_minimises_each_models_own_loss():
+    targets = torch.tensor([[1.0], [-2.0], [5.0]], dtype=DTYPE)
+    w = torch.zeros(3, 1, dtype=DTYPE, requires_grad=True)
+    losses = adam_steps([w], lambda _: ((w - targets) ** 2).sum(dim=1), steps=400, lr=0.1)
+    assert losses.shape == (3, 400)
+    torch.testing.assert_close(w.detach(), targets, atol=1e-3, rtol=0)
+    assert np.all(losses[:, -1] < losses[:, 0])
+
+
+def test_adam_steps_sets_the_learning_rate_of_every_step():
+    w = torch.zeros(1, dtype=DTYPE, requires_grad=True)
+    seen = []
+
+    def loss(step):
+        seen.append(step)
+        return (w - 1).abs()
+
+    adam_steps([w], loss, steps=3, lr=0.5, lr_at=lambda step: 0.0)  # a zero rate never moves w
+    assert seen == [0, 1, 2]
+    assert w.item() == 0.0
+
+
+def test_adam_steps_rejects_a_bad_step_count():
+    w = torch.zeros(1, requires_grad=True)
+    with pytest.raises(ValueError, match="steps must be a positive int"):
+        adam_steps([w], lambda _: w.sum()[None], steps=0, lr=0.1)
+
+
+def test_accuracy_counts_points_with_every_label_right():
+    logits = torch.tensor([[[1.0, -1.0], [1.0, 1.0], [-1.0, -1.0]]])  # 1 model, 3 points, 2 labels
+    y = torch.tensor([[[1.0, 0.0], [1.0, 0.0], [0.0, 0.0]]])
+    np.testing.assert_allclose(accuracy(logits, y), [2 / 3])
+
+
+def test_bce_per_model_is_the_mean_binary_cross_entropy_of_each_model():
+    logits, y = torch.randn(2, 5, 3, dtype=DTYPE), torch.rand(2, 5, 3, dtype=DTYPE).round()
+    expected = [
+        torch.nn.functional.binary_cross_entropy_with_logits(logits[i], y[i]) for i in (0, 1)
+    ]
+    torch.testing.assert_close(bce_per_model(logits, y), torch.stack(expected))
+
+
+def test_mlp_logits_applies_each_blocks_activation():
+    params = [p.repeat(2, 1, 1) for p in init_weights(0, 4, 1).values()]
+    x = torch.rand(2, 6, 2, dtype=DTYPE)
+    out = mlp_logits(params, x, (("relu", 1), ("identity", 1)))
+    relu = torch.relu(x[0] @ params[0][0] + params[1][0]) @ params[2][0] + params[3][0]
+    linear = (x[1] @ params[0][1] + params[1][1]) @ params[2][1] + params[3][1]
+    torch.testing.assert_close(out, torch.stack([relu, linear]))
+
+
+def test_a_padded_network_learns_what_it_learns_alone():
+    alone = train_mlps("xor", [("tanh", 3, 1)], steps=30, lr=0.05, n_points=200)[0]
+    padded = train_mlps("xor", [("relu", 8, 0), ("tanh", 3, 1)], steps=30, lr=0.05, n_points=200)[1]
+    for name in ("W1", "b1", "W2", "b2"):
+        torch.testing.assert_close(getattr(padded, name), getattr(alone, name), atol=1e-10, rtol=0)
+    np.testing.assert_allclose(padded.losses, alone.losses, atol=1e-12)
+    assert padded.W1.shape == (1, 2, 3) and padded.activation == "tanh" and padded.seeds == (1,)
+
+
+def test_train_mlps_rejects_bad_runs():
+    with pytest.raises(ValueError, match="activation must be one of"):
+        train_mlps("xor", [("rleu", 3, 0)], 2, 0.05, 50)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        train_mlps("xor", [("relu", 3, 0.5)], 2, 0.05, 50)
+
+
+def test_train_mlp_stacks_its_seeds_and_starts_from_init_weights():
+    result = train_mlp("ring", 5, "relu", (0, 3), steps=1, lr=1e-12, n_points=100)
+    assert result.seeds == (0, 3) and result.W1.shape == (2, 2, 5)
+    torch.testing.assert_close(result.W1[1], init_weights(3, 5, 1)["W1"], atol=1e-9, rtol=0)
+
+
+def test_stack_results_refuses_results_of_different_widths():
+    a = train_mlp("xor", 2, "relu", (0,), 1, 0.05, 20)
+    b = train_mlp("xor", 3, "relu", (0,), 1, 0.05, 20)
+    with pytest.raises(ValueError, match="share task, d_ff and activation"):
+        stack_results([a, b])
+
+
+def test_results_are_float64_and_predict_returns_probabilities():
+    result = train_mlp("triangles", 4, "gelu", (0,), 5, 0.05, 100)
+    assert result.W1.dtype == DTYPE
+    probs = result.predict(np.zeros((7, 2)))
+    assert probs.shape == (1, 7, 2) and ((probs > 0) & (probs < 1)).all()
+
+
+def test_default_dtype_sets_and_restores_torchs_default():
+    before = torch.get_default_dtype()
+    with default_dtype():
+        assert torch.zeros(1).dtype == torch.float64
+    assert torch.get_default_dtype() == before
