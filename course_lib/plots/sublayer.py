@@ -1,33 +1,94 @@
-"""Figures for lesson 4: gradients and activation scales through depth, and the warm-up race."""
+"""Figures for lesson 4: gradients and activation scales through depth, and the warm-up race.
+
+The figures read plain attributes of the results they are given (``DepthProfileData``,
+``RaceData``): ``course_lib.experiments.sublayer``'s ``DepthProfile`` and ``RaceResult`` have
+them, and so does any small object built by hand. A norm placement ("post", "pre", "none") takes
+its colour, and the panels their order, from ``course_lib.plots.COLORS``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
 
-from course_lib.experiments.sublayer import PLACEMENTS, DepthProfile, RaceResult
 from course_lib.plots import COLORS, new_figure
 
 
-def _label(profile: DepthProfile) -> str:
+class DepthProfileData(Protocol):
+    """One stack at initialisation, as ``DepthProfileView`` and the depth figures read it."""
+
+    @property
+    def depth(self) -> int: ...  # number of layers
+    @property
+    def placement(self) -> str: ...  # "post", "pre" or "none": a key of COLORS
+    @property
+    def residual(self) -> bool: ...
+    @property
+    def activation_rms(self) -> np.ndarray: ...  # (depth + 1,): the stream's RMS, input first
+    @property
+    def w2_grad(self) -> np.ndarray: ...  # (depth,): ||dLoss/dW2|| per layer, input side first
+
+
+class RaceData(Protocol):
+    """One (norm placement, warm-up) setting of the warm-up race, trained from several seeds."""
+
+    @property
+    def placement(self) -> str: ...
+    @property
+    def warmup_steps(self) -> int: ...
+    @property
+    def lr(self) -> float: ...  # the peak learning rate
+    @property
+    def losses(self) -> np.ndarray: ...  # (seeds, steps): training loss per step
+    @property
+    def accuracy(self) -> np.ndarray: ...  # (seeds,): final accuracy
+
+
+def _color(placement: str) -> str:
+    if not isinstance(placement, str) or placement not in COLORS:
+        raise ValueError(
+            f"placement must be a norm placement with a colour in course_lib.plots.COLORS "
+            f"('post', 'pre' or 'none'), got {placement!r}"
+        )
+    return COLORS[placement]
+
+
+def _label(profile: DepthProfileData) -> str:
     residual = "residual" if profile.residual else "no residual"
-    return (
-        f"{profile.placement}-norm, {residual}"
-        if profile.placement != "none"
-        else (f"no norm, {residual}")
-    )
+    norm = "no norm" if profile.placement == "none" else f"{profile.placement}-norm"
+    return f"{norm}, {residual}"
 
 
-def _style(profile: DepthProfile) -> dict:
+def _style(profile: DepthProfileData) -> dict:
     return {
-        "color": COLORS[profile.placement],
+        "color": _color(profile.placement),
         "linestyle": "-" if profile.residual else "--",
         "marker": "o",
         "markersize": 3,
     }
+
+
+def _checked_profile(profile: DepthProfileData) -> DepthProfileData:
+    """``profile`` if its arrays have the lengths its depth implies, else a ValueError."""
+    depth = profile.depth
+    grad, rms = np.shape(profile.w2_grad), np.shape(profile.activation_rms)
+    if grad != (depth,) or rms != (depth + 1,):
+        raise ValueError(
+            f"profile of depth {depth} needs w2_grad of shape ({depth},) and activation_rms of "
+            f"shape ({depth + 1},), got {grad} and {rms}"
+        )
+    return profile
+
+
+def _non_empty(name: str, items: Sequence) -> list:
+    items = list(items)
+    if not items:
+        raise ValueError(f"{name} must hold at least one result, got an empty sequence")
+    return items
 
 
 _PLAIN_POWERS = FuncFormatter(lambda value, _: f"{value:.0e}")
@@ -70,8 +131,9 @@ class DepthProfileView:
         self.title = self.figure.suptitle("")
         _fast_log_axes(self.figure)
 
-    def update(self, profile: DepthProfile) -> Figure:
+    def update(self, data: DepthProfileData) -> Figure:
         """Show one stack: ||dLoss/dW2|| per layer and the stream's RMS after each layer."""
+        profile = _checked_profile(data)
         style = _style(profile)
         series = (
             (self.grad_ax, self.grad_line, np.arange(1, profile.depth + 1), profile.w2_grad),
@@ -94,41 +156,45 @@ class DepthProfileView:
         return self.figure
 
 
-def plot_depth_profile(profile: DepthProfile) -> Figure:
+def depth_profile_figure(profile: DepthProfileData) -> Figure:
     """Two panels for one stack: ||dLoss/dW2|| per layer, and the stream's RMS after each layer."""
     return DepthProfileView().update(profile)
 
 
-def plot_placement_gradients(profiles: Sequence[DepthProfile]) -> Figure:
+def placement_gradients_figure(profiles: Sequence[DepthProfileData]) -> Figure:
     """Xiong et al. 2020's picture: per-layer W2 gradient, one panel per norm placement,
     one line per depth. ``profiles`` holds post- and pre-norm stacks of several depths."""
-    placements = [name for name in PLACEMENTS if any(p.placement == name for p in profiles)]
+    profiles = [_checked_profile(p) for p in _non_empty("profiles", profiles)]
+    for profile in profiles:
+        _color(profile.placement)
+    placements = [name for name in COLORS if any(p.placement == name for p in profiles)]
     fig = new_figure(8.0, 3.4, dpi=80)
     axes = np.atleast_1d(fig.subplots(1, len(placements), sharey=True))
     depths = sorted({p.depth for p in profiles})
     shades = np.linspace(0.35, 1.0, len(depths))
     for ax, placement in zip(axes, placements, strict=True):
         for profile in (p for p in profiles if p.placement == placement):
-            alpha = shades[depths.index(profile.depth)]
-            layers = np.arange(1, profile.depth + 1)
             ax.plot(
-                layers,
+                np.arange(1, profile.depth + 1),
                 profile.w2_grad,
                 marker="o",
                 markersize=3,
-                alpha=alpha,
+                alpha=shades[depths.index(profile.depth)],
                 color=COLORS[placement],
                 label=f"{profile.depth} layers",
             )
-        ax.set(xlabel="layer (1 = nearest the input)", title=f"{placement}-norm")
+        title = "no norm" if placement == "none" else f"{placement}-norm"
+        ax.set(xlabel="layer (1 = nearest the input)", title=title)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     axes[0].set_ylabel("||dLoss/dW2|| at initialisation")
     return fig
 
 
-def plot_activation_scales(profiles: Sequence[DepthProfile]) -> Figure:
+def activation_scales_figure(profiles: Sequence[DepthProfileData]) -> Figure:
     """The stream's RMS after each layer, one line per stack (log scale)."""
+    profiles = [_checked_profile(p) for p in _non_empty("profiles", profiles)]
     fig = new_figure(6.4, 3.6, dpi=80)
     ax = fig.subplots()
     for profile in profiles:
@@ -149,33 +215,40 @@ def plot_activation_scales(profiles: Sequence[DepthProfile]) -> Figure:
     return fig
 
 
-def plot_warmup_race(results: Sequence[RaceResult]) -> Figure:
+def warmup_race_figure(results: Sequence[RaceData]) -> Figure:
     """Training loss per step for each (norm placement, warm-up) setting: the mean over seeds
-    as a thick line, each seed as a thin one."""
+    as a thick line, each seed as a thin one. Every result shares one peak learning rate."""
+    results = _non_empty("results", results)
+    rates = sorted({result.lr for result in results})
+    if len(rates) != 1:
+        raise ValueError(f"results must share one peak learning rate (lr), got {rates}")
     fig = new_figure(6.4, 3.8, dpi=80)
     ax = fig.subplots()
     for result in results:
         warm = f"warm-up {result.warmup_steps} steps" if result.warmup_steps else "no warm-up"
         style = {
-            "color": COLORS[result.placement],
+            "color": _color(result.placement),
             "linestyle": "-" if result.warmup_steps else "--",
         }
-        steps = np.arange(1, result.losses.shape[1] + 1)
+        losses = np.atleast_2d(result.losses)
+        steps = np.arange(1, losses.shape[1] + 1)
         accuracy = ", ".join(f"{a:.2f}" for a in result.accuracy)
         ax.plot(
             steps,
-            result.losses.mean(axis=0),
+            losses.mean(axis=0),
             linewidth=2,
             **style,
             label=f"{result.placement}-norm, {warm} (accuracy {accuracy})",
         )
-        for losses in result.losses:
-            ax.plot(steps, losses, linewidth=0.6, alpha=0.35, **style)
+        for seed_losses in losses:
+            ax.plot(steps, seed_losses, linewidth=0.6, alpha=0.35, **style)
+    seeds = sorted({len(np.atleast_2d(result.losses)) for result in results})
+    each = f"{seeds[0]} seeds each" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]} seeds"
     ax.set(
         xlabel="step",
         ylabel="training loss",
         yscale="log",
-        title=f"warm-up race, peak learning rate {results[0].lr:g}, {len(results[0].seeds)} seeds each",
+        title=f"warm-up race, peak learning rate {rates[0]:g}, {each}",
     )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)

@@ -2,38 +2,33 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from itertools import product
 
-from matplotlib.figure import Figure
-
-from course_lib.experiments.sublayer import depth_profile
+from course_lib._validate import choice
+from course_lib.experiments.sublayer import PLACEMENTS, DepthProfile, depth_profile
 from course_lib.plots.sublayer import DepthProfileView
 from course_lib.widgets import Control, Demo
 
 DEPTHS = (1, 2, 4, 8, 16)
-NORMS = ("post", "pre", "none")
+NORMS = PLACEMENTS  # "post", "pre", "none"
 RESIDUALS = ("on", "off")
 
 
-def render_depth_demo(depth: int = 8, norm: str = "post", residual: str = "on") -> Figure:
-    """Per-layer W2 gradient and activation scale of one stack at initialisation (seed 0)."""
-    if residual not in RESIDUALS:
-        raise ValueError(f"residual must be one of {list(RESIDUALS)}, got {residual!r}")
-    return _view().update(depth_profile(depth, norm, residual == "on"))
-
-
-@lru_cache(maxsize=1)
-def _view() -> DepthProfileView:
-    return DepthProfileView()
+def depth_data(depth: int, norm: str, residual: str) -> DepthProfile:
+    """One stack at initialisation (seed 0): per-layer ||dLoss/dW2|| and the stream's RMS after
+    each layer. Pure: ``depth_profile`` is a cached, seeded measurement."""
+    choice("norm", norm, NORMS)
+    choice("residual", residual, RESIDUALS)
+    return depth_profile(depth, norm, residual == "on")
 
 
 def precompute() -> int:
-    """Measure every (depth, norm, residual) of the demo now, so each later move only draws."""
-    for depth in DEPTHS:
-        for norm in NORMS:
-            for residual in RESIDUALS:
-                depth_profile(depth, norm, residual == "on")
-    return len(DEPTHS) * len(NORMS) * len(RESIDUALS)
+    """Measure every (depth, norm, residual) of the demo now, so each later move only draws.
+    Returns how many settings it measured."""
+    settings = list(product(DEPTHS, NORMS, RESIDUALS))
+    for depth, norm, residual in settings:
+        depth_data(depth, norm, residual)
+    return len(settings)
 
 
 def demos() -> list[Demo]:
@@ -45,6 +40,7 @@ def demos() -> list[Demo]:
                 Control("norm", NORMS, "post", kind="toggle"),
                 Control("residual", RESIDUALS, "on", kind="toggle"),
             ),
-            render_depth_demo,
+            data=depth_data,
+            view=DepthProfileView,
         )
     ]

@@ -1,65 +1,148 @@
-"""Lesson 4 figures show the data they are given."""
+"""Lesson 4 figures show the data they are given: any object with the profile's (or the race
+result's) attributes, such as ``course_lib.experiments.sublayer``'s results."""
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
 
-from course_lib.experiments.sublayer import depth_profile, warmup_race
+import numpy as np
+import pytest
+from matplotlib.colors import to_hex
+
+from course_lib.experiments.sublayer import depth_profile
 from course_lib.plots import COLORS
 from course_lib.plots.sublayer import (
     DepthProfileView,
-    plot_activation_scales,
-    plot_depth_profile,
-    plot_placement_gradients,
-    plot_warmup_race,
+    activation_scales_figure,
+    depth_profile_figure,
+    placement_gradients_figure,
+    warmup_race_figure,
 )
 
 
+@dataclass(frozen=True)
+class Profile:
+    depth: int
+    placement: str
+    residual: bool
+    activation_rms: np.ndarray
+    w2_grad: np.ndarray
+
+
+@dataclass(frozen=True)
+class Race:
+    placement: str
+    warmup_steps: int
+    lr: float
+    losses: np.ndarray
+    accuracy: np.ndarray
+
+
+def profile(depth: int, placement: str = "post", residual: bool = True, scale: float = 1.0):
+    """A hand-made stack: gradients 1, 2, ... and RMS 10, 20, ... times ``scale``."""
+    grads = scale * np.arange(1.0, depth + 1)
+    rms = scale * 10.0 * np.arange(1.0, depth + 2)
+    return Profile(depth, placement, residual, rms, grads)
+
+
+def race(placement: str, warmup_steps: int, seeds: int = 3, steps: int = 5, lr: float = 0.05):
+    losses = np.linspace(2.0, 0.5, steps) * np.arange(1.0, seeds + 1)[:, None]
+    return Race(placement, warmup_steps, lr, losses, np.linspace(0.2, 1.0, seeds))
+
+
 def test_depth_profile_figure_plots_gradients_and_scales():
-    profile = depth_profile(4, "pre", False)
-    fig = plot_depth_profile(profile)
+    data = profile(4, "pre", residual=False)
+    fig = depth_profile_figure(data)
     grad_ax, act_ax = fig.axes
-    np.testing.assert_allclose(grad_ax.lines[0].get_ydata(), profile.w2_grad)
-    np.testing.assert_allclose(act_ax.lines[0].get_ydata(), profile.activation_rms)
+    np.testing.assert_array_equal(grad_ax.lines[0].get_xdata(), [1, 2, 3, 4])
+    np.testing.assert_allclose(grad_ax.lines[0].get_ydata(), data.w2_grad)
+    np.testing.assert_array_equal(act_ax.lines[0].get_xdata(), [0, 1, 2, 3, 4])
+    np.testing.assert_allclose(act_ax.lines[0].get_ydata(), data.activation_rms)
     assert grad_ax.lines[0].get_linestyle() == "--"  # residual off is dashed
-    assert "8 sublayers" in fig._suptitle.get_text()
+    assert to_hex(grad_ax.lines[0].get_color()) == to_hex(COLORS["pre"])
 
 
-def test_placement_gradients_has_one_panel_per_placement_and_one_line_per_depth():
-    profiles = [depth_profile(d, p) for p in ("post", "pre") for d in (2, 4)]
-    fig = plot_placement_gradients(profiles)
-    assert [ax.get_title() for ax in fig.axes] == ["post-norm", "pre-norm"]
-    assert [len(line.get_ydata()) for line in fig.axes[1].lines] == [2, 4]
-    assert fig.axes[0].lines[0].get_color() == COLORS["post"]
-
-
-def test_activation_scales_labels_each_stack():
-    profiles = [depth_profile(2, "none", True), depth_profile(2, "post", True)]
-    labels = [
-        t.get_text() for t in plot_activation_scales(profiles).axes[0].get_legend().get_texts()
-    ]
-    assert labels == ["no norm, residual", "post-norm, residual"]
-
-
-def test_warmup_race_plots_the_mean_loss_of_each_run():
-    results = [warmup_race("pre", 0, steps=10), warmup_race("pre", 5, steps=10)]
-    ax = plot_warmup_race(results).axes[0]
-    np.testing.assert_allclose(ax.lines[0].get_ydata(), results[0].losses.mean(axis=0))
-    np.testing.assert_allclose(ax.lines[1].get_ydata(), results[0].losses[0])
-    assert len(ax.lines) == 2 * (1 + 3)  # a mean line and 3 seed lines per setting
-    assert [line.get_linestyle() for line in ax.lines[::4]] == ["--", "-"]
+def test_depth_profile_figure_draws_a_measured_profile():
+    measured = depth_profile(2, "none", True)
+    grad_ax, act_ax = depth_profile_figure(measured).axes
+    np.testing.assert_allclose(grad_ax.lines[0].get_ydata(), measured.w2_grad)
+    np.testing.assert_allclose(act_ax.lines[0].get_ydata(), measured.activation_rms)
 
 
 def test_depth_profile_view_redraws_one_figure_in_place():
     view = DepthProfileView()
-    first = view.update(depth_profile(2, "post", True))
-    second = view.update(depth_profile(8, "none", False))
+    first = view.update(profile(2, "post", True))
+    axes = list(first.axes)
+    data = profile(8, "none", False, scale=1e-3)
+    second = view.update(data)
     assert first is second
-    profile = depth_profile(8, "none", False)
-    np.testing.assert_allclose(view.grad_line.get_ydata(), profile.w2_grad)
-    np.testing.assert_allclose(view.act_line.get_xdata(), np.arange(9))
+    assert list(second.axes) == axes  # no new axes per move
+    assert [len(ax.lines) for ax in second.axes] == [1, 1]
+    np.testing.assert_allclose(view.grad_line.get_ydata(), data.w2_grad)
+    np.testing.assert_array_equal(view.act_line.get_xdata(), np.arange(9))
     assert view.legend.get_texts()[0].get_text() == "no norm, no residual"
-    assert view.grad_line.get_color() == COLORS["none"]
-    low, high = view.act_ax.get_ylim()
-    assert low <= profile.activation_rms.min() and high >= profile.activation_rms.max()
-    assert "16 sublayers" in view.title.get_text()
+    assert to_hex(view.grad_line.get_color()) == to_hex(COLORS["none"])
+    assert view.grad_line.get_linestyle() == "--"
+    for ax, y in ((view.grad_ax, data.w2_grad), (view.act_ax, data.activation_rms)):
+        low, high = ax.get_ylim()
+        assert low <= y.min() and high >= y.max()
+        assert (
+            high / low < 1e3 * y.max() / y.min()
+        )  # the limits follow the data, not the first draw
+
+
+def test_view_rejects_a_profile_whose_arrays_do_not_match_its_depth():
+    broken = Profile(3, "post", True, np.ones(4), np.ones(2))
+    with pytest.raises(ValueError, match=r"depth 3.*\(3,\).*\(2,\)"):
+        DepthProfileView().update(broken)
+
+
+def test_view_rejects_an_unknown_placement():
+    with pytest.raises(ValueError, match="placement.*'sideways'"):
+        DepthProfileView().update(profile(2, "sideways"))
+
+
+def test_placement_gradients_has_one_panel_per_placement_and_one_line_per_depth():
+    profiles = [profile(d, p) for p in ("pre", "post") for d in (2, 4)]
+    fig = placement_gradients_figure(profiles)
+    assert len(fig.axes) == 2
+    post_ax, pre_ax = fig.axes  # panels in the order of COLORS: post before pre
+    assert [len(line.get_ydata()) for line in pre_ax.lines] == [2, 4]
+    np.testing.assert_allclose(pre_ax.lines[1].get_ydata(), profiles[1].w2_grad)
+    np.testing.assert_allclose(post_ax.lines[0].get_ydata(), profiles[2].w2_grad)
+    assert {to_hex(line.get_color()) for line in post_ax.lines} == {to_hex(COLORS["post"])}
+    assert {to_hex(line.get_color()) for line in pre_ax.lines} == {to_hex(COLORS["pre"])}
+    assert post_ax.lines[0].get_alpha() < post_ax.lines[1].get_alpha()  # deeper stacks darker
+
+
+def test_placement_gradients_rejects_no_profiles():
+    with pytest.raises(ValueError, match="profiles"):
+        placement_gradients_figure([])
+
+
+def test_activation_scales_draws_and_labels_each_stack():
+    profiles = [profile(2, "none", True), profile(3, "post", False, scale=2.0)]
+    ax = activation_scales_figure(profiles).axes[0]
+    for line, data in zip(ax.lines, profiles, strict=True):
+        np.testing.assert_allclose(line.get_ydata(), data.activation_rms)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["no norm, residual", "post-norm, no residual"]
+    assert [line.get_linestyle() for line in ax.lines] == ["-", "--"]
+
+
+def test_warmup_race_plots_the_mean_and_every_seed_of_each_run():
+    results = [race("post", 0), race("pre", 20, seeds=2)]
+    ax = warmup_race_figure(results).axes[0]
+    assert len(ax.lines) == (1 + 3) + (1 + 2)  # a mean line and one line per seed, per setting
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), results[0].losses.mean(axis=0))
+    np.testing.assert_allclose(ax.lines[1].get_ydata(), results[0].losses[0])
+    np.testing.assert_allclose(ax.lines[4].get_ydata(), results[1].losses.mean(axis=0))
+    np.testing.assert_array_equal(ax.lines[0].get_xdata(), np.arange(1, 6))
+    assert [ax.lines[i].get_linestyle() for i in (0, 4)] == ["--", "-"]  # no warm-up is dashed
+    colors = [to_hex(ax.lines[i].get_color()) for i in (0, 4)]
+    assert colors == [to_hex(COLORS["post"]), to_hex(COLORS["pre"])]
+
+
+def test_warmup_race_rejects_results_of_different_learning_rates():
+    with pytest.raises(ValueError, match=r"lr.*0\.01.*0\.05"):
+        warmup_race_figure([race("post", 0, lr=0.05), race("pre", 0, lr=0.01)])
