@@ -237,14 +237,21 @@ def parameter_table(ffn: FeedForward) -> list[tuple[str, tuple[int, ...], int]]:
 def as_conv1d(ffn: FeedForward) -> nn.Module:
     """The same FFN as two kernel-size-1 Conv1d layers (the view of the original paper), same weights.
 
-    Takes x: (batch, seq_len, d_model) like the FFN and returns the same shape.
+    Takes x: (batch, seq_len, d_model) like the FFN and returns the same shape. The result is an
+    independent module: copies of the weights, and its own dropout (same p) as a submodule, so its
+    ``.eval()`` and ``.train()`` switch that dropout; it starts in ``ffn``'s mode.
     """
+    if not isinstance(ffn, FeedForward):
+        raise TypeError(f"ffn must be a FeedForward, got {type(ffn).__name__}")
 
     class _ConvFFN(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.conv1 = nn.Conv1d(ffn.d_model, ffn.d_ff, kernel_size=1)
-            self.conv2 = nn.Conv1d(ffn.d_ff, ffn.d_model, kernel_size=1)
+            like = {"dtype": ffn.linear1.weight.dtype, "device": ffn.linear1.weight.device}
+            self.d_model, self.activation = ffn.d_model, ffn.activation
+            self.conv1 = nn.Conv1d(ffn.d_model, ffn.d_ff, kernel_size=1, **like)
+            self.dropout = nn.Dropout(ffn.dropout.p)
+            self.conv2 = nn.Conv1d(ffn.d_ff, ffn.d_model, kernel_size=1, **like)
             with torch.no_grad():
                 self.conv1.weight.copy_(ffn.linear1.weight.unsqueeze(-1))
                 self.conv1.bias.copy_(ffn.linear1.bias)
@@ -252,7 +259,15 @@ def as_conv1d(ffn: FeedForward) -> nn.Module:
                 self.conv2.bias.copy_(ffn.linear2.bias)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
-            hidden = ACTIVATIONS[ffn.activation](self.conv1(x.transpose(1, 2)))
-            return self.conv2(ffn.dropout(hidden)).transpose(1, 2)
+            if x.dim() != 3:
+                raise ValueError(
+                    f"x must have shape (batch, seq_len, d_model), got shape {tuple(x.shape)}"
+                )
+            last_dim("x", tuple(x.shape), self.d_model)
+            hidden = ACTIVATIONS[self.activation](self.conv1(x.transpose(1, 2)))
+            return self.conv2(self.dropout(hidden)).transpose(1, 2)
 
-    return _ConvFFN()
+        def extra_repr(self) -> str:
+            return f"activation={self.activation!r}"
+
+    return _ConvFFN().train(ffn.training)

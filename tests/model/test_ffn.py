@@ -1,4 +1,5 @@
-"""course_lib.model.ffn: the FeedForward module, its NumPy twin, parameter/FLOP counts, gated variants."""
+"""course_lib.model.ffn: the FeedForward module, its NumPy twin, parameter/FLOP counts, the views
+lesson 1 uses (shape trace, parameter table, Conv1d form) and the gated variants."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from course_lib.model.ffn import (
     ACTIVATIONS,
@@ -16,6 +18,7 @@ from course_lib.model.ffn import (
     FeedForward,
     GatedFeedForward,
     activation_fn,
+    as_conv1d,
     count_gated_parameters,
     count_parameters,
     equal_budget_gated_d_ff,
@@ -24,6 +27,8 @@ from course_lib.model.ffn import (
     load_numpy_weights,
     module_parameters,
     numpy_ffn,
+    parameter_table,
+    trace_shapes,
 )
 
 ALL_ACTIVATIONS = ["relu", "gelu", "gelu_tanh", "silu", "tanh", "identity"]
@@ -207,6 +212,13 @@ def test_load_numpy_weights_round_trips_with_ffn_weights_numpy():
     np.testing.assert_allclose(torch_out, numpy_ffn(x, W1, b1, W2, b2), atol=1e-5)
 
 
+def test_torch_weights_round_trip_through_the_formulas_layout():
+    source, target = small_ffn(seed=1), small_ffn(seed=2)
+    load_numpy_weights(target, **ffn_weights_numpy(source))
+    for a, b in zip(source.parameters(), target.parameters(), strict=True):
+        torch.testing.assert_close(a, b)
+
+
 @pytest.mark.parametrize(
     "shapes, pattern",
     [
@@ -270,9 +282,7 @@ def test_numpy_ffn_rejects_an_unknown_activation():
 
 
 def test_count_parameters_of_the_papers_ffn_is_2_099_712():
-    weights = 512 * 2048 + 2048 * 512
-    biases = 2048 + 512
-    assert weights + biases == 2_099_712
+    # weights 512 * 2048 + 2048 * 512, biases 2048 + 512
     assert count_parameters(512, 2048) == 2_099_712
     assert count_parameters() == 2_099_712
 
@@ -324,17 +334,100 @@ def test_shuffling_positions_shuffles_the_outputs_the_same_way():
         torch.testing.assert_close(ffn(x[:, order]), ffn(x)[:, order])
 
 
-def test_feed_forward_equals_two_kernel_size_one_convolutions():
-    ffn = small_ffn()
-    conv1, conv2 = torch.nn.Conv1d(6, 10, 1), torch.nn.Conv1d(10, 6, 1)
+@pytest.mark.parametrize("activation", ["relu", "gelu", "tanh"])
+def test_as_conv1d_equals_the_ffn(activation):
+    ffn = small_ffn(activation)
+    x = torch.randn(3, 7, 6)
     with torch.no_grad():
-        conv1.weight.copy_(ffn.linear1.weight[:, :, None])
-        conv1.bias.copy_(ffn.linear1.bias)
-        conv2.weight.copy_(ffn.linear2.weight[:, :, None])
-        conv2.bias.copy_(ffn.linear2.bias)
-        x = torch.randn(2, 5, 6)
-        conv = conv2(torch.relu(conv1(x.transpose(1, 2)))).transpose(1, 2)
-        torch.testing.assert_close(conv, ffn(x))
+        torch.testing.assert_close(as_conv1d(ffn)(x), ffn(x), atol=1e-6, rtol=1e-6)
+
+
+def test_as_conv1d_is_two_kernel_size_one_convolutions_with_the_ffns_weights():
+    ffn = small_ffn()
+    conv = as_conv1d(ffn)
+    convs = [m for m in conv.modules() if isinstance(m, nn.Conv1d)]
+    assert [(c.in_channels, c.out_channels, c.kernel_size) for c in convs] == [
+        (6, 10, (1,)),
+        (10, 6, (1,)),
+    ]
+    torch.testing.assert_close(convs[0].weight[:, :, 0], ffn.linear1.weight, rtol=0, atol=0)
+    torch.testing.assert_close(convs[1].weight[:, :, 0], ffn.linear2.weight, rtol=0, atol=0)
+    with torch.no_grad():
+        convs[0].weight.zero_()
+    assert ffn.linear1.weight.abs().sum().item() > 0, "the Conv1d form holds copies"
+
+
+def test_as_conv1d_eval_switches_off_its_dropout_even_if_the_ffn_trains():
+    torch.manual_seed(0)
+    ffn = FeedForward(d_model=6, d_ff=200, dropout=0.5)  # left in training mode
+    conv = as_conv1d(ffn).eval()
+    x = torch.randn(2, 5, 6)
+    with torch.no_grad():
+        torch.testing.assert_close(conv(x), ffn.linear2(ffn.hidden(x)), atol=1e-6, rtol=1e-6)
+    assert ffn.training, "switching the Conv1d form leaves the FFN it came from alone"
+
+
+def test_as_conv1d_holds_its_dropout_so_train_switches_it_on():
+    ffn = FeedForward(d_model=6, d_ff=200, dropout=0.5).eval()
+    conv = as_conv1d(ffn)
+    assert not conv.training, "it starts in the mode of the FFN it came from"
+    assert [m.p for m in conv.modules() if isinstance(m, nn.Dropout)] == [0.5]
+    conv.train()
+    x = torch.randn(2, 5, 6)
+    with torch.no_grad():
+        assert not torch.equal(conv(x), conv(x))
+
+
+def test_as_conv1d_keeps_a_float64_ffn_in_float64():
+    ffn = small_ffn("gelu").double()
+    x = torch.randn(2, 5, 6, dtype=torch.float64)
+    with torch.no_grad():
+        out = as_conv1d(ffn)(x)
+        assert out.dtype == torch.float64
+        torch.testing.assert_close(out, ffn(x), atol=1e-12, rtol=1e-12)
+
+
+def test_as_conv1d_rejects_other_modules():
+    with pytest.raises(TypeError, match=r"ffn must be a FeedForward, got Linear"):
+        as_conv1d(torch.nn.Linear(6, 10))
+
+
+@pytest.mark.parametrize(
+    "shape, pattern",
+    [((2, 5, 7), r"x must have last dimension 6"), ((5, 6), r"x must have shape \(batch")],
+)
+def test_as_conv1d_rejects_an_input_of_the_wrong_shape(shape, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        as_conv1d(small_ffn())(torch.randn(*shape))
+
+
+# --- the shape trace and the parameter table ------------------------------------------------
+
+
+def test_trace_shapes_follows_512_2048_512():
+    shapes = trace_shapes(FeedForward(512, 2048), torch.randn(2, 4, 512))
+    assert shapes == [
+        ("input", (2, 4, 512)),
+        ("Linear1 (up-projection)", (2, 4, 2048)),
+        ("relu", (2, 4, 2048)),
+        ("Dropout", (2, 4, 2048)),
+        ("Linear2 (down-projection)", (2, 4, 512)),
+    ]
+
+
+def test_trace_shapes_names_the_ffns_own_activation():
+    assert trace_shapes(small_ffn("gelu"), torch.randn(3, 6))[2] == ("gelu", (3, 10))
+
+
+def test_trace_shapes_rejects_wrong_width():
+    with pytest.raises(ValueError, match="last dimension 8"):
+        trace_shapes(FeedForward(8, 16), torch.randn(2, 4, 9))
+
+
+def test_parameter_table_uses_the_formula_layout_and_sums_to_the_count():
+    rows = parameter_table(FeedForward(6, 10))
+    assert rows == [("W1", (6, 10), 60), ("b1", (10,), 10), ("W2", (10, 6), 60), ("b2", (6,), 6)]
+    assert sum(count for *_, count in rows) == count_parameters(6, 10)
 
 
 # --- dropout ----------------------------------------------------------------------------------

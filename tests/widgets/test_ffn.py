@@ -1,18 +1,18 @@
-"""Lesson 1's demo: every slider and dropdown value renders the right data."""
+"""Lesson 1's demo: every slider and dropdown value gives the right data and draws it."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+import torch
+from matplotlib.colors import to_rgba
 
+from course_lib.experiments.ffn import hidden_activity
 from course_lib.model.ffn import ACTIVATIONS, count_parameters, flops_per_token
+from course_lib.plots import COLORS
+from course_lib.plots.ffn import HiddenActivityData
 from course_lib.widgets import all_demos
-from course_lib.widgets.ffn import (
-    D_FF_VALUES,
-    _pre_activations,
-    fixed_batch,
-    hidden_activity,
-    width_demo,
-)
+from course_lib.widgets.ffn import D_FF_VALUES, demos, width_data, width_demo
 
 
 def test_width_demo_has_the_controls_the_browser_suite_looks_for():
@@ -21,55 +21,66 @@ def test_width_demo_has_the_controls_the_browser_suite_looks_for():
     assert set(names) == {"d_ff", "activation"}
     assert names["d_ff"].values == D_FF_VALUES and names["d_ff"].default == 2048
     assert set(names["activation"].values) == set(ACTIVATIONS)
-    assert any(d.name == demo.name for d in all_demos())
+    assert [d.name for d in demos()] == [demo.name]
+    assert demo.name in [d.name for d in all_demos()]
 
 
-def test_width_demo_renders_every_value_with_its_counts():
+@pytest.mark.parametrize("values", list(width_demo().one_at_a_time()), ids=str)
+def test_width_data_holds_the_hidden_values_and_the_counts(values):
+    shown = width_data(**values)
+    d_ff, activation = values["d_ff"], values["activation"]
+    assert isinstance(shown, HiddenActivityData)
+    assert (shown.d_ff, shown.activation) == (d_ff, activation)
+    assert shown.hidden.shape == (8, d_ff)
+    np.testing.assert_array_equal(shown.hidden, hidden_activity(d_ff, activation))
+    assert shown.parameters == count_parameters(512, d_ff)
+    assert shown.flops == flops_per_token(512, d_ff)
+    np.testing.assert_array_equal(shown.fraction_active, (shown.hidden > 0).mean(axis=1))
+
+
+def test_width_data_is_pure():
+    first = width_data(256, "gelu")
+    width_data(4096, "relu")
+    torch.manual_seed(99)
+    np.testing.assert_array_equal(width_data(256, "gelu").hidden, first.hidden)
+
+
+def test_width_data_relu_zeroes_about_half_and_gelu_none():
+    relu, gelu = width_data(2048, "relu"), width_data(2048, "gelu")
+    assert 0.4 < relu.exact_zeros < 0.6
+    assert gelu.exact_zeros == 0
+    np.testing.assert_array_equal(relu.fraction_active, gelu.fraction_active)
+
+
+def test_width_demo_draws_every_value_in_one_figure():
     demo = width_demo()
+    first = demo.figure()
     for values in demo.one_at_a_time():
-        fig = demo.render(**values)
+        fig = demo.figure(**values)
+        assert fig is first, "a move updates the live figure in place"
+        assert len(fig.axes) == 2, "a move adds no axes"
         left, right = fig.axes
-        d_ff, activation = values["d_ff"], values["activation"]
-        assert f"{count_parameters(512, d_ff):,} params" in right.get_title()
-        assert f"{flops_per_token(512, d_ff):,} FLOPs" in right.get_title()
-        assert left.get_title().startswith(f"{activation}, d_ff = {d_ff}")
-        assert len(right.patches) == 8  # one bar per token of the fixed 2 x 4 batch
+        shown = width_data(**values)
+        heights = [bar.get_height() for bar in right.patches]
+        np.testing.assert_allclose(heights, shown.fraction_active)
+        (stairs,) = left.patches
+        assert stairs.get_data().values.sum() == 8 * values["d_ff"]
+        assert to_rgba(stairs.get_facecolor()) == to_rgba(COLORS[values["activation"]])
 
 
-def test_hidden_activity_is_fixed_and_has_the_hidden_shape():
-    first = hidden_activity(256, "relu")
-    assert first.shape == (8, 256)
-    assert (first >= 0).all()
-    _pre_activations.cache_clear()
-    assert (hidden_activity(256, "relu") == first).all(), "same seed, same batch, same values"
-    assert fixed_batch().shape == (2, 4, 512)
-
-
-def test_a_narrow_layer_is_the_first_units_of_the_wide_one():
-    narrow, wide = hidden_activity(64, "silu"), hidden_activity(4096, "silu")
-    assert (narrow == wide[:, :64]).all()
-
-
-def test_hidden_activity_units_have_nn_linear_init_bounds():
-    # the first layer's pre-activations: |x w + b| <= (sum |x| + 1) / sqrt(512) for every unit
-    pre = hidden_activity(4096, "identity")
-    bound = (fixed_batch().reshape(8, 512).abs().sum(dim=1, keepdim=True).numpy() + 1) / 512**0.5
-    assert (abs(pre) <= bound).all()
-
-
-@pytest.mark.parametrize("d_ff", [0, 5000])
-def test_hidden_activity_rejects_widths_outside_the_slider(d_ff):
-    with pytest.raises(ValueError, match="d_ff must be"):
-        hidden_activity(d_ff, "relu")
-
-
-def test_relu_zeroes_about_half_and_gelu_none():
-    relu, gelu = hidden_activity(2048, "relu"), hidden_activity(2048, "gelu")
-    assert 0.4 < (relu == 0).mean() < 0.6
-    assert (gelu == 0).mean() == 0
-    assert ((relu > 0) == (gelu > 0)).all(), "GELU has ReLU's sign"
+def test_each_width_demo_owns_its_figure():
+    first, second = width_demo(), width_demo()
+    assert first.figure() is not second.figure()
+    shown = first.figure()
+    first.clear_cache()
+    assert first.figure() is not shown
 
 
 def test_width_demo_rejects_an_unknown_activation():
-    with pytest.raises(ValueError, match="activation must be one of"):
-        width_demo().render(d_ff=64, activation="rleu")
+    with pytest.raises(ValueError, match=r"activation must be one of .*got 'rleu'"):
+        width_demo().figure(d_ff=64, activation="rleu")
+
+
+def test_width_data_rejects_a_width_beyond_the_slider():
+    with pytest.raises(ValueError, match=r"d_ff must be at most 4096, got 8192"):
+        width_data(8192, "relu")
