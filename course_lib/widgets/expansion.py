@@ -1,63 +1,105 @@
-"""Lesson 2 demos: width and activation against decision regions, linear regions, gated budgets."""
+"""Lesson 2 demos: width and activation against decision regions, linear regions, gated budgets.
+
+Each ``<demo>_data`` computes what its picture shows from the controls alone (training or
+fetching a stored run, the linear regions of an initial layer, parameter counts) and hands it to
+a view from ``course_lib.plots.expansion``, which only draws.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-from matplotlib.figure import Figure
 
-from course_lib.experiments.stored_runs import stored_or_trained
-from course_lib.experiments.training import TASKS, init_weights, torch_threads
-from course_lib.model.ffn import GATED_VARIANTS, count_gated_parameters, equal_budget_gated_d_ff
-from course_lib.model.linear_regions import count_regions
-from course_lib.plots.expansion import DecisionView, gated_budget_figure, region_picture
+from course_lib._validate import choice, positive_int
+from course_lib.experiments.expansion import true_boundary
+from course_lib.experiments.stored_runs import ACTIVATIONS, WIDTHS, stored_or_trained
+from course_lib.experiments.tasks import TASKS
+from course_lib.experiments.training import init_weights
+from course_lib.model.ffn import (
+    GATED_VARIANTS,
+    NUMPY_ACTIVATIONS,
+    count_gated_parameters,
+    equal_budget_gated_d_ff,
+)
+from course_lib.model.geometry import grid, line_segments, unit_lines
+from course_lib.model.linear_regions import count_regions, region_bound, region_map
+from course_lib.plots.expansion import (
+    DecisionData,
+    DecisionView,
+    GatedBudgetData,
+    GatedBudgetView,
+    RegionsData,
+    RegionsView,
+)
 from course_lib.widgets import Control, Demo
 
-WIDTHS = (1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)
-ACTIVATIONS = ("relu", "gelu", "silu", "tanh", "identity")
-STEPS, LR, N_POINTS = (
-    200,
-    0.05,
-    1000,
-)  # the sweep's settings; a first visit to d_ff=256 stays under 1 s
-STORED_WIDTHS = tuple(
-    w for w in WIDTHS if w <= 64
-)  # trained ahead (stored_runs): a first visit only draws
+DECISION_RESOLUTION = 100  # grid points per side of the width demo's decision picture
+REGIONS_RESOLUTION = 160  # grid points per side of the regions demo's picture
+REGIONS_WIDTHS = (1, 2, 3, 4, 6, 8, 16, 32, 64)
+REGIONS_SEEDS = (0, 1, 2, 3)
+GATED_D_MODELS = (64, 256, 512, 768, 1024)
+GATED_D_FFS = (512, 1024, 1536, 2048, 3072, 4096)
+GATE_Z = np.linspace(-3.0, 3.0, 121)  # where the gated demo draws its gate activation
 
 
-def render_width(d_ff: int, activation: str, task: str) -> Figure:
-    """Train (or fetch from the cache) a 2 -> d_ff -> k network and draw its decision regions."""
-    with torch_threads(1):
-        result = stored_or_trained(task, d_ff, activation, 0, STEPS, LR, N_POINTS)
-    return _decision_view().update(result)
+def width_data(d_ff: int, activation: str, task: str) -> DecisionData:
+    """A 2 -> d_ff -> k network trained on ``task`` (stored, or trained now and cached, with the
+    stored runs' settings; seed 0): its label probabilities on the grid, its units' lines, the
+    task's true boundary, its loss curve, accuracy and parameter count."""
+    result = stored_or_trained(task, d_ff, activation)
+    points = grid(DECISION_RESOLUTION)
+    probabilities = result.predict(points)[0].reshape(DECISION_RESOLUTION, DECISION_RESOLUTION, -1)
+    weights = [t[0].numpy() for t in (result.W1, result.b1, result.W2, result.b2)]
+    return DecisionData(
+        task=task,
+        d_ff=d_ff,
+        activation=activation,
+        probabilities=probabilities,
+        truth=true_boundary(task),
+        unit_segments=line_segments(*unit_lines(weights[0], weights[1])),
+        losses=result.losses[0],
+        accuracy=float(result.accuracy[0]),
+        parameters=sum(w.size for w in weights),
+    )
 
 
-@lru_cache(maxsize=1)
-def _decision_view() -> DecisionView:
-    return DecisionView()
-
-
-def render_regions(d_ff: int, seed: int) -> Figure:
-    """The linear regions of an untrained ReLU layer 2 -> d_ff (the start of every training run)."""
+def regions_data(d_ff: int, seed: int) -> RegionsData:
+    """The linear regions inside [-1, 1]^2 of an untrained ReLU layer 2 -> d_ff (the starting
+    weights of every training run with this seed): each grid point's region, the exact count,
+    the bound 1 + n + n(n-1)/2 and the units' lines."""
+    positive_int("d_ff", d_ff)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
     weights = init_weights(seed, d_ff, 1)
     W1, b1 = weights["W1"].numpy(), weights["b1"].numpy().ravel()
-    return region_picture(W1, b1, count_regions(W1, b1))
-
-
-def render_gated(d_model: int, d_ff: int, variant: str) -> Figure:
-    """Live parameter counter: plain FFN against ReGLU/GEGLU/SwiGLU at the same and equal budget."""
-    d_ff_equal = equal_budget_gated_d_ff(d_ff)
-    fig = gated_budget_figure(
-        d_model,
-        d_ff,
-        2 * d_model * d_ff,
-        count_gated_parameters(d_model, d_ff),
-        count_gated_parameters(d_model, d_ff_equal),
-        d_ff_equal,
+    return RegionsData(
+        d_ff=d_ff,
+        labels=region_map(W1, b1, REGIONS_RESOLUTION),
+        count=count_regions(W1, b1),
+        bound=region_bound(d_ff),
+        unit_segments=line_segments(*unit_lines(W1, b1)),
     )
-    fig.axes[0].set_title(f"{variant}, d_model = {d_model}")
-    return fig
+
+
+def gated_data(d_model: int, d_ff: int, variant: str) -> GatedBudgetData:
+    """Weights of a plain FFN (2 d_model d_ff), of a gated one at the same d_ff and at the
+    equal-budget d_ff' = round(2/3 d_ff): the same for every variant. What the variant changes is
+    its gate's activation (ReGLU: ReLU, GEGLU: GELU, SwiGLU: SiLU), returned on ``GATE_Z``."""
+    positive_int("d_model", d_model)
+    positive_int("d_ff", d_ff)
+    activation = GATED_VARIANTS[choice("variant", variant, GATED_VARIANTS)]
+    d_ff_equal = equal_budget_gated_d_ff(d_ff)
+    return GatedBudgetData(
+        d_model=d_model,
+        d_ff=d_ff,
+        d_ff_equal=d_ff_equal,
+        variant=variant,
+        activation=activation,
+        plain=2 * d_model * d_ff,  # W1 and W2 only: the paper's gated FFN has no biases either
+        gated_same=count_gated_parameters(d_model, d_ff),
+        gated_equal=count_gated_parameters(d_model, d_ff_equal),
+        z=GATE_Z.copy(),
+        gate=NUMPY_ACTIVATIONS[activation](GATE_Z),
+    )
 
 
 def demos() -> list[Demo]:
@@ -69,22 +111,25 @@ def demos() -> list[Demo]:
                 Control("activation", ACTIVATIONS, "relu", kind="dropdown"),
                 Control("task", tuple(TASKS), "triangles", kind="dropdown"),
             ),
-            render_width,
+            data=width_data,
+            view=DecisionView,
             trains=True,
             busy_text="training…",
         ),
         Demo(
             "regions",
-            (Control("d_ff", (1, 2, 3, 4, 6, 8, 16, 32, 64), 8), Control("seed", (0, 1, 2, 3), 0)),
-            render_regions,
+            (Control("d_ff", REGIONS_WIDTHS, 8), Control("seed", REGIONS_SEEDS, 0)),
+            data=regions_data,
+            view=RegionsView,
         ),
         Demo(
             "gated",
             (
-                Control("d_model", (64, 256, 512, 768, 1024), 512),
-                Control("d_ff", tuple(int(v) for v in np.array([1, 2, 3, 4, 6, 8]) * 512), 2048),
+                Control("d_model", GATED_D_MODELS, 512),
+                Control("d_ff", GATED_D_FFS, 2048),
                 Control("variant", tuple(GATED_VARIANTS), "swiglu", kind="dropdown"),
             ),
-            render_gated,
+            data=gated_data,
+            view=GatedBudgetView,
         ),
     ]

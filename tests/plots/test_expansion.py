@@ -1,41 +1,166 @@
-"""Lesson 2 figures carry the data they claim: lines per unit, curves per activation, counts."""
+"""Lesson 2 figures draw the data they are given: lines per unit, curves per activation, counts,
+and the demos' views update one figure in place."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from course_lib.experiments.stacking import DepthResult
 from course_lib.experiments.sweeps import WidthSweep
 from course_lib.experiments.teacher import RatioSweep
-from course_lib.experiments.training import train_mlp
-from course_lib.model.linear_regions import region_bound
+from course_lib.plots import COLORS, PALETTE, tint
 from course_lib.plots import expansion as plots
-from course_lib.plots import new_figure
 
 
-def test_decision_figure_draws_one_line_per_hidden_unit_and_states_accuracy():
-    result = train_mlp("triangles", 5, "relu", (0,), 20, 0.05, 200)
-    fig = plots.decision_figure(result, resolution=40)
-    ax = fig.axes[0]
-    assert ax.get_title() == "triangles: 5 unit lines"
-    assert f"accuracy {result.accuracy[0]:.3f}" in fig._suptitle.get_text()
-    assert f"{3 * 5 + 5 * 2 + 2} parameters" in fig._suptitle.get_text()
-    np.testing.assert_allclose(fig.axes[1].lines[0].get_ydata(), result.losses[0])
+def segments(*lines) -> np.ndarray:
+    return np.array(lines, dtype=float).reshape(-1, 2, 2)
 
 
-def test_draw_unit_lines_skips_units_with_zero_weights_and_places_each_line():
-    ax = new_figure().subplots()
-    W1, b1 = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 2.0]]), np.array([-0.5, 1.0, 1.0])
-    assert plots.draw_unit_lines(ax, W1, b1) == 2
-    first, second = ax.collections[0].get_segments()
-    np.testing.assert_allclose(first[:, 0], [0.5, 0.5])  # x = 0.5
-    np.testing.assert_allclose(second[:, 1], [-0.5, -0.5])  # 2 y + 1 = 0
+def decision_data(res: int = 4, k: int = 2, lines: int = 3, **changes) -> plots.DecisionData:
+    values = {
+        "task": "triangles",
+        "d_ff": lines,
+        "activation": "relu",
+        "probabilities": np.zeros((res, res, k)),
+        "truth": (np.array([[-1.0, 0.0], [1.0, 0.0]]),),
+        "unit_segments": segments(*[[[-1, i / 10], [1, i / 10]] for i in range(lines)]),
+        "losses": np.linspace(0.7, 0.1, 5),
+        "accuracy": 0.9,
+        "parameters": 3 * lines + lines * k + k,
+    }
+    return plots.DecisionData(**{**values, **changes})
 
 
-def test_truth_boundary_traces_the_xor_axes():
-    lines = plots.truth_boundary("xor", 50)
-    points = np.concatenate(lines)
-    assert np.all(np.minimum(np.abs(points[:, 0]), np.abs(points[:, 1])) < 0.05)
+def collection(ax, gid: str):
+    [found] = [c for c in ax.collections if c.get_gid() == gid]
+    return found
+
+
+def test_decision_view_draws_the_units_truth_and_loss_it_is_given():
+    data = decision_data()
+    fig = plots.DecisionView().update(data)
+    ax, ax_loss = fig.axes
+    np.testing.assert_allclose(collection(ax, "unit-lines").get_segments(), data.unit_segments)
+    np.testing.assert_allclose(collection(ax, "truth").get_segments()[0], data.truth[0])
+    np.testing.assert_allclose(ax_loss.lines[0].get_ydata(), data.losses)
+    assert ax_loss.lines[0].get_color() == COLORS["relu"]
+
+
+def test_decision_view_tints_each_label_towards_its_palette_colour():
+    probabilities = np.zeros((2, 2, 2))
+    probabilities[0, 1, 0] = probabilities[1, 0, 1] = 1.0
+    probabilities[1, 1] = 1.0  # both labels
+    ax = plots.DecisionView().update(decision_data(probabilities=probabilities)).axes[0]
+    rgb = np.asarray(ax.images[0].get_array())
+    first, second = np.array(tint(PALETTE[0], 0.6)), np.array(tint(PALETTE[1], 0.6))
+    np.testing.assert_allclose(rgb[0, 0], [1, 1, 1])  # no label: white
+    np.testing.assert_allclose(rgb[0, 1], first)
+    np.testing.assert_allclose(rgb[1, 0], second)
+    np.testing.assert_allclose(rgb[1, 1], first * second)  # both: the inks multiply
+
+
+def test_decision_view_redraws_one_figure_in_place():
+    view = plots.DecisionView()
+    first = view.update(decision_data(res=4, lines=3))
+    axes = list(first.axes)
+    ring = decision_data(
+        res=6, k=1, lines=7, task="ring", activation="tanh", losses=np.linspace(2, 1, 9)
+    )
+    second = view.update(ring)
+    assert first is second and second.axes == axes
+    assert len(view.units.get_segments()) == 7
+    np.testing.assert_allclose(view.loss_line.get_ydata(), ring.losses)
+    assert view.loss_line.get_color() == COLORS["tanh"]
+    assert view.image.get_array().shape == (6, 6, 3)
+    assert view.ax_loss.get_ylim()[1] >= 2.0
+
+
+def test_decision_view_rejects_data_it_cannot_draw():
+    view = plots.DecisionView()
+    with pytest.raises(TypeError, match="DecisionData"):
+        view.update({"d_ff": 3})
+    with pytest.raises(ValueError, match="unit_segments"):
+        view.update(decision_data(unit_segments=np.zeros((3, 2))))
+    with pytest.raises(ValueError, match="probabilities"):
+        view.update(decision_data(probabilities=np.zeros((4, 4))))
+
+
+def regions_data(labels, lines: int = 2) -> plots.RegionsData:
+    return plots.RegionsData(
+        d_ff=lines,
+        labels=np.asarray(labels),
+        count=int(np.max(labels)) + 1,
+        bound=1 + lines + lines * (lines - 1) // 2,
+        unit_segments=segments(*[[[-1, i / 10], [1, i / 10]] for i in range(lines)]),
+    )
+
+
+def test_regions_view_gives_each_region_one_colour_and_draws_each_line():
+    labels = np.array([[0, 1], [2, 3]]).repeat(5, axis=0).repeat(5, axis=1)
+    fig = plots.RegionsView().update(regions_data(labels))
+    rgb = np.asarray(fig.axes[0].images[0].get_array())
+    colours = {label: np.unique(rgb[labels == label], axis=0) for label in range(4)}
+    assert all(len(c) == 1 for c in colours.values())  # one colour per region
+    assert len({tuple(c[0]) for c in colours.values()}) == 4  # and different regions differ
+    assert len(collection(fig.axes[0], "unit-lines").get_segments()) == 2
+
+
+def test_regions_view_redraws_one_figure_in_place():
+    view = plots.RegionsView()
+    first = view.update(regions_data(np.zeros((3, 3), dtype=int), lines=1))
+    second = view.update(regions_data(np.arange(16).reshape(4, 4), lines=5))
+    assert first is second and len(second.axes) == 1
+    assert view.image.get_array().shape == (4, 4, 3)
+    assert len(view.units.get_segments()) == 5
+
+
+def test_regions_view_rejects_labels_that_are_not_ints():
+    with pytest.raises(ValueError, match="labels"):
+        plots.RegionsView().update(regions_data(np.zeros((3, 3))))
+
+
+def gated_data(variant: str = "swiglu", activation: str = "silu", **changes):
+    z = np.linspace(-3, 3, 7)
+    values = {
+        "d_model": 8,
+        "d_ff": 12,
+        "d_ff_equal": 8,
+        "variant": variant,
+        "activation": activation,
+        "plain": 192,
+        "gated_same": 288,
+        "gated_equal": 192,
+        "z": z,
+        "gate": np.maximum(z, 0) if activation == "relu" else np.tanh(z),
+    }
+    return plots.GatedBudgetData(**{**values, **changes})
+
+
+def test_gated_budget_view_draws_each_count_and_the_variants_gate():
+    data = gated_data()
+    fig = plots.GatedBudgetView().update(data)
+    ax, ax_gate = fig.axes
+    assert [patch.get_width() for patch in ax.patches] == [192, 288, 192]
+    np.testing.assert_allclose(ax_gate.lines[-1].get_xdata(), data.z)
+    np.testing.assert_allclose(ax_gate.lines[-1].get_ydata(), data.gate)
+    assert ax_gate.lines[-1].get_color() == COLORS["silu"]
+
+
+def test_gated_budget_view_shows_a_new_variant_in_the_same_figure():
+    view = plots.GatedBudgetView()
+    first = view.update(gated_data("swiglu", "silu"))
+    before = view.gate_line.get_ydata().copy()
+    second = view.update(gated_data("reglu", "relu", plain=10, gated_same=15, gated_equal=12))
+    assert first is second and len(second.axes) == 2
+    assert not np.allclose(view.gate_line.get_ydata(), before)
+    assert view.gate_line.get_color() == COLORS["relu"]
+    assert [bar.get_width() for bar in view.bars] == [10, 15, 12]
+
+
+def test_gated_budget_view_rejects_a_gate_of_another_length():
+    with pytest.raises(ValueError, match="gate"):
+        plots.GatedBudgetView().update(gated_data(gate=np.zeros(3)))
 
 
 def _sweep():
@@ -48,20 +173,18 @@ def test_capacity_figure_plots_the_median_and_band_of_every_activation():
     ax = fig.axes[0]
     relu = next(line for line in ax.lines if line.get_label() == "relu")
     np.testing.assert_allclose(relu.get_ydata(), [0.55, 0.95])
-    assert ax.get_title() == "xor" and len(ax.collections) == 2
+    assert len(ax.collections) == 2  # one min-max band per activation
 
 
 def test_regions_count_figure_shows_bound_exact_and_sampled():
-    fig = plots.regions_count_figure([1, 2, 3], [2, 4, 6], [2, 4, 5])
+    fig = plots.regions_count_figure([1, 2, 3], [2, 4, 6], [2, 4, 5], [2, 4, 7])
     lines = fig.axes[0].lines
-    assert list(lines[0].get_ydata()) == [region_bound(n) for n in (1, 2, 3)]
-    assert list(lines[1].get_ydata()) == [2, 4, 6] and list(lines[2].get_ydata()) == [2, 4, 5]
+    assert [list(line.get_ydata()) for line in lines] == [[2, 4, 7], [2, 4, 6], [2, 4, 5]]
 
 
-def test_region_picture_titles_the_count_and_bound():
-    fig = plots.region_picture(np.array([[1.0, 0.0], [0.0, 1.0]]), np.zeros(2), 4, resolution=20)
-    assert fig.axes[0].get_title() == "d_ff=2: 4 regions (bound 4)"
-    assert len(np.unique(fig.axes[0].images[0].get_array())) == 4
+def test_regions_count_figure_rejects_lists_of_other_lengths():
+    with pytest.raises(ValueError, match="bounds"):
+        plots.regions_count_figure([1, 2, 3], [2, 4, 6], [2, 4, 5], [2, 4])
 
 
 def test_reconstruction_figure_plots_both_curves():
@@ -90,29 +213,19 @@ def test_depth_figure_has_one_bar_per_depth_at_the_mean():
     np.testing.assert_allclose(heights, [0.5, 0.85])
 
 
-def test_activation_gallery_draws_each_activation_and_the_gelu_gap():
-    fig = plots.activation_gallery_figure(("relu", "tanh"))
-    relu = fig.axes[0].lines[0]
-    assert relu.get_label() == "relu" and relu.get_ydata().min() == 0
-    assert 1e-4 < np.abs(fig.axes[1].lines[0].get_ydata()).max() < 1e-3
+def test_activation_gallery_draws_each_curve_and_the_gelu_gap():
+    z = np.linspace(-1, 1, 5)
+    curves = {"relu": np.maximum(z, 0), "gelu": z / 2, "gelu_tanh": z / 2 + 0.01}
+    fig = plots.activation_gallery_figure(z, curves)
+    drawn = {line.get_label(): line.get_ydata() for line in fig.axes[0].lines}
+    assert list(drawn) == ["relu", "gelu", "gelu_tanh"]
+    np.testing.assert_allclose(drawn["relu"], curves["relu"])
+    np.testing.assert_allclose(fig.axes[1].lines[0].get_ydata(), np.full(5, 0.01))
 
 
-def test_gated_budget_figure_labels_each_bar_with_its_count():
-    fig = plots.gated_budget_figure(8, 12, 192, 288, 192, 8)
-    widths = [patch.get_width() for patch in fig.axes[0].patches]
-    assert widths == [192, 288, 192]
-
-
-def test_decision_view_redraws_one_figure_in_place():
-    from course_lib.experiments.training import train_mlp
-
-    view = plots.DecisionView(resolution=30)
-    first = view.update(train_mlp("triangles", 4, "relu", (0,), 5, 0.05, 100))
-    ring = train_mlp("ring", 7, "tanh", (0,), 5, 0.05, 100)
-    second = view.update(ring)
-    assert first is second
-    assert len(view.units.get_segments()) == 7
-    assert view.ax.get_title() == "ring: 7 unit lines"
-    assert view.title.get_text().startswith("d_ff=7, tanh: accuracy")
-    np.testing.assert_allclose(view.loss_line.get_ydata(), ring.losses[0])
-    assert view.image.get_array().shape[:2] == (30, 30)
+def test_activation_gallery_names_a_missing_or_misshapen_curve():
+    z = np.linspace(-1, 1, 5)
+    with pytest.raises(ValueError, match="gelu_tanh"):
+        plots.activation_gallery_figure(z, {"gelu": z})
+    with pytest.raises(ValueError, match="relu"):
+        plots.activation_gallery_figure(z, {"gelu": z, "gelu_tanh": z, "relu": z[:3]})

@@ -1,0 +1,60 @@
+"""The true boundary of each task lies where its labels change, traced once per task."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from course_lib.experiments.expansion import true_boundary
+from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, signed_distances
+
+# a grid of 200 points over [-1, 1] is 0.01 apart: a traced contour lies within a cell of the truth
+CELL = 2 / 199
+
+
+def test_true_boundary_traces_the_xor_axes():
+    points = np.concatenate(true_boundary("xor"))
+    assert np.all(np.minimum(np.abs(points[:, 0]), np.abs(points[:, 1])) < CELL)
+    assert points[:, 0].min() < -0.95 and points[:, 0].max() > 0.95  # it crosses the square
+
+
+def test_true_boundary_of_the_ring_is_two_circles():
+    lines = true_boundary("ring")
+    radii = [np.linalg.norm(line, axis=1) for line in lines]
+    assert len(lines) == 2
+    np.testing.assert_allclose(sorted(r.mean() for r in radii), [0.45, 0.85], atol=CELL)
+    assert all(np.ptp(r) < 2 * CELL for r in radii)
+
+
+def test_true_boundary_of_the_triangles_lies_on_their_edges():
+    points = np.concatenate(true_boundary("triangles"))
+    to_f = np.abs(signed_distances(TRIANGLE_F, points)).min(axis=1)
+    to_g = np.abs(signed_distances(TRIANGLE_G, points)).min(axis=1)
+    assert np.all(np.minimum(to_f, to_g) < CELL)
+    assert len(true_boundary("triangles")) == 2  # one closed outline per label
+
+
+def test_true_boundary_is_cached_and_read_only():
+    first = true_boundary("spiral")
+    assert true_boundary("spiral") is first
+    with pytest.raises(ValueError):
+        first[0][0, 0] = 5.0
+
+
+def test_true_boundary_follows_the_resolution():
+    coarse, fine = true_boundary("xor", 20), true_boundary("xor", 200)
+    assert sum(len(line) for line in coarse) < sum(len(line) for line in fine)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "named"),
+    [
+        (("circle",), ValueError, "task"),
+        ((3,), TypeError, "task"),
+        (("xor", 1), ValueError, "resolution"),
+        (("xor", 2.5), ValueError, "resolution"),
+    ],
+)
+def test_true_boundary_rejects_bad_arguments_naming_them(arguments, error, named):
+    with pytest.raises(error, match=named):
+        true_boundary(*arguments)
