@@ -144,6 +144,13 @@ def polygon_area(polygon: object) -> float:
     return 0.5 * float(np.sum(v[:, 0] * np.roll(v[:, 1], -1) - np.roll(v[:, 0], -1) * v[:, 1]))
 
 
+def inscribed_area_gap(n: int, radius: float = 0.8) -> float:
+    """Area of the disc of ``radius`` minus that of its inscribed regular n-gon: what n edge
+    features miss of a circle, pi r^2 - (n / 2) r^2 sin(2 pi / n), about 2 pi^3 r^2 / (3 n^2)."""
+    polygon = regular_polygon(n, radius)  # checks n and radius
+    return math.pi * float(radius) ** 2 - polygon_area(polygon)
+
+
 def grid(resolution: int = 120, extent: float = 1.0) -> np.ndarray:
     """Points of a resolution x resolution grid over [-extent, extent]^2, row by row from the
     bottom: (resolution**2, 2), so ``values.reshape(resolution, resolution)`` is an image."""

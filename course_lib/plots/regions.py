@@ -1,23 +1,54 @@
 """Figures for lesson 3: triangles, edge features, AND/OR/XOR, information loss, polygons,
-and the lines a trained network learns. Pure functions from data to a ``Figure``."""
+and the lines a trained network learns. Data in, ``Figure`` out: nothing here builds, trains or
+runs a network.
+
+Static figures are ``<what>_figure(...)``; the three live demos each have a view built once and
+updated in place, ``TrianglesView``, ``NgonView`` and ``LearnedLinesView``, fed ``TrianglesData``,
+``NgonData`` and ``LearnedLinesData``. Triangle f is ``COLORS["f"]``, g is ``COLORS["g"]``, and
+further polygons follow ``PALETTE``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from matplotlib.colors import LinearSegmentedColormap, ListedColormap, to_rgba
 from matplotlib.figure import Figure
 
-from course_lib.plots import COLORS, new_figure
+from course_lib.model.geometry import line_segments
+from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
 
-PIECE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
-CODE_COLORS = ("#f0f0f0", "#9ecae1", "#fcae91", "#8c6bb1")  # outputs (0,0), (1,0), (0,1), (1,1)
+INK = PALETTE[7]  # black: true edges, the circle, marker outlines
+# A membership or logic output, 0 white to 1 full colour.
+MEMBERSHIP_CMAP = LinearSegmentedColormap.from_list(
+    "membership", [tint(PALETTE[3], 0.0), PALETTE[3]]
+)
+# The colour of each output (in_f, in_g), indexed by code = in_f + 2 in_g: (0,0) light grey,
+# (1,0) f's tint, (0,1) g's tint, (1,1) the overlap in the membership colour.
+CODE_RGB = np.array(
+    [tint(GREY, 0.12), tint(COLORS["f"], 0.4), tint(COLORS["g"], 0.4), tint(PALETTE[3], 0.75)]
+)
 
 
-def _outline(ax: Axes, polygon: np.ndarray, color: str, **style) -> None:
-    closed = np.vstack([polygon, polygon[:1]])
-    ax.plot(closed[:, 0], closed[:, 1], color=color, lw=style.pop("lw", 1.5), **style)
+def polygon_color(index: int) -> str:
+    """The colour of the ``index``-th polygon of a figure: f, g, then the rest of ``PALETTE``."""
+    return PALETTE[index % len(PALETTE)]
+
+
+def _closed(polygon: np.ndarray) -> np.ndarray:
+    """The outline of ``polygon`` (n, 2) as a closed path (n + 1, 2)."""
+    polygon = np.asarray(polygon, dtype=float)
+    return np.vstack([polygon, polygon[:1]])
+
+
+def _outline(ax: Axes, polygon: np.ndarray, color: str, **style):
+    closed = _closed(polygon)
+    (line,) = ax.plot(closed[:, 0], closed[:, 1], color=color, lw=style.pop("lw", 1.5), **style)
+    return line
 
 
 def _square(ax: Axes, extent: float, title: str, ticks: bool = True) -> None:
@@ -31,34 +62,52 @@ def _square(ax: Axes, extent: float, title: str, ticks: bool = True) -> None:
         ax.set_yticks([])
 
 
-def live_figure(width: float, height: float, dpi: int = 72) -> Figure:
+def _live_figure(width: float, height: float, dpi: int = 72) -> Figure:
     """A figure for a live view: no constrained layout (it measures every text twice per draw)."""
     fig = Figure(figsize=(width, height), dpi=dpi)
     fig.subplots_adjust(left=0.02, right=0.98, bottom=0.04, top=0.86, wspace=0.08)
     return fig
 
 
-def _image(ax: Axes, values: np.ndarray, extent: float, cmap: str = "Greys", vmax: float = 1.0):
+def _image(ax: Axes, values: np.ndarray, extent: float, cmap="Greys", vmax: float = 1.0):
     box = (-extent, extent, -extent, extent)
     return ax.imshow(
         values, origin="lower", extent=box, cmap=cmap, vmin=0, vmax=vmax, interpolation="nearest"
     )
 
 
-def plot_seed_picture(polygons: Sequence[np.ndarray], names: Sequence[str] = ("f", "g")) -> Figure:
+def _array(name: str, value: object, ndim: int, what: str) -> np.ndarray:
+    """``value`` as a float array with ``ndim`` dimensions, else a ValueError naming ``name``."""
+    array = np.asarray(value, dtype=float)
+    if array.ndim != ndim:
+        raise ValueError(f"{name} must be {what}, got shape {array.shape}")
+    return array
+
+
+def code_image(in_f: np.ndarray, in_g: np.ndarray) -> np.ndarray:
+    """RGB (..., 3) of the outputs (in_f, in_g), each a boolean array: ``CODE_RGB[in_f + 2 in_g]``."""
+    return CODE_RGB[np.asarray(in_f, dtype=int) + 2 * np.asarray(in_g, dtype=int)]
+
+
+# --- static figures ------------------------------------------------------------------------------
+
+
+def seed_picture_figure(
+    polygons: Sequence[np.ndarray], names: Sequence[str] = ("f", "g")
+) -> Figure:
     """Two overlapping triangles, their edges labelled f1..f3, g1..g3, and the overlap."""
     fig = new_figure(4.6, 4.2, dpi=90)
     ax = fig.add_subplot()
-    for polygon, name, color in zip(polygons, names, PIECE_COLORS, strict=False):
+    for index, (polygon, name) in enumerate(zip(polygons, names, strict=True)):
+        color = polygon_color(index)
         ax.fill(polygon[:, 0], polygon[:, 1], color=color, alpha=0.25, label=f"triangle {name}")
         _outline(ax, polygon, color)
         for i, (a, b) in enumerate(
             zip(polygon, np.roll(polygon, -1, axis=0), strict=True), start=1
         ):
-            mid = (a + b) / 2
             ax.annotate(
                 f"{name}{i}",
-                mid,
+                (a + b) / 2,
                 color=color,
                 fontsize=9,
                 ha="center",
@@ -70,47 +119,59 @@ def plot_seed_picture(polygons: Sequence[np.ndarray], names: Sequence[str] = ("f
     return fig
 
 
-def plot_feature_grid(
+def feature_grid_figure(
     maps: dict, polygons: Sequence[np.ndarray], names: Sequence[str] = ("f", "g")
 ) -> Figure:
-    """One heatmap per edge feature (its edge drawn in colour), then each polygon's AND output."""
+    """One heatmap per edge feature (its edge drawn in colour), then each polygon's AND output.
+
+    maps: ``region_network.feature_maps`` of the polygons' network: "features" (res, res, E),
+    "outputs" (res, res, P) and "extent"."""
+    features = _array("maps['features']", maps["features"], 3, "(res, res, edges)")
+    n_edges = sum(len(p) for p in polygons)
+    if features.shape[2] != n_edges:
+        raise ValueError(
+            f"maps['features'] must have one map per edge ({n_edges}), got {features.shape[2]}"
+        )
     n_cols = max(len(p) for p in polygons) + 1
     fig = new_figure(1.9 * n_cols, 2.0 * len(polygons), dpi=80)
     axes = fig.subplots(len(polygons), n_cols, squeeze=False)
     start, extent = 0, maps["extent"]
     for row, (polygon, name) in enumerate(zip(polygons, names, strict=True)):
-        color = PIECE_COLORS[row % len(PIECE_COLORS)]
+        color = polygon_color(row)
         for i in range(n_cols - 1):
             ax = axes[row, i]
             if i >= len(polygon):
                 ax.axis("off")
                 continue
-            _image(ax, maps["features"][:, :, start + i], extent)
+            _image(ax, features[:, :, start + i], extent)
             edge = np.array([polygon[i], polygon[(i + 1) % len(polygon)]])
-            _outline(ax, polygon, "0.6", lw=0.6, ls=":")
+            _outline(ax, polygon, GREY, lw=0.6, ls=":")
             ax.plot(edge[:, 0], edge[:, 1], color=color, lw=2.5)
             _square(ax, extent, f"feature {name}{i + 1}")
-        _image(axes[row, -1], maps["outputs"][:, :, row], extent, cmap="Purples")
+        _image(axes[row, -1], maps["outputs"][:, :, row], extent, cmap=MEMBERSHIP_CMAP)
         _outline(axes[row, -1], polygon, color, lw=1.0)
         _square(axes[row, -1], extent, f"in_triangle_{name} (AND)")
         start += len(polygon)
     return fig
 
 
-def plot_logic(outputs: np.ndarray, extent: float, polygons: Sequence[np.ndarray]) -> Figure:
+def logic_figure(outputs: np.ndarray, extent: float, polygons: Sequence[np.ndarray]) -> Figure:
     """Overlap, union and XOR of two polygons, outputs (res, res, 3) of the logic layer."""
+    outputs = _array("outputs", outputs, 3, "(res, res, 3): overlap, union, xor")
+    if outputs.shape[2] != 3:
+        raise ValueError(f"outputs must be (res, res, 3): overlap, union, xor, got {outputs.shape}")
     fig = new_figure(7.2, 2.6, dpi=80)
     for i, (ax, name) in enumerate(
         zip(fig.subplots(1, 3), ("overlap (AND)", "union (OR)", "XOR"), strict=True)
     ):
-        _image(ax, outputs[:, :, i], extent, cmap="Purples")
-        for polygon, color in zip(polygons, PIECE_COLORS, strict=False):
-            _outline(ax, polygon, color, lw=0.8)
+        _image(ax, outputs[:, :, i], extent, cmap=MEMBERSHIP_CMAP)
+        for index, polygon in enumerate(polygons):
+            _outline(ax, polygon, polygon_color(index), lw=0.8)
         _square(ax, extent, name)
     return fig
 
 
-def plot_information_loss(
+def information_loss_figure(
     codes: np.ndarray, extent: float, counts: np.ndarray, linear_grid: np.ndarray
 ) -> Figure:
     """Left: the plane coloured by the output (in_f, in_g) it maps to (the preimages). Middle: the
@@ -118,26 +179,31 @@ def plot_information_loss(
     linear map sends the grid to a (skewed) grid: no two points collide.
 
     codes: (res, res) ints 0..3 = in_f + 2 in_g; counts: (4,); linear_grid: (M, 2) mapped points."""
-    from matplotlib.colors import ListedColormap
-
+    codes = np.asarray(codes)
+    if codes.ndim != 2 or not np.isin(codes, (0, 1, 2, 3)).all():
+        raise ValueError(f"codes must be (res, res) ints 0..3 (in_f + 2 in_g), got {codes.shape}")
+    counts = np.asarray(counts)
+    if counts.shape != (4,):
+        raise ValueError(f"counts must have shape (4,), one per output, got {counts.shape}")
     fig = new_figure(8.4, 2.9, dpi=80)
     ax_plane, ax_out, ax_lin = fig.subplots(1, 3)
     ax_plane.imshow(
         codes,
         origin="lower",
         extent=(-extent, extent, -extent, extent),
-        cmap=ListedColormap(CODE_COLORS),
+        cmap=ListedColormap(CODE_RGB),
         vmin=-0.5,
         vmax=3.5,
+        interpolation="nearest",
     )
     _square(ax_plane, extent, "preimages: whole regions")
     outputs = np.array([[0, 0], [1, 0], [0, 1], [1, 1]])
     ax_out.scatter(
         outputs[:, 0],
         outputs[:, 1],
-        s=40 + 400 * counts / counts.max(),
-        c=CODE_COLORS,
-        edgecolors="k",
+        s=40 + 400 * counts / max(counts.max(), 1),
+        c=CODE_RGB,
+        edgecolors=INK,
     )
     for (x, y), count in zip(outputs, counts, strict=True):
         ax_out.annotate(
@@ -164,107 +230,238 @@ def plot_information_loss(
     return fig
 
 
-def plot_width_sweep(
+def width_sweep_figure(
     d_ffs: Sequence[int], accuracy: np.ndarray, activation: str = "relu"
 ) -> Figure:
     """Accuracy (len(d_ffs), seeds) against d_ff: every seed as a dot, the best as a line."""
+    accuracy = _array("accuracy", accuracy, 2, "(len(d_ffs), seeds)")
+    if len(accuracy) != len(d_ffs):
+        raise ValueError(
+            f"accuracy must have one row per d_ff ({len(d_ffs)}), got shape {accuracy.shape}"
+        )
     fig = new_figure(5.2, 3.2, dpi=90)
     ax = fig.add_subplot()
     for j in range(accuracy.shape[1]):
-        ax.scatter(d_ffs, accuracy[:, j], s=12, color="0.6", label="one seed" if j == 0 else None)
-    ax.plot(d_ffs, accuracy.max(axis=1), "o-", color=COLORS.get(activation, "k"), label="best seed")
-    ax.axvline(6, color="k", ls=":", lw=1, label="6 = the edges of f and g")
+        ax.scatter(d_ffs, accuracy[:, j], s=12, color=GREY, label="one seed" if j == 0 else None)
+    ax.plot(d_ffs, accuracy.max(axis=1), "o-", color=COLORS.get(activation, INK), label="best seed")
+    ax.axvline(6, color=INK, ls=":", lw=1, label="6 = the edges of f and g")
     ax.set(xlabel="d_ff (hidden units)", ylabel="accuracy (both labels right)", xticks=list(d_ffs))
     ax.set_title(f"2 -> d_ff -> 2, trained by gradient descent ({activation})", fontsize=9)
     ax.legend(fontsize=8, loc="lower right")
     return fig
 
 
-def plot_learned_lines(
-    prediction: np.ndarray, lines: tuple, polygons: Sequence[np.ndarray], title: str
-) -> Figure:
-    """The trained network's regions (prediction (res, res, 2) in [0, 1]) with its hidden units'
-    lines (normals (d_ff, 2), offsets (d_ff,), importance (d_ff,)) over the true edges (dashed)."""
-    fig = live_figure(4.0, 4.1)
+def union_figure(output: np.ndarray, extent: float, pieces: Sequence[np.ndarray]) -> Figure:
+    """A non-convex region (output (res, res)) as the union of convex pieces (outlined)."""
+    output = _array("output", output, 2, "(res, res)")
+    fig = new_figure(3.6, 3.4, dpi=80)
     ax = fig.add_subplot()
-    rgb = np.ones(prediction.shape[:2] + (3,))
-    rgb[..., 0] -= 0.55 * (prediction[..., 0] > 0.5)  # in_f: blue-ish
-    rgb[..., 1] -= 0.3 * ((prediction[..., 0] > 0.5) | (prediction[..., 1] > 0.5))
-    rgb[..., 2] -= 0.55 * (prediction[..., 1] > 0.5)  # in_g: red-ish
-    ax.imshow(rgb, origin="lower", extent=(-1, 1, -1, 1))
-    normals, offsets, importance = lines
-    t = np.linspace(-3, 3, 2)
-    for (nx, ny), b, weight in zip(
-        normals, offsets, importance / max(importance.max(), 1e-12), strict=True
-    ):
-        point = -b * np.array([nx, ny])  # the line's closest point to the origin
-        ax.plot(
-            point[0] - ny * t,
-            point[1] + nx * t,
-            color="#6a3d9a",
-            lw=1.6,
-            alpha=0.25 + 0.75 * weight,
-        )
-    for polygon in polygons:
-        _outline(ax, polygon, "k", lw=1.0, ls="--")
-    _square(ax, 1.0, title, ticks=False)
+    _image(ax, output, extent, cmap=MEMBERSHIP_CMAP)
+    for index, piece in enumerate(pieces):
+        _outline(ax, piece, polygon_color(index), lw=1.2, ls="--")
+    _square(ax, extent, f"non-convex: OR of {len(pieces)} convex pieces")
     return fig
 
 
-class NgonView:
-    """Lesson 3's n-gon demo, built once: the n-gon image, the circle, the area-error curve.
-    A move of n updates the image, the marker and the title; the axes and ticks are reused."""
+# --- live views ----------------------------------------------------------------------------------
 
-    def __init__(
-        self, extent: float, radius: float, ns: Sequence[int], errors: Sequence[float]
-    ) -> None:
-        self.ns, self.errors = list(ns), np.asarray(errors)
-        self.figure = live_figure(7.0, 3.0)
-        self.figure.subplots_adjust(bottom=0.16, wspace=0.2)
-        self.ax_shape, ax_err = self.figure.subplots(1, 2, width_ratios=(1, 1.4))
-        self.image = _image(self.ax_shape, np.zeros((2, 2)), extent, cmap="Purples")
-        angle = np.linspace(0, 2 * np.pi, 200)
-        self.ax_shape.plot(
-            radius * np.cos(angle), radius * np.sin(angle), color="k", lw=0.8, ls="--"
+
+@dataclass(frozen=True)
+class TrianglesData:
+    """What the triangles demo shows: the hand-built network's memberships in_f, in_g
+    (res, res, 2) and their AND (res, res) over [-1, 1]^2, the two triangles, the fraction of
+    (point, triangle) answers that agree with the geometric test, and the sharpness k."""
+
+    memberships: np.ndarray
+    overlap: np.ndarray
+    polygons: tuple[np.ndarray, np.ndarray]
+    agreement: float
+    sharpness: float
+
+    def __post_init__(self) -> None:
+        shape = np.shape(self.memberships)
+        if len(shape) != 3 or shape[2] != 2:
+            raise ValueError(f"memberships must be (res, res, 2): in_f, in_g, got shape {shape}")
+        if np.shape(self.overlap) != shape[:2]:
+            raise ValueError(
+                f"overlap must be {shape[:2]} like memberships, got {np.shape(self.overlap)}"
+            )
+        if len(self.polygons) != 2:
+            raise ValueError(f"polygons must be the 2 triangles f and g, got {len(self.polygons)}")
+        if not 0 <= self.agreement <= 1:
+            raise ValueError(f"agreement must be a fraction in [0, 1], got {self.agreement}")
+
+
+class TrianglesView:
+    """The triangles demo, built once: in_f, in_g and their overlap, each with both outlines.
+    An update sets the three images, the six outlines and the title; nothing else is redrawn."""
+
+    PANELS = ("in_triangle_f", "in_triangle_g", "overlap = AND")
+
+    def __init__(self) -> None:
+        self.figure = _live_figure(7.2, 2.7)
+        self.axes = self.figure.subplots(1, 3)
+        self.images, self.outlines = [], []
+        for ax, title in zip(self.axes, self.PANELS, strict=True):
+            self.images.append(_image(ax, np.zeros((2, 2)), 1.0, cmap=MEMBERSHIP_CMAP))
+            self.outlines.append(
+                [ax.plot([], [], color=polygon_color(i), lw=0.8)[0] for i in (0, 1)]
+            )
+            _square(ax, 1.0, title, ticks=False)
+        self.title = self.figure.suptitle("", fontsize=9)
+
+    def update(self, data: TrianglesData) -> Figure:
+        panels = (data.memberships[..., 0], data.memberships[..., 1], data.overlap)
+        for image, values in zip(self.images, panels, strict=True):
+            image.set_data(values)
+        for lines in self.outlines:
+            for line, polygon in zip(lines, data.polygons, strict=True):
+                line.set_data(*_closed(polygon).T)
+        self.title.set_text(
+            f"sharpness {data.sharpness:g}: agrees with the geometric test on "
+            f"{data.agreement:.2%} of the grid"
         )
-        _square(self.ax_shape, extent, "", ticks=False)
-        ax_err.plot(self.ns, self.errors, "o-", ms=3, color=COLORS["f"])
-        (self.marker,) = ax_err.plot([self.ns[0]], [self.errors[0]], "o", ms=9, color=COLORS["g"])
-        ax_err.set(xlabel="n (edges = features)", ylabel="disc area − n-gon area", yscale="log")
-        # plain tick labels: the default log labels are mathtext, which costs ~50 ms to lay out
-        ax_err.set_yticks([0.05, 0.1, 0.2, 0.5, 1.0], ["0.05", "0.1", "0.2", "0.5", "1"])
-        ax_err.set_yticks([], minor=True)
-        ax_err.set_xticks(self.ns[::2])
-        ax_err.tick_params(labelsize=7)
-        ax_err.set_title("the disc, approximated", fontsize=9)
-
-    def update(self, output: np.ndarray, n: int) -> Figure:
-        """Show the network's n-gon (output (res, res)) and mark n on the curve."""
-        self.image.set_data(output)
-        self.marker.set_data([n], [self.errors[self.ns.index(n)]])
-        self.ax_shape.set_title(f"{n}-gon from {n} edge features", fontsize=9, y=1.0)
         return self.figure
 
 
-def plot_ngon(
-    output: np.ndarray,
-    extent: float,
-    radius: float,
-    ns: Sequence[int],
-    errors: Sequence[float],
-    n: int,
-) -> Figure:
-    """Left: the network's n-gon (output (res, res)) inside the circle it approximates.
-    Right: area error of the inscribed n-gon against n, the current n marked."""
-    return NgonView(extent, radius, ns, errors).update(output, n)
+@dataclass(frozen=True)
+class NgonData:
+    """What the n-gon demo shows: the network's regular n-gon (output (res, res) over
+    [-1, 1]^2), the circle of ``radius`` it is inscribed in, and the area the n-gon misses of
+    the disc for every n of the slider (``errors``, one per ``ns``)."""
+
+    n: int
+    output: np.ndarray
+    radius: float
+    ns: tuple[int, ...]
+    errors: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.n not in self.ns:
+            raise ValueError(f"n must be one of ns {list(self.ns)}, got {self.n!r}")
+        if np.shape(self.errors) != (len(self.ns),):
+            raise ValueError(
+                f"errors must have one entry per n ({len(self.ns)}), got {np.shape(self.errors)}"
+            )
+        if np.ndim(self.output) != 2:
+            raise ValueError(f"output must be (res, res), got shape {np.shape(self.output)}")
 
 
-def plot_union(output: np.ndarray, extent: float, pieces: Sequence[np.ndarray]) -> Figure:
-    """A non-convex region (output (res, res)) as the union of convex pieces (outlined)."""
-    fig = new_figure(3.6, 3.4, dpi=80)
-    ax = fig.add_subplot()
-    _image(ax, output, extent, cmap="Purples")
-    for piece, color in zip(pieces, PIECE_COLORS, strict=False):
-        _outline(ax, piece, color, lw=1.2, ls="--")
-    _square(ax, extent, f"non-convex: OR of {len(pieces)} convex pieces")
-    return fig
+class NgonView:
+    """The n-gon demo, built once: the n-gon image in its circle, the area-error curve.
+    A move of n updates the image, the marker and the title; the axes and ticks are reused."""
+
+    TICKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+
+    def __init__(self) -> None:
+        self.figure = _live_figure(7.0, 3.0)
+        self.figure.subplots_adjust(bottom=0.16, wspace=0.2)
+        self.ax_shape, self.ax_error = self.figure.subplots(1, 2, width_ratios=(1, 1.4))
+        self.image = _image(self.ax_shape, np.zeros((2, 2)), 1.0, cmap=MEMBERSHIP_CMAP)
+        (self.circle,) = self.ax_shape.plot([], [], color=INK, lw=0.8, ls="--")
+        _square(self.ax_shape, 1.0, "", ticks=False)
+        (self.curve,) = self.ax_error.plot([], [], "o-", ms=3, color=COLORS["f"])
+        (self.marker,) = self.ax_error.plot([], [], "o", ms=9, color=COLORS["g"])
+        ax = self.ax_error
+        ax.set(xlabel="n (edges = features)", ylabel="disc area − n-gon area", yscale="log")
+        ax.set_yticks([], minor=True)
+        ax.tick_params(labelsize=7)
+        ax.set_title("the disc, approximated", fontsize=9)
+        self._drawn: tuple | None = None  # (ns, errors, radius) the curve and circle show
+
+    def _draw_curve(self, data: NgonData) -> None:
+        """The parts that depend on the slider's range only: drawn once, not on every move."""
+        ns, errors = list(data.ns), np.asarray(data.errors, dtype=float)
+        angle = np.linspace(0, 2 * np.pi, 200)
+        self.circle.set_data(data.radius * np.cos(angle), data.radius * np.sin(angle))
+        self.curve.set_data(ns, errors)
+        ax = self.ax_error
+        ax.set_xlim(min(ns) - 0.7, max(ns) + 0.7)
+        low, high = errors.min() / 1.4, errors.max() * 1.4
+        ax.set_ylim(low, high)
+        # plain tick labels: the default log labels are mathtext, which costs ~50 ms to lay out
+        ticks = [t for t in self.TICKS if low <= t <= high]
+        ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+        ax.set_yticks([], minor=True)
+        ax.set_xticks(ns[::2])
+        self._drawn = (tuple(ns), tuple(errors), data.radius)
+
+    def update(self, data: NgonData) -> Figure:
+        """Show the network's n-gon and mark n on the curve."""
+        if self._drawn != (tuple(data.ns), tuple(np.asarray(data.errors, float)), data.radius):
+            self._draw_curve(data)
+        self.image.set_data(data.output)
+        self.marker.set_data([data.n], [data.errors[list(data.ns).index(data.n)]])
+        self.ax_shape.set_title(f"{data.n}-gon from {data.n} edge features", fontsize=9, y=1.0)
+        return self.figure
+
+
+@dataclass(frozen=True)
+class LearnedLinesData:
+    """What the trained demo shows for one trained 2 -> d_ff -> 2 network (the best seed):
+    its predicted (in_f, in_g) probabilities (res, res, 2) over [-1, 1]^2, its hidden units'
+    lines normal · p + offset = 0 (unit ``normals`` (d_ff, 2), ``offsets`` (d_ff,)) with each
+    unit's weight in the output (``importance`` (d_ff,)), the true triangles, and its accuracy
+    (best of ``n_seeds`` seeds)."""
+
+    prediction: np.ndarray
+    normals: np.ndarray
+    offsets: np.ndarray
+    importance: np.ndarray
+    polygons: tuple[np.ndarray, ...]
+    d_ff: int
+    activation: str
+    accuracy: float
+    n_seeds: int
+
+    def __post_init__(self) -> None:
+        shape = np.shape(self.prediction)
+        if len(shape) != 3 or shape[2] != 2:
+            raise ValueError(f"prediction must be (res, res, 2): in_f, in_g, got shape {shape}")
+        expected = {"normals": (self.d_ff, 2), "offsets": (self.d_ff,), "importance": (self.d_ff,)}
+        for name, want in expected.items():
+            if np.shape(getattr(self, name)) != want:
+                raise ValueError(
+                    f"{name} must have shape {want} for d_ff={self.d_ff}, "
+                    f"got {np.shape(getattr(self, name))}"
+                )
+
+
+class LearnedLinesView:
+    """The trained demo, built once: the predicted regions, the hidden units' lines (darker =
+    larger weight in the output) and the true edges (dashed). An update sets the image, the
+    lines' segments and colours, the edges and the title."""
+
+    def __init__(self) -> None:
+        self.figure = _live_figure(4.0, 4.1)
+        self.figure.subplots_adjust(top=0.92)
+        self.ax = self.figure.add_subplot()
+        self.image = self.ax.imshow(
+            np.ones((2, 2, 3)), origin="lower", extent=(-1, 1, -1, 1), interpolation="nearest"
+        )
+        self.lines = LineCollection([], linewidths=1.6, gid="unit-lines")
+        self.edges = LineCollection([], colors=INK, linewidths=1.0, linestyles="--", gid="edges")
+        self.ax.add_collection(self.lines)
+        self.ax.add_collection(self.edges)
+        _square(self.ax, 1.0, "", ticks=False)
+
+    def update(self, data: LearnedLinesData) -> Figure:
+        prediction = np.asarray(data.prediction)
+        self.image.set_data(code_image(prediction[..., 0] > 0.5, prediction[..., 1] > 0.5))
+        # one segment per unit that has a line (line_segments leaves out units with w_j = 0)
+        weights = np.asarray(data.importance, dtype=float)
+        weights = weights / max(weights.max(initial=0.0), 1e-12)
+        segments, alphas = [], []
+        for normal, offset, weight in zip(data.normals, data.offsets, weights, strict=True):
+            for segment in line_segments(np.reshape(normal, (1, 2)), np.reshape(offset, (1,))):
+                segments.append(segment)
+                alphas.append(0.25 + 0.75 * weight)
+        self.lines.set_segments(segments)
+        self.lines.set_color([to_rgba(COLORS["unit lines"], a) for a in alphas])
+        self.edges.set_segments([_closed(p) for p in data.polygons])
+        self.ax.set_title(
+            f"d_ff={data.d_ff}, {data.activation}: accuracy {data.accuracy:.1%} "
+            f"(best of {data.n_seeds} seeds)",
+            fontsize=9,
+        )
+        return self.figure

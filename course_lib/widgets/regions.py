@@ -1,15 +1,12 @@
 """Lesson 3's live demos: move the triangles, choose n for the polygon, train 2 -> d_ff -> 2.
 
+Each demo is a pure ``<demo>_data(**controls)`` drawn by a view of ``course_lib.plots.regions``.
 The first two only evaluate the hand-built network (no training) and redraw at once; the third
-trains on first visit (cached by ``train_mlp``)."""
+trains on first visit (cached by ``experiments.regions.trained``)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-import torch
-from matplotlib.figure import Figure
 
 from course_lib.experiments.regions import D_FFS, hidden_lines, trained
 from course_lib.model.ffn import ACTIVATIONS
@@ -17,21 +14,19 @@ from course_lib.model.geometry import (
     TRIANGLE_F,
     TRIANGLE_G,
     grid,
+    inscribed_area_gap,
     inside,
-    polygon_area,
     regular_polygon,
 )
 from course_lib.model.region_network import evaluate, logic_network, polygon_network
 from course_lib.plots.regions import (
-    PIECE_COLORS,
+    LearnedLinesData,
+    LearnedLinesView,
+    NgonData,
     NgonView,
-    _image,
-    _outline,
-    _square,
-    live_figure,
-    plot_learned_lines,
+    TrianglesData,
+    TrianglesView,
 )
-from course_lib.threads import torch_threads
 from course_lib.widgets import Control, Demo
 
 RESOLUTION = 100
@@ -47,6 +42,7 @@ APEX_Y = tuple(round(v, 1) for v in np.arange(-0.4, 1.01, 0.1))  # the base is a
 SHARPNESS = (2, 5, 10, 20, 50, 100)
 NS = tuple(range(3, 17))
 NGON_RADIUS = 0.8
+NGON_SHARPNESS = 50
 TRAINED_ACTIVATIONS = tuple(a for a in ("relu", "gelu", "silu", "tanh") if a in ACTIVATIONS)
 
 
@@ -56,62 +52,59 @@ def moved_triangles(preset: str, apex_x: float, apex_y: float) -> list[np.ndarra
         raise ValueError(f"preset must be one of {sorted(G_PRESETS)}, got {preset!r}")
     f = TRIANGLE_F.copy()
     f[2] = (apex_x, apex_y)
-    return [f, G_PRESETS[preset]]
+    return [f, G_PRESETS[preset].copy()]
 
 
-def render_triangles(preset: str, apex_x: float, apex_y: float, sharpness: float) -> Figure:
-    """in_f, in_g and their overlap from the hand-built network, with its agreement with the oracle."""
+def triangles_data(preset: str, apex_x: float, apex_y: float, sharpness: float) -> TrianglesData:
+    """in_f, in_g and their overlap from the hand-built network on the grid, and how often its
+    memberships (> 0.5) agree with the geometric test ``inside``."""
     polygons = moved_triangles(preset, apex_x, apex_y)
     points = grid(RESOLUTION)
-    net = logic_network(polygons[0], polygons[1], sharpness)
-    memberships, logic = evaluate(net[0], points), evaluate(net, points)
+    network = logic_network(polygons[0], polygons[1], sharpness)
+    memberships = evaluate(network[0], points)  # (N, 2): in_f, in_g
+    overlap = evaluate(network[1], memberships)[:, 0]  # the logic layer's AND
     oracle = np.stack([inside(p, points) for p in polygons], axis=1)
-    agree = np.mean((memberships > 0.5) == oracle)
-    fig = live_figure(7.2, 2.7)
-    panels = (memberships[:, 0], memberships[:, 1], logic[:, 0])
-    titles = ("in_triangle_f", "in_triangle_g", "overlap = AND")
-    for ax, values, title in zip(fig.subplots(1, 3), panels, titles, strict=True):
-        _image(ax, values.reshape(RESOLUTION, RESOLUTION), 1.0, cmap="Purples")
-        for polygon, color in zip(polygons, PIECE_COLORS, strict=False):
-            _outline(ax, polygon, color, lw=0.8)
-        _square(ax, 1.0, title, ticks=False)
-    fig.suptitle(
-        f"sharpness {sharpness}: agrees with the geometric test on {agree:.2%} of the grid",
-        fontsize=9,
+    shape = (RESOLUTION, RESOLUTION)
+    return TrianglesData(
+        memberships=memberships.reshape(*shape, 2),
+        overlap=overlap.reshape(shape),
+        polygons=(polygons[0], polygons[1]),
+        agreement=float(np.mean((memberships > 0.5) == oracle)),
+        sharpness=sharpness,
     )
-    return fig
 
 
-@lru_cache(maxsize=1)
-def ngon_area_errors() -> np.ndarray:
-    """Disc area minus inscribed n-gon area for every n in NS: (len(NS),)."""
-    disc = np.pi * NGON_RADIUS**2
-    return np.array([disc - polygon_area(regular_polygon(n, NGON_RADIUS)) for n in NS])
+def ngon_data(n: int) -> NgonData:
+    """The hand-built network's regular n-gon (n edge features) on the grid, and the area the
+    inscribed n-gon misses of the disc for every n of the slider."""
+    network = polygon_network([regular_polygon(n, NGON_RADIUS)], sharpness=NGON_SHARPNESS)
+    output = evaluate(network, grid(RESOLUTION))[:, 0]
+    return NgonData(
+        n=n,
+        output=output.reshape(RESOLUTION, RESOLUTION),
+        radius=NGON_RADIUS,
+        ns=NS,
+        errors=np.array([inscribed_area_gap(m, NGON_RADIUS) for m in NS]),
+    )
 
 
-def render_ngon(n: int) -> Figure:
-    """The network's regular n-gon (n edge features) against the circle, and area error vs n."""
-    net = polygon_network([regular_polygon(n, NGON_RADIUS)], sharpness=50)
-    output = evaluate(net, grid(RESOLUTION))[:, 0].reshape(RESOLUTION, RESOLUTION)
-    return _ngon_view().update(output, n)
-
-
-@lru_cache(maxsize=1)
-def _ngon_view() -> NgonView:
-    return NgonView(1.0, NGON_RADIUS, NS, ngon_area_errors())
-
-
-def render_trained(d_ff: int, activation: str) -> Figure:
-    """The best of the trained 2 -> d_ff -> 2 networks: its regions and hidden units' lines.
-    A first visit trains that width's seeds (cached); the lesson's sweep pre-trains relu."""
+def trained_data(d_ff: int, activation: str) -> LearnedLinesData:
+    """The best of the trained 2 -> d_ff -> 2 networks: its predictions on the grid, its hidden
+    units' lines and its accuracy. A first visit trains that width's seeds (cached)."""
     result = trained(d_ff, activation)
     best = int(np.argmax(result.accuracy))
-    points = torch.tensor(grid(RESOLUTION), dtype=torch.float64)  # the experiments' dtype
-    with torch_threads(1):
-        prediction = result.predict(points)[best].numpy().reshape(RESOLUTION, RESOLUTION, 2)
-    title = f"d_ff={d_ff}, {activation}: accuracy {result.accuracy[best]:.1%} (best of {len(result.seeds)} seeds)"
-    return plot_learned_lines(
-        prediction, hidden_lines(result, best), (TRIANGLE_F, TRIANGLE_G), title
+    prediction = result.predict(grid(RESOLUTION))[best]
+    normals, offsets, importance = hidden_lines(result, best)
+    return LearnedLinesData(
+        prediction=prediction.reshape(RESOLUTION, RESOLUTION, -1),
+        normals=normals,
+        offsets=offsets,
+        importance=importance,
+        polygons=(TRIANGLE_F, TRIANGLE_G),
+        d_ff=d_ff,
+        activation=activation,
+        accuracy=float(result.accuracy[best]),
+        n_seeds=len(result.seeds),
     )
 
 
@@ -125,16 +118,18 @@ def demos() -> list[Demo]:
                 Control("apex_y", APEX_Y, 0.9),
                 Control("sharpness", SHARPNESS, 20),
             ),
-            render_triangles,
+            data=triangles_data,
+            view=TrianglesView,
         ),
-        Demo("polygon from n features", (Control("n", NS, 6),), render_ngon),
+        Demo("polygon from n features", (Control("n", NS, 6),), data=ngon_data, view=NgonView),
         Demo(
             "trained triangles network",
             (
                 Control("d_ff", D_FFS, 6),
                 Control("activation", TRAINED_ACTIVATIONS, "relu", kind="dropdown"),
             ),
-            render_trained,
+            data=trained_data,
+            view=LearnedLinesView,
             trains=True,
             busy_text="training…",
         ),

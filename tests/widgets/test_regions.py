@@ -1,90 +1,205 @@
-"""Lesson 3's demos render over their whole value grid, showing what their controls say."""
+"""Lesson 3's demos: their data functions compute what the controls say, over the whole value
+grid, and their views show that data in one figure updated in place."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 
+from course_lib.experiments.regions import trained
+from course_lib.model.geometry import (
+    TRIANGLE_F,
+    TRIANGLE_G,
+    grid,
+    in_band,
+    inscribed_area_gap,
+    inside,
+    polygon_area,
+    regular_polygon,
+)
 from course_lib.widgets import all_demos
 from course_lib.widgets.regions import (
     G_PRESETS,
+    NGON_RADIUS,
+    NGON_SHARPNESS,
     NS,
+    RESOLUTION,
     demos,
     moved_triangles,
-    ngon_area_errors,
-    render_ngon,
-    render_trained,
-    render_triangles,
+    ngon_data,
+    trained_data,
+    triangles_data,
 )
 
 DEMOS = {demo.name: demo for demo in demos()}
+POINTS = grid(RESOLUTION)
 
 
-def test_demos_are_discovered_and_name_their_controls():
-    names = {d.name for d in all_demos()}
-    assert set(DEMOS) <= names
-    trained = DEMOS["trained triangles network"]
-    assert [c.name for c in trained.controls] == ["d_ff", "activation"]
-    assert trained.trains and trained.busy_text == "training…"
+def test_demos_are_discovered_and_keep_their_controls():
+    assert set(DEMOS) <= {d.name for d in all_demos()}
+    controls = {name: [c.name for c in demo.controls] for name, demo in DEMOS.items()}
+    assert controls == {
+        "triangle regions": ["preset", "apex_x", "apex_y", "sharpness"],
+        "polygon from n features": ["n"],
+        "trained triangles network": ["d_ff", "activation"],
+    }
+    trained_demo = DEMOS["trained triangles network"]
+    assert trained_demo.trains and trained_demo.busy_text == "training…"
     assert not DEMOS["triangle regions"].trains and not DEMOS["polygon from n features"].trains
 
 
-def test_triangle_demo_renders_every_value():
+# --- triangles -------------------------------------------------------------------------------------
+
+
+def test_triangle_demo_shows_the_triangles_its_controls_place_for_every_value():
     demo = DEMOS["triangle regions"]
+    first = demo.figure()
     for values in demo.one_at_a_time():
-        fig = demo.render(**values)
-        assert f"sharpness {values['sharpness']}" in fig.texts[0].get_text()
-        f_outline = fig.axes[0].lines[0]
-        # the apex of triangle f is where the sliders put it
-        assert (values["apex_x"], values["apex_y"]) in set(
-            zip(f_outline.get_xdata(), f_outline.get_ydata(), strict=True)
-        )
+        data = demo.data(**values)
+        f, g = data.polygons
+        np.testing.assert_array_equal(f[2], (values["apex_x"], values["apex_y"]))
+        np.testing.assert_array_equal(g, G_PRESETS[values["preset"]])
+        assert data.sharpness == values["sharpness"]
+        assert data.memberships.shape == (RESOLUTION, RESOLUTION, 2)
+        fig = demo.figure(**values)
+        assert fig is first and len(fig.axes) == 3  # one figure, updated in place
+        outline_f = fig.axes[0].lines[0]
+        assert outline_f.get_xdata()[2] == values["apex_x"]
+        assert outline_f.get_ydata()[2] == values["apex_y"]
+        np.testing.assert_array_equal(fig.axes[2].images[0].get_array(), data.overlap)
 
 
-def test_triangle_demo_agreement_is_high_and_rises_with_sharpness():
-    def agreement(sharpness):
-        text = render_triangles("seed picture", -0.1, 0.9, sharpness).texts[0].get_text()
-        return float(text.split("on ")[1].split("%")[0])
+@pytest.mark.parametrize("values", list(DEMOS["triangle regions"].one_at_a_time()))
+def test_triangle_data_agreement_is_the_fraction_matching_the_geometric_test(values):
+    data = triangles_data(**values)
+    oracle = np.stack([inside(p, POINTS) for p in data.polygons], axis=1)
+    answers = data.memberships.reshape(-1, 2) > 0.5
+    assert data.agreement == pytest.approx(np.mean(answers == oracle), abs=1e-15)
+    # the network may differ from the test only in the 1/k band just inside each edge
+    band = np.stack([in_band(p, POINTS, data.sharpness) for p in data.polygons], axis=1)
+    np.testing.assert_array_equal(answers[~band], oracle[~band])
 
-    assert agreement(2) < agreement(100)
-    assert agreement(100) > 99
+
+def test_triangle_data_agreement_rises_with_sharpness():
+    agreement = [triangles_data("seed picture", -0.1, 0.9, k).agreement for k in (2, 20, 100)]
+    assert agreement[0] < agreement[1] < agreement[2]
+    assert agreement[2] > 0.99 and agreement[0] < 0.9
 
 
-def test_moved_triangles_moves_only_the_apex_and_rejects_unknown_preset():
+def test_triangle_data_overlap_is_the_and_of_the_memberships():
+    data = triangles_data("seed picture", -0.1, 0.9, 100)
+    in_f, in_g = data.memberships[..., 0], data.memberships[..., 1]
+    np.testing.assert_allclose(data.overlap, np.maximum(in_f + in_g - 1, 0), atol=1e-12)
+    both = inside(TRIANGLE_F, POINTS) & inside(TRIANGLE_G, POINTS)
+    assert (data.overlap.ravel() > 0.5).sum() == pytest.approx(both.sum(), rel=0.05)
+
+
+def test_triangle_data_is_the_same_whatever_ran_before():
+    before = triangles_data("seed picture", -0.1, 0.9, 20)
+    triangles_data("mirrored", 0.5, -0.2, 2)
+    after = triangles_data("seed picture", -0.1, 0.9, 20)
+    np.testing.assert_array_equal(before.memberships, after.memberships)
+    assert before.agreement == after.agreement
+
+
+def test_moved_triangles_moves_only_the_apex_and_rejects_an_unknown_preset():
     f, g = moved_triangles("apart", 0.3, 0.2)
     np.testing.assert_array_equal(f[2], [0.3, 0.2])
+    np.testing.assert_array_equal(f[:2], TRIANGLE_F[:2])
     np.testing.assert_array_equal(g, G_PRESETS["apart"])
-    with pytest.raises(ValueError, match="preset"):
+    g[0] = (9, 9)  # the caller's copy: the preset stays as it was
+    assert not np.array_equal(G_PRESETS["apart"][0], (9, 9))
+    with pytest.raises(ValueError, match=r"preset must be one of .*'apart'.*, got 'nope'"):
         moved_triangles("nope", 0, 0)
 
 
-def test_ngon_demo_renders_every_n():
+# --- n-gon -----------------------------------------------------------------------------------------
+
+
+def test_ngon_demo_draws_the_network_polygon_and_marks_n_for_every_n():
     demo = DEMOS["polygon from n features"]
+    first = demo.figure()
     for values in demo.one_at_a_time():
-        fig = demo.render(**values)
-        assert fig.axes[0].get_title() == f"{values['n']}-gon from {values['n']} edge features"
-    errors = ngon_area_errors()
-    assert len(errors) == len(NS) and np.all(np.diff(errors) < 0)
+        n = values["n"]
+        data = demo.data(**values)
+        polygon = regular_polygon(n, NGON_RADIUS)
+        answers, oracle = data.output.ravel() > 0.5, inside(polygon, POINTS)
+        band = in_band(polygon, POINTS, NGON_SHARPNESS)  # only there may they differ
+        np.testing.assert_array_equal(answers[~band], oracle[~band])
+        area = answers.mean() * 4  # the grid covers [-1, 1]^2
+        assert area == pytest.approx(polygon_area(polygon), rel=0.1)
+        fig = demo.figure(**values)
+        assert fig is first and len(fig.axes) == 2
+        marker = fig.axes[1].lines[1]
+        assert list(marker.get_xdata()) == [n]
+        assert list(marker.get_ydata()) == [data.errors[NS.index(n)]]
+        np.testing.assert_array_equal(fig.axes[0].images[0].get_array(), data.output)
 
 
-def test_ngon_image_area_matches_the_polygon():
-    image = render_ngon(8).axes[0].images[0].get_array()
-    area = (image > 0.5).mean() * 4  # the grid covers [-1, 1]^2
-    assert area == pytest.approx(2 * np.sqrt(2) * 0.8**2, rel=0.05)
+def test_ngon_data_errors_are_the_closed_form_gap_and_shrink_like_one_over_n_squared():
+    errors = ngon_data(6).errors
+    r = NGON_RADIUS
+    closed_form = [math.pi * r**2 - n / 2 * r**2 * math.sin(2 * math.pi / n) for n in NS]
+    np.testing.assert_allclose(errors, closed_form, rtol=1e-12)
+    assert np.all(np.diff(errors) < 0)
+    assert inscribed_area_gap(8, r) / inscribed_area_gap(16, r) == pytest.approx(4, rel=0.05)
 
 
-def test_trained_demo_renders_every_value():
+@pytest.mark.parametrize(
+    ("n", "radius", "error", "match"),
+    [
+        (2, 0.8, ValueError, "n must be at least 3"),
+        (3.5, 0.8, TypeError, "n must be a positive int, got 3.5"),
+        (5, 0.0, ValueError, "radius must be a finite number > 0, got 0.0"),
+    ],
+)
+def test_inscribed_area_gap_rejects_bad_arguments(n, radius, error, match):
+    with pytest.raises(error, match=match):
+        inscribed_area_gap(n, radius)
+
+
+def test_ngon_data_rejects_an_n_off_the_slider():
+    with pytest.raises(ValueError, match=r"n must be one of ns \[3, .*16\], got 17"):
+        ngon_data(17)
+
+
+# --- trained ---------------------------------------------------------------------------------------
+
+
+def test_trained_demo_shows_the_best_network_and_its_lines_for_every_value():
     demo = DEMOS["trained triangles network"]
+    first = demo.figure()
     for values in demo.one_at_a_time():
-        fig = demo.render(**values)
-        title = fig.axes[0].get_title()
-        assert title.startswith(f"d_ff={values['d_ff']}, {values['activation']}:")
-        assert len(fig.axes[0].lines) == values["d_ff"] + 2  # one per unit, plus f and g
+        data = demo.data(**values)
+        result = trained(values["d_ff"], values["activation"])
+        assert (data.d_ff, data.activation) == (values["d_ff"], values["activation"])
+        assert data.accuracy == result.accuracy.max() and data.n_seeds == len(result.seeds)
+        assert data.normals.shape == (values["d_ff"], 2)
+        assert data.prediction.shape == (RESOLUTION, RESOLUTION, 2)
+        fig = demo.figure(**values)
+        assert fig is first and len(fig.axes) == 1
+        segments = fig.axes[0].collections[0].get_segments()
+        assert len(segments) == values["d_ff"]  # one line per hidden unit
+        for segment, normal, offset in zip(segments, data.normals, data.offsets, strict=True):
+            np.testing.assert_allclose(segment @ normal + offset, 0, atol=1e-9)
 
 
-def test_trained_demo_shows_accuracy_in_title():
-    title = render_trained(12, "relu").axes[0].get_title()
-    assert float(title.split("accuracy ")[1].split("%")[0]) > 90
+def test_trained_data_predicts_the_triangles_at_twelve_units():
+    data = trained_data(12, "relu")
+    assert data.accuracy > 0.9
+    truth = np.stack([inside(p, POINTS) for p in (TRIANGLE_F, TRIANGLE_G)], axis=1)
+    predicted = data.prediction.reshape(-1, 2) > 0.5
+    assert np.mean((predicted == truth).all(axis=1)) > 0.9
+
+
+def test_trained_data_rejects_an_unknown_activation():
+    with pytest.raises(ValueError, match="activation"):
+        trained_data(6, "rleu")
+
+
+# --- the UI ----------------------------------------------------------------------------------------
 
 
 def test_built_ui_redraws_when_a_control_moves():
