@@ -136,11 +136,14 @@ def load_numpy_weights(ffn: FeedForward, W1, b1, W2, b2) -> FeedForward:
     return ffn
 
 
-def count_parameters(d_model: int = 512, d_ff: int = 2048) -> int:
-    """Weights plus biases of a plain FFN: d_model*d_ff + d_ff + d_ff*d_model + d_model."""
+def count_parameters(d_model: int = 512, d_ff: int = 2048, bias: bool = True) -> int:
+    """Weights plus biases of a plain FFN: d_model*d_ff + d_ff + d_ff*d_model + d_model
+    (``bias=False``: the two weight matrices only, as in gated FFNs, which have no biases)."""
     positive_int("d_model", d_model)
     positive_int("d_ff", d_ff)
-    return 2 * d_model * d_ff + d_ff + d_model
+    if not isinstance(bias, bool):
+        raise TypeError(f"bias must be a bool, got {bias!r}")
+    return 2 * d_model * d_ff + (d_ff + d_model if bias else 0)
 
 
 def flops_per_token(d_model: int = 512, d_ff: int = 2048) -> int:

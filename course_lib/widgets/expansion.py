@@ -18,6 +18,7 @@ from course_lib.model.ffn import (
     GATED_VARIANTS,
     NUMPY_ACTIVATIONS,
     count_gated_parameters,
+    count_parameters,
     equal_budget_gated_d_ff,
 )
 from course_lib.model.geometry import grid, line_segments, unit_lines
@@ -94,7 +95,7 @@ def gated_data(d_model: int, d_ff: int, variant: str) -> GatedBudgetData:
         d_ff_equal=d_ff_equal,
         variant=variant,
         activation=activation,
-        plain=2 * d_model * d_ff,  # W1 and W2 only: the paper's gated FFN has no biases either
+        plain=count_parameters(d_model, d_ff, bias=False),  # gated FFNs have no biases either
         gated_same=count_gated_parameters(d_model, d_ff),
         gated_equal=count_gated_parameters(d_model, d_ff_equal),
         z=GATE_Z.copy(),

@@ -547,3 +547,10 @@ def test_gated_feed_forward_drops_hidden_units_only_in_training():
         gated.eval()
         hidden = F.silu(gated.gate(x)) * gated.up(x)
         torch.testing.assert_close(gated(x), gated.down(hidden), rtol=0, atol=0)
+
+
+def test_count_parameters_without_biases_counts_the_two_weight_matrices():
+    assert count_parameters(768, 3072, bias=False) == 2 * 768 * 3072
+    assert count_parameters(768, 3072) - count_parameters(768, 3072, bias=False) == 3072 + 768
+    with pytest.raises(TypeError, match="bias must be a bool, got 'no'"):
+        count_parameters(768, 3072, bias="no")

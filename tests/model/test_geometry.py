@@ -15,6 +15,7 @@ from course_lib.model.geometry import (
     grid,
     half_planes,
     in_band,
+    inscribed_area_gap,
     inside,
     polygon_area,
     positive_number,
@@ -144,3 +145,23 @@ def test_grid_is_row_major_from_the_bottom():
     np.testing.assert_allclose(points[0], [-1, -1])
     np.testing.assert_allclose(points[2], [1, -1])
     np.testing.assert_allclose(points[-1], [1, 1])
+
+
+def test_inscribed_area_gap_is_the_disc_minus_the_regular_n_gon():
+    r = 0.8
+    for n in (3, 4, 6, 12):
+        expected = math.pi * r**2 - n / 2 * r**2 * math.sin(2 * math.pi / n)
+        assert inscribed_area_gap(n, r) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("n", "radius", "error", "match"),
+    [
+        (2, 0.8, ValueError, "n must be at least 3"),
+        (3.5, 0.8, TypeError, "n must be a positive int, got 3.5"),
+        (5, 0.0, ValueError, "radius must be a finite number > 0, got 0.0"),
+    ],
+)
+def test_inscribed_area_gap_rejects_bad_arguments(n, radius, error, match):
+    with pytest.raises(error, match=match):
+        inscribed_area_gap(n, radius)

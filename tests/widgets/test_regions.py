@@ -147,19 +147,6 @@ def test_ngon_data_errors_are_the_closed_form_gap_and_shrink_like_one_over_n_squ
     assert inscribed_area_gap(8, r) / inscribed_area_gap(16, r) == pytest.approx(4, rel=0.05)
 
 
-@pytest.mark.parametrize(
-    ("n", "radius", "error", "match"),
-    [
-        (2, 0.8, ValueError, "n must be at least 3"),
-        (3.5, 0.8, TypeError, "n must be a positive int, got 3.5"),
-        (5, 0.0, ValueError, "radius must be a finite number > 0, got 0.0"),
-    ],
-)
-def test_inscribed_area_gap_rejects_bad_arguments(n, radius, error, match):
-    with pytest.raises(error, match=match):
-        inscribed_area_gap(n, radius)
-
-
 def test_ngon_data_rejects_an_n_off_the_slider():
     with pytest.raises(ValueError, match=r"n must be one of ns \[3, .*16\], got 17"):
         ngon_data(17)
