@@ -19,11 +19,14 @@ def execute_notebook(path: Path, timeout: int = 600) -> float:
         "display_name": "Python 3 (ipykernel)",
         "language": "python",
     }
+    for cell in notebook.cells:  # timestamps of an earlier run would only add noise to a diff
+        cell.metadata.pop("execution", None)
     start = time.perf_counter()
     NotebookClient(
         notebook,
         timeout=timeout,
         kernel_name="python3",
+        record_timing=False,  # no per-cell timestamps: a re-run changes only what it computes
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     nbformat.write(notebook, path)
