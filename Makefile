@@ -62,6 +62,8 @@ lint: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) -m course_lib.tools.notebooks $(if $(NB),$(NB),notebooks/*.ipynb)
 
+# pytest-benchmark over benchmarks/test_*.py (never part of `make test`), then benchmarks/RESULTS.md
+# against the previous run. BENCH_ARGS: e.g. "--quick --only width" (see benchmarks/README.md).
 bench: $(STAMP)
 	$(PY) benchmarks/run.py $(BENCH_ARGS)
 

@@ -1,4 +1,2 @@
-"""How long a learner waits: notebook execution and slider renders, each beside its floor.
-
-``python benchmarks/run.py`` (``make bench``) writes ``RESULTS.md`` and ``results.json`` here.
-"""
+"""How long a learner waits: notebook execution and slider renders, each beside its floor, timed
+by pytest-benchmark (``make bench``; see README.md here), reported in ``RESULTS.md``."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import platform
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from importlib import metadata
 
 import pytest
@@ -25,14 +25,19 @@ class Settings:
 
 def pytest_addoption(parser):
     group = parser.getgroup("course benchmark")
-    group.addoption("--quick", action="store_true", help="a fast look: 1 round, 5 values per control")  # fmt: skip
+    group.addoption(
+        "--quick", action="store_true", help="a fast look: 1 round, 5 values per control"
+    )
     group.addoption("--repeat", type=int, help="rounds of everything (default 3; 1 with --quick)")
     group.addoption("--values", type=int, help="values per control (default 50; 5 with --quick)")
     group.addoption(
-        "--only", action="append", default=[], metavar="NAME",
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="measure only notebooks / demo.control names containing NAME (repeatable); "
         "their floors are kept, the nbval passes dropped",
-    )  # fmt: skip
+    )
     group.addoption("--cell-timeout", type=int, default=600, help="seconds a notebook cell may run")
 
 
@@ -42,7 +47,9 @@ def settings_of(config) -> Settings:
     values = config.getoption("values") or (5 if quick else 50)
     if repeat < 1 or values < 1:
         raise pytest.UsageError(f"--repeat and --values must be >= 1, got {repeat} and {values}")
-    return Settings(repeat, values, tuple(config.getoption("only")), config.getoption("cell_timeout"))  # fmt: skip
+    return Settings(
+        repeat, values, tuple(config.getoption("only")), config.getoption("cell_timeout")
+    )
 
 
 def matches(names, only) -> bool:
@@ -58,6 +65,7 @@ def load_average() -> str:
         return "unknown"
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-benchmark reads its options
 def pytest_configure(config):
     config.addinivalue_line("markers", "measures(*names): what a benchmark measures, for --only")
     config.course_settings = settings_of(config)
@@ -90,8 +98,9 @@ FAILURES: list[str] = []  # this session's failed benchmarks, for RESULTS.md's E
 
 def pytest_runtest_logreport(report):
     if report.failed:
-        line = report.longreprtext.strip().splitlines()[-1:] or ["failed"]
-        FAILURES.append(f"`{report.nodeid}` ({report.when}): {line[0][:300]}")
+        lines = report.longreprtext.strip().splitlines()
+        error = [line[1:].strip() for line in lines if line.startswith("E ")] or lines[-1:] or ["failed"]  # fmt: skip
+        FAILURES.append(f"`{report.nodeid}` ({report.when}): {error[0][:300]}")
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):
@@ -113,8 +122,16 @@ def pytest_benchmark_update_machine_info(config, machine_info):
 
 
 def pytest_benchmark_update_json(config, benchmarks, output_json):
+    command = "python -m pytest " + " ".join(config.invocation_params.args)
+    settings = config.course_settings
     output_json["course"] = {
-        "settings": {**asdict(config.course_settings), "only": list(config.course_settings.only)},
+        "command": os.environ.get("COURSE_BENCH_COMMAND") or command,
+        "settings": {
+            "repeat": settings.repeat,
+            "values_per_control": settings.values,
+            "only": ", ".join(settings.only) or "all",
+            "cell_timeout_s": settings.cell_timeout,
+        },
         "load_average_at_start": config.course_load_at_start,
         "load_average_at_end": load_average(),
         "failures": list(FAILURES),

@@ -31,7 +31,12 @@ def nbval_pass_section(passes: list[dict[str, Any]]) -> list[str]:
     portability pass adds."""
     if not passes:
         return []
-    lines = ["## `make test`'s nbval passes", "", "| pass | make target | wall time |", "|---|---|---|"]  # fmt: skip
+    lines = [
+        "## `make test`'s nbval passes",
+        "",
+        "| pass | make target | wall time |",
+        "|---|---|---|",
+    ]
     medians = {row["target"]: row["median_s"] for row in passes}
     for row in passes:
         lines.append(f"| {row['label']} | `make {row['target']}` | {row['median_s']:.1f} s |")

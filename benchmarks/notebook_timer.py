@@ -107,7 +107,11 @@ def execute(notebook, workdir: Path, timeout: int = 600) -> NotebookRun:
     working folder is ``workdir``, from kernel start to kernel shutdown."""
     from nbclient import NotebookClient
 
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}  # fmt: skip
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     client = NotebookClient(
         notebook,
         timeout=timeout,
@@ -124,14 +128,15 @@ def execute(notebook, workdir: Path, timeout: int = 600) -> NotebookRun:
         seconds = time.perf_counter() - starts[cell_index]
         run.cells.append((cell_index, first_line(cell.source), seconds))
 
+    def start(**_):  # the kernel is up and answering
+        monitor.append(PeakMemory(client.km.provisioner.pid).start())
+
     def stop(**_):
         if monitor and run.peak_bytes is None:
             run.peak_bytes, run.cpu_s = monitor[0].stop(), monitor[0].cpu_s
 
-    # on_notebook_start: the kernel is up and answering
-    client.on_notebook_start = lambda **_: monitor.append(PeakMemory(client.km.provisioner.pid).start())  # fmt: skip
+    client.on_notebook_start, client.on_notebook_complete = start, stop
     client.on_cell_execute, client.on_cell_executed = on_cell_execute, on_cell_executed
-    client.on_notebook_complete = stop
     try:
         client.execute()
     finally:

@@ -1,25 +1,16 @@
 """RESULTS.md from pytest-benchmark's JSON (``results.json``): every figure beside its goal, the
-goals missed, and a before/after table against an earlier run.
-
-    python benchmarks/report.py benchmarks/results.json [--baseline OLD.json] [--out RESULTS.md]
-"""
+goals missed, and a before/after table against an earlier run. pytest-benchmark computes each
+benchmark's statistics; here they are only picked out (by ``extra_info["kind"]``) and judged."""
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
-import json
 import statistics
-import sys
-from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a script
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import goals  # noqa: E402
-from benchmarks.controls import MODES  # noqa: E402
-from benchmarks.nbval_passes import nbval_pass_section  # noqa: E402
+from benchmarks import goals
+from benchmarks.controls import MODES
+from benchmarks.nbval_passes import nbval_pass_section
 
 MIB = 1024**2
 
@@ -39,8 +30,10 @@ def label(verdict: goals.Verdict | None) -> str:
     return "met" if verdict.met else "**missed**"
 
 
-def table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """A Markdown table (pipes in cells are escaped); every row must fill the header."""
+def table(header: str, rows: list[list[str]]) -> list[str]:
+    """A Markdown table: ``header`` names the columns between " | "; pipes in cells are escaped;
+    every row must fill the header."""
+    header = header.split(" | ")
     for row in rows:
         if len(row) != len(header):
             raise ValueError(f"row has {len(row)} cells for {len(header)} columns: {row}")
@@ -91,9 +84,11 @@ def run_summary(bench: dict[str, Any]) -> dict[str, Any]:
     """A notebook's (or the floor's) wall time, noise, kernel CPU and peak memory (medians)."""
     info = bench["extra_info"]
     return {
-        "wall_s": bench["stats"]["median"], "noise": noise(bench["stats"]),
-        "cpu_s": median(info.get("cpu_s")), "peak_bytes": median(info.get("peak_bytes")),
-    }  # fmt: skip
+        "wall_s": bench["stats"]["median"],
+        "noise": noise(bench["stats"]),
+        "cpu_s": median(info.get("cpu_s")),
+        "peak_bytes": median(info.get("peak_bytes")),
+    }
 
 
 def notebook_summary(bench: dict[str, Any], floor_s: float | None) -> dict[str, Any]:
@@ -130,8 +125,9 @@ def control_summary(modes: dict[str, dict[str, Any]], floor: dict[str, Any] | No
             "ratio": 1000 * stats["median"] / floor_ms if stats and floor_ms else None,
         }
     row["floor_ms"] = floor_ms
-    row["first_cpu_ms"] = median(modes["first"]["extra_info"].get("cpu_ms")) if "first" in modes else None  # fmt: skip
-    row["slowest_first"] = slowest_value(modes["first"]) if "first" in modes else None
+    first = modes.get("first")
+    row["first_cpu_ms"] = median(first["extra_info"].get("cpu_ms")) if first else None
+    row["slowest_first"] = slowest_value(first) if first else None
     p95s = [row[mode]["p95"] for mode in MODES]
     row["goals"] = goals.control_goals(row["trains"], row["busy_text"], *p95s)
     return row
@@ -146,33 +142,37 @@ def summarize(results: dict[str, Any]) -> dict[str, Any]:
     course = None
     if notebooks and floor_s:
         walls = [nb["wall_s"] for nb in notebooks]
-        course = {"total_s": sum(walls), "floors_s": floor_s * len(walls), "goal": goals.course_goal(walls, floor_s)}  # fmt: skip
+        course = {"total_s": sum(walls), "floors_s": floor_s * len(walls)}
+        course["goal"] = goals.course_goal(walls, floor_s)
     control_floors = {b["extra_info"]["demo"]: b for b in of_kind(results, "control floor")}
     grouped: dict[tuple[str, str], dict[str, dict]] = {}
     for bench in of_kind(results, "control"):
         info = bench["extra_info"]
         grouped.setdefault((info["demo"], info["control"]), {})[info["mode"]] = bench
-    controls = [control_summary(modes, control_floors.get(key[0])) for key, modes in grouped.items()]
-    nbval = [
-        {"label": b["extra_info"]["label"], "target": b["extra_info"]["target"], "median_s": b["stats"]["median"]}
-        for b in of_kind(results, "nbval pass")
-    ]  # fmt: skip
-    course_info = results.get("course", {})
+    controls = [
+        control_summary(modes, control_floors.get(key[0])) for key, modes in grouped.items()
+    ]
+    nbval = [{**b["extra_info"], "median_s": b["stats"]["median"]} for b in of_kind(results, "nbval pass")]  # fmt: skip
     return {
-        "floor": floor, "notebooks": notebooks, "course": course, "controls": controls,
-        "nbval": nbval, "errors": course_info.get("failures", []),
-        "notebooks_measured": bool(floors or notebooks),
-        "controls_measured": bool(controls or control_floors),
+        "floor": floor, "notebooks": notebooks, "course": course, "controls": controls, "nbval": nbval,
+        "errors": results.get("course", {}).get("failures", []),
+        "notebooks_measured": bool(floors or notebooks), "controls_measured": bool(controls or control_floors),
     }  # fmt: skip
 
 
 def verdicts(summary: dict[str, Any]) -> list[tuple[str, goals.Verdict]]:
     """Every goal checked, each with what it is about."""
-    found = [(f"notebook `{nb['name']}` {key}", v) for nb in summary["notebooks"] for key, v in nb["goals"].items()]  # fmt: skip
+    found = [
+        (f"notebook `{nb['name']}` {key}", v)
+        for nb in summary["notebooks"]
+        for key, v in nb["goals"].items()
+    ]
     if summary["course"]:
         found.append(("whole course", summary["course"]["goal"]))
     for c in summary["controls"]:
-        found += [(f"control `{c['demo']}.{c['control']}` {key}", v) for key, v in c["goals"].items()]  # fmt: skip
+        found += [
+            (f"control `{c['demo']}.{c['control']}` {key}", v) for key, v in c["goals"].items()
+        ]
     return found
 
 
@@ -198,14 +198,14 @@ def machine_section(results: dict[str, Any]) -> list[str]:
     commit = results.get("commit_info") or {}
     rows = [
         ["cpu", machine.get("cpu", {}).get("brand_raw", machine.get("processor", "unknown"))],
-        *[[key.replace("_", " "), value] for key, value in machine.get("course", {}).items()],
+        *machine.get("course", {}).items(),
         ["python", machine.get("python_version", "unknown")],
-        ["commit", f"{commit.get('id', 'unknown')[:12]}{' (dirty)' if commit.get('dirty') else ''}"],
-        ["load average at start", course.get("load_average_at_start", "unknown")],
-        ["load average at end", course.get("load_average_at_end", "unknown")],
-        *[[key.replace("_", " "), value or "all"] for key, value in course.get("settings", {}).items()],
+        ["commit", commit.get("id", "unknown")[:12] + (" (dirty)" if commit.get("dirty") else "")],
+        *[(key, course.get(key, "unknown")) for key in ("load_average_at_start", "load_average_at_end")],
+        *course.get("settings", {}).items(),
     ]  # fmt: skip
-    return ["## Machine and settings", "", *table(["what", "value"], [[k, str(v)] for k, v in rows]), ""]  # fmt: skip
+    rows = [[str(key).replace("_", " "), str(value)] for key, value in rows]
+    return ["## Machine and settings", "", *table("what | value", rows), ""]
 
 
 def notebook_section(summary: dict[str, Any]) -> list[str]:
@@ -218,7 +218,7 @@ def notebook_section(summary: dict[str, Any]) -> list[str]:
             f"Floor (a fresh kernel that only imports `course_lib` and `torch`): **{fmt(floor['wall_s'], 2)} s** "
             f"(IQR {pct(floor['noise'])}, kernel CPU {fmt(floor['cpu_s'], 2)} s), peak {fmt((floor['peak_bytes'] or 0) / MIB, 0)} MiB.",
             "",
-        ]  # fmt: skip
+        ]
     if not summary["notebooks"]:
         return [*head, "No notebook measured.", ""]
     rows = []
@@ -229,7 +229,7 @@ def notebook_section(summary: dict[str, Any]) -> list[str]:
             f"`{nb['name']}`", fmt(nb["wall_s"]), pct(nb["noise"]), fmt(nb["cpu_s"]), fmt(nb["ratio"], 2),
             label(nb["goals"]["wall"]), fmt(peak, 0), label(nb["goals"]["peak"]), slowest,
         ])  # fmt: skip
-    header = ["notebook", "wall s", "IQR ÷ median", "kernel CPU s", "÷ floor", "≤ 60 s", "peak MiB", "≤ 1 GiB", "slowest cells"]  # fmt: skip
+    header = "notebook | wall s | IQR ÷ median | kernel CPU s | ÷ floor | ≤ 60 s | peak MiB | ≤ 1 GiB | slowest cells"
     lines = [*head, *table(header, rows), ""]
     course = summary["course"]
     if course:
@@ -238,7 +238,7 @@ def notebook_section(summary: dict[str, Any]) -> list[str]:
             f"= {fmt(course['goal'].value, 2)} × the sum of their floors ({fmt(course['floors_s'])} s); "
             f"goal {course['goal'].goal}: {label(course['goal'])}.",
             "",
-        ]  # fmt: skip
+        ]
     return lines
 
 
@@ -248,21 +248,20 @@ def control_section(summary: dict[str, Any]) -> list[str]:
     rows = []
     for c in summary["controls"]:
         first, warm, cached, found = c["first"], c["warm"], c["cached"], c["goals"]
-        slowest = "—" if c["slowest_first"] is None else f"{c['slowest_first'][0]}: {fmt(c['slowest_first'][1])}"  # fmt: skip
+        slowest = "—" if c["slowest_first"] is None else "{}: {:.1f}".format(*c["slowest_first"])
         rows.append([
             f"`{c['demo']}`", f"`{c['control']}`", "yes" if c["trains"] else "no", str(c["n"]),
-            f"{fmt(first['median'])} / {fmt(first['p95'])}", f"{found['first'].goal.replace('p95 ', '')}: {label(found['first'])}",
+            f"{fmt(first['median'])} / {fmt(first['p95'])}", f"{found['first'].goal[4:]}: {label(found['first'])}",
             f"{fmt(warm['median'])} / {fmt(warm['p95'])}", label(found["warm"]),
             f"{fmt(cached['median'], 3)} / {fmt(cached['p95'], 3)}", label(found["cached"]), label(found["busy"]),
             slowest, fmt(c["first_cpu_ms"]), fmt(c["floor_ms"]), fmt(first["ratio"]), fmt(warm["ratio"]),
             f"{pct(first['noise'])} / {pct(warm['noise'])}",
         ])  # fmt: skip
-    header = [
-        "demo", "control", "trains", "values", "first visit ms (median / p95)", "goal",
-        "re-render ms (median / p95)", "≤ 100 ms", "cached ms (median / p95)", "≤ 100 ms", "busy text",
-        "slowest first visit (value: ms)", "first visit CPU ms (median)", "floor ms", "first ÷ floor",
-        "re-render ÷ floor", "IQR ÷ median (first / re-render)",
-    ]  # fmt: skip
+    header = (
+        "demo | control | trains | values | first visit ms (median / p95) | goal | re-render ms (median / p95) | ≤ 100 ms | "
+        "cached ms (median / p95) | ≤ 100 ms | busy text | slowest first visit (value: ms) | first visit CPU ms (median) | "
+        "floor ms | first ÷ floor | re-render ÷ floor | IQR ÷ median (first / re-render)"
+    )
     return ["## Controls", "", *table(header, rows), ""]
 
 
@@ -278,7 +277,9 @@ def comparable(results: dict[str, Any]) -> dict[str, float]:
         elif info.get("kind") == "control" and info["mode"] != "cached":
             value = p95(bench["stats"].get("data"))
             if value is not None:
-                found[f"`{info['demo']}.{info['control']}` {MODES[info['mode']]} p95 ms"] = 1000 * value  # fmt: skip
+                found[f"`{info['demo']}.{info['control']}` {MODES[info['mode']]} p95 ms"] = (
+                    1000 * value
+                )
     for nb in results.get("notebooks") or []:  # the earlier format
         found[f"`{nb['name']}` wall s"] = nb["wall_s"]["median"]
     for c in results.get("controls") or []:
@@ -299,8 +300,7 @@ def comparison_section(results: dict[str, Any], baseline: dict[str, Any] | None)
             rows.append([what, fmt(old, digits), fmt(new, digits), ratio])
     if not rows:
         return []
-    header = ["what", "before", "after", "after ÷ before"]
-    return ["## Before / after", "", *table(header, rows), ""]
+    return ["## Before / after", "", *table("what | before | after | after ÷ before", rows), ""]
 
 
 def load_warning(results: dict[str, Any]) -> list[str]:
@@ -308,21 +308,21 @@ def load_warning(results: dict[str, Any]) -> list[str]:
     cores = results.get("machine_info", {}).get("course", {}).get("cores_usable") or 1
     course = results.get("course", {})
     loads = [course.get(key, "") for key in ("load_average_at_start", "load_average_at_end")]
-    busiest = max((float(load.split(" / ")[0]) for load in loads if load and load != "unknown"), default=0.0)  # fmt: skip
+    busiest = max((float(load.split()[0]) for load in loads if load[:1].isdigit()), default=0.0)
     if busiest <= cores:
         return []
     return [
         f"**The machine was busy**: a 1-minute load average of {busiest:.1f} on {cores} usable cores. "
         "Wall times are inflated by waiting for a core; the CPU times beside them are less affected.",
         "",
-    ]  # fmt: skip
+    ]
 
 
 def method(settings: dict[str, Any]) -> list[str]:
     """How the numbers were taken, for the reader of RESULTS.md."""
-    repeat, values = settings.get("repeat", "?"), settings.get("values", "?")
+    repeat, values = settings.get("repeat", "?"), settings.get("values_per_control", "?")
     return [
-        f"- Timing: pytest-benchmark (`benchmarks/test_*.py`, pedantic mode: one call per round, `time.perf_counter`, setup outside the timing); every median, p95 and IQR is over a benchmark's rounds. Its JSON is `results.json`.",
+        "- Timing: pytest-benchmark (`benchmarks/test_*.py`, pedantic mode: one call per round, `time.perf_counter`, setup outside the timing); every median, p95 and IQR is over a benchmark's rounds. Its JSON is `results.json`.",
         f"- Notebooks: each `notebooks/*.ipynb` found is copied with its folder to a temporary folder and executed top to bottom by nbclient in a fresh `python3` kernel, {repeat} round(s); wall time from kernel start to shutdown. The floor runs first, after one unmeasured warm-up round (file caches, matplotlib font cache).",
         "- Slowest cells: per cell, the median over rounds of the time from sending it to its reply; `[n]` is the cell's index in the notebook (from 0, markdown cells counted).",
         "- Peak memory: RSS of the kernel plus its child processes, sampled every 20 ms from a thread, or the kernel's own high-water mark (VmHWM) if larger; median over rounds. Kernel CPU: user + system time of the kernel and its children.",
@@ -330,7 +330,7 @@ def method(settings: dict[str, Any]) -> list[str]:
         f"- Control floor: a new empty figure of the demo's default figure size and dpi encoded as PNG ({20 * repeat if isinstance(repeat, int) else '20 × repeat'} rounds).",
         "- `make test`'s nbval passes: `make nbval` and `make portability` run as subprocesses (the targets `make test` runs, with their environment variables), one round each per repetition.",
         "- Goals (issue 7): every control p95 ≤ 100 ms for cached values and anything that trains nothing, ≤ 1 s for a first visit that trains (with a busy text saying training); every notebook ≤ 60 s; the whole course ≤ 3 × the sum of the floors; peak kernel memory ≤ 1 GiB.",
-    ]  # fmt: skip
+    ]
 
 
 def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
@@ -367,24 +367,5 @@ def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         "",
         *method(course.get("settings", {})),
         "",
-    ]  # fmt: skip
+    ]
     return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="RESULTS.md from a pytest-benchmark JSON")
-    parser.add_argument("results", type=Path, help="pytest-benchmark's JSON (--benchmark-json)")
-    parser.add_argument("--baseline", type=Path, help="an earlier run's JSON, for before/after")
-    parser.add_argument("--out", type=Path, help="where to write (default: standard output)")
-    args = parser.parse_args(argv)
-    baseline = json.loads(args.baseline.read_text()) if args.baseline else None
-    text = render(json.loads(args.results.read_text()), baseline)
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

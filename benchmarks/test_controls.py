@@ -16,13 +16,23 @@ def _name(demo, control) -> str:
 
 
 FLOORS = [
-    pytest.param(demo, id=demo.name, marks=pytest.mark.measures(*(_name(demo, c) for c in demo.controls)))
+    pytest.param(
+        demo, id=demo.name, marks=pytest.mark.measures(*(_name(demo, c) for c in demo.controls))
+    )
     for demo in DEMOS
-]  # fmt: skip
+]
 CASES = [
-    pytest.param(demo, control, mode, id=f"{_name(demo, control)}-{mode}", marks=pytest.mark.measures(_name(demo, control)))
-    for demo in DEMOS for control in demo.controls for mode in controls.MODES
-]  # fmt: skip
+    pytest.param(
+        demo,
+        control,
+        mode,
+        id=f"{_name(demo, control)}-{mode}",
+        marks=pytest.mark.measures(_name(demo, control)),
+    )
+    for demo in DEMOS
+    for control in demo.controls
+    for mode in controls.MODES
+]
 
 
 @pytest.mark.parametrize("demo", FLOORS)
@@ -39,9 +49,15 @@ def test_control(benchmark, settings, demo, control, mode):
     rounds, cpu_ms = len(values) * settings.repeat, []
     benchmark.group = _name(demo, control)
     benchmark.extra_info.update(
-        kind="control", demo=demo.name, control=control.name, mode=mode, trains=demo.trains,
-        busy_text=demo.busy_text, grid_size=len(control.values), values=[repr(v) for v in values],
-    )  # fmt: skip
+        kind="control",
+        demo=demo.name,
+        control=control.name,
+        mode=mode,
+        trains=demo.trains,
+        busy_text=demo.busy_text,
+        grid_size=len(control.values),
+        values=[repr(v) for v in values],
+    )
     target = demo.png if mode == "cached" else controls.cpu_recorded(demo.png, cpu_ms)
     benchmark.pedantic(target, setup=setup, rounds=rounds)
     benchmark.extra_info["cpu_ms"] = cpu_ms[:rounds]  # not a --benchmark-cprofile run's extra call

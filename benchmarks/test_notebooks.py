@@ -25,8 +25,10 @@ def measure(benchmark, settings, path: Path | None, warmup: int = 0) -> None:
     try:
         benchmark.pedantic(
             lambda *args, **kwargs: runs.append(execute(*args, **kwargs)),
-            setup=setup, rounds=settings.repeat, warmup_rounds=warmup,
-        )  # fmt: skip
+            setup=setup,
+            rounds=settings.repeat,
+            warmup_rounds=warmup,
+        )
     finally:
         for workdir in scratch:
             remove_scratch(workdir)

@@ -1,196 +1,246 @@
-"""The benchmark's pure parts: statistics, discovery, goals, summaries and the Markdown report.
-(The measurements themselves run in ``make bench``, not here.)"""
+"""What the benchmark keeps beside pytest-benchmark: the report and its goals, cache clearing for
+first visits, the notebook timer, discovery and ``--only``. Nothing here is timed: the timings run
+in ``make bench`` (benchmarks/test_*.py), never in ``make test``."""
 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import subprocess
 import sys
 import types
-from dataclasses import asdict
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
+from pytest_benchmark.stats import Stats
 
-from benchmarks import control_timing, discover, goals, measure, memory, report, run, stats
-from benchmarks.notebook_timing import FLOOR_SOURCE, NotebookRun, first_line, floor_notebook
-from course_lib.plots import new_figure
-from course_lib.widgets import Control, Demo
+from benchmarks import controls, goals, report, run
+from benchmarks.conftest import matches, settings_of
+from benchmarks.notebook_timer import (
+    FLOOR_SOURCE,
+    PeakMemory,
+    execute,
+    first_line,
+    high_water_mark,
+    remove_scratch,
+    scratch_copy,
+)
 
-# --- statistics -----------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+MIB = 2**20
 
-
-@pytest.mark.parametrize("q", [0, 5, 50, 90, 95, 100])
-def test_percentile_matches_numpys_linear_interpolation(q):
-    values = np.random.default_rng(q).exponential(size=37).tolist()
-    assert stats.percentile(values, q) == pytest.approx(np.percentile(values, q))
-
-
-def test_percentile_interpolates_between_ranks():
-    assert stats.percentile([10, 0, 20, 30], 95) == pytest.approx(28.5)
-    assert stats.median([4, 1, 3, 2]) == pytest.approx(2.5)
-    assert stats.median([7.0]) == 7.0
-
-
-@pytest.mark.parametrize("q", [-1, 100.5])
-def test_percentile_rejects_q_outside_0_to_100(q):
-    with pytest.raises(ValueError, match=r"q must be between 0 and 100, got"):
-        stats.percentile([1, 2], q)
+# --- a small run in pytest-benchmark's JSON format -------------------------------------------
 
 
-def test_percentile_rejects_empty_and_non_sequences():
-    with pytest.raises(ValueError, match="values must not be empty"):
-        stats.median([])
-    with pytest.raises(TypeError, match="values must be a sequence of numbers, got str"):
-        stats.median("123")
+def _bench(kind: str, seconds: list[float], **info) -> dict:
+    """One benchmark as pytest-benchmark writes it (its own Stats computes the statistics)."""
+    stats = Stats()
+    for value in seconds:
+        stats.update(value)
+    return {
+        "group": None,
+        "name": f"test_{kind}",
+        "fullname": f"benchmarks/test_x.py::test_{kind}",
+        "params": None,
+        "param": None,
+        "extra_info": {"kind": kind, **info},
+        "options": {},
+        "stats": {**stats.as_dict(), "data": list(seconds)},
+    }
 
 
-def test_spread_is_range_over_median():
-    assert stats.spread([9.0, 10.0, 12.0]) == pytest.approx(0.3)
-    assert stats.spread([0.0, 0.0]) == 0.0
+def _cells(train: float) -> list:
+    return [[1, "import", 2.0], [2, "a | b", train], [3, "plot", 1.0], [4, "print", 0.1]]
 
 
-def test_summarize_takes_the_median_over_repetitions_of_each_repetitions_statistic():
-    reps = [[1, 2, 3, 100], [2, 3, 4, 5], [10, 20, 30, 40]]
-    summary = stats.summarize(reps)
-    assert summary["median"] == pytest.approx(stats.median([2.5, 3.5, 25.0]))
-    assert summary["p95"] == pytest.approx(stats.median([stats.percentile(r, 95) for r in reps]))
-    assert summary["max"] == 100
-    assert summary["noise"] == pytest.approx((25.0 - 2.5) / 3.5)
-    assert summary["n"] == 4
+def _results(notebooks: bool = True, controls_: bool = True) -> dict:
+    benchmarks = []
+    if notebooks:
+        benchmarks += [
+            _bench(
+                "notebook floor",
+                [4.0, 4.2, 3.9],
+                peak_bytes=[200 * MIB] * 3,
+                cpu_s=[3.0] * 3,
+                cells=[],
+            ),
+            _bench(
+                "notebook",
+                [16.0, 14.0, 18.0],
+                notebook="01_x.ipynb",
+                peak_bytes=[600 * MIB, 500 * MIB, 700 * MIB],
+                cpu_s=[20.0, 21.0, 22.0],
+                cells=[_cells(9.0), _cells(10.0), _cells(11.0)],
+            ),
+        ]
+    if controls_:
+        info = {"demo": "tiny", "control": "a", "trains": False, "busy_text": "computing…"}
+        info |= {"grid_size": 3, "values": ["1", "'a|b'"]}  # round i visits values[i % 2]
+        benchmarks += [
+            _bench("control floor", [0.010] * 3, demo="tiny", size=[2.0, 1.5, 50.0]),
+            _bench("control", [0.3, 0.5, 0.3, 0.45], mode="first", cpu_ms=[200.0] * 4, **info),
+            _bench("control", [0.04, 0.06, 0.04, 0.06], mode="warm", cpu_ms=[30.0] * 4, **info),
+            _bench("control", [1e-5] * 4, mode="cached", **info),
+        ]
+    return {
+        "machine_info": {
+            "cpu": {"brand_raw": "Test CPU 3000"},
+            "python_version": "3.11.7",
+            "course": {"cores_usable": 2, "torch": "2.13.0+cpu"},
+        },
+        "commit_info": {"id": "0123456789abcdef", "dirty": True},
+        "benchmarks": benchmarks,
+        "datetime": "2026-01-01T00:00:00.000000+00:00",
+        "version": "5.3.1",
+        "course": {
+            "command": "python benchmarks/run.py --quick",
+            "settings": {
+                "repeat": 3,
+                "values_per_control": 50,
+                "only": "all",
+                "cell_timeout_s": 600,
+            },
+            "load_average_at_start": "0.50 / 0.10 / 0.10",
+            "load_average_at_end": "0.70 / 0.20 / 0.10",
+            "failures": [],
+        },
+    }
 
 
-def test_summarize_states_no_noise_for_a_single_repetition():
-    assert stats.summarize([[1.0, 2.0]])["noise"] is None
-    with pytest.raises(ValueError, match="repetitions must not be empty"):
-        stats.summarize([])
-
-
-def test_spread_indices_keeps_small_grids_whole_and_spreads_large_ones():
-    assert stats.spread_indices(5, 50) == [0, 1, 2, 3, 4]
-    spread = stats.spread_indices(120, 50)
-    assert len(spread) == 50 and spread[0] == 0 and spread[-1] == 119
-    assert spread == sorted(set(spread))
-    assert max(np.diff(spread)) - min(np.diff(spread)) <= 1
-    assert stats.spread_indices(9, 1) == [0]
-    assert stats.spread_indices(0, 3) == []
-
-
-def test_spread_indices_rejects_bad_arguments():
-    with pytest.raises(ValueError, match="limit must be >= 1, got 0"):
-        stats.spread_indices(3, 0)
-    with pytest.raises(ValueError, match="count must be >= 0, got -1"):
-        stats.spread_indices(-1, 3)
-
-
-# --- discovery ------------------------------------------------------------------------------
-
-
-def test_notebooks_finds_every_ipynb_sorted_and_nothing_else(tmp_path):
-    for name in ("02_b.ipynb", "01_a.ipynb", "notes.md", ".hidden.ipynb"):
-        (tmp_path / name).write_text("{}")
-    (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "03_c.ipynb").write_text("{}")
-    assert [p.name for p in discover.notebooks(tmp_path)] == ["01_a.ipynb", "02_b.ipynb"]
-    assert discover.notebooks(tmp_path / "sub") != []
-
-
-def test_notebooks_of_an_empty_folder_is_empty_and_a_missing_one_is_an_error(tmp_path):
-    assert discover.notebooks(tmp_path) == []
-    with pytest.raises(ValueError, match="is not a directory"):
-        discover.notebooks(tmp_path / "missing")
-
-
-def test_matches_filters_by_case_insensitive_substring():
-    assert discover.matches("width.d_ff", [])
-    assert discover.matches("width.d_ff", ["D_FF", "zzz"])
-    assert not discover.matches("width.d_ff", ["activation"])
-
-
-def test_caches_finds_memoised_functions_and_methods_once_and_clears_them():
-    module = types.ModuleType("course_lib_fake")
-
-    @functools.lru_cache
-    def square(x):
-        return x * x
-
-    class Model:
-        @functools.cache  # noqa: B019 (a memoised method is what discovery must find)
-        def method(self):
-            return 1
-
-    Model.__module__ = module.__name__
-    module.square, module.alias, module.Model, module.plain = square, square, Model, len
-    square(3)
-    found = discover.caches([module])
-    assert set(map(id, found)) == {id(square), id(Model.__dict__["method"])}
-    assert discover.clear_caches([module]) == 2
-    assert square.cache_info().currsize == 0
-
-
-def _demo(render=None, trains=False) -> Demo:
-    def default_render(a, b):
-        fig = new_figure(2, 1.5, dpi=50)
-        fig.add_subplot().plot([0, a], [0, b])
-        return fig
-
-    controls = (Control("a", [1, 2, 3], 1), Control("b", ["x", "y"], "x", kind="toggle"))
-    return Demo("tiny", controls, render or default_render, trains=trains)
-
-
-def test_demos_adds_those_of_extra_files_to_all_demos(tmp_path):
-    extra = tmp_path / "extra_demos.py"
-    extra.write_text(
-        "from course_lib.widgets import Control, Demo\n"
-        "def demos():\n"
-        "    return [Demo('extra', (Control('n', [1, 2], 1),), lambda n: None)]\n"
+def _row(text: str, start: str) -> list[str]:
+    """The cells of the table row that starts with ``start``."""
+    return (
+        next(line for line in text.splitlines() if line.startswith(start)).strip("| ").split(" | ")
     )
-    from course_lib.widgets import all_demos
-
-    names = [d.name for d in discover.demos([extra])]
-    assert names == [d.name for d in all_demos()] + ["extra"]
 
 
-def test_demos_rejects_a_file_without_demos_function(tmp_path):
-    extra = tmp_path / "no_demos.py"
-    extra.write_text("x = 1\n")
-    with pytest.raises(ValueError, match="defines no demos"):
-        discover.demos([extra])
-    with pytest.raises(ValueError, match="is not a file"):
-        discover.demos([tmp_path / "missing.py"])
+# --- report ---------------------------------------------------------------------------------
 
 
-# --- control timing -------------------------------------------------------------------------
+def test_notebook_rows_give_wall_cpu_peak_ratio_and_slowest_cells():
+    text = report.render(_results())
+    cells = _row(text, "| `01_x.ipynb`")
+    assert cells[1:9] == [
+        "16.0",
+        "19 %",
+        "21.0",
+        "4.00",
+        "met",
+        "600",
+        "met",
+        "[2] 10.00 s `a \\| b`; [1] 2.00 s `import`; [3] 1.00 s `plot`",
+    ]
+    assert "**4.00 s** (IQR" in text and "peak 200 MiB" in text
+    assert (
+        "Whole course: 16.0 s for 1 notebook(s) = 4.00 × the sum of their floors (4.0 s); goal ≤ 3 × floors: **missed**."
+        in text
+    )
 
 
-def test_time_control_visits_the_spread_grid_and_renders_first_visits_anew():
-    calls = []
-
-    def render(a, b):
-        calls.append((a, b))
-        return new_figure(1, 1, dpi=20)
-
-    demo = _demo(render)
-    samples = control_timing.time_control(demo, demo.controls[0], limit=2)
-    assert calls == [
-        (1, "x"),
-        (1, "x"),
-        (3, "x"),
-        (3, "x"),
-    ]  # first visit and re-render; cached hits
-    assert {k: len(v) for k, v in samples.items()} == {k: 2 for k in samples}
-    assert set(samples) == {*control_timing.MODES, *control_timing.CPU_MODES, "value"}
-    assert samples["value"] == [1, 3]
-    assert all(t >= 0 for mode in control_timing.MODES for t in samples[mode])
+def test_control_rows_give_each_state_median_and_p95_beside_the_floor_and_goals():
+    row = _row(report.render(_results()), "| `tiny`")
+    assert row[1:5] == ["`a`", "no", "2", "375.0 / 492.5"]
+    assert row[5] == "≤ 100 ms: **missed**"
+    assert row[6:11] == ["50.0 / 60.0", "met", "0.010 / 0.010", "met", "n/a"]
+    assert row[11:16] == ["'a\\|b': 475.0", "200.0", "10.0", "37.5", "5.0"]
 
 
-def test_figure_size_reads_the_default_figure():
-    assert control_timing.figure_size(_demo()) == (2.0, 1.5, 50.0)
+def test_p95_interpolates_like_numpy_and_is_absent_without_rounds():
+    values = np.random.default_rng(1).exponential(size=37).tolist()
+    assert report.p95(values) == pytest.approx(np.percentile(values, 95))
+    assert report.p95([7.0]) == 7.0
+    assert report.p95(None) is None and report.p95([]) is None
 
 
-def test_time_floor_gives_one_sample_per_repeat():
-    assert len(control_timing.time_floor(1.0, 1.0, 20, samples=3)) == 3
+def test_goals_missed_are_listed_and_counted():
+    text = report.render(_results())
+    assert "**2 goal(s) missed** of 6 checked" in text
+    missed = text.split("## Goals missed\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert missed == [
+        "- whole course: 4.00 × floors vs ≤ 3 × floors",
+        "- control `tiny.a` first: 492 ms vs p95 ≤ 100 ms",
+    ]
+
+
+def test_machine_section_names_the_cpu_versions_commit_load_and_settings():
+    text = report.render(_results())
+    for row in (
+        "| cpu | Test CPU 3000 |",
+        "| torch | 2.13.0+cpu |",
+        "| commit | 0123456789ab (dirty) |",
+        "| load average at end | 0.70 / 0.20 / 0.10 |",
+        "| repeat | 3 |",
+        "| values per control | 50 |",
+        "| only | all |",
+    ):
+        assert row in text
+    assert "Written by `python benchmarks/run.py --quick` on 2026-01-01 00:00 UTC" in text
+    assert "The machine was busy" not in text
+
+
+def test_report_warns_when_the_machine_was_busy():
+    results = _results()
+    results["course"]["load_average_at_end"] = "5.00 / 3.00 / 1.00"
+    assert "load average of 5.0 on 2 usable cores" in report.render(results)
+
+
+def test_sections_not_measured_say_so_and_failures_are_listed():
+    results = _results(notebooks=False, controls_=False)
+    results["course"]["failures"] = [
+        "`benchmarks/test_notebooks.py::test_notebook[x]` (call): boom"
+    ]
+    text = report.render(results)
+    assert text.count("Not measured in this run.") == 2
+    assert "## Errors\n\n- `benchmarks/test_notebooks.py::test_notebook[x]` (call): boom" in text
+    assert "**0 goal(s) missed** of 0 checked" in text
+    assert "## Errors" not in report.render(_results())
+
+
+def test_every_report_table_row_has_as_many_cells_as_its_header():
+    tables = [g for g in report.render(_results()).split("\n\n") if g.startswith("|")]
+    assert len(tables) == 3  # machine, notebooks, controls
+    for group in tables:
+        widths = {line.replace("\\|", "").count("|") for line in group.splitlines()}
+        assert len(widths) == 1, group
+    with pytest.raises(ValueError, match="row has 1 cells for 2 columns"):
+        report.table("a | b", [["1"]])
+
+
+def test_before_after_against_a_previous_run():
+    before, after = _results(), _results()
+    after["benchmarks"][1]["stats"]["median"] = 8.0
+    text = report.render(after, baseline=before)
+    assert "| `01_x.ipynb` wall s | 16.00 | 8.00 | 0.50 × |" in text
+    assert "| `tiny.a` first visit p95 ms | 492.5 | 492.5 | 1.00 × |" in text
+    assert "| `tiny.a` re-render p95 ms | 60.0 | 60.0 | 1.00 × |" in text
+    assert "## Before / after" not in report.render(after, baseline=None)
+
+
+def test_before_after_reads_the_results_json_of_the_benchmark_before_pytest_benchmark():
+    earlier = {
+        "notebooks": [{"name": "01_x.ipynb", "wall_s": {"median": 20.0}}],
+        "controls": [
+            {"demo": "tiny", "control": "a", "first": {"p95": 250.0}, "warm": {"p95": 120.0}}
+        ],
+    }
+    text = report.render(_results(), baseline=earlier)
+    assert "| `01_x.ipynb` wall s | 20.00 | 16.00 | 0.80 × |" in text
+    assert "| `tiny.a` first visit p95 ms | 250.0 | 492.5 | 1.97 × |" in text
+    assert "| `tiny.a` re-render p95 ms | 120.0 | 60.0 | 0.50 × |" in text
+
+
+def test_from_json_rewrites_the_report_of_a_saved_run_against_a_baseline(tmp_path):
+    before, after = _results(), _results()
+    after["benchmarks"][1]["stats"]["median"] = 8.0
+    (tmp_path / "before.json").write_text(json.dumps(before))
+    (tmp_path / "after.json").write_text(json.dumps(after))
+    options = ["--out", str(tmp_path), "--baseline", str(tmp_path / "before.json")]
+    assert run.main([*options, "--from-json", str(tmp_path / "after.json")]) == 0
+    assert (tmp_path / "RESULTS.md").read_text() == report.render(after, before)
+    assert not (tmp_path / "results.json").exists()  # nothing measured, nothing replaced
 
 
 # --- goals ----------------------------------------------------------------------------------
@@ -218,147 +268,177 @@ def test_control_goals_allow_a_second_only_for_first_visits_that_train():
     training = goals.control_goals(True, "training…", 900.0, 120.0, 1.0)
     assert training["first"].met and training["warm"].met is False and training["busy"].met
     assert goals.control_goals(True, "computing…", 900.0, 50.0, 1.0)["busy"].met is False
+    assert [report.label(v) for v in plain.values()] == ["**missed**", "met", "met", "n/a"]
 
 
-def test_verdict_labels():
-    assert report.label(asdict(goals.at_most(1, 2, "g"))) == "met"
-    assert report.label(asdict(goals.at_most(3, 2, "g"))) == "**missed**"
-    assert report.label(asdict(goals.at_most(None, 2, "g"))) == "n/a"
+# --- controls: cache clearing and the states pytest-benchmark times --------------------------
 
 
-# --- summaries ------------------------------------------------------------------------------
+class FakeDemo:
+    """The public Demo API the benchmark uses, counting renders."""
+
+    def __init__(self):
+        self.name, self.trains, self.busy_text = "tiny", False, "computing…"
+        self.controls = (
+            types.SimpleNamespace(name="a", values=[1, 2, 3], default=1, kind="slider"),
+        )
+        self.controls += (
+            types.SimpleNamespace(name="b", values=["x", "y"], default="x", kind="toggle"),
+        )
+        self.renders, self.pngs = [], {}
+
+    def defaults(self):
+        return {c.name: c.default for c in self.controls}
+
+    def png(self, **values):
+        key = tuple(sorted(values.items()))
+        if key not in self.pngs:
+            self.renders.append(values)
+            self.pngs[key] = b"png"
+        return self.pngs[key]
+
+    def clear_cache(self):
+        self.pngs.clear()
 
 
-def _runs() -> list[NotebookRun]:
-    cells_a = [(1, "import", 2.0), (2, "train", 9.0), (3, "plot", 1.0), (4, "print", 0.1)]
-    cells_b = [(1, "import", 2.2), (2, "train", 11.0), (3, "plot", 3.0), (4, "print", 0.1)]
-    return [
-        NotebookRun(14.0, 500 * 2**20, 20.0, cells_a),
-        NotebookRun(18.0, 700 * 2**20, 22.0, cells_b),
+@pytest.fixture
+def project_cache(monkeypatch):
+    """A memoised function in a loaded ``course_lib`` module, already holding a value."""
+    module = types.ModuleType("course_lib._bench_fake")
+
+    @functools.lru_cache
+    def square(x):
+        return x * x
+
+    module.square = square
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    square(3)
+    return square
+
+
+def test_memoised_finds_functions_and_methods_once_and_clear_caches_empties_them():
+    module = types.ModuleType("course_lib_fake")
+
+    @functools.lru_cache
+    def square(x):
+        return x * x
+
+    class Model:
+        @functools.cache  # noqa: B019 (a memoised method is what discovery must find)
+        def method(self):
+            return 1
+
+    Model.__module__ = module.__name__
+    module.square, module.alias, module.Model, module.plain = square, square, Model, len
+    square(3)
+    assert set(map(id, controls.memoised([module]))) == {id(square), id(Model.__dict__["method"])}
+    assert controls.clear_caches([module]) == 2
+    assert square.cache_info().currsize == 0
+
+
+def test_first_visit_setup_clears_the_demos_pngs_and_the_projects_caches(project_cache):
+    demo = FakeDemo()
+    demo.png(a=1, b="x")
+    values, setup = controls.plan(demo, demo.controls[0], "first", limit=2)
+    assert values == [1, 3]
+    assert setup() == ((), {"a": 1, "b": "x"})
+    assert demo.pngs == {} and project_cache.cache_info().currsize == 0
+    assert [setup()[1]["a"] for _ in range(3)] == [3, 1, 3]  # cycles through the values
+
+
+def test_re_render_setup_warms_the_caches_but_leaves_the_png_to_draw(project_cache):
+    demo = FakeDemo()
+    _, setup = controls.plan(demo, demo.controls[1], "warm", limit=5)
+    _, kwargs = setup()
+    assert demo.renders == [{"a": 1, "b": "x"}] and demo.pngs == {}
+    assert project_cache.cache_info().currsize == 1
+    demo.png(**kwargs)
+    assert len(demo.renders) == 2
+
+
+def test_cached_setup_leaves_the_png_stored():
+    demo = FakeDemo()
+    _, setup = controls.plan(demo, demo.controls[0], "cached", limit=5)
+    _, kwargs = setup()
+    demo.png(**kwargs)
+    assert demo.renders == [kwargs]
+    with pytest.raises(ValueError, match="mode must be one of"):
+        controls.plan(demo, demo.controls[0], "cold", limit=5)
+
+
+def test_spread_keeps_small_grids_whole_and_spreads_large_ones():
+    assert controls.spread([1, 2, 3], 50) == [1, 2, 3]
+    picked = controls.spread(list(range(120)), 50)
+    assert len(picked) == 50 and picked[0] == 0 and picked[-1] == 119
+    assert max(np.diff(picked)) - min(np.diff(picked)) <= 1
+    assert controls.spread([5, 6, 7], 1) == [5]
+    with pytest.raises(ValueError, match="limit must be >= 1, got 0"):
+        controls.spread([1], 0)
+
+
+def test_cpu_recorded_keeps_one_time_per_call_even_when_it_raises():
+    sink = []
+    assert controls.cpu_recorded(lambda x: 2 * x, sink)(4) == 8
+    with pytest.raises(ZeroDivisionError):
+        controls.cpu_recorded(lambda: 1 / 0, sink)()
+    assert len(sink) == 2 and all(t >= 0 for t in sink)
+
+
+def test_the_control_floor_is_an_empty_figure_of_the_demos_size():
+    from matplotlib.figure import Figure
+
+    demo = types.SimpleNamespace(figure=lambda: Figure(figsize=(2, 1.5), dpi=50))
+    size = controls.figure_size(demo)
+    assert size == (2.0, 1.5, 50.0)
+    assert controls.empty_png(*size).startswith(b"\x89PNG")
+
+
+# --- the notebook timer ---------------------------------------------------------------------
+
+
+def test_notebook_timer_runs_a_copy_in_its_folder_and_keeps_cells_memory_and_cpu(tmp_path):
+    folder = tmp_path / "lesson"
+    folder.mkdir()
+    (folder / "data.txt").write_text("41")
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("# tiny"),
+        nbformat.v4.new_code_cell(
+            "\n\nblock = bytearray(300 * 2**20)\nvalue = int(open('data.txt').read()) + 1"
+        ),
+        nbformat.v4.new_code_cell(
+            "import time\ntime.sleep(0.3)\nopen('written.txt', 'w').write(str(value))"
+        ),
     ]
+    nbformat.write(notebook, folder / "tiny.ipynb")
+    copy, workdir = scratch_copy(folder / "tiny.ipynb")
+    try:
+        done = execute(copy, workdir, timeout=60)
+        assert (workdir / "written.txt").read_text() == "42"
+    finally:
+        remove_scratch(workdir)
+    assert not workdir.parent.exists()
+    assert not (folder / "written.txt").exists()  # the notebook's own folder is untouched
+    assert [(i, line) for i, line, _ in done.cells] == [
+        (1, "block = bytearray(300 * 2**20)"),
+        (2, "import time"),
+    ]
+    assert done.cells[1][2] >= 0.3
+    assert done.peak_bytes >= 300 * MIB
+    assert done.cpu_s > 0
 
 
-def test_slowest_value_takes_the_median_over_repetitions_per_value():
-    reps = [{"first": [1.0, 9.0, 5.0], "value": ["a", "b", "c"]}]
-    reps += [{"first": [1.0, 2.0, 6.0], "value": ["a", "b", "c"]}]
-    reps += [{"first": [1.0, 3.0, 7.0], "value": ["a", "b", "c"]}]
-    assert measure.slowest_value(reps) == {"value": "'c'", "ms": 6.0}
-
-
-def test_slowest_cells_ranks_by_median_over_repetitions():
-    slowest = measure.slowest_cells(_runs())
-    assert [c["index"] for c in slowest] == [2, 1, 3]
-    assert slowest[0]["seconds"] == pytest.approx(10.0) and slowest[0]["line"] == "train"
-
-
-def test_notebook_summary_gives_ratio_to_floor_and_goals():
-    summary = measure.notebook_summary("01_x.ipynb", _runs(), floor_s=4.0)
-    assert summary["wall_s"]["median"] == pytest.approx(16.0)
-    assert summary["ratio"] == pytest.approx(4.0)
-    assert summary["peak_bytes"] == {"median": 600 * 2**20, "max": 700 * 2**20}
-    assert summary["cpu_s"] == pytest.approx(21.0)
-    assert summary["goals"]["wall"]["met"] is True
-    course = measure.course_summary([summary, summary], 4.0)
-    assert course["total_s"] == pytest.approx(32.0) and course["goal"]["met"] is False
-
-
-def test_control_summary_divides_by_the_floor():
-    demo = _demo(trains=True)
-    rep = {"first": [300.0, 500.0], "warm": [40.0, 60.0], "cached": [0.1, 0.1], "value": [1, 3]}
-    rep |= {"first_cpu": [200.0, 200.0], "warm_cpu": [30.0, 30.0]}
-    row = measure.control_summary(demo, demo.controls[0], [rep], [[10.0, 10.0]])
-    assert row["slowest_first"] == {"value": "3", "ms": 500.0}
-    assert row["ratio_first"] == pytest.approx(40.0) and row["ratio_warm"] == pytest.approx(5.0)
-    assert row["goals"]["first"]["met"] is True and row["goals"]["busy"]["met"] is False
-    assert (row["demo"], row["control"], row["grid_size"]) == ("tiny", "a", 3)
-
-
-# --- report ---------------------------------------------------------------------------------
-
-
-def _results(notebooks=True, controls=True) -> dict:
-    results = {
-        "command": "python benchmarks/run.py", "date": "2026-01-01 00:00 UTC",
-        "machine": {"cores_usable": 2, "torch_threads": 2, "load_average_at_start": "0.50 / 0.1 / 0.1"},
-        "settings": {"repeat": 3, "values_per_control": 50, "only": "all"},
-        "method": ["- how"], "errors": [], "notebooks": [], "floor": None, "course": None, "controls": [],
-    }  # fmt: skip
-    if notebooks:
-        summary = measure.notebook_summary("01_x.ipynb", _runs(), floor_s=4.0)
-        summary["slowest_cells"][0]["line"] = "a | b"
-        results["floor"] = measure.run_summary(_runs()[:1])
-        results["notebooks"] = [summary]
-        results["course"] = measure.course_summary([summary], 4.0)
-    if controls:
-        rep = {"first": [300.0, 500.0], "warm": [40.0, 60.0], "cached": [0.1, 0.1]}
-        rep |= {"first_cpu": [200.0], "warm_cpu": [30.0], "value": [1, "a|b"]}
-        demo = _demo()
-        results["controls"] = [measure.control_summary(demo, demo.controls[0], [rep], [[10.0]])]
-    return results
-
-
-def test_report_of_nothing_found_says_so():
-    text = report.render(_results(notebooks=False, controls=False))
-    assert "Not measured in this run." in text
-    assert "No demos found" in text
-    results = _results(notebooks=False, controls=False)
-    results["floor"] = measure.run_summary(_runs()[:1])
-    assert "No notebooks found." in report.render(results)
-
-
-def test_report_tables_show_each_number_beside_its_goal():
-    text = report.render(_results())
-    notebook_row = next(line for line in text.splitlines() if line.startswith("| `01_x.ipynb`"))
-    assert "| 16.0 |" in notebook_row and "| 4.00 |" in notebook_row and "a \\| b" in notebook_row
-    control_row = next(line for line in text.splitlines() if line.startswith("| `tiny`"))
-    assert "≤ 100 ms: **missed**" in control_row and "| 200.0 |" in control_row
-    assert "| 'a\\|b': 500.0 |" in control_row
-    assert "control `tiny.a` first: 490 ms vs p95 ≤ 100 ms" in text
-    assert "whole course: 4.00 × floors vs ≤ 3 × floors" in text
-    assert "**2 goal(s) missed** of 6 checked" in text
-    assert "The machine was busy" not in text
-
-
-def test_report_warns_when_the_machine_was_busy():
-    results = _results()
-    results["machine"]["load_average_at_end"] = "5.00 / 3.00 / 1.00"
-    assert "load average of 5.0 on 2 usable cores" in report.render(results)
-
-
-def test_report_compares_with_a_baseline():
-    before, after = _results(), _results()
-    after["notebooks"][0]["wall_s"]["median"] = 8.0
-    text = report.render(after, baseline=before)
-    assert "## Before / after" in text
-    assert "| `01_x.ipynb` wall s | 16.00 | 8.00 | 0.50 × |" in text
-    assert "## Before / after" not in report.render(after, baseline=None)
-
-
-def test_table_rows_match_the_header_width():
-    lines = report.table(["a", "b"], [["1", "x|y"]])
-    assert lines == ["| a | b |", "|---|---|", "| 1 | x\\|y |"]
-
-
-# --- command line and notebook helpers ------------------------------------------------------
-
-
-def test_quick_means_one_repetition_and_five_values():
-    args = run.parse_args(["--quick"])
-    assert (args.repeat, args.values) == (1, 5)
-    args = run.parse_args(["--quick", "--repeat", "4", "--only", "a", "--only", "b"])
-    assert (args.repeat, args.only) == (4, ["a", "b"])
-    assert (run.parse_args([]).repeat, run.parse_args([]).values) == (3, 50)
-
-
-def test_negative_repeat_is_refused():
-    with pytest.raises(SystemExit):
-        run.parse_args(["--repeat", "-1"])
-
-
-def test_floor_notebook_only_imports_course_lib_and_torch():
-    cells = floor_notebook().cells
-    assert [c.source for c in cells] == [FLOOR_SOURCE]
-    assert FLOOR_SOURCE == "import course_lib\nimport torch"
+def test_the_floor_notebook_only_imports_course_lib_and_torch():
+    notebook, workdir = scratch_copy(None)
+    try:
+        assert (
+            [c.source for c in notebook.cells]
+            == [FLOOR_SOURCE]
+            == ["import course_lib\nimport torch"]
+        )
+        assert list(workdir.iterdir()) == []
+    finally:
+        remove_scratch(workdir)
 
 
 def test_first_line_skips_blank_lines_and_shortens():
@@ -367,56 +447,112 @@ def test_first_line_skips_blank_lines_and_shortens():
     assert first_line("") == ""
 
 
-def test_baseline_defaults_to_the_previous_results_and_none_disables_it(tmp_path):
-    previous = tmp_path / "results.json"
-    assert run.load_baseline(None, previous) is None
-    previous.write_text('{"date": "yesterday"}')
-    assert run.load_baseline(None, previous) == {"date": "yesterday"}
-    assert run.load_baseline("none", previous) is None
-    other = tmp_path / "other.json"
-    other.write_text('{"date": "last week"}')
-    assert run.load_baseline(str(other), previous) == {"date": "last week"}
-    with pytest.raises(SystemExit, match="no such file"):
-        run.load_baseline(str(tmp_path / "missing.json"), previous)
-
-
-def test_table_refuses_a_row_that_does_not_fill_the_header():
-    with pytest.raises(ValueError, match="row has 1 cells for 2 columns"):
-        report.table(["a", "b"], [["1"]])
-
-
-def test_every_report_table_row_has_as_many_cells_as_its_header():
-    for line_group in report.render(_results()).split("\n\n"):
-        lines = [line for line in line_group.splitlines() if line.startswith("|")]
-        widths = {line.replace("\\|", "").count("|") for line in lines}
-        assert len(widths) <= 1, line_group
-
-
-# --- memory ---------------------------------------------------------------------------------
-
-
-def test_high_water_mark_reads_this_process_peak():
-    import psutil
-
-    hwm = memory.high_water_mark(os.getpid())
-    if hwm is None:
-        pytest.skip("no /proc/<pid>/status VmHWM on this system")
-    assert hwm >= psutil.Process().memory_info().rss * 0.5
-    assert memory.high_water_mark(2**31 - 1) is None  # no such process
-
-
 def test_peak_memory_counts_child_processes():
     import psutil
 
     own = psutil.Process().memory_info().rss
-    code = "import sys, time; x = b'1' * (300 * 2**20); print('ready', flush=True); time.sleep(5)"
+    code = "import time; x = b'1' * (300 * 2**20); print('ready', flush=True); time.sleep(5)"
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout.readline().strip() == "ready"
-        monitor = memory.PeakMemory(os.getpid(), interval=0.01).start()
+        monitor = PeakMemory(os.getpid(), interval=0.01).start()
         peak = monitor.stop()
     finally:
         child.kill()
         child.wait()
-    assert peak >= own + 250 * 2**20
+    assert peak >= own + 250 * MIB
     assert monitor.cpu_s > 0
+    hwm = high_water_mark(os.getpid())
+    assert hwm is None or hwm >= own * 0.5
+    assert high_water_mark(2**31 - 1) is None  # no such process
+
+
+# --- options, discovery and make bench's wrapper ---------------------------------------------
+
+
+def _config(**options):
+    defaults = {"quick": False, "repeat": None, "values": None, "only": [], "cell_timeout": 600}
+    return types.SimpleNamespace(getoption={**defaults, **options}.__getitem__)
+
+
+def test_quick_means_one_round_and_five_values_unless_told_otherwise():
+    quick, full = settings_of(_config(quick=True)), settings_of(_config())
+    assert (quick.repeat, quick.values, full.repeat, full.values) == (1, 5, 3, 50)
+    assert settings_of(_config(quick=True, repeat=4, only=["a", "b"])).only == ("a", "b")
+    with pytest.raises(pytest.UsageError, match="must be >= 1"):
+        settings_of(_config(repeat=-1))
+
+
+def test_only_matches_case_insensitive_substrings_of_any_name():
+    assert matches(["width.d_ff"], [])
+    assert matches(["x.ipynb", "width.d_ff"], ["D_FF", "zzz"])
+    assert not matches(["width.d_ff"], ["activation"])
+    assert not matches([], ["width"])
+
+
+def _collect(*options: str) -> list[str]:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "benchmarks",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:xdist",
+            *options,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+def test_benchmarks_cover_every_demo_control_and_notebook_and_only_selects():
+    from course_lib.widgets import all_demos
+
+    demos = all_demos()
+    notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    ids = _collect()
+    wanted = {
+        f"{d.name}.{c.name}-{mode}" for d in demos for c in d.controls for mode in controls.MODES
+    }
+    assert {i.split("[", 1)[1][:-1] for i in ids if "::test_control[" in i} == wanted
+    assert {i.split("[", 1)[1][:-1] for i in ids if "::test_notebook[" in i} == set(notebooks)
+    assert sum("::test_nbval_pass[" in i for i in ids) == 2
+    demo, control = demos[0], demos[0].controls[0]
+    picked = _collect("--only", f"{demo.name}.{control.name}", "--only", notebooks[0])
+    assert sorted(i.split("::")[1] for i in picked) == sorted(
+        [
+            f"test_control_floor[{demo.name}]",
+            "test_notebook_floor",
+            f"test_notebook[{notebooks[0]}]",
+        ]
+        + [f"test_control[{demo.name}.{control.name}-{mode}]" for mode in controls.MODES]
+    )
+
+
+def test_baseline_defaults_to_the_previous_results_and_none_disables_it(tmp_path):
+    previous = tmp_path / "results.json"
+    assert run.load_baseline(None, previous) is None
+    previous.write_text('{"datetime": "yesterday"}')
+    assert run.load_baseline(None, previous) == {"datetime": "yesterday"}
+    assert run.load_baseline("none", previous) is None
+    other = tmp_path / "other.json"
+    other.write_text('{"datetime": "last week"}')
+    assert run.load_baseline(str(other), previous) == {"datetime": "last week"}
+    with pytest.raises(SystemExit, match="no such file"):
+        run.load_baseline(str(tmp_path / "missing.json"), previous)
+
+
+def test_make_bench_runs_pytest_benchmark_into_a_json(tmp_path):
+    command = run.pytest_command(tmp_path / "new.json", ["--quick", "--only", "width"])
+    assert command[1:5] == ["-m", "pytest", str(ROOT / "benchmarks"), "--benchmark-only"]
+    assert f"--benchmark-json={tmp_path / 'new.json'}" in command
+    assert command[-3:] == ["--quick", "--only", "width"]
+    assert any(arg.endswith("artifacts/benchmarks") for arg in command)
+    own = run.pytest_command(tmp_path, ["--benchmark-storage=file:///elsewhere"])
+    assert sum(arg.startswith("--benchmark-storage") for arg in own) == 1
