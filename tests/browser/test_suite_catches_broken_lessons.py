@@ -17,14 +17,18 @@ pytestmark = pytest.mark.browser
 RENDER = """\
 %matplotlib inline
 from course_lib.plots import new_figure
-from course_lib.widgets import Control, Demo, build
+from course_lib.widgets import Control, Demo, build, redraw
 
 
-def render(d_ff, activation, broken_at=None):
+def values(d_ff, activation, broken_at=None):
     if d_ff == broken_at:
         raise ValueError(f"no figure for d_ff={d_ff}")
+    return d_ff, activation
+
+
+def draw(data):
     fig = new_figure(3, 1, dpi=50)
-    fig.suptitle(f"d_ff={d_ff} activation={activation}")
+    fig.suptitle(f"d_ff={data[0]} activation={data[1]}")
     return fig
 """
 D_FF = 'Control("d_ff", (8, 16, 32, 64), 16)'
@@ -33,19 +37,19 @@ MODE = 'Control("mode", ("post", "pre"), "post", kind="toggle")'
 
 WORKING = [
     RENDER,
-    f'trained = Demo("trained", ({D_FF}, {ACTIVATION}), render, trains=True, busy_text="training…")\n'
+    f'trained = Demo("trained", ({D_FF}, {ACTIVATION}), values, redraw(draw), trains=True, busy_text="training…")\n'
     "build(trained)",
-    f'norm = Demo("norm", ({MODE},), lambda mode: render(16, mode))\nbuild(norm)',
+    f'norm = Demo("norm", ({MODE},), lambda mode: values(16, mode), redraw(draw))\nbuild(norm)',
     "from ipywidgets import interact\n\n"
     'interact(lambda steps: print("steps:", steps), steps=(1, 5));',
 ]
 BROKEN = [
     RENDER,
     "from functools import partial\n\n"
-    f'broken = Demo("broken", ({D_FF},), partial(render, activation="relu", broken_at=32), trains=True)\n'
+    f'broken = Demo("broken", ({D_FF},), partial(values, activation="relu", broken_at=32), redraw(draw), trains=True)\n'
     "build(broken)",
-    f'never_shown = Demo("never shown", ({ACTIVATION},), lambda activation: render(16, activation))',
-    f'deaf = Demo("deaf", ({MODE},), lambda mode: render(8, "relu"))\nbuild(deaf)',
+    f'never_shown = Demo("never shown", ({ACTIVATION},), lambda activation: values(16, activation), redraw(draw))',
+    f'deaf = Demo("deaf", ({MODE},), lambda mode: values(8, "relu"), redraw(draw))\nbuild(deaf)',
     "# what a learner sees after an ipywidgets / jupyterlab_widgets mismatch\n"
     'view = {"model_id": "no-such-model", "version_major": 2, "version_minor": 0}\n'
     'display({"application/vnd.jupyter.widget-view+json": view}, raw=True)',
