@@ -67,12 +67,15 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/run.py $(BENCH_ARGS)
 
-# Debian's Chromium for the browser suite, when we can install it (root with apt-get); otherwise
-# the browser tests skip with a line saying how to install it.
+# Debian's Chromium for the browser suite, and a CJK font so the lessons' Chinese terms render as
+# characters, not boxes, when we can install them (root with apt-get); otherwise the browser tests
+# skip with a line saying how to install Chromium.
+CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 chromium:
-	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Chromium for the browser suite (apt-get)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	@if { [ ! -x /usr/bin/chromium ] || [ ! -e $(CJK_FONT) ]; } && [ "$$(id -u)" = 0 ] \
+		&& command -v apt-get >/dev/null; then \
+		echo "Installing Chromium and a CJK font for the browser suite (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
 
 clean:
