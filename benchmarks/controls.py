@@ -3,7 +3,8 @@
 
 - ``first``: first visit, the demo's PNGs and every memoised function of the loaded ``course_lib``
   modules cleared, so training and sweeps run again;
-- ``warm``: re-render, the experiment caches warm, the figure drawn and encoded again;
+- ``warm``: re-render, the experiment caches warm and the demo's live figure built: what a PNG
+  cache miss costs, ``figure_png(demo.figure(**values))``, timed without emptying anything;
 - ``cached``: the PNG the demo keeps for a value it has shown.
 
 Only the public Demo API is used: name, controls, defaults(), figure(), png(), clear_cache().
@@ -74,12 +75,20 @@ def plan(demo, control, mode: str, limit: int) -> tuple[list[Any], Callable]:
             demo.clear_cache()
             clear_caches()
         else:
-            demo.png(**kwargs)  # the experiment caches warm, the PNG stored
-            if mode == "warm":
-                demo.clear_cache()
+            demo.png(**kwargs)  # the experiment caches warm, the live figure built, the PNG stored
         return (), kwargs
 
     return values, setup
+
+
+def rerender(demo) -> Callable[..., bytes]:
+    """What ``demo.png`` does on a cache miss once its live figure exists: data, redraw, encode."""
+    from course_lib.plots import figure_png
+
+    def draw(**values: Any) -> bytes:
+        return figure_png(demo.figure(**values))
+
+    return draw
 
 
 def cpu_recorded(function: Callable, sink: list[float]) -> Callable:
