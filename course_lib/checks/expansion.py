@@ -1,14 +1,23 @@
-"""Checkers for lesson 2: the equal-budget gated FFN, SwiGLU, the rank of a collapsed linear stack."""
+"""Checkers for lesson 2: the collapsed rank, the identity FFN, the ring's width, the gated FFN."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
-from course_lib.model.ffn import count_gated_parameters, equal_budget_gated_d_ff, gated_ffn
+from course_lib.model.ffn import (
+    count_gated_parameters,
+    equal_budget_gated_d_ff,
+    gated_ffn,
+    numpy_ffn,
+)
+from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G
+
+TRIANGLE_EDGES = len(TRIANGLE_F) + len(TRIANGLE_G)  # three edges per triangle
 
 
 def check_gated_budget(fn: Callable[[int, int], int]) -> CheckResult:
@@ -115,3 +124,88 @@ def check_collapsed_rank(fn: Callable[[int, int], int]) -> CheckResult:
         return "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 x 512 matrix could not."
 
     return run_check("collapsed rank", check)
+
+
+def _identity_weights(fn: Callable[[int], dict], d_model: int) -> dict[str, np.ndarray]:
+    weights = require_return(fn(d_model))
+    if not isinstance(weights, dict) or set(weights) != {"W1", "b1", "W2", "b2"}:
+        raise Hint("return a dict with exactly the keys 'W1', 'b1', 'W2', 'b2'")
+    weights = {k: np.asarray(v, dtype=float) for k, v in weights.items()}
+    W1, W2 = weights["W1"], weights["W2"]
+    if W1.ndim != 2 or W1.shape[0] != d_model:
+        raise Hint(f"W1 must have shape (d_model, d_ff) = ({d_model}, d_ff), got {W1.shape}")
+    if W2.shape != W1.shape[::-1]:
+        raise Hint(
+            f"W2 has shape {W2.shape}, W1 {W1.shape}: W2 maps back, shape (d_ff, d_model);"
+            " in the formula's layout it is W1's transpose, not a copy"
+        )
+    return weights
+
+
+def _diagnose_identity(out: np.ndarray, x: np.ndarray, d_ff: int, d_model: int) -> str:
+    relu = np.maximum(x, 0)
+    if close(out, relu):
+        return "only the positive half comes through: add units for -x (W1 = [I, -I])"
+    if close(out, np.abs(x)):
+        return "FFN(x) = |x|: relu(x) + relu(-x); the -x units must be subtracted (W2 = [I; -I])"
+    if close(out, -x):
+        return "FFN(x) = -x: the signs of W2's two blocks are swapped"
+    if d_ff < 2 * d_model:
+        return f"d_ff = {d_ff} < 2 * d_model = {2 * d_model}: too few units to keep both halves"
+    return "FFN(x) differs from x: check W1 = [I, -I], W2 = [I; -I] and zero biases"
+
+
+def check_identity_ffn(fn: Callable[[int], dict]) -> CheckResult:
+    """``fn(d_model)``: ReLU-FFN weights W1 (d_model, d_ff), b1, W2 (d_ff, d_model), b2 with FFN(x) = x."""
+
+    def check() -> str:
+        rng = np.random.default_rng(0)
+        for d_model in (2, *rng.integers(3, 9, size=3).tolist()):
+            weights = _identity_weights(fn, d_model)
+            x = rng.normal(size=(int(rng.integers(3, 8)), d_model))
+            out = numpy_ffn(x, **weights)  # the model's own FFN, relu
+            if not close(out, x, atol=1e-9):
+                raise Hint(
+                    f"d_model={d_model}: " + _diagnose_identity(out, x, len(weights["b1"]), d_model)
+                )
+        return "relu(x) - relu(-x) = x: 2 * d_model units pass every input through unchanged."
+
+    return run_check("identity FFN", check)
+
+
+def check_ring_width(fn: Callable[[], int], sweeps: dict, threshold: float = 0.97) -> CheckResult:
+    """``fn()``: the smallest d_ff of the stored sweep whose median ReLU accuracy on the ring
+    reaches ``threshold``. ``sweeps``: task -> the stored WidthSweep (ring, xor, triangles)."""
+
+    def check() -> str:
+        ring = sweeps["ring"]
+        expected = ring.smallest_solving_width("relu", threshold)
+        medians = dict(
+            zip(
+                ring.widths,
+                np.median(ring.accuracy[ring.activations.index("relu")], axis=1),
+                strict=True,
+            )
+        )
+        got = require_return(fn())
+        if got == expected:
+            return f"d_ff={got} is the first width whose median reaches {threshold} ({medians[got]:.3f})."
+        if got == sweeps["xor"].smallest_solving_width("relu", threshold):
+            raise Hint(
+                f"{got} is xor's width: xor's boundary is two straight lines, the ring's a curve"
+            )
+        if got == TRIANGLE_EDGES:
+            raise Hint(
+                f"{got} is the triangles' edge count: the ring's boundary is two circles, polygons only approximate them"
+            )
+        if got == sweeps["triangles"].smallest_solving_width("relu", threshold):
+            raise Hint(f"{got} is the triangles' width; read the ring row")
+        if got == ring.smallest_solving_width("tanh", threshold):
+            raise Hint(f"{got} is tanh's width on the ring; the question asks about ReLU")
+        if got not in medians:
+            raise Hint(f"the sweep has the widths {ring.widths}: the answer is one of them")
+        if got < expected:
+            raise Hint(f"at d_ff={got} the median is {medians[got]:.3f}, below {threshold}")
+        raise Hint(f"a smaller width already reaches {threshold}: look left of d_ff={got}")
+
+    return run_check("ring width", check)
