@@ -1,13 +1,16 @@
-"""Checkers for lesson 4: LayerNorm from scratch, and both sublayer connections."""
+"""Checkers for lesson 4: LayerNorm from scratch, both sublayer connections, a prediction of the
+output scale, and a pre-norm encoder layer equal to PyTorch's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import torch
+from torch import nn
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
-from course_lib.model.sublayer import LayerNorm, layer_norm
+from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection, layer_norm
+from course_lib.model.transformer import MultiHeadAttention
 
 EPS = 0.5  # large on purpose: where eps goes then changes the answer visibly
 
@@ -129,3 +132,134 @@ def check_sublayer_connection(fn: Callable, norm_first: bool = False) -> CheckRe
 
     name = "pre-norm connection" if norm_first else "post-norm connection"
     return run_check(name, check)
+
+
+INPUT_STD = 3.0  # the prediction exercise's input scale
+
+
+def connection_output_std(norm_first: bool, input_std: float = INPUT_STD, seed: int = 0) -> float:
+    """Mean std per position of a fresh sublayer connection around 8-head self-attention (d_model
+    512), for an input of standard deviation ``input_std``: (batch 2, seq 4, d_model 512)."""
+    with torch.random.fork_rng(), torch.no_grad():
+        torch.manual_seed(seed)
+        x = torch.randn(2, 4, 512, dtype=torch.float64) * input_std
+        attention = MultiHeadAttention(512, 8, 0.0).double()
+        connection = SublayerConnection(512, 0.0, norm_first).double()
+        out = connection(x, lambda h: attention(h, h, h))
+    return out.std(dim=-1, unbiased=False).mean().item()
+
+
+def check_std_prediction(fn: Callable) -> CheckResult:
+    """``fn()`` returns the predicted (post-norm std, pre-norm std) of a sublayer connection's
+    output for an input of std 3; the checker measures both and names the likely reasoning slip."""
+
+    def check() -> str:
+        got = require_return(fn(), "return post_std, pre_std")
+        if not (isinstance(got, tuple) and len(got) == 2):
+            raise Hint("return two numbers: (post-norm std, pre-norm std)")
+        post, pre = (float(v) for v in got)
+        post_measured, pre_measured = connection_output_std(False), connection_output_std(True)
+        if abs(post - INPUT_STD) < 0.5:
+            raise Hint(
+                "post-norm ends with LayerNorm: whatever the input's scale, it leaves at std 1"
+            )
+        if abs(post - post_measured) > 0.2:
+            raise Hint("post-norm's last step is LayerNorm (gain 1, bias 0 at initialisation)")
+        if abs(pre - 1.0) < 0.3:
+            raise Hint(
+                "pre-norm normalises only the copy the sublayer reads; the residual adds the raw x "
+                "(std 3) back, so the output keeps x's scale"
+            )
+        if abs(pre - INPUT_STD**2) < 1.0:
+            raise Hint("9 is the variance of x; the question asks for the standard deviation")
+        if abs(pre - pre_measured) > 0.15 * pre_measured:
+            raise Hint(
+                "pre-norm returns x + sublayer(norm(x)): x has std 3, and the sublayer reads a "
+                "std-1 copy, so it adds comparatively little"
+            )
+        return (
+            f"measured: post-norm {post_measured:.1f}, pre-norm {pre_measured:.1f}. The norm's "
+            "place decides whether the input's scale survives."
+        )
+
+    return run_check("output std prediction", check)
+
+
+def _encoder_case(seed: int):
+    """A PyTorch pre-norm layer with random shape and weights (eval mode), our copy's parts, x."""
+    g = torch.Generator().manual_seed(seed)
+    d_model, heads = (8, 12, 16)[seed % 3], 2 + 2 * (seed % 2)
+    batch, length = (int(v) for v in torch.randint(1, 4, (2,), generator=g) + torch.tensor([0, 2]))
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        theirs = nn.TransformerEncoderLayer(
+            d_model, heads, 2 * d_model, dropout=0.1, batch_first=True, norm_first=True
+        )
+        for norm in (theirs.norm1, theirs.norm2):  # distinct gains and biases, so a swap shows
+            nn.init.uniform_(norm.weight, 0.5, 1.5)
+            nn.init.normal_(norm.bias)
+    theirs.eval()
+    ours = EncoderLayer.from_torch(theirs).eval()
+    x = torch.randn(batch, length, d_model, generator=g) * 2
+
+    def attention(h: torch.Tensor) -> torch.Tensor:
+        return ours.self_attn(h, h, h)
+
+    parts = (attention, ours.ffn, ours.sublayers[0].norm, ours.sublayers[1].norm)
+    return theirs, parts, x
+
+
+def _encoder_suspects(x, attn, ffn, n1, n2) -> dict[str, torch.Tensor]:
+    """The usual wrong pre-norm layers, each keyed by the hint that names its mistake."""
+    h = n1(x + attn(x))
+    post = n2(h + ffn(h))
+    h = x + attn(n1(x))
+    no_final_residual = ffn(n2(h))
+    g = attn(n1(x))
+    no_first_residual = g + ffn(n2(g))
+    h = n1(x + attn(n1(x)))
+    normalised_after = n2(h + ffn(n2(h)))
+    h = n1(x) + attn(n1(x))
+    adds_normed = n2(h) + ffn(n2(h))
+    h = x + attn(n2(x))
+    swapped = h + ffn(n1(h))
+    h = x + attn(n1(x))
+    one_norm = h + ffn(n1(h))
+    h = x + attn(n1(x))
+    final_norm = n2(h + ffn(n2(h)))
+    return {
+        "that is post-norm placement, norm(x + sublayer(x)); pre-norm normalises the sublayer's "
+        "input: x + sublayer(norm(x))": post,
+        "the final residual is missing: the layer returns h + ffn(norm2(h))": no_final_residual,
+        "the first residual is missing: h = x + attention(norm1(x))": no_first_residual,
+        "the sums are normalised after the residual as well: pre-norm adds the sublayer's output "
+        "to the raw stream and normalises nothing after it": normalised_after,
+        "the residual adds the normalised x; it must add the raw x": adds_normed,
+        "norm1 and norm2 are swapped: norm1 goes before attention, norm2 before the FFN": swapped,
+        "one norm is used twice: norm1 before attention, norm2 before the FFN": one_norm,
+        "the output is normalised again at the end: a pre-norm layer returns the sum as it is "
+        "(the stack's final LayerNorm comes after the last layer)": final_norm,
+    }
+
+
+def check_pre_norm_encoder_layer(fn: Callable) -> CheckResult:
+    """``fn(x, attention, ffn, norm1, norm2)`` must equal ``nn.TransformerEncoderLayer(
+    norm_first=True)`` in eval mode within 1e-5, for layers of random shapes and weights."""
+
+    def check() -> str:
+        for seed in range(3):
+            theirs, parts, x = _encoder_case(seed)
+            with torch.no_grad():
+                got = require_return(fn(x, *parts))
+                expected = theirs(x)
+                if shape_of(got) != tuple(expected.shape):
+                    raise Hint(f"the output has shape {shape_of(got)}, expected {tuple(x.shape)}")
+                if close(got, expected, atol=1e-5):
+                    continue
+                for hint, wrong in _encoder_suspects(x, *parts).items():
+                    if close(got, wrong, atol=1e-5):
+                        raise Hint(hint)
+            raise Hint("the values differ from h = x + attention(norm1(x)); h + ffn(norm2(h))")
+        return "equals nn.TransformerEncoderLayer(norm_first=True) within 1e-5, 3 random layers."
+
+    return run_check("pre-norm encoder layer", check)

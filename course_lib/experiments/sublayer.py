@@ -50,8 +50,9 @@ class ToyConnection(nn.Module):
 
 
 def xavier_init(module: nn.Module) -> nn.Module:
-    """Xavier-uniform weights and zero biases for every Linear, as in the original Transformer
-    and in Xiong et al. 2020 (PyTorch's own default init gives far smaller sublayer outputs)."""
+    """Xavier-uniform weights and zero biases for every Linear, as common implementations of the
+    Transformer use (tensor2tensor, The Annotated Transformer; the paper names no initialisation).
+    PyTorch's own default init gives far smaller sublayer outputs."""
     for layer in module.modules():
         if isinstance(layer, nn.Linear):
             nn.init.xavier_uniform_(layer.weight)
@@ -101,6 +102,7 @@ class DepthProfile:
     activation_rms: np.ndarray  # (depth + 1,): RMS of the stream, input first
     w2_grad: np.ndarray  # (depth,): ||dLoss/dW2|| of each layer's FFN
     loss: float
+    output_rms: float  # RMS of the stack's output: after the final LayerNorm for pre-norm
 
 
 @lru_cache(maxsize=256)
@@ -117,11 +119,15 @@ def depth_profile(
         x = torch.randn(8, 8, 32)
         target = torch.randint(0, 16, (8, 8))
         trace: list[torch.Tensor] = [x]
-        loss = F.cross_entropy(head(model(x, trace)).reshape(-1, 16), target.reshape(-1))
+        output = model(x, trace)
+        loss = F.cross_entropy(head(output).reshape(-1, 16), target.reshape(-1))
         loss.backward()
     rms = [float(t.detach().pow(2).mean().sqrt()) for t in trace]
     grads = [float(f.linear2.weight.grad.norm()) for f in model.ffn]
-    return DepthProfile(depth, placement, residual, np.array(rms), np.array(grads), loss.item())
+    out_rms = float(output.detach().pow(2).mean().sqrt())
+    return DepthProfile(
+        depth, placement, residual, np.array(rms), np.array(grads), loss.item(), out_rms
+    )
 
 
 def mean_profile(
@@ -141,6 +147,7 @@ def mean_profile(
         np.mean([r.activation_rms for r in runs], axis=0),
         np.mean([r.w2_grad for r in runs], axis=0),
         float(np.mean([r.loss for r in runs])),
+        float(np.mean([r.output_rms for r in runs])),
     )
 
 

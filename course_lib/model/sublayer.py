@@ -1,5 +1,5 @@
 """The sublayer connection (子层连接): residual connection (残差连接) plus layer normalization
-(规范化层), and the encoder/decoder layers built from it.
+(层归一化), and the encoder/decoder layers built from it; RMSNorm (均方根归一化) beside LayerNorm.
 
 Post-norm (the original Transformer, PyTorch's default): ``norm(x + dropout(sublayer(x)))``.
 Pre-norm (``norm_first=True``): ``x + dropout(sublayer(norm(x)))``.
@@ -18,6 +18,12 @@ from torch import nn
 from course_lib._validate import choice, last_dim, positive_int, probability
 from course_lib.model.ffn import FeedForward
 from course_lib.model.transformer import MultiHeadAttention
+
+
+def _positive_eps(eps: float) -> float:
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or eps <= 0:
+        raise ValueError(f"eps must be a positive float, got {eps!r}")
+    return float(eps)
 
 
 def layer_norm(
@@ -41,15 +47,41 @@ class LayerNorm(nn.Module):
     def __init__(self, d_model: int, eps: float = 1e-5) -> None:
         super().__init__()
         self.d_model = positive_int("d_model", d_model)
-        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or eps <= 0:
-            raise ValueError(f"eps must be a positive float, got {eps!r}")
-        self.eps = float(eps)
+        self.eps = _positive_eps(eps)
         self.weight = nn.Parameter(torch.ones(d_model))  # the gain, learnable (可学习的缩放)
         self.bias = nn.Parameter(torch.zeros(d_model))  # the shift, learnable
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         last_dim("x", tuple(x.shape), self.d_model)
         return layer_norm(x, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.d_model}, eps={self.eps}"
+
+
+def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
+    """weight * x / sqrt(mean(x^2) + eps) over the last dimension: no mean subtracted, no bias.
+
+    x: (..., d) -> same shape; weight: (d,). The formula ``RMSNorm`` (LLaMA-style models) computes.
+    """
+    return weight * x / torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps)
+
+
+class RMSNorm(nn.Module):
+    """weight * x / sqrt(mean(x^2) + eps) over the last dimension (均方根归一化).
+
+    x: (..., d_model) -> same shape. Equal to ``torch.nn.RMSNorm(d_model, eps)``.
+    """
+
+    def __init__(self, d_model: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.d_model = positive_int("d_model", d_model)
+        self.eps = _positive_eps(eps)
+        self.weight = nn.Parameter(torch.ones(d_model))  # the gain, learnable; there is no bias
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        last_dim("x", tuple(x.shape), self.d_model)
+        return rms_norm(x, self.weight, self.eps)
 
     def extra_repr(self) -> str:
         return f"{self.d_model}, eps={self.eps}"

@@ -120,3 +120,11 @@ def test_learning_rate_warms_up_then_decays_to_zero():
     assert learning_rate(0, 100, 0.1, 0) == pytest.approx(0.1)
     with pytest.raises(ValueError, match="step"):
         learning_rate(100, 100, 0.1, 20)
+
+
+def test_pre_norm_final_layer_norm_brings_the_grown_stream_back_to_unit_scale():
+    pre = depth_profile(16, "pre", True)
+    assert pre.activation_rms[-1] > 2.0  # the residual stream has grown
+    assert abs(pre.output_rms - 1.0) < 1e-3  # the final LayerNorm rescales it
+    post = depth_profile(16, "post", True)
+    assert abs(post.output_rms - post.activation_rms[-1]) < 1e-12  # no final norm: the same

@@ -12,8 +12,10 @@ from course_lib.model.sublayer import (
     DecoderLayer,
     EncoderLayer,
     LayerNorm,
+    RMSNorm,
     SublayerConnection,
     mask_from_torch,
+    rms_norm,
     unbiased_std_layer_norm,
 )
 
@@ -194,3 +196,33 @@ def test_layers_reject_unknown_activation():
         EncoderLayer(8, 2, 16, activation="silu")
     with pytest.raises(ValueError, match="activation"):
         DecoderLayer(8, 2, 16, activation="tanh")
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 7), (2, 3, 16)])
+@pytest.mark.parametrize("eps", [1e-6, 1e-3, 0.5])
+def test_rms_norm_equals_torch_rmsnorm(shape, eps):
+    g = torch.Generator().manual_seed(len(shape))
+    x = torch.randn(*shape, generator=g) * 2 + 0.5
+    ours, theirs = RMSNorm(shape[-1], eps=eps), nn.RMSNorm(shape[-1], eps=eps)
+    with torch.no_grad():
+        theirs.weight.copy_(torch.rand(shape[-1], generator=g) + 0.5)
+    ours.load_state_dict(theirs.state_dict())
+    torch.testing.assert_close(ours(x), theirs(x), atol=1e-6, rtol=1e-5)
+
+
+def test_rms_norm_differs_from_layer_norm_when_the_mean_is_not_zero():
+    x = torch.randn(2, 3, 8, generator=torch.Generator().manual_seed(0)) + 2.0
+    gap = (RMSNorm(8)(x) - LayerNorm(8)(x)).abs().max().item()
+    assert gap > 0.1  # RMSNorm keeps the mean; LayerNorm removes it
+
+
+def test_rms_norm_gives_root_mean_square_one():
+    x = torch.randn(4, 32, generator=torch.Generator().manual_seed(1)) * 5
+    rms = rms_norm(x, torch.ones(32), eps=1e-12).pow(2).mean(dim=-1).sqrt()
+    torch.testing.assert_close(rms, torch.ones(4))
+
+
+@pytest.mark.parametrize("d_model, eps", [(0, 1e-6), (4, 0.0), (4, -1.0), (4, True)])
+def test_rms_norm_rejects_bad_arguments(d_model, eps):
+    with pytest.raises(ValueError):
+        RMSNorm(d_model, eps)
