@@ -1,4 +1,5 @@
-"""Checkers for lesson 1: the NumPy forward pass, the parameter formula, a FeedForward module."""
+"""Checkers for lesson 1: the NumPy forward pass, the parameter formula, a FeedForward module,
+attention weights for a few queries, and a prediction of GPT-2 small's FFN size."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from course_lib.model.ffn import (
     count_parameters,
     numpy_ffn,
 )
+from course_lib.model.transformer import scaled_dot_product_attention, transformer_layer_parameters
 
 
 def _random_ffn_arrays(seed: int, d_model: int = 6, d_ff: int = 10, batch: tuple = (2, 3)):
@@ -186,3 +188,127 @@ def _check_dropout_in_training(module: torch.nn.Module, x: torch.Tensor) -> str:
             "in training mode whole outputs are zeroed: dropout belongs on the hidden layer, between the ReLU and linear2, not after linear2"
         )
     return "matches the reference in eval mode, and dropout is active only in training mode."
+
+
+def _attention_suspects(q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> dict:
+    """The usual wrong attention weights, each under the hint that names its mistake."""
+    scores = q @ k.T
+    d_k = k.shape[-1]
+
+    def masked(z):
+        return z.masked_fill(~mask, float("-inf"))
+
+    return {
+        "the scores are not divided by sqrt(d_k)": masked(scores).softmax(-1),
+        "the scores are divided by d_k; the scale is sqrt(d_k)": masked(scores / d_k).softmax(-1),
+        "the softmax runs over the queries (dim 0); each query's weights over the keys must sum to 1": masked(
+            scores / d_k**0.5
+        ).softmax(0),
+        "the mask is ignored: a query puts weight on keys it may not see": (
+            scores / d_k**0.5
+        ).softmax(-1),
+        "the mask is inverted: True means a query may attend to that key": (
+            (scores / d_k**0.5).masked_fill(mask, float("-inf")).softmax(-1)
+        ),
+        "the masked weights are zeroed after the softmax, so the rows no longer sum to 1: mask the scores before it": (
+            (scores / d_k**0.5).softmax(-1) * mask
+        ),
+        "there is no softmax: the weights must be positive and sum to 1 for each query": masked(
+            scores / d_k**0.5
+        ).nan_to_num(neginf=0.0),
+    }
+
+
+def check_attention_weights(fn: Callable) -> CheckResult:
+    """``fn(q, k, mask)`` with q (L, d_k), k (S, d_k), mask (L, S) True = may attend -> (L, S)."""
+
+    def check() -> str:
+        g = torch.Generator().manual_seed(0)
+        for length, keys, d_k in ((3, 5, 4), (4, 4, 8), (1, 6, 2)):
+            q = torch.randn(length, d_k, generator=g, dtype=torch.float64)
+            k = torch.randn(keys, d_k, generator=g, dtype=torch.float64)
+            mask = torch.rand(length, keys, generator=g) < 0.6
+            mask[:, 0] = True  # every query may see at least one key
+            _, expected = scaled_dot_product_attention(q, k, k, mask)
+            got = require_return(fn(q.clone(), k.clone(), mask.clone()))
+            if shape_of(got) == (keys, length) and keys != length:
+                raise Hint(f"the weights have shape {shape_of(got)}: one row per query, (L, S)")
+            if shape_of(got) != tuple(expected.shape):
+                raise Hint(
+                    f"the weights have shape {shape_of(got)}, expected (L, S) = {tuple(expected.shape)}"
+                )
+            if not close(got, expected):
+                if bool(torch.isnan(torch.as_tensor(got)).any()):
+                    raise Hint(
+                        "some weights are NaN: a query had every key masked out; "
+                        "is the mask inverted? True means a query may attend to that key"
+                    )
+                for hint, wrong in _attention_suspects(q, k, mask).items():
+                    if close(got, wrong):
+                        raise Hint(hint)
+                raise Hint(
+                    "the weights differ from softmax(q k^T / sqrt(d_k)) with the mask applied first"
+                )
+        return "softmax(q k^T / sqrt(d_k)) with the masked scores set to -inf: every row sums to 1."
+
+    return run_check("attention weights", check)
+
+
+GPT2_D_MODEL, GPT2_D_FF = 768, 3072  # GPT-2 small (Radford et al. 2019)
+
+
+def _gpt2_parameters_hint(got: int) -> str | None:
+    d, d_ff = GPT2_D_MODEL, GPT2_D_FF
+    suspects = {
+        2
+        * d
+        * d_ff: "you counted the two weight matrices but forgot the biases b1 (d_ff) and b2 (d_model)",
+        d * d_ff: "that is one weight matrix; the FFN has two (W1 and W2), plus their biases",
+        d * d_ff + d_ff: "that is only the first layer (W1, b1); W2 and b2 count too",
+        2 * d * d_ff + d_ff: "b2 is missing: it has d_model entries",
+        2 * d * d_ff + d: "b1 is missing: it has d_ff entries",
+        2 * d * d_ff
+        + 2 * d_ff: "the biases have different sizes: b1 has d_ff entries, b2 has d_model",
+        2 * d * d_ff
+        + 2 * d: "the biases have different sizes: b1 has d_ff entries, b2 has d_model",
+        count_parameters(): "that is the original 512 -> 2048 FFN; GPT-2 small has d_model 768, d_ff 3072",
+    }
+    return suspects.get(got)
+
+
+def _gpt2_share_hint(share: float, parts: dict[str, int]) -> str | None:
+    total = parts["total"]
+    if share > 1:
+        return f"the share is {share}: give a fraction between 0 and 1, not a percentage"
+    if abs(share - parts["attention"] / total) < 0.01:
+        return "that is attention's share; the question asks for the FFN's"
+    if abs(share - 0.5) < 0.01:
+        return "not half: the FFN has 2 * d_model * d_ff = 8 d^2 weights, attention 4 d^2"
+    return None
+
+
+def check_gpt2_ffn(fn: Callable[[], tuple[int, float]]) -> CheckResult:
+    """``fn()`` returns the prediction (FFN parameters, FFN share of one layer) for GPT-2 small."""
+
+    def check() -> str:
+        prediction = require_return(fn())
+        if not isinstance(prediction, tuple) or len(prediction) != 2:
+            raise Hint(f"return two numbers, (ffn_parameters, ffn_share); got {prediction!r}")
+        got_count, got_share = prediction
+        parts = transformer_layer_parameters(GPT2_D_MODEL, GPT2_D_FF)
+        expected = count_parameters(GPT2_D_MODEL, GPT2_D_FF)
+        if got_count != expected:
+            hint = _gpt2_parameters_hint(int(got_count))
+            raise Hint(
+                f"{int(got_count):,} parameters: {hint or f'count W1, b1, W2 and b2 at d_model={GPT2_D_MODEL}, d_ff={GPT2_D_FF}'}"
+            )
+        share = parts["ffn"] / parts["total"]
+        if abs(float(got_share) - share) > 0.005:
+            hint = _gpt2_share_hint(float(got_share), parts)
+            raise Hint(
+                hint
+                or f"the share is the FFN's parameters over the layer's {parts['total']:,} (attention, FFN and two LayerNorms)"
+            )
+        return f"{expected:,} FFN parameters, {share:.1%} of the layer's {parts['total']:,}."
+
+    return run_check("GPT-2 small's FFN", check)

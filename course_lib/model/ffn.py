@@ -48,6 +48,8 @@ class FeedForward(nn.Module):
     """FFN(x) = dropout(act(x W1 + b1)) W2 + b2, applied to every position alone.
 
     x: (..., d_model) -> (..., d_model); the hidden layer has d_ff units (512 -> 2048 -> 512).
+    The hidden dropout is an implementation choice (tensor2tensor, PyTorch), not in the paper's
+    formula; the paper's dropouts sit outside the FFN (``model.transformer.dropout_sites``).
     """
 
     def __init__(

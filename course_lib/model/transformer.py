@@ -4,6 +4,7 @@ positional encoding (位置编码), masks and multi-head attention (多头注意
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import torch
 from torch import nn
@@ -159,3 +160,53 @@ def transformer_layer_parameters(d_model: int = 512, d_ff: int = 2048) -> dict[s
     }
     parts["total"] = sum(parts.values())
     return parts
+
+
+# Where each dropout of our layers sits, by the module that owns it: (what it drops, who put it there)
+_DROPOUT_PLACES = {
+    "PositionalEncoding": ("embeddings + positional encoding", "paper"),
+    "SublayerConnection": ("sublayer output, before the residual add", "paper"),
+    "FeedForward": ("FFN hidden layer, after the activation", "implementation"),
+    "MultiHeadAttention": ("attention weights, after the softmax", "implementation"),
+}
+
+
+def dropout_sites(model: nn.Module) -> list[tuple[str, float, str, str]]:
+    """Every ``nn.Dropout`` in ``model`` as (name, p, what it drops, "paper" or "implementation").
+
+    The place is read off the module that owns the dropout; "paper" means Vaswani et al. 2017
+    (section 5.4), "implementation" a choice of tensor2tensor and PyTorch.
+    """
+    if not isinstance(model, nn.Module):
+        raise TypeError(f"model must be an nn.Module, got {type(model).__name__}")
+    owners = dict(model.named_modules())
+    sites = []
+    for name, module in owners.items():
+        if isinstance(module, nn.Dropout):
+            owner = type(owners[name.rpartition(".")[0]]).__name__
+            where, source = _DROPOUT_PLACES.get(owner, (f"inside a {owner}", "unknown"))
+            sites.append((name, module.p, where, source))
+    return sites
+
+
+def dropout_input_shapes(model: nn.Module, run: Callable[[], object]) -> dict[str, tuple[int, ...]]:
+    """The shape each ``nn.Dropout`` of ``model`` receives while ``run()`` executes (hooks)."""
+    shapes: dict[str, tuple[int, ...]] = {}
+
+    def recorder(name: str):
+        def hook(_module, inputs, _output) -> None:  # returns None: the output stays as it is
+            shapes.setdefault(name, tuple(inputs[0].shape))
+
+        return hook
+
+    handles = [
+        module.register_forward_hook(recorder(name))
+        for name, module in model.named_modules()
+        if isinstance(module, nn.Dropout)
+    ]
+    try:
+        run()
+    finally:
+        for handle in handles:
+            handle.remove()
+    return shapes

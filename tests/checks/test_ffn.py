@@ -10,7 +10,13 @@ import torch.nn.functional as F
 from torch import nn
 
 from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
-from course_lib.checks.ffn import check_feed_forward, check_numpy_ffn, check_parameter_formula
+from course_lib.checks.ffn import (
+    check_attention_weights,
+    check_feed_forward,
+    check_gpt2_ffn,
+    check_numpy_ffn,
+    check_parameter_formula,
+)
 from course_lib.model.ffn import FeedForward, numpy_ffn
 
 # --- the framework ----------------------------------------------------------------------------
@@ -309,3 +315,118 @@ def test_check_feed_forward_rejects_a_typical_mistake_naming_it(cls):
     result = check_feed_forward(cls)
     assert result.status == "failed"
     assert MODULE_MISTAKES[cls] in result.message
+
+
+# --- check_attention_weights ------------------------------------------------------------------
+
+
+def scaled_scores(q, k):
+    return q @ k.T / k.shape[-1] ** 0.5
+
+
+def reference_weights(q, k, mask):
+    return scaled_scores(q, k).masked_fill(~mask, float("-inf")).softmax(-1)
+
+
+def test_check_attention_weights_passes_the_reference():
+    result = check_attention_weights(reference_weights)
+    assert result.status == "passed" and "sums to 1" in result.message
+
+
+def test_check_attention_weights_passes_a_mask_filled_with_a_large_negative_number():
+    def finite(q, k, mask):
+        return scaled_scores(q, k).masked_fill(~mask, -1e9).softmax(-1)
+
+    assert check_attention_weights(finite).status == "passed"
+
+
+def test_check_attention_weights_says_not_attempted_for_the_stub():
+    def stub(q, k, mask):
+        raise NotImplementedError
+
+    assert check_attention_weights(stub).status == "not attempted"
+
+
+ATTENTION_MISTAKES = {
+    "no scaling": (
+        lambda q, k, m: (q @ k.T).masked_fill(~m, float("-inf")).softmax(-1),
+        "not divided by sqrt(d_k)",
+    ),
+    "scaled by d_k": (
+        lambda q, k, m: (q @ k.T / k.shape[-1]).masked_fill(~m, float("-inf")).softmax(-1),
+        "divided by d_k",
+    ),
+    "softmax over the queries": (
+        lambda q, k, m: scaled_scores(q, k).masked_fill(~m, float("-inf")).softmax(0),
+        "over the queries",
+    ),
+    "mask ignored": (lambda q, k, m: scaled_scores(q, k).softmax(-1), "mask is ignored"),
+    "mask inverted": (
+        lambda q, k, m: scaled_scores(q, k).masked_fill(m, float("-inf")).softmax(-1),
+        "True means a query may attend",
+    ),
+    "mask after the softmax": (
+        lambda q, k, m: scaled_scores(q, k).softmax(-1) * m,
+        "zeroed after the softmax",
+    ),
+    "no softmax": (lambda q, k, m: scaled_scores(q, k) * m, "there is no softmax"),
+    "transposed": (lambda q, k, m: reference_weights(q, k, m).T, "one row per query"),
+    "returns None": (lambda q, k, m: None, "returned None"),
+}
+
+
+@pytest.mark.parametrize("mistake", ATTENTION_MISTAKES)
+def test_check_attention_weights_rejects_a_typical_mistake_naming_it(mistake):
+    fn, phrase = ATTENTION_MISTAKES[mistake]
+    result = check_attention_weights(fn)
+    assert result.status == "failed"
+    assert phrase in result.message
+
+
+# --- check_gpt2_ffn ---------------------------------------------------------------------------
+
+D, D_FF = 768, 3072
+GPT2_FFN = 2 * D * D_FF + D_FF + D  # W1, b1, W2, b2 written out, not the library's formula
+GPT2_LAYER = 4 * (D * D + D) + GPT2_FFN + 4 * D  # attention, FFN, two LayerNorms
+
+
+def test_check_gpt2_ffn_passes_the_right_prediction_and_states_it():
+    result = check_gpt2_ffn(lambda: (GPT2_FFN, GPT2_FFN / GPT2_LAYER))
+    assert result.status == "passed"
+    assert f"{GPT2_FFN:,}" in result.message and f"{GPT2_LAYER:,}" in result.message
+
+
+def test_check_gpt2_ffn_accepts_a_share_rounded_to_two_thirds():
+    assert check_gpt2_ffn(lambda: (GPT2_FFN, 2 / 3)).status == "passed"
+
+
+def test_check_gpt2_ffn_says_not_attempted_for_the_stub():
+    def stub():
+        raise NotImplementedError
+
+    assert check_gpt2_ffn(stub).status == "not attempted"
+
+
+GPT2_MISTAKES = {
+    "no biases": ((2 * D * D_FF, 2 / 3), "forgot the biases"),
+    "one matrix": ((D * D_FF, 2 / 3), "that is one weight matrix"),
+    "first layer only": ((D * D_FF + D_FF, 2 / 3), "only the first layer"),
+    "no b2": ((2 * D * D_FF + D_FF, 2 / 3), "b2 is missing"),
+    "no b1": ((2 * D * D_FF + D, 2 / 3), "b1 is missing"),
+    "biases both d_ff": ((2 * D * D_FF + 2 * D_FF, 2 / 3), "different sizes"),
+    "the 512 model": ((2 * 512 * 2048 + 2048 + 512, 2 / 3), "original 512 -> 2048"),
+    "unknown count": ((12345, 2 / 3), "count W1, b1, W2 and b2"),
+    "a percentage": ((GPT2_FFN, 66.6), "not a percentage"),
+    "attention's share": ((GPT2_FFN, 1 / 3), "attention's share"),
+    "half": ((GPT2_FFN, 0.5), "not half"),
+    "unknown share": ((GPT2_FFN, 0.9), "over the layer's 7,087,872"),
+    "one number": ((GPT2_FFN,), "return two numbers"),
+}
+
+
+@pytest.mark.parametrize("mistake", GPT2_MISTAKES)
+def test_check_gpt2_ffn_rejects_a_typical_mistake_naming_it(mistake):
+    prediction, phrase = GPT2_MISTAKES[mistake]
+    result = check_gpt2_ffn(lambda: prediction)
+    assert result.status == "failed"
+    assert phrase in result.message

@@ -7,12 +7,15 @@ import math
 import pytest
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from course_lib.model.transformer import (
     Embeddings,
     MultiHeadAttention,
     PositionalEncoding,
     create_sequence_mask,
+    dropout_input_shapes,
+    dropout_sites,
     scaled_dot_product_attention,
     sinusoidal_table,
     transformer_layer_parameters,
@@ -330,3 +333,59 @@ def test_transformer_layer_parameters_reject_bad_sizes(kwargs):
     (name,) = kwargs
     with pytest.raises(ValueError, match=rf"{name} must be a positive int"):
         transformer_layer_parameters(**kwargs)
+
+
+# --- where the dropouts sit ---------------------------------------------------------------------
+
+
+def encoder_with_positions() -> nn.ModuleDict:
+    from course_lib.model.sublayer import EncoderLayer
+
+    return nn.ModuleDict(
+        {"pe": PositionalEncoding(16, dropout=0.2), "layer": EncoderLayer(16, 2, 64, dropout=0.3)}
+    )
+
+
+def test_dropout_sites_names_every_dropout_with_its_place_and_source():
+    stack = encoder_with_positions()
+    sites = {name: (p, where, source) for name, p, where, source in dropout_sites(stack)}
+    every_dropout = {n for n, m in stack.named_modules() if isinstance(m, nn.Dropout)}
+    assert set(sites) == every_dropout
+    assert sites["pe.dropout"] == (0.2, "embeddings + positional encoding", "paper")
+    for i in (0, 1):
+        assert sites[f"layer.sublayers.{i}.dropout"][2] == "paper"
+        assert "before the residual add" in sites[f"layer.sublayers.{i}.dropout"][1]
+    assert sites["layer.ffn.dropout"][1:] == (
+        "FFN hidden layer, after the activation",
+        "implementation",
+    )
+    assert sites["layer.self_attn.dropout"][2] == "implementation"
+    assert "attention weights" in sites["layer.self_attn.dropout"][1]
+
+
+def test_dropout_sites_marks_a_dropout_in_an_unknown_module_as_unknown():
+    sites = dropout_sites(nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5)))
+    assert sites == [("1", 0.5, "inside a Sequential", "unknown")]
+
+
+def test_dropout_sites_rejects_a_non_module():
+    with pytest.raises(TypeError, match="model must be an nn.Module"):
+        dropout_sites("encoder")
+
+
+def test_dropout_input_shapes_records_what_each_dropout_receives_and_removes_its_hooks():
+    stack = encoder_with_positions().eval()
+    x = torch.zeros(3, 5, 16)
+    with torch.no_grad():
+        before = stack["layer"](stack["pe"](x))
+        shapes = dropout_input_shapes(stack, lambda: stack["layer"](stack["pe"](x)))
+        after = stack["layer"](stack["pe"](x))
+    assert shapes == {
+        "pe.dropout": (3, 5, 16),
+        "layer.self_attn.dropout": (3, 2, 5, 5),
+        "layer.ffn.dropout": (3, 5, 64),
+        "layer.sublayers.0.dropout": (3, 5, 16),
+        "layer.sublayers.1.dropout": (3, 5, 16),
+    }
+    assert torch.equal(before, after), "the hooks leave the outputs unchanged"
+    assert all(not m._forward_hooks for m in stack.modules())
