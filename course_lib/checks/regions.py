@@ -1,4 +1,5 @@
-"""Checkers for lesson 3: an edge's row of W1 and entry of b1, AND and OR from ReLU."""
+"""Checkers for lesson 3: an edge's row of W1 and entry of b1, AND and OR from ReLU, a prediction
+of the six-unit network's output, and a polygon detector built by hand."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ import numpy as np
 import torch
 
 from course_lib.checks import CheckResult, Hint, require_return, run_check
-from course_lib.model.geometry import edge_half_plane
+from course_lib.model.geometry import (
+    TRIANGLE_F,
+    edge_half_plane,
+    in_band,
+    inside,
+    regular_polygon,
+)
+from course_lib.model.region_network import evaluate, ffn_2d, six_unit_network
 
 # (start, end, a point inside): edges of triangles in both windings, one vertical, one horizontal.
 EDGE_CASES = (
@@ -48,7 +56,8 @@ def _diagnose_edge(w: np.ndarray, b: float, start, end, inner) -> str | None:
 
 def check_edge_weights(fn: Callable) -> CheckResult:
     """``fn(start, end, inside_point)`` must return (w, b), |w| = 1, w · p + b = 0 on the edge and
-    > 0 at inside_point: the row of W1 and the entry of b1 (before the sharpness k) for that edge."""
+    > 0 at inside_point: the edge's half-plane; (-w, -b) is its column of W1 and entry of b1 in
+    the six-unit network."""
 
     def check() -> str:
         for start, end, inner in EDGE_CASES:
@@ -118,3 +127,141 @@ def check_or_relu(fn: Callable) -> CheckResult:
         "that is XOR: OR is 1 at (1, 1) too": [0.0, 1, 1, 0],
     }
     return run_check("OR from ReLU", lambda: _truth_table(fn, "OR", [0.0, 1, 1, 1], suspects))
+
+
+def _first_suspect(got: np.ndarray, suspects: dict[str, np.ndarray]) -> str | None:
+    """The hint of the first suspect whose values ``got`` equals (within 1e-6), or None."""
+    for hint, values in suspects.items():
+        if np.shape(got) == np.shape(values) and np.allclose(got, values, atol=1e-6):
+            return hint
+    return None
+
+
+# Exercise 4: the point (0, -0.7) lies 0.1 below edge f1 (y = -0.6) and inside f2 and f3.
+PREDICTION_POINT = (0.0, -0.7)
+PREDICTION_KS = (5, 20)
+
+
+def check_outside_prediction(fn: Callable) -> CheckResult:
+    """``fn()`` returns (out_5, out_20, band_20): the six-unit network's output for triangle f at
+    PREDICTION_POINT (before any output ReLU) for k = 5 and k = 20, and the band's width at
+    k = 20."""
+
+    def check() -> str:
+        got = require_return(fn(), "return out_5, out_20, band_20")
+        got = np.asarray(got, dtype=float).reshape(-1)
+        if got.shape != (3,):
+            raise Hint(f"return three numbers (out_5, out_20, band_20), got {got.size}")
+        outputs = [
+            evaluate(six_unit_network([TRIANGLE_F], k), [PREDICTION_POINT])[0, 0]
+            for k in PREDICTION_KS
+        ]
+        expected = np.array([*outputs, 1 / PREDICTION_KS[1]])
+        if np.allclose(got, expected, atol=1e-6):
+            return (
+                f"at {PREDICTION_POINT}: {outputs[0]:.2f} at k = 5, {outputs[1]:.2f} at k = 20 "
+                f"(the output ReLU makes it 0), and the band at k = 20 is {expected[2]:.2f} wide."
+            )
+        d, (k5, k20) = 0.1, PREDICTION_KS  # how far p lies below f1
+        no_k = "you forgot k: the output is 1 - k · (distance outside), not 1 - distance"
+        inside_f1 = "the point is outside edge f1 (y = -0.6): its unit relu(-f1) = 0.1, not 0"
+        plus = "the output adds k · distance instead of subtracting it (W2 = -k)"
+        relu_out = (
+            "at k = 20 you gave 0, the membership after the output ReLU; the FFN's output "
+            "itself is 1 - 20 · 0.1"
+        )
+        suspects = {
+            no_k: np.array([1 - d, 1 - d]),
+            inside_f1: np.array([1.0, 1.0]),
+            plus: np.array([1 + k5 * d, 1 + k20 * d]),
+            relu_out: np.array([outputs[0], 0.0]),
+        }
+        hint = _first_suspect(got[:2], suspects)
+        if hint:
+            raise Hint(hint)
+        if not np.allclose(got[:2], outputs, atol=1e-6):
+            raise Hint(f"out_5, out_20 = {got[:2].tolist()}: use 1 - k · 0.1 for each k")
+        if np.isclose(got[2], PREDICTION_KS[1], atol=1e-6):
+            raise Hint("the band is 1/k wide, not k: the output reaches 0 at distance 1/k")
+        raise Hint(f"band_20 = {got[2]:g}: the output 1 - 20 d reaches 0 at d = 1/20")
+
+    return run_check("six-unit prediction", check)
+
+
+def _detector_cases() -> list[tuple[np.ndarray, float]]:
+    """A square, a regular pentagon, and a random convex pentagon (a local generator)."""
+    rng = np.random.default_rng(3)
+    angles = np.pi / 2 + np.linspace(0, 2 * np.pi, 5, endpoint=False) + rng.uniform(-0.3, 0.3, 5)
+    random = rng.uniform(0.5, 0.9) * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    return [
+        (regular_polygon(4, 0.8, rotation=np.pi / 4), 10.0),
+        (regular_polygon(5, 0.8), 20.0),
+        (random + rng.uniform(-0.1, 0.1, 2), 5.0),
+    ]
+
+
+def _ffn(points: np.ndarray, W1, b1, W2, b2) -> np.ndarray:
+    with torch.no_grad():
+        return ffn_2d(points, W1, b1, W2, b2).numpy()
+
+
+def _detector_suspects(polygon: np.ndarray, k: float, points: np.ndarray) -> dict[str, np.ndarray]:
+    """The outputs of typical wrong weights, from the reference network's own weights."""
+    net = six_unit_network([polygon], k)
+    W1, b1, W2, b2 = (t.numpy() for t in (net.W1, net.b1, net.W2, net.b2))
+    lengths = np.linalg.norm(np.roll(net.polygons[0], -1, axis=0) - net.polygons[0], axis=1)
+    return {
+        "the normals point outward: the hidden units must be relu(-f_i), positive OUTSIDE edge i "
+        "(W1 = -normals, b1 = -offsets)": _ffn(points, -W1, -b1, W2, b2),
+        "W2 is missing k: each unit's weight is -k, so the output falls to 0 within 1/k": _ffn(
+            points, W1, b1, W2 / k, b2
+        ),
+        "b2 is missing the 1: the output must be 1 inside, 1 - k · sum": _ffn(
+            points, W1, b1, W2, 0 * b2
+        ),
+        "W2 has the wrong sign: -k, so that the output falls outside": _ffn(
+            points, W1, b1, -W2, b2
+        ),
+        "the normals are not of length 1: divide each by its edge's length, so every band is 1/k "
+        "wide": _ffn(points, W1 * lengths, b1 * lengths, W2, b2),
+    }
+
+
+def check_polygon_detector(fn: Callable) -> CheckResult:
+    """``fn(polygon, k)`` for a convex polygon (n, 2), counter-clockwise, returns (W1 (2, n),
+    b1 (n,), W2 (n, 1), b2 (1,)) of a detector relu(x W1 + b1) W2 + b2 with one unit per edge:
+    1 inside, 1 - k · (how far outside) beyond it. Compared with the geometric test ``inside``."""
+
+    def check() -> str:
+        points = np.random.default_rng(0).uniform(-1.2, 1.2, size=(3000, 2))
+        for polygon, k in _detector_cases():
+            n = len(polygon)
+            got = require_return(fn(polygon.copy(), k), "return W1, b1, W2, b2")
+            W1, b1, W2, b2 = (np.asarray(a, dtype=float) for a in got)
+            if W1.shape != (2, n):
+                raise Hint(
+                    f"W1 must be (2, {n}) for {n} edges, one column per edge (x W1), got {W1.shape}"
+                )
+            if b1.size != n or W2.size != n or b2.size != 1:
+                raise Hint(
+                    f"b1 and W2 need {n} entries, b2 one: got {b1.size}, {W2.size}, {b2.size}"
+                )
+            output = _ffn(points, W1, b1, W2.reshape(n, 1), b2.reshape(1))[:, 0]
+            reference = evaluate(six_unit_network([polygon], k), points)[:, 0]
+            if np.allclose(output, reference, atol=1e-6):
+                continue
+            suspects = {h: v[:, 0] for h, v in _detector_suspects(polygon, k, points).items()}
+            hint = _first_suspect(output, suspects)
+            if hint:
+                raise Hint(f"{n}-gon: {hint}")
+            clear = ~in_band(polygon, points, k, side="outside")
+            wrong = ((output > 0.5) != inside(polygon, points)) & clear
+            if wrong.any():
+                p = np.round(points[np.argmax(wrong)], 2).tolist()
+                raise Hint(f"{n}-gon: at {p} your detector disagrees with the geometric test")
+            raise Hint(
+                f"{n}-gon: the inside is right, but the output is not 1 - k · sum relu(-f_i)"
+            )
+        return "a square, a pentagon and a random pentagon, equal to the six-unit construction."
+
+    return run_check("polygon detector", check)

@@ -111,12 +111,19 @@ def inside(polygon: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1)
 
 
-def in_band(polygon: object, points: object, sharpness: float) -> np.ndarray:
-    """True for points inside the polygon but closer than 1/sharpness to its boundary: (N,) bool.
-    Only there may the hand-built network differ from the oracle."""
+def in_band(polygon: object, points: object, sharpness: float, side: str = "inside") -> np.ndarray:
+    """True for points in the band of width 1/sharpness along the boundary: (N,) bool.
+
+    side="inside": inside the polygon, closer than 1/k to an edge (the sharp network's band).
+    side="outside": not inside, and less than 1/k beyond every edge's line (the six-unit
+    network's band). Only in its band may a hand-built network differ from the oracle."""
     sharpness = positive_number("sharpness", sharpness)
+    if side not in ("inside", "outside"):
+        raise ValueError(f"side must be one of ['inside', 'outside'], got {side!r}")
     distance = signed_distances(polygon, points).min(axis=1)
-    return (distance > 0) & (distance < 1.0 / sharpness)
+    if side == "inside":
+        return (distance > 0) & (distance < 1.0 / sharpness)
+    return (distance <= 0) & (distance > -1.0 / sharpness)
 
 
 def positive_number(name: str, value: object) -> float:

@@ -1,5 +1,11 @@
-"""A ReLU network built by hand (no training) that answers "is this point inside polygon p?".
+"""ReLU networks built by hand (no training) that answer "is this point inside polygon p?".
 
+The six-unit network (``six_unit_network``, the lesson's main construction) has one hidden unit
+per edge and the FFN's own form relu(x W1 + b1) W2 + b2: unit i is relu(-f_i(p)), how far p lies
+outside edge i (f_i the signed distance, positive inside), and each polygon's output is
+1 - k * sum_i relu(-f_i(p)): exactly 1 inside, 0 or below beyond a band of width 1/k outside.
+
+The sharp variant (``polygon_network``), 2E hidden units:
 Layer 1 (2 -> 2E, ReLU): each edge's half-plane z = w · p + b becomes a ReLU step
 relu(k z) - relu(k z - 1): 0 outside the edge, 1 deeper than 1/k inside it (k = sharpness).
 Layer 2 (2E -> P, ReLU): AND of a polygon's n steps is relu(sum - (n - 1)).
@@ -83,6 +89,57 @@ class PolygonNetwork(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.relu(self.and_layer(torch.relu(self.edges(_points(x)))))
 
+    def membership(self, x: torch.Tensor) -> torch.Tensor:
+        """In [0, 1] per polygon (N, P): the forward pass, which already ends in a ReLU."""
+        return self(x)
+
+
+def ffn_2d(x: object, W1: object, b1: object, W2: object, b2: object) -> torch.Tensor:
+    """relu(x W1 + b1) W2 + b2 in float64 for points x (N, 2): W1 (2, H), b1 (H,), W2 (H, P),
+    b2 (P,) -> (N, P). The FFN's formula with its own output width (d_model is 2 only on input)."""
+    x, W1, b1, W2, b2 = (torch.as_tensor(a, dtype=DTYPE) for a in (x, W1, b1, W2, b2))
+    return torch.relu(x @ W1 + b1) @ W2 + b2
+
+
+class SixUnitNetwork(nn.Module):
+    """points (N, 2) -> (N, P): relu(x W1 + b1) W2 + b2, one hidden unit per edge (E in all).
+
+    W1 (2, E): column i is -w_i (edge i's unit normal, negated); b1 (E,): -b_i; W2 (E, P): -k
+    where unit i belongs to polygon p, else 0; b2 (P,): 1. For two triangles: 2 -> 6 -> 2.
+    """
+
+    def __init__(self, polygons: Sequence[np.ndarray], sharpness: float) -> None:
+        super().__init__()
+        self.sharpness = positive_number("sharpness", sharpness)
+        self.polygons = [validate_polygon(p, f"polygons[{i}]") for i, p in enumerate(polygons)]
+        if not self.polygons:
+            raise ValueError("polygons must hold at least one polygon, got an empty list")
+        normals, offsets = zip(*(half_planes(p) for p in self.polygons), strict=True)
+        owner = np.repeat(np.arange(len(self.polygons)), [len(p) for p in self.polygons])
+        W2 = np.where(owner[:, None] == np.arange(len(self.polygons)), -self.sharpness, 0.0)
+        # the formula's layout (x W1 + b1), not nn.Linear's transpose
+        self.W1 = nn.Parameter(torch.tensor(-np.concatenate(normals).T), requires_grad=False)
+        self.b1 = nn.Parameter(torch.tensor(-np.concatenate(offsets)), requires_grad=False)
+        self.W2 = nn.Parameter(torch.tensor(W2), requires_grad=False)
+        self.b2 = nn.Parameter(torch.ones(len(self.polygons), dtype=DTYPE), requires_grad=False)
+
+    def features(self, x: torch.Tensor) -> torch.Tensor:
+        """The hidden units (N, E): relu(-f_i(p)), how far p lies outside edge i (0 inside it)."""
+        return torch.relu(_points(x) @ self.W1 + self.b1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return ffn_2d(_points(x), self.W1, self.b1, self.W2, self.b2)  # 1 - k * sum, per polygon
+
+    def membership(self, x: torch.Tensor) -> torch.Tensor:
+        """relu of the output (N, P): 1 inside, 0 beyond the outer band; the AND, as a value."""
+        return torch.relu(self(x))
+
+
+def six_unit_network(polygons: Sequence[np.ndarray], sharpness: float = 20.0) -> SixUnitNetwork:
+    """The one-ReLU-per-edge network for convex ``polygons`` (each (n, 2), either winding): two
+    triangles give 2 -> 6 -> 2. ``sharpness`` k > 0 sets the band's width 1/k."""
+    return SixUnitNetwork(polygons, sharpness)
+
 
 def _points(x: object) -> torch.Tensor:
     if isinstance(x, torch.Tensor):
@@ -139,18 +196,30 @@ def union_network(pieces: Sequence[np.ndarray], sharpness: float = 20.0) -> nn.M
     return nn.Sequential(polygon_network(pieces, sharpness), UnionLayer())
 
 
+# The two hand-built constructions, by the names the lesson and its demo use.
+NETWORKS = {"six-unit": six_unit_network, "sharp": polygon_network}
+
+
 def evaluate(network: nn.Module, points: object) -> np.ndarray:
     """The network's output for points (N, 2) as a NumPy array (N, outputs)."""
     with torch.no_grad(), torch_threads(1):
         return network(_points(points)).numpy()
 
 
-def feature_maps(network: PolygonNetwork, resolution: int = 120, extent: float = 1.0) -> dict:
-    """Every edge feature and every output over a grid, for small-multiple plots:
+def memberships(network: PolygonNetwork | SixUnitNetwork, points: object) -> np.ndarray:
+    """A hand-built network's memberships in [0, 1] for points (N, 2): (N, polygons)."""
+    with torch.no_grad(), torch_threads(1):
+        return network.membership(_points(points)).numpy()
+
+
+def feature_maps(
+    network: PolygonNetwork | SixUnitNetwork, resolution: int = 120, extent: float = 1.0
+) -> dict:
+    """Every edge feature and every membership (in [0, 1]) over a grid, for small-multiple plots:
     {"features": (res, res, E), "outputs": (res, res, P), "extent": extent}."""
     points = torch.tensor(grid(resolution, extent), dtype=DTYPE)
     with torch.no_grad(), torch_threads(1):
-        features, outputs = network.features(points), network(points)
+        features, outputs = network.features(points), network.membership(points)
     shape = (resolution, resolution, -1)
     return {
         "features": features.numpy().reshape(shape),
@@ -160,17 +229,25 @@ def feature_maps(network: PolygonNetwork, resolution: int = 120, extent: float =
 
 
 def exactness(
-    polygons: Sequence[np.ndarray], sharpness: float, n_points: int = 100_000, seed: int = 0
+    polygons: Sequence[np.ndarray],
+    sharpness: float,
+    n_points: int = 100_000,
+    seed: int = 0,
+    network: str = "sharp",
 ) -> dict[str, float]:
-    """Compare the network with the oracle on uniform points in [-1, 1]^2.
+    """Compare a hand-built network (a key of ``NETWORKS``) with the oracle on uniform points in
+    [-1, 1]^2. Its band lies inside the boundary for "sharp", outside it for "six-unit".
 
-    Returns the fraction of (point, polygon) answers that agree (output > 0.5 vs oracle), the
-    fraction of points in some 1/sharpness band, and the largest |output - oracle| outside them.
+    Returns the fraction of (point, polygon) answers that agree (membership > 0.5 vs oracle), the
+    fraction of points in some 1/sharpness band, and the largest |membership - oracle| outside.
     """
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {sorted(NETWORKS)}, got {network!r}")
     points = np.random.default_rng(seed).uniform(-1, 1, size=(n_points, 2))
-    output = evaluate(polygon_network(polygons, sharpness), points)
+    output = memberships(NETWORKS[network](polygons, sharpness), points)
     oracle = np.stack([inside(p, points) for p in polygons], axis=1)
-    band = np.stack([in_band(p, points, sharpness) for p in polygons], axis=1)
+    side = "inside" if network == "sharp" else "outside"
+    band = np.stack([in_band(p, points, sharpness, side) for p in polygons], axis=1)
     return {
         "agree": float(np.mean((output > 0.5) == oracle)),
         "in_band": float(np.mean(band.any(axis=1))),

@@ -270,13 +270,15 @@ def union_figure(output: np.ndarray, extent: float, pieces: Sequence[np.ndarray]
 class TrianglesData:
     """What the triangles demo shows: the hand-built network's memberships in_f, in_g
     (res, res, 2) and their AND (res, res) over [-1, 1]^2, the two triangles, the fraction of
-    (point, triangle) answers that agree with the geometric test, and the sharpness k."""
+    (point, triangle) answers that agree with the geometric test, the sharpness k, and which
+    construction drew it ("six-unit" or "sharp")."""
 
     memberships: np.ndarray
     overlap: np.ndarray
     polygons: tuple[np.ndarray, np.ndarray]
     agreement: float
     sharpness: float
+    network: str = "six-unit"
 
     def __post_init__(self) -> None:
         shape = np.shape(self.memberships)
@@ -318,7 +320,8 @@ class TrianglesView:
             for line, polygon in zip(lines, data.polygons, strict=True):
                 line.set_data(*_closed(polygon).T)
         self.title.set_text(
-            f"sharpness {data.sharpness:g}: agrees with the geometric test on "
+            f"{data.network} network, sharpness {data.sharpness:g}: "
+            "agrees with the geometric test on "
             f"{data.agreement:.2%} of the grid"
         )
         return self.figure

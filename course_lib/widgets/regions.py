@@ -1,4 +1,5 @@
-"""Lesson 3's live demos: move the triangles, choose n for the polygon, train 2 -> d_ff -> 2.
+"""Lesson 3's live demos: move the triangles (six-unit network or the sharp variant), choose n
+for the polygon, train 2 -> d_ff -> 2.
 
 Each demo is a pure ``<demo>_data(**controls)`` drawn by a view of ``course_lib.plots.regions``.
 The first two only evaluate the hand-built network (no training) and redraw at once; the third
@@ -18,7 +19,13 @@ from course_lib.model.geometry import (
     inside,
     regular_polygon,
 )
-from course_lib.model.region_network import evaluate, logic_network, polygon_network
+from course_lib.model.region_network import (
+    NETWORKS,
+    LogicLayer,
+    evaluate,
+    memberships,
+    six_unit_network,
+)
 from course_lib.plots.regions import (
     LearnedLinesData,
     LearnedLinesView,
@@ -55,30 +62,35 @@ def moved_triangles(preset: str, apex_x: float, apex_y: float) -> list[np.ndarra
     return [f, G_PRESETS[preset].copy()]
 
 
-def triangles_data(preset: str, apex_x: float, apex_y: float, sharpness: float) -> TrianglesData:
-    """in_f, in_g and their overlap from the hand-built network on the grid, and how often its
-    memberships (> 0.5) agree with the geometric test ``inside``."""
+def triangles_data(
+    preset: str, apex_x: float, apex_y: float, sharpness: float, network: str = "six-unit"
+) -> TrianglesData:
+    """in_f, in_g and their overlap from a hand-built network (a key of ``NETWORKS``: one ReLU
+    per edge, or the sharp variant with two) on the grid, and how often its memberships (> 0.5)
+    agree with the geometric test ``inside``."""
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {sorted(NETWORKS)}, got {network!r}")
     polygons = moved_triangles(preset, apex_x, apex_y)
     points = grid(RESOLUTION)
-    network = logic_network(polygons[0], polygons[1], sharpness)
-    memberships = evaluate(network[0], points)  # (N, 2): in_f, in_g
-    overlap = evaluate(network[1], memberships)[:, 0]  # the logic layer's AND
+    member = memberships(NETWORKS[network](polygons, sharpness), points)  # (N, 2): in_f, in_g
+    overlap = evaluate(LogicLayer(), member)[:, 0]  # the logic layer's AND
     oracle = np.stack([inside(p, points) for p in polygons], axis=1)
     shape = (RESOLUTION, RESOLUTION)
     return TrianglesData(
-        memberships=memberships.reshape(*shape, 2),
+        memberships=member.reshape(*shape, 2),
         overlap=overlap.reshape(shape),
         polygons=(polygons[0], polygons[1]),
-        agreement=float(np.mean((memberships > 0.5) == oracle)),
+        agreement=float(np.mean((member > 0.5) == oracle)),
         sharpness=sharpness,
+        network=network,
     )
 
 
 def ngon_data(n: int) -> NgonData:
-    """The hand-built network's regular n-gon (n edge features) on the grid, and the area the
-    inscribed n-gon misses of the disc for every n of the slider."""
-    network = polygon_network([regular_polygon(n, NGON_RADIUS)], sharpness=NGON_SHARPNESS)
-    output = evaluate(network, grid(RESOLUTION))[:, 0]
+    """The six-unit-style network's regular n-gon (n hidden units, one per edge) on the grid, and
+    the area the inscribed n-gon misses of the disc for every n of the slider."""
+    network = six_unit_network([regular_polygon(n, NGON_RADIUS)], sharpness=NGON_SHARPNESS)
+    output = memberships(network, grid(RESOLUTION))[:, 0]
     return NgonData(
         n=n,
         output=output.reshape(RESOLUTION, RESOLUTION),
@@ -117,6 +129,7 @@ def demos() -> list[Demo]:
                 Control("apex_x", APEX_X, -0.1),
                 Control("apex_y", APEX_Y, 0.9),
                 Control("sharpness", SHARPNESS, 20),
+                Control("network", tuple(NETWORKS), "six-unit", kind="dropdown"),
             ),
             data=triangles_data,
             view=TrianglesView,

@@ -111,6 +111,16 @@ def test_in_band_marks_points_near_the_inner_boundary_only():
     np.testing.assert_array_equal(in_band(SQUARE, points, 10), [False, True, False])
 
 
+def test_in_band_outside_marks_points_just_beyond_the_boundary_only():
+    # the unit square: 0.05 beyond its right edge, 0.2 beyond it, on it, inside
+    points = np.array([[1.05, 0.5], [1.2, 0.5], [1.0, 0.5], [0.5, 0.5]])
+    np.testing.assert_array_equal(
+        in_band(SQUARE, points, 10, side="outside"), [True, False, True, False]
+    )
+    with pytest.raises(ValueError, match=r"side must be one of \['inside', 'outside'\], got 'up'"):
+        in_band(SQUARE, points, 10, side="up")
+
+
 @pytest.mark.parametrize("bad", [0, -1.0, float("inf"), float("nan")])
 def test_positive_number_rejects_non_positive(bad):
     with pytest.raises(ValueError, match="sharpness"):

@@ -8,18 +8,30 @@ import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, grid, inside, signed_distances
+from course_lib.model.geometry import (
+    TRIANGLE_F,
+    TRIANGLE_G,
+    grid,
+    half_planes,
+    inside,
+    signed_distances,
+)
 from course_lib.model.region_network import (
+    NETWORKS,
     LogicLayer,
     PolygonNetwork,
+    SixUnitNetwork,
     and_relu,
     evaluate,
     exactness,
     feature_maps,
+    ffn_2d,
     logic_network,
+    memberships,
     or_relu,
     polygon_network,
     relu_step,
+    six_unit_network,
     union_network,
 )
 
@@ -198,3 +210,100 @@ def test_network_is_a_module_with_no_trainable_parameters():
     net = polygon_network([TRIANGLE_G], 10)
     assert isinstance(net, PolygonNetwork) and isinstance(net, torch.nn.Module)
     assert not any(p.requires_grad for p in net.parameters())
+
+
+# --- the six-unit network: one ReLU per edge ---------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    polygon=convex_polygons(),
+    sharpness=st.floats(1.0, 1000.0),
+    seed=st.integers(0, 2**16),
+)
+def test_six_unit_network_equals_oracle_outside_a_band_of_width_one_over_k(
+    polygon, sharpness, seed
+):
+    points = np.random.default_rng(seed).uniform(-1.6, 1.6, size=(400, 2))
+    net = six_unit_network([polygon], sharpness)
+    member = memberships(net, points)[:, 0]
+    distance = signed_distances(polygon, points).min(axis=1)  # < 0 outside, by the farthest edge
+    clear = (distance > 1e-9) | (distance < -1 / sharpness - 1e-9)
+    oracle = inside(polygon, points).astype(float)
+    np.testing.assert_allclose(member[clear], oracle[clear], atol=1e-9)
+    # the band lies outside: inside the polygon the output is exactly 1, whatever k
+    np.testing.assert_allclose(evaluate(net, points)[distance > 1e-9, 0], 1.0, atol=1e-12)
+    assert np.all((member >= 0) & (member <= 1 + 1e-12))
+
+
+@settings(max_examples=40, deadline=None)
+@given(polygon=convex_polygons(), sharpness=st.floats(0.5, 100.0), seed=st.integers(0, 2**16))
+def test_six_unit_output_is_one_minus_k_times_the_distances_outside(polygon, sharpness, seed):
+    points = np.random.default_rng(seed).uniform(-1.6, 1.6, size=(200, 2))
+    outside_by = np.maximum(-signed_distances(polygon, points), 0)  # (N, n)
+    expected = 1 - sharpness * outside_by.sum(axis=1)
+    output = evaluate(six_unit_network([polygon], sharpness), points)[:, 0]
+    np.testing.assert_allclose(output, expected, atol=1e-9)
+
+
+def test_six_unit_weights_are_the_negated_half_planes_and_minus_k():
+    net = six_unit_network([TRIANGLE_F, TRIANGLE_G], 20)
+    assert isinstance(net, SixUnitNetwork) and NETWORKS["six-unit"] is six_unit_network
+    shapes = [tuple(t.shape) for t in (net.W1, net.b1, net.W2, net.b2)]
+    assert shapes == [(2, 6), (6,), (6, 2), (2,)]  # 2 -> 6 -> 2
+    for row, triangle in enumerate((TRIANGLE_F, TRIANGLE_G)):
+        normals, offsets = half_planes(triangle)
+        units = slice(3 * row, 3 * row + 3)
+        np.testing.assert_allclose(net.W1[:, units].numpy(), -normals.T)
+        np.testing.assert_allclose(net.b1[units].numpy(), -offsets)
+        np.testing.assert_array_equal(net.W2[units, row].numpy(), [-20.0] * 3)
+        np.testing.assert_array_equal(net.W2[units, 1 - row].numpy(), [0.0] * 3)
+    np.testing.assert_array_equal(net.b2.numpy(), [1.0, 1.0])
+    assert not any(p.requires_grad for p in net.parameters())
+
+
+def test_six_unit_forward_is_the_ffn_formula_with_its_own_weights():
+    net = six_unit_network([TRIANGLE_G], 7)
+    points = np.random.default_rng(1).uniform(-1, 1, size=(50, 2))
+    by_hand = np.maximum(points @ net.W1.numpy() + net.b1.numpy(), 0) @ net.W2.numpy() + 1
+    np.testing.assert_allclose(evaluate(net, points), by_hand, atol=1e-12)
+    np.testing.assert_allclose(ffn_2d(points, net.W1, net.b1, net.W2, net.b2).numpy(), by_hand)
+
+
+def test_six_unit_output_at_a_point_just_outside_one_edge():
+    # (0, -0.7) is 0.1 below f's bottom edge y = -0.6 and inside its other two edges
+    for k, expected in ((5, 0.5), (20, -1.0)):
+        out = evaluate(six_unit_network([TRIANGLE_F], k), [[0.0, -0.7]])[0, 0]
+        assert out == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("polygons", "sharpness", "error", "message"),
+    [
+        ([], 10, ValueError, "at least one polygon"),
+        ([np.array([[0, 0], [1, 1], [2, 2.0]])], 10, ValueError, "collinear"),
+        ([TRIANGLE_F], 0, ValueError, "sharpness"),
+        ([TRIANGLE_F], float("inf"), ValueError, "sharpness"),
+        ([TRIANGLE_F], "sharp", TypeError, "sharpness"),
+    ],
+)
+def test_six_unit_network_rejects_bad_arguments(polygons, sharpness, error, message):
+    with pytest.raises(error, match=message):
+        six_unit_network(polygons, sharpness)
+
+
+def test_exactness_of_the_six_unit_network_uses_its_outer_band():
+    coarse = exactness([TRIANGLE_F, TRIANGLE_G], 5, n_points=20_000, network="six-unit")
+    sharp = exactness([TRIANGLE_F, TRIANGLE_G], 500, n_points=20_000, network="six-unit")
+    assert coarse["max_error_outside_band"] < 1e-12
+    assert sharp["in_band"] < coarse["in_band"] and sharp["agree"] > coarse["agree"]
+    with pytest.raises(ValueError, match=r"network must be one of .*, got 'wide'"):
+        exactness([TRIANGLE_F], 5, network="wide")
+
+
+def test_feature_maps_of_the_six_unit_network_are_distances_outside():
+    net = six_unit_network([TRIANGLE_F], 5)
+    maps = feature_maps(net, resolution=20)
+    expected = np.maximum(-signed_distances(TRIANGLE_F, grid(20)), 0)
+    np.testing.assert_allclose(maps["features"].reshape(-1, 3), expected, atol=1e-12)
+    np.testing.assert_allclose(maps["outputs"].reshape(-1, 1), memberships(net, grid(20)))

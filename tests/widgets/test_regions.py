@@ -41,7 +41,7 @@ def test_demos_are_discovered_and_keep_their_controls():
     assert set(DEMOS) <= {d.name for d in all_demos()}
     controls = {name: [c.name for c in demo.controls] for name, demo in DEMOS.items()}
     assert controls == {
-        "triangle regions": ["preset", "apex_x", "apex_y", "sharpness"],
+        "triangle regions": ["preset", "apex_x", "apex_y", "sharpness", "network"],
         "polygon from n features": ["n"],
         "trained triangles network": ["d_ff", "activation"],
     }
@@ -77,15 +77,34 @@ def test_triangle_data_agreement_is_the_fraction_matching_the_geometric_test(val
     oracle = np.stack([inside(p, POINTS) for p in data.polygons], axis=1)
     answers = data.memberships.reshape(-1, 2) > 0.5
     assert data.agreement == pytest.approx(np.mean(answers == oracle), abs=1e-15)
-    # the network may differ from the test only in the 1/k band just inside each edge
-    band = np.stack([in_band(p, POINTS, data.sharpness) for p in data.polygons], axis=1)
+    # the network may differ from the test only in its 1/k band: outside each edge for the
+    # six-unit network, just inside it for the sharp variant
+    side = {"six-unit": "outside", "sharp": "inside"}[values["network"]]
+    band = np.stack([in_band(p, POINTS, data.sharpness, side) for p in data.polygons], axis=1)
     np.testing.assert_array_equal(answers[~band], oracle[~band])
 
 
+def test_triangle_data_network_switches_where_the_band_lies():
+    six = triangles_data("seed picture", -0.1, 0.9, 5, "six-unit")
+    sharp = triangles_data("seed picture", -0.1, 0.9, 5, "sharp")
+    assert (six.network, sharp.network) == ("six-unit", "sharp")
+    inner = np.stack([in_band(p, POINTS, 5, "inside") for p in six.polygons], axis=1)
+    outer = np.stack([in_band(p, POINTS, 5, "outside") for p in six.polygons], axis=1)
+    six_m, sharp_m = six.memberships.reshape(-1, 2), sharp.memberships.reshape(-1, 2)
+    np.testing.assert_array_equal(six_m[inner], 1.0)  # six-unit: exactly 1 in the inner band
+    assert np.all(sharp_m[inner] < 1) and np.all(sharp_m[outer] < 1e-12)  # sharp: 0 outside
+    assert np.any((six_m[outer] > 0.1) & (six_m[outer] < 0.9))  # six-unit: the ramp is outside
+    with pytest.raises(ValueError, match=r"network must be one of .*'sharp'.*, got 'wide'"):
+        triangles_data("seed picture", -0.1, 0.9, 5, "wide")
+
+
 def test_triangle_data_agreement_rises_with_sharpness():
-    agreement = [triangles_data("seed picture", -0.1, 0.9, k).agreement for k in (2, 20, 100)]
-    assert agreement[0] < agreement[1] < agreement[2]
-    assert agreement[2] > 0.99 and agreement[0] < 0.9
+    for network in ("six-unit", "sharp"):
+        agreement = [
+            triangles_data("seed picture", -0.1, 0.9, k, network).agreement for k in (2, 20, 100)
+        ]
+        assert agreement[0] < agreement[1] < agreement[2]
+        assert agreement[2] > 0.99 and agreement[0] < 0.9
 
 
 def test_triangle_data_overlap_is_the_and_of_the_memberships():
@@ -126,7 +145,7 @@ def test_ngon_demo_draws_the_network_polygon_and_marks_n_for_every_n():
         data = demo.data(**values)
         polygon = regular_polygon(n, NGON_RADIUS)
         answers, oracle = data.output.ravel() > 0.5, inside(polygon, POINTS)
-        band = in_band(polygon, POINTS, NGON_SHARPNESS)  # only there may they differ
+        band = in_band(polygon, POINTS, NGON_SHARPNESS, "outside")  # only there may they differ
         np.testing.assert_array_equal(answers[~band], oracle[~band])
         area = answers.mean() * 4  # the grid covers [-1, 1]^2
         assert area == pytest.approx(polygon_area(polygon), rel=0.1)
