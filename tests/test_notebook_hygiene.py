@@ -125,3 +125,56 @@ def test_the_marker_check_rejects_a_marker_with_a_reason_on_its_line():
 
     assert list(find_comment_markers("# NBVAL_IGNORE_OUTPUT\n# a live widget"))
     assert not list(find_comment_markers("# NBVAL_IGNORE_OUTPUT: a live widget"))
+
+
+LESSONS = [path for path in NOTEBOOKS if path.name[:2] != "00"]
+
+
+def markdown_cells(path: Path) -> list[str]:
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_code_cells_are_short_enough_to_read(path: Path):
+    """At most 25 lines a cell and 100 characters a line: longer code belongs in course_lib."""
+    for index, cell in enumerate(code_cells(path)):
+        lines = "".join(cell["source"]).splitlines()
+        assert len(lines) <= 25, f"{path.name} code cell {index}: {len(lines)} lines"
+        too_long = [line for line in lines if len(line) > 100]
+        assert not too_long, f"{path.name} code cell {index}: a line of {len(too_long[0])} chars"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_every_lesson_ends_with_a_summary_and_the_glossary(path: Path):
+    headings = [line for cell in markdown_cells(path) for line in cell.splitlines()]
+    assert "## Summary" in headings, f"{path.name}: no '## Summary'"
+    assert "### Glossary (术语表)" in headings, f"{path.name}: no '### Glossary (术语表)'"
+    assert headings.index("### Glossary (术语表)") > headings.index("## Summary")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_every_live_demo_says_what_to_look_for(path: Path):
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    cells = notebook["cells"]
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] == "code" and "build(" in "".join(cell["source"]):
+            following = "".join(cells[index + 1]["source"]) if index + 1 < len(cells) else ""
+            assert "What you should see" in following and "Try this" in following, (
+                f"{path.name} cell {index}: a live demo without 'What you should see' / 'Try this'"
+            )
+
+
+def _minutes_in_header(path: Path) -> int:
+    found = re.search(r"\*\*Time:\*\* about (\d+) minutes", markdown_cells(path)[0])
+    assert found, f"{path.name}: the first cell says no '**Time:** about N minutes'"
+    return int(found.group(1))
+
+
+def test_the_index_gives_each_lesson_the_time_its_own_page_gives():
+    index = markdown_cells(NOTEBOOKS[0])[0]
+    for path in LESSONS:
+        row = next(line for line in index.splitlines() if f"[{path.name}]" in line)
+        assert row.rstrip(" |").endswith(f"{_minutes_in_header(path)} min"), row
+    total = sum(_minutes_in_header(p) for p in LESSONS)
+    assert f"about {round(total / 60)} hours" in index, f"the lessons add up to {total} minutes"
