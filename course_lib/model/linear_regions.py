@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from course_lib.model.geometry import grid
+
 Window = tuple[float, float, float, float]  # (x_min, x_max, y_min, y_max)
 UNIT_SQUARE: Window = (-1.0, 1.0, -1.0, 1.0)
 
@@ -116,12 +118,19 @@ def _row_keys(rows: np.ndarray) -> np.ndarray:
 
 
 def grid_points(resolution: int = 200, window: Window = UNIT_SQUARE) -> np.ndarray:
-    """A resolution x resolution grid over the window, row by row: (resolution**2, 2)."""
+    """The course's grid (``geometry.grid``) over the window, row by row: (resolution**2, 2).
+
+    The unit square is ``grid(resolution)`` itself; another window is that grid mapped onto it.
+    """
     if isinstance(resolution, bool) or not isinstance(resolution, int) or resolution < 2:
         raise ValueError(f"resolution must be an int >= 2, got {resolution!r}")
-    x0, x1, y0, y1 = _window(window)
-    xx, yy = np.meshgrid(np.linspace(x0, x1, resolution), np.linspace(y0, y1, resolution))
-    return np.stack([xx.ravel(), yy.ravel()], axis=1)
+    window = _window(window)
+    points = grid(resolution)
+    if window == UNIT_SQUARE:
+        return points
+    x0, x1, y0, y1 = window
+    unit = (points + 1) / 2  # [-1, 1]^2 -> [0, 1]^2
+    return np.column_stack([x0 + unit[:, 0] * (x1 - x0), y0 + unit[:, 1] * (y1 - y0)])
 
 
 def region_map(W: np.ndarray, b: np.ndarray, resolution: int = 200, window: Window = UNIT_SQUARE):

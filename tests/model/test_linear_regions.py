@@ -141,3 +141,11 @@ def test_grid_points_cover_the_window_row_by_row():
 def test_bad_arguments_raise_errors_naming_them(call, error, text):
     with pytest.raises(error, match=__import__("re").escape(text)):
         call()
+
+
+def test_grid_points_is_the_course_grid_mapped_onto_the_window():
+    from course_lib.model.geometry import grid
+
+    np.testing.assert_array_equal(grid_points(7), grid(7))
+    shifted = grid_points(3, (0.0, 2.0, -1.0, 1.0))
+    np.testing.assert_allclose(shifted[:3], [[0.0, -1.0], [1.0, -1.0], [2.0, -1.0]])
