@@ -8,6 +8,7 @@ import torch
 
 from course_lib.experiments.ffn import (
     D_MODEL,
+    SEED,
     TOKENS,
     WIDEST_D_FF,
     _pre_activations,
@@ -99,3 +100,15 @@ def test_hidden_activity_rejects_widths_it_cannot_serve(d_ff, error, pattern):
 def test_hidden_activity_rejects_an_unknown_activation_listing_the_accepted_ones():
     with pytest.raises(ValueError, match=r"activation must be one of \[.*'relu'.*\], got 'rleu'"):
         hidden_activity(64, "rleu")
+
+
+def test_the_pre_activations_are_those_of_a_whole_feed_forward_with_the_same_seed():
+    import torch
+
+    from course_lib.model.ffn import FeedForward
+
+    torch.manual_seed(SEED)
+    ffn = FeedForward(D_MODEL, WIDEST_D_FF, dropout=0.0)
+    with torch.no_grad():
+        expected = ffn.linear1(fixed_batch()).reshape(TOKENS, WIDEST_D_FF)
+    assert torch.equal(_pre_activations(), expected)
