@@ -50,17 +50,22 @@ def or_relu(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return 1 - torch.relu(1 - a - b)
 
 
+def _edges(polygons: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """Validated polygons and all their edges' inward unit normals (E, 2) and offsets (E,)."""
+    checked = [validate_polygon(p, f"polygons[{i}]") for i, p in enumerate(polygons)]
+    if not checked:
+        raise ValueError("polygons must hold at least one polygon, got an empty list")
+    normals, offsets = zip(*(half_planes(p) for p in checked), strict=True)
+    return checked, np.concatenate(normals), np.concatenate(offsets)
+
+
 class PolygonNetwork(nn.Module):
     """points (N, 2) -> membership (N, P): relu(W2 relu(W1 x + b1) + b2), weights set by hand."""
 
     def __init__(self, polygons: Sequence[np.ndarray], sharpness: float) -> None:
         super().__init__()
         self.sharpness = positive_number("sharpness", sharpness)
-        self.polygons = [validate_polygon(p, f"polygons[{i}]") for i, p in enumerate(polygons)]
-        if not self.polygons:
-            raise ValueError("polygons must hold at least one polygon, got an empty list")
-        normals, offsets = zip(*(half_planes(p) for p in self.polygons), strict=True)
-        normals, offsets = np.concatenate(normals), np.concatenate(offsets)
+        self.polygons, normals, offsets = _edges(polygons)
         n_edges, k = len(normals), self.sharpness
         self.edges = nn.Linear(2, 2 * n_edges, dtype=DTYPE)  # W1: (2E, 2) in torch's layout
         self.and_layer = nn.Linear(2 * n_edges, len(self.polygons), dtype=DTYPE)
@@ -111,15 +116,12 @@ class SixUnitNetwork(nn.Module):
     def __init__(self, polygons: Sequence[np.ndarray], sharpness: float) -> None:
         super().__init__()
         self.sharpness = positive_number("sharpness", sharpness)
-        self.polygons = [validate_polygon(p, f"polygons[{i}]") for i, p in enumerate(polygons)]
-        if not self.polygons:
-            raise ValueError("polygons must hold at least one polygon, got an empty list")
-        normals, offsets = zip(*(half_planes(p) for p in self.polygons), strict=True)
+        self.polygons, normals, offsets = _edges(polygons)
         owner = np.repeat(np.arange(len(self.polygons)), [len(p) for p in self.polygons])
         W2 = np.where(owner[:, None] == np.arange(len(self.polygons)), -self.sharpness, 0.0)
         # the formula's layout (x W1 + b1), not nn.Linear's transpose
-        self.W1 = nn.Parameter(torch.tensor(-np.concatenate(normals).T), requires_grad=False)
-        self.b1 = nn.Parameter(torch.tensor(-np.concatenate(offsets)), requires_grad=False)
+        self.W1 = nn.Parameter(torch.tensor(-normals.T), requires_grad=False)
+        self.b1 = nn.Parameter(torch.tensor(-offsets), requires_grad=False)
         self.W2 = nn.Parameter(torch.tensor(W2), requires_grad=False)
         self.b2 = nn.Parameter(torch.ones(len(self.polygons), dtype=DTYPE), requires_grad=False)
 
