@@ -1,0 +1,298 @@
+"""What a trained FFN stores (lesson 5): a small language model trained on the invented facts of
+``experiments.facts``, its stored weights, and the measurements made on it.
+
+``python -m course_lib.experiments.memory`` retrains the model and rewrites ``WEIGHTS_FILE``; a
+test retrains a shortened run to prove the effect, another loads the file and checks the facts.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from course_lib._validate import positive_int
+from course_lib.experiments import DTYPE, default_dtype
+from course_lib.experiments.facts import Corpus, make_corpus
+from course_lib.experiments.training import adam_steps
+from course_lib.model.language_model import HiddenEdit, LanguageModel
+from course_lib.threads import torch_threads
+
+WEIGHTS_FILE = Path(__file__).parent.parent / "data" / "fact_lm.npz"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run depends on: the corpus, the model's shape and the training."""
+
+    seed: int = 0
+    n_entities: int = 12
+    repeats: int = 4
+    filler_per_fact: float = 1.0
+    d_model: int = 64
+    num_layers: int = 2
+    num_heads: int = 4
+    d_ff: int = 256
+    activation: str = "relu"
+    steps: int = 600
+    lr: float = 3e-3
+    warmup: int = 50
+
+
+SETTINGS = Settings()  # the stored model's
+
+
+def corpus_of(settings: Settings) -> Corpus:
+    """The corpus ``settings`` trains on (cached by ``make_corpus``'s arguments)."""
+    return _corpus(settings.seed, settings.n_entities, settings.repeats, settings.filler_per_fact)
+
+
+@lru_cache(maxsize=8)
+def _corpus(seed: int, n_entities: int, repeats: int, filler_per_fact: float) -> Corpus:
+    return make_corpus(seed, n_entities, repeats, filler_per_fact)
+
+
+def build_model(settings: Settings, vocab_size: int) -> LanguageModel:
+    """The untrained model of ``settings``, in float64, its initial weights drawn from the seed."""
+    with torch.random.fork_rng(), default_dtype(DTYPE):  # the global RNG is left as it was
+        torch.manual_seed(settings.seed)
+        model = LanguageModel(
+            vocab_size,
+            settings.d_model,
+            settings.num_layers,
+            settings.num_heads,
+            settings.d_ff,
+            activation=settings.activation,
+        )
+    return model.eval()  # no dropout anywhere (p = 0); eval keeps it explicit
+
+
+def next_token_loss(model: LanguageModel, tokens: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy of each next token over all lines, padding ignored: (lines, L) -> ()."""
+    logits = model(tokens[:, :-1])
+    return F.cross_entropy(logits.transpose(1, 2), tokens[:, 1:], ignore_index=0)
+
+
+def train_language_model(settings: Settings = SETTINGS) -> tuple[LanguageModel, np.ndarray]:
+    """Train on the whole corpus at once (full-batch Adam, ``adam_steps``), with a linear warm-up
+    and a cosine decay; seeded, so one machine gives the same model every time.
+    Returns the model and the loss curve (steps,)."""
+    corpus = corpus_of(settings)
+    tokens = corpus.tokens()
+    tokens = tokens[:, : int((tokens != 0).sum(dim=1).max())]  # drop the all-padding columns
+    model = build_model(settings, len(corpus.vocabulary))
+
+    def lr_at(step: int) -> float:
+        if step < settings.warmup:
+            return settings.lr * (step + 1) / settings.warmup
+        progress = (step - settings.warmup) / max(1, settings.steps - settings.warmup)
+        return settings.lr * 0.5 * (1 + math.cos(math.pi * progress))
+
+    with torch_threads(1):
+        losses = adam_steps(
+            list(model.parameters()),
+            lambda _: next_token_loss(model, tokens).reshape(1),
+            settings.steps,
+            settings.lr,
+            lr_at=lr_at,
+        )
+    return model, losses[0]
+
+
+def fact_predictions(model: LanguageModel, corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
+    """Each fact's top-1 next word after its prompt, as ids (facts,), and whether it is right."""
+    prompts, answers = corpus.prompts()
+    with torch.no_grad():
+        top = model(prompts)[:, -1].argmax(dim=-1)
+    return top.numpy(), (top == answers).numpy()
+
+
+def fact_accuracy(model: LanguageModel, corpus: Corpus) -> float:
+    """The fraction of facts whose answer is the model's top-1 next word after the prompt."""
+    return float(fact_predictions(model, corpus)[1].mean())
+
+
+def save_model(
+    model: LanguageModel, settings: Settings, losses: np.ndarray, path: Path = WEIGHTS_FILE
+) -> int:
+    """Store the weights (float64, as trained), the settings and the loss curve (steps,);
+    returns the file's size in bytes."""
+    arrays = {f"weight|{k}": v.detach().numpy() for k, v in model.state_dict().items()}
+    arrays["losses"] = np.asarray(losses, dtype=np.float64)
+    arrays |= {f"setting|{k}": np.array(v) for k, v in settings.__dict__.items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+    return path.stat().st_size
+
+
+def load_model(path: Path = WEIGHTS_FILE) -> tuple[LanguageModel, Settings, np.ndarray]:
+    """The stored model (float64, eval mode), its settings and its loss curve (steps,)."""
+    if not path.exists():
+        raise FileNotFoundError(
+            f"path must name a stored model, got {path}; rebuild it with "
+            "python -m course_lib.experiments.memory"
+        )
+    with np.load(path, allow_pickle=False) as data:
+        fields = {
+            k.split("|", 1)[1]: data[k].item() for k in data.files if k.startswith("setting|")
+        }
+        state = {
+            k.split("|", 1)[1]: torch.from_numpy(data[k].copy())
+            for k in data.files
+            if k.startswith("weight|")
+        }
+        losses = data["losses"]
+    settings = Settings(**fields)
+    model = build_model(settings, len(corpus_of(settings).vocabulary))
+    model.load_state_dict(state)
+    return model.eval(), settings, losses
+
+
+@lru_cache(maxsize=1)
+def stored_model() -> tuple[LanguageModel, Corpus]:
+    """The shipped model and its corpus, loaded once; callers must not train or edit it."""
+    model, settings, _ = load_model()
+    return model, corpus_of(settings)
+
+
+# ---- reading the FFNs: keys (what fires a unit), values (what it promotes), knowledge neurons
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A corpus prefix, <bos> left out, and the unit's activation at its last word."""
+
+    prefix: tuple[str, ...]
+    activation: float
+
+
+def unit_triggers(
+    model: LanguageModel, corpus: Corpus, layer: int, unit: int, k: int = 5
+) -> list[Trigger]:
+    """The ``k`` distinct corpus prefixes that activate ``unit`` of ``layer`` most: its key's
+    "trigger examples" (Geva et al. 2021). A prefix fixes the activation, as the model is causal."""
+    model.check_unit(layer, unit)
+    tokens = torch.unique(corpus.tokens(), dim=0)  # (lines, L): distinct lines
+    with torch.no_grad():
+        acts = model.ffn_hidden(tokens)[layer, :, :, unit]  # (lines, L)
+    acts = acts.masked_fill(tokens == 0, float("-inf"))
+    acts[:, 0] = float("-inf")  # <bos> alone is the same prefix everywhere: not a trigger
+    triggers: dict[tuple[str, ...], float] = {}
+    for flat in acts.flatten().argsort(descending=True).tolist():
+        line, position = divmod(flat, tokens.shape[1])
+        prefix = tuple(corpus.decode(tokens[line, 1 : position + 1]))
+        triggers.setdefault(prefix, float(acts[line, position]))
+        if len(triggers) == positive_int("k", k):
+            break
+    return [Trigger(prefix, value) for prefix, value in triggers.items()]
+
+
+def unit_promotes(
+    model: LanguageModel, corpus: Corpus, layer: int, unit: int, k: int = 5
+) -> list[tuple[str, float]]:
+    """The ``k`` tokens the unit's value vector raises most, read through the output embedding:
+    the top entries of E v_i, as (word, logit contribution per unit of activation)."""
+    model.check_unit(layer, unit)
+    with torch.no_grad():
+        top = model.value_logits(layer)[unit].topk(positive_int("k", k))
+    return list(zip(corpus.decode(top.indices), top.values.tolist(), strict=True))
+
+
+def _answer_log_probs(
+    model: LanguageModel, corpus: Corpus, edit: HiddenEdit | None = None
+) -> torch.Tensor:
+    """log p(answer | prompt) of every fact, (facts,)."""
+    prompts, answers = corpus.prompts()
+    log_probs = model(prompts, edit)[:, -1].log_softmax(dim=-1)
+    return log_probs[torch.arange(len(answers)), answers]
+
+
+def attributions(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
+    """Gradient x activation of every FFN unit at each prompt's last word, for log p(answer):
+    (facts, layers, d_ff). The "knowledge neurons" score of Dai et al. 2022, in its simple form."""
+    hidden: list[torch.Tensor] = []
+
+    def as_leaf(_index: int, h: torch.Tensor) -> torch.Tensor:
+        hidden.append(h.detach().requires_grad_())  # a leaf: the gradient stops here
+        return hidden[-1]
+
+    total = _answer_log_probs(model, corpus, as_leaf).sum()  # facts do not interact
+    grads = torch.autograd.grad(total, hidden)  # the weights' .grad are left untouched
+    return torch.stack([(g * h)[:, -1] for g, h in zip(grads, hidden, strict=True)], 1).detach()
+
+
+def scale_units(units: list[tuple[int, int]], factor: float) -> HiddenEdit:
+    """An edit multiplying the hidden units ``units`` (layer, unit) by ``factor`` at the last word."""
+
+    def edit(index: int, h: torch.Tensor) -> torch.Tensor:
+        chosen = [unit for layer, unit in units if layer == index]
+        h = h.clone()
+        h[:, -1, chosen] = h[:, -1, chosen] * factor
+        return h
+
+    return edit
+
+
+@dataclass(frozen=True)
+class NeuronEffects:
+    """Relative change of p(answer), p_after / p_before - 1, when each fact's ``top`` units are
+    scaled by ``factor``: of that fact (facts,), and averaged over the unrelated facts, those of
+    another entity and another relation, under the same edit (facts,)."""
+
+    factor: float
+    top: int
+    own: np.ndarray
+    unrelated: np.ndarray
+
+
+def knowledge_neuron_effects(
+    model: LanguageModel, corpus: Corpus, top: int = 5, factor: float = 0.0
+) -> NeuronEffects:
+    """For each fact, scale its ``top`` units by attribution at the prompt's last word (0: erase,
+    2: double) and measure the change of p(answer) on that fact and on the unrelated facts."""
+    scores = attributions(model, corpus).flatten(1)  # (facts, layers * d_ff)
+    d_ff, facts = model.d_ff, corpus.facts
+    with torch.no_grad():
+        before = _answer_log_probs(model, corpus).exp()
+        own, unrelated = [], []
+        for i, row in enumerate(scores):
+            units = [divmod(int(u), d_ff) for u in row.topk(positive_int("top", top)).indices]
+            change = _answer_log_probs(model, corpus, scale_units(units, factor)).exp() / before - 1
+            other = [
+                j
+                for j, f in enumerate(facts)
+                if f.entity != facts[i].entity and f.relation != facts[i].relation
+            ]
+            own.append(float(change[i]))
+            unrelated.append(float(change[other].mean()))
+    return NeuronEffects(factor, top, np.array(own), np.array(unrelated))
+
+
+def active_fraction(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+    """The fraction of each layer's FFN units with a positive activation, averaged over the
+    corpus' tokens (padding left out): (layers,)."""
+    tokens = corpus.tokens()
+    with torch.no_grad():
+        active = (model.ffn_hidden(tokens) > 0).double().mean(dim=-1)  # (layers, lines, L)
+    real = (tokens != 0).double()
+    return ((active * real).sum(dim=(1, 2)) / real.sum()).numpy()
+
+
+if __name__ == "__main__":  # rebuild WEIGHTS_FILE: python -m course_lib.experiments.memory
+    start = time.perf_counter()
+    trained, curve = train_language_model(SETTINGS)
+    seconds = time.perf_counter() - start
+    size = save_model(trained, SETTINGS, curve)
+    right = fact_predictions(trained, corpus_of(SETTINGS))[1]
+    print(
+        f"trained {SETTINGS.steps} steps in {seconds:.0f} s; loss {curve[0]:.2f} -> {curve[-1]:.3f}"
+    )
+    print(
+        f"facts right: {int(right.sum())} of {right.size}; wrote {size / 1e3:.0f} kB to {WEIGHTS_FILE}"
+    )

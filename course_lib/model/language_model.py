@@ -1,0 +1,123 @@
+"""A small decoder-only language model (语言模型) built from the course's own parts, so its FFNs can
+be read: token ``Embeddings``, sinusoidal ``PositionalEncoding``, then pre-norm blocks, each an
+``EncoderLayer`` under a causal mask (a GPT block is exactly that), then a final ``LayerNorm`` and
+the output embedding, tied to the input one: logits = LN(x) E^T.
+
+Every FFN hidden layer can be read (``ffn_hidden``) and edited (``forward(..., edit=...)``): the
+hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva et al. 2021, W2's rows the values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+from torch import nn
+
+from course_lib._validate import choice, positive_int
+from course_lib.model.ffn import FeedForward
+from course_lib.model.sublayer import EncoderLayer, LayerNorm
+from course_lib.model.transformer import Embeddings, PositionalEncoding, create_sequence_mask
+
+# edit(layer index, hidden (batch, seq_len, d_ff)) -> the hidden units the FFN's W2 then reads
+HiddenEdit = Callable[[int, torch.Tensor], torch.Tensor]
+
+
+def _ffn_with_edit(ffn: FeedForward, index: int, x: torch.Tensor, edit: HiddenEdit | None):
+    """FeedForward's formula, linear2(dropout(act(x W1 + b1))), with ``edit`` on the hidden units."""
+    hidden = ffn.hidden(x)
+    if edit is not None:
+        hidden = edit(index, hidden)
+    return ffn.linear2(ffn.dropout(hidden))
+
+
+class LanguageModel(nn.Module):
+    """token ids (batch, seq_len) -> next-token logits (batch, seq_len, vocab_size).
+
+    Pre-norm blocks: x + attn(LN(x)) under a causal mask, then x + FFN(LN(x)); a final LayerNorm;
+    output weights tied to the token embedding (no separate output matrix, no output bias).
+    """
+
+    def __init__(
+        self,
+        vocab_size: int,
+        d_model: int = 64,
+        num_layers: int = 2,
+        num_heads: int = 4,
+        d_ff: int = 256,
+        max_len: int = 12,
+        activation: str = "relu",
+        dropout: float = 0.0,
+    ) -> None:
+        super().__init__()
+        self.vocab_size = positive_int("vocab_size", vocab_size)
+        self.d_model = positive_int("d_model", d_model)
+        self.max_len = positive_int("max_len", max_len)
+        self.activation = choice("activation", activation, ("relu", "gelu"))
+        self.embed = Embeddings(vocab_size, d_model)
+        # std 1/sqrt(d_model): after Embeddings' sqrt(d_model) the inputs are ~1 per entry, and
+        # the tied output logits LN(x) E^T start with a spread of ~1
+        nn.init.normal_(self.embed.lut.weight, std=d_model**-0.5)
+        self.position = PositionalEncoding(d_model, dropout, max_len)
+        self.layers = nn.ModuleList(
+            EncoderLayer(d_model, num_heads, d_ff, dropout, activation, norm_first=True)
+            for _ in range(positive_int("num_layers", num_layers))
+        )
+        self.d_ff = positive_int("d_ff", d_ff)
+        self.norm = LayerNorm(d_model)
+        self.register_buffer("causal", create_sequence_mask(max_len), persistent=False)
+
+    def _sequence_length(self, token_ids: torch.Tensor) -> int:
+        if token_ids.dim() != 2 or not 1 <= token_ids.shape[1] <= self.max_len:
+            raise ValueError(
+                f"token_ids must be (batch, seq_len) with 1 <= seq_len <= {self.max_len}, "
+                f"got shape {tuple(token_ids.shape)}"
+            )
+        return token_ids.shape[1]
+
+    @property
+    def unembedding(self) -> torch.Tensor:
+        """The output embedding E (vocab_size, d_model): the input embedding, tied."""
+        return self.embed.lut.weight
+
+    def residual_stream(
+        self, token_ids: torch.Tensor, edit: HiddenEdit | None = None
+    ) -> torch.Tensor:
+        """The last block's output, before the final LayerNorm: (batch, seq_len, d_model)."""
+        length = self._sequence_length(token_ids)
+        mask = self.causal[:length, :length]  # (seq_len, seq_len): True = may attend
+        x = self.position(self.embed(token_ids))
+        for i, layer in enumerate(self.layers):
+            x = layer.sublayers[0](x, lambda h, layer=layer: layer.self_attn(h, h, h, mask))
+            x = layer.sublayers[1](x, lambda h, i=i, f=layer.ffn: _ffn_with_edit(f, i, h, edit))
+        return x
+
+    def forward(self, token_ids: torch.Tensor, edit: HiddenEdit | None = None) -> torch.Tensor:
+        """Logits LN(x) E^T: (batch, seq_len) -> (batch, seq_len, vocab_size)."""
+        return self.norm(self.residual_stream(token_ids, edit)) @ self.unembedding.T
+
+    def ffn_hidden(self, token_ids: torch.Tensor) -> torch.Tensor:
+        """Every layer's FFN hidden units act(x W1 + b1): (num_layers, batch, seq_len, d_ff)."""
+        hidden: list[torch.Tensor] = []
+
+        def record(_index: int, h: torch.Tensor) -> torch.Tensor:
+            hidden.append(h)
+            return h
+
+        self.residual_stream(token_ids, record)
+        return torch.stack(hidden)
+
+    def value_logits(self, layer: int) -> torch.Tensor:
+        """Each unit's value vector (its row of W2) read through the output embedding, E v_i:
+        (d_ff, vocab_size). High entries are the tokens the unit promotes when it fires."""
+        values = self.layers[self.check_unit(layer)[0]].ffn.linear2.weight.T  # (d_ff, d_model)
+        return values @ self.unembedding.T
+
+    def check_unit(self, layer: int, unit: int = 0) -> tuple[int, int]:
+        """Return (layer, unit) if both name an FFN hidden unit of this model, else raise."""
+        for name, value, size in (("layer", layer, len(self.layers)), ("unit", unit, self.d_ff)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int in [0, {size}), got {value!r}")
+            if not 0 <= value < size:
+                raise ValueError(f"{name} must be in [0, {size}), got {value}")
+        return layer, unit

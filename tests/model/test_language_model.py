@@ -1,0 +1,130 @@
+"""The small language model: shapes, causality, tied output embedding, and FFNs that are the
+course's FeedForward inside the course's EncoderLayer."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from course_lib.model.ffn import FeedForward
+from course_lib.model.language_model import LanguageModel, _ffn_with_edit
+from course_lib.model.transformer import create_sequence_mask
+
+VOCAB = 30
+
+
+def small_model(seed: int = 0, **kwargs) -> LanguageModel:
+    options = {"d_model": 16, "num_layers": 2, "num_heads": 2, "d_ff": 24} | kwargs
+    with torch.random.fork_rng():  # the global RNG is left as it was
+        torch.manual_seed(seed)
+        return LanguageModel(VOCAB, **options).double().eval()
+
+
+def random_tokens(batch: int, length: int, seed: int = 1) -> torch.Tensor:
+    return torch.randint(0, VOCAB, (batch, length), generator=torch.Generator().manual_seed(seed))
+
+
+@pytest.mark.parametrize(("batch", "length"), [(1, 1), (3, 7), (2, 12)])
+def test_logits_and_hidden_units_have_the_documented_shapes(batch, length):
+    model, tokens = small_model(), random_tokens(batch, length)
+    assert model(tokens).shape == (batch, length, VOCAB)
+    assert model.ffn_hidden(tokens).shape == (2, batch, length, 24)
+    assert model.value_logits(1).shape == (24, VOCAB)
+
+
+def test_a_later_token_never_changes_an_earlier_positions_logits():
+    model, tokens = small_model(), random_tokens(2, 10)
+    changed = tokens.clone()
+    changed[:, 6:] = (changed[:, 6:] + 1) % VOCAB
+    with torch.no_grad():
+        before, after = model(tokens), model(changed)
+    torch.testing.assert_close(before[:, :6], after[:, :6], atol=0, rtol=0)
+    assert (before[:, 6:] - after[:, 6:]).abs().max() > 1e-3  # the later positions do change
+
+
+def test_the_blocks_compute_the_course_encoder_layer_under_a_causal_mask():
+    model, tokens = small_model(), random_tokens(3, 9)
+    with torch.no_grad():
+        x = model.position(model.embed(tokens))
+        for layer in model.layers:
+            x = layer(x, create_sequence_mask(9))
+        expected = model.norm(x) @ model.embed.lut.weight.T
+        torch.testing.assert_close(model(tokens), expected, atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+def test_the_ffn_inside_is_feedforward_and_its_hidden_units_are_readable(activation):
+    model, tokens = small_model(activation=activation), random_tokens(2, 5)
+    ffn = model.layers[0].ffn
+    assert isinstance(ffn, FeedForward) and ffn.activation == activation
+    x = torch.randn(2, 5, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
+    torch.testing.assert_close(_ffn_with_edit(ffn, 0, x, None), ffn(x), atol=0, rtol=0)
+    with torch.no_grad():
+        first = model.layers[0]
+        h = model.position(model.embed(tokens))
+        h = first.sublayers[0](h, lambda a: first.self_attn(a, a, a, create_sequence_mask(5)))
+        expected = ffn.hidden(first.sublayers[1].norm(h))  # pre-norm: the FFN reads LN(x)
+        hidden = model.ffn_hidden(tokens)
+    torch.testing.assert_close(hidden[0], expected, atol=1e-12, rtol=0)
+    if activation == "relu":
+        assert bool((hidden >= 0).all()) and bool((hidden == 0).any())
+
+
+def test_an_edit_of_the_hidden_units_changes_the_output_and_identity_does_not():
+    model, tokens = small_model(), random_tokens(2, 6)
+    with torch.no_grad():
+        plain = model(tokens)
+        same = model(tokens, edit=lambda _i, h: h)
+        zeroed = model(tokens, edit=lambda i, h: h * 0 if i == 1 else h)
+        without_ffn = model.norm(_residual_without_last_ffn(model, tokens)) @ model.unembedding.T
+    torch.testing.assert_close(same, plain, atol=0, rtol=0)
+    # zero hidden units leave only W2's bias b2 of the last FFN
+    torch.testing.assert_close(zeroed, without_ffn, atol=1e-12, rtol=0)
+    assert (zeroed - plain).abs().max() > 1e-3
+
+
+def _residual_without_last_ffn(model: LanguageModel, tokens: torch.Tensor) -> torch.Tensor:
+    mask = create_sequence_mask(tokens.shape[1])
+    x = model.position(model.embed(tokens))
+    x = model.layers[0](x, mask)
+    last = model.layers[1]
+    x = last.sublayers[0](x, lambda a: last.self_attn(a, a, a, mask))
+    return x + last.ffn.linear2.bias
+
+
+def test_the_output_embedding_is_the_input_embedding():
+    model = small_model()
+    assert model.unembedding is model.embed.lut.weight
+    names = [name for name, _ in model.named_parameters()]
+    assert sum("lut" in name for name in names) == 1  # one matrix, used twice
+    values = model.layers[0].ffn.linear2.weight.T
+    torch.testing.assert_close(model.value_logits(0)[3], model.embed.lut.weight @ values[3])
+
+
+def test_the_embeddings_start_small_so_the_first_logits_are_moderate():
+    with torch.random.fork_rng():
+        model = LanguageModel(VOCAB, d_model=64)
+    std = model.embed.lut.weight.std().item()
+    assert 0.1 < std < 0.15  # 1/sqrt(64) = 0.125, not nn.Embedding's 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"activation": "silu"}, ValueError, "activation must be one of \\['gelu', 'relu'\\]"),
+        ({"num_layers": 0}, ValueError, "num_layers must be a positive int"),
+        ({"max_len": 2.5}, TypeError, "max_len must be a positive int"),
+        ({"d_model": 10, "num_heads": 4}, ValueError, "d_model must be divisible by num_heads"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        LanguageModel(VOCAB, **({"d_model": 16, "num_heads": 2} | kwargs))
+
+
+def test_too_long_a_sequence_and_a_bad_layer_are_named():
+    model = small_model(max_len=8)
+    with pytest.raises(ValueError, match="1 <= seq_len <= 8, got shape \\(1, 9\\)"):
+        model(random_tokens(1, 9))
+    with pytest.raises(ValueError, match="layer must be in \\[0, 2\\), got 2"):
+        model.value_logits(2)
