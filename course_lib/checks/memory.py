@@ -1,0 +1,182 @@
+"""Checkers for lesson 5: find the unit that stores a fact, predict what erasing a fact's units
+does, and read a unit's value vector through the output embedding."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.model.language_model import LanguageModel
+
+
+def ablation_drops(model: LanguageModel, prompt: torch.Tensor, answer: int) -> torch.Tensor:
+    """p(answer) as trained minus p(answer) with one FFN unit zeroed at the prompt's last word,
+    for every unit: (layers, d_ff). ``prompt``: (seq_len,) token ids. One batch per layer."""
+    d_ff = model.d_ff
+    batch = prompt.reshape(1, -1).expand(d_ff, -1)  # row i: unit i is zeroed
+
+    def zero_own_unit(layer: int) -> Callable:
+        def edit(index: int, h: torch.Tensor) -> torch.Tensor:
+            if index != layer:
+                return h
+            h = h.clone()
+            h[torch.arange(d_ff), -1, torch.arange(d_ff)] = 0.0
+            return h
+
+        return edit
+
+    with torch.no_grad():
+        before = model(prompt.reshape(1, -1))[0, -1].softmax(-1)[answer]
+        drops = [
+            before - model(batch, zero_own_unit(layer))[:, -1].softmax(-1)[:, answer]
+            for layer in range(len(model.layers))
+        ]
+    return torch.stack(drops)
+
+
+def check_fact_unit(
+    fn: Callable, model: LanguageModel, prompt: torch.Tensor, answer: int, top: int = 3
+) -> CheckResult:
+    """``fn(model, prompt, answer)`` returns (layer, unit): a unit whose zeroing at the prompt's
+    last word lowers p(answer) as much as one of the ``top`` units that lower it most."""
+
+    def check() -> str:
+        got = require_return(fn(model, prompt, answer), "return layer, unit")
+        drops = ablation_drops(model, prompt, answer)
+        layers, d_ff = drops.shape
+        if isinstance(got, int) or (isinstance(got, torch.Tensor) and got.numel() == 1):
+            raise Hint(
+                f"return a pair (layer, unit); a single index over both layers is "
+                f"divmod(index, d_ff) = (layer, unit), with d_ff = {d_ff}"
+            )
+        if not (isinstance(got, tuple | list) and len(got) == 2):
+            raise Hint("return two ints: (layer, unit)")
+        layer, unit = (int(v) for v in got)
+        if not (0 <= layer < layers and 0 <= unit < d_ff):
+            if 0 <= unit < layers and 0 <= layer < d_ff:
+                raise Hint("layer and unit look swapped: return (layer, unit)")
+            raise Hint(f"(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}")
+        drop, best = drops[layer, unit].item(), drops.flatten().topk(top).values
+        if drop <= 0:
+            raise Hint(
+                "zeroing your unit does not lower p(answer): its score has the wrong sign; take "
+                "the largest gradient x activation (or the largest drop), not the smallest"
+            )
+        if drop < best[-1].item():
+            with torch.no_grad():
+                acts = model.ffn_hidden(prompt.reshape(1, -1))[:, 0, -1]  # (layers, d_ff)
+            if (layer, unit) == divmod(int(acts.flatten().argmax()), d_ff):
+                raise Hint(
+                    "that is the unit that fires most; firing is not mattering: weigh each "
+                    "activation by its effect on log p(answer) (gradient x activation), or "
+                    "zero each unit and measure"
+                )
+            raise Hint(
+                f"zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
+                f"it by at least {best[-1].item():.3f}. Gradient x activation only estimates "
+                "the effect to first order: zero each unit in turn and measure"
+            )
+        return (
+            f"zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
+            f"unit by {best[0].item():.2f}: one of the units that matter most for this fact."
+        )
+
+    return run_check("the unit that stores a fact", check)
+
+
+def check_erase_prediction(fn: Callable, measure: Callable[[], tuple[float, float]]) -> CheckResult:
+    """``fn()`` returns the predicted mean relative change of p(answer), (own fact, unrelated
+    facts), when each fact's top 5 attributed units are zeroed; ``measure()`` returns the measured
+    pair. Passes within 0.15 (own) and 0.1 (unrelated); otherwise names the likely slip."""
+
+    def check() -> str:
+        got = require_return(fn(), "return own_change, unrelated_change")
+        if not (isinstance(got, tuple | list) and len(got) == 2):
+            raise Hint("return two numbers: (own fact's change, unrelated facts' change)")
+        own, unrelated = (float(v) for v in got)
+        if own < -1 or unrelated < -1:
+            raise Hint("a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)")
+        measured_own, measured_unrelated = measure()
+        if own >= 0:
+            raise Hint(
+                "these units push the answer up (largest gradient x activation): zeroing them "
+                "lowers p(answer)"
+            )
+        if abs(own - measured_own) > 0.15 and own < -0.8:
+            raise Hint(
+                "the fact survives: 5 units of 512 carry only part of it; memory is spread over "
+                "many units, and the residual stream still carries attention's share"
+            )
+        if abs(unrelated - measured_unrelated) > 0.1 and abs(unrelated - own) < 0.05:
+            raise Hint("unrelated facts lean on other units: they change far less than the fact")
+        if abs(own - measured_own) > 0.15 or abs(unrelated - measured_unrelated) > 0.1:
+            raise Hint("not close yet: think how much one fact owes to its 5 strongest units")
+        return (
+            f"measured: own fact {measured_own:+.2f}, unrelated facts {measured_unrelated:+.2f}. "
+            "A fact leans on its units far more than other facts do, but no unit holds it alone."
+        )
+
+    return run_check("erasing prediction", check)
+
+
+def _projection_case(seed: int) -> tuple[LanguageModel, int]:
+    """A random small language model (random vocabulary, width and d_ff) and a layer of it."""
+    g = torch.Generator().manual_seed(seed)
+    vocab, d_model, d_ff = 20 + seed * 7, (8, 12, 16)[seed % 3], (16, 24, 32)[seed % 3]
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        model = LanguageModel(vocab, d_model, num_layers=2, num_heads=2, d_ff=d_ff).double()
+        for layer in model.layers:  # non-trivial biases and norms, so a wrong read shows
+            torch.nn.init.normal_(layer.ffn.linear2.bias)
+        torch.nn.init.uniform_(model.norm.weight, 0.5, 1.5)
+        torch.nn.init.normal_(model.norm.bias)
+    return model.eval(), int(torch.randint(0, 2, (1,), generator=g))
+
+
+def _projection_suspects(model: LanguageModel, layer: int) -> dict[str, torch.Tensor]:
+    """The usual wrong projections, each keyed by the hint that names its mistake."""
+    ffn, E = model.layers[layer].ffn, model.unembedding
+    values = ffn.linear2.weight.T  # (d_ff, d_model): row i is unit i's value vector
+    return {
+        "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
+        "linear2.weight[:, i], since nn.Linear computes h @ weight.T": ffn.linear1.weight @ E.T,
+        "the final LayerNorm is applied to each value: LN acts on the whole residual stream and "
+        "is not linear, so one unit's contribution is read as E v directly": model.norm(values)
+        @ E.T,
+        "b2 is added to every value: the bias is shared by all units, not part of one unit's "
+        "value": (values + ffn.linear2.bias) @ E.T,
+        "those are probabilities (softmax): return the logit contributions E v": (
+            values @ E.T
+        ).softmax(-1),
+        "that is the other layer's W2: read model.layers[layer]": model.value_logits(1 - layer),
+    }
+
+
+def check_value_projection(fn: Callable) -> CheckResult:
+    """``fn(model, layer)`` returns every unit's value vector read through the output embedding,
+    E v_i: (d_ff, vocab_size), on random small models (``LanguageModel.value_logits``)."""
+
+    def check() -> str:
+        for seed in range(3):
+            model, layer = _projection_case(seed)
+            with torch.no_grad():
+                got = require_return(fn(model, layer))
+                expected = model.value_logits(layer)
+                if shape_of(got) == tuple(expected.T.shape) and close(got, expected.T):
+                    raise Hint("the result is transposed: one row per unit, (d_ff, vocab_size)")
+                if shape_of(got) != tuple(expected.shape):
+                    raise Hint(
+                        f"the result has shape {shape_of(got)}, expected (d_ff, vocab_size) = "
+                        f"{tuple(expected.shape)}: values are linear2.weight.T, (d_ff, d_model)"
+                    )
+                if close(got, expected, atol=1e-9):
+                    continue
+                for hint, wrong in _projection_suspects(model, layer).items():
+                    if close(got, wrong, atol=1e-9):
+                        raise Hint(hint)
+            raise Hint("the values differ from linear2.weight.T @ E.T (E = model.unembedding)")
+        return "equals E v_i for every unit, on 3 random models."
+
+    return run_check("value projection", check)

@@ -1,0 +1,153 @@
+"""Lesson 5's readings of the trained FFNs beyond ``experiments.memory``: every unit's trigger
+prefixes at once, a rule that sorts keys into shallow (a token) and semantic (a relation or an
+entity) patterns, whether the units that fire on a prompt promote its answer, a random-unit
+control for erasing, and one prompt's next-token distribution under an edit (the demo's data).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from course_lib._validate import positive_int
+from course_lib.experiments.facts import RELATIONS, Corpus
+from course_lib.experiments.memory import _answer_log_probs, scale_units
+from course_lib.model.language_model import LanguageModel
+from course_lib.threads import torch_threads
+
+PATTERNS = ("token", "relation", "entity", "mixed")  # token: shallow; relation, entity: semantic
+
+
+@dataclass(frozen=True)
+class PrefixActivations:
+    """Every distinct corpus prefix (<bos> left out) and each FFN unit's activation at its last
+    word: ``values`` (layers, prefixes, d_ff)."""
+
+    prefixes: tuple[tuple[str, ...], ...]
+    values: np.ndarray
+
+    def triggers(self, layer: int, unit: int, k: int = 5) -> list[tuple[str, ...]]:
+        """The ``k`` prefixes that fire ``unit`` of ``layer`` most, strongest first."""
+        order = np.argsort(-self.values[layer, :, unit], kind="stable")[: positive_int("k", k)]
+        return [self.prefixes[i] for i in order]
+
+
+@torch_threads(1)  # a tiny model: waking other threads costs more than it saves
+def prefix_activations(model: LanguageModel, corpus: Corpus) -> PrefixActivations:
+    """One forward pass over the distinct lines; a causal model's activation at a word depends on
+    its prefix only, so each distinct prefix is read once."""
+    tokens = torch.unique(corpus.tokens(), dim=0)  # (lines, L)
+    with torch.no_grad():
+        hidden = model.ffn_hidden(tokens)  # (layers, lines, L, d_ff)
+    where: dict[tuple[str, ...], tuple[int, int]] = {}
+    for line in range(tokens.shape[0]):
+        for position in range(1, int((tokens[line] != 0).sum())):
+            where.setdefault(tuple(corpus.decode(tokens[line, 1 : position + 1])), (line, position))
+    lines, positions = (torch.tensor(v) for v in zip(*where.values(), strict=True))
+    return PrefixActivations(tuple(where), hidden[:, lines, positions].numpy())
+
+
+def pattern_of(triggers: list[tuple[str, ...]], entities: set[str], share: float = 0.6) -> str:
+    """The rule: "relation" if at least ``share`` of the triggers state the same relation (the
+    word after "the" in "the capital of ..."); else "entity" if as many name the same entity
+    before their last word; else "token" (shallow) if as many end in the same word; else "mixed"."""
+
+    def commonest_share(labels: list[str | None]) -> float:
+        label, count = Counter(labels).most_common(1)[0]
+        return 0.0 if label is None else count / len(labels)
+
+    relation = [next((w for w in t if w in RELATIONS), None) for t in triggers]
+    entity = [next((w for w in t[:-1] if w in entities), None) for t in triggers]
+    for name, labels in (("relation", relation), ("entity", entity)):
+        if commonest_share(labels) >= share:
+            return name
+    return "token" if commonest_share([t[-1] for t in triggers]) >= share else "mixed"
+
+
+def classify_units(
+    model: LanguageModel, corpus: Corpus, k: int = 5, share: float = 0.6
+) -> np.ndarray:
+    """Each unit's pattern (one of ``PATTERNS``) from its top-``k`` trigger prefixes:
+    (layers, d_ff) of str."""
+    acts = prefix_activations(model, corpus)
+    entities = {f.entity for f in corpus.facts}
+    layers, d_ff = acts.values.shape[0], acts.values.shape[2]
+    return np.array(
+        [
+            [pattern_of(acts.triggers(i, u, k), entities, share) for u in range(d_ff)]
+            for i in range(layers)
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """Facts whose answer is among the ``top_tokens`` tokens promoted by at least one of the
+    ``firing`` units that fire most on the prompt, against the count expected by chance."""
+
+    layer: int
+    firing: int
+    top_tokens: int
+    hits: int
+    facts: int
+    chance: float
+
+
+@torch_threads(1)
+def firing_units_promote_answers(
+    model: LanguageModel, corpus: Corpus, layer: int, firing: int = 1, top_tokens: int = 10
+) -> Promotion:
+    """Keys chosen by activation alone (no gradient), values read through the output embedding:
+    do the units that fire most on a fact's prompt promote its answer? Chance: the same test with
+    random value vectors' top tokens, 1 - (1 - top_tokens / vocab) ** firing per fact."""
+    model.check_unit(layer)
+    prompts, answers = corpus.prompts()
+    with torch.no_grad():
+        hidden = model.ffn_hidden(prompts)[layer, :, -1]  # (facts, d_ff)
+        promoted = model.value_logits(layer).topk(positive_int("top_tokens", top_tokens)).indices
+    units = hidden.topk(positive_int("firing", firing), dim=-1).indices  # (facts, firing)
+    hits = (promoted[units] == answers[:, None, None]).any(dim=-1).any(dim=-1)
+    chance = len(answers) * (1 - (1 - top_tokens / model.vocab_size) ** firing)
+    return Promotion(layer, firing, top_tokens, int(hits.sum()), len(answers), chance)
+
+
+@torch_threads(1)
+def random_unit_effects(
+    model: LanguageModel, corpus: Corpus, count: int = 5, factor: float = 0.0, seed: int = 0
+) -> np.ndarray:
+    """The control for knowledge neurons: each fact's relative change of p(answer) when ``count``
+    units drawn at random (seeded, over both layers) are scaled by ``factor``: (facts,)."""
+    rng = np.random.default_rng(seed)
+    total = len(model.layers) * model.d_ff
+    with torch.no_grad():
+        before = _answer_log_probs(model, corpus).exp()
+        changes = []
+        for i in range(len(corpus.facts)):
+            flat = rng.choice(total, positive_int("count", count), replace=False)
+            units = [divmod(int(u), model.d_ff) for u in flat]
+            after = _answer_log_probs(model, corpus, scale_units(units, factor)).exp()
+            changes.append(float(after[i] / before[i] - 1))
+    return np.array(changes)
+
+
+def top_units(scores: torch.Tensor, fact: int, n: int) -> list[tuple[int, int]]:
+    """The ``n`` (layer, unit) pairs with the highest attribution for ``fact``; ``scores`` is
+    ``attributions(model, corpus)``, (facts, layers, d_ff)."""
+    d_ff = scores.shape[-1]
+    return [divmod(int(u), d_ff) for u in scores[fact].flatten().topk(positive_int("n", n)).indices]
+
+
+@torch_threads(1)
+def next_token_probabilities(
+    model: LanguageModel, corpus: Corpus, fact: int, units: list[tuple[int, int]], scale: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """p(next word | fact's prompt) as trained and with ``units`` scaled by ``scale`` at the last
+    word: two (vocab,) arrays."""
+    prompt = corpus.prompts()[0][fact : fact + 1]
+    with torch.no_grad():
+        before = model(prompt)[0, -1].softmax(-1)
+        after = model(prompt, scale_units(units, scale))[0, -1].softmax(-1)
+    return before.numpy(), after.numpy()

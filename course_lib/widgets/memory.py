@@ -1,0 +1,75 @@
+"""Lesson 5's live demo: scale a fact's most attributed FFN units (0 erases, 1 is the model as
+trained, 2 doubles them) and watch the next-word distribution after its prompt."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import torch
+
+from course_lib._validate import choice
+from course_lib.experiments.memory import attributions, stored_model
+from course_lib.experiments.memory_analysis import next_token_probabilities, top_units
+from course_lib.plots.memory import NextTokenData, NextTokenView
+from course_lib.threads import torch_threads
+from course_lib.widgets import Control, Demo
+
+UNIT_COUNTS = (1, 3, 5, 10)  # how many of the prompt's top attributed units are scaled
+SCALES = (0.0, 0.5, 1.0, 1.5, 2.0)
+SHOWN = 6  # bars: the most likely words after the edit, plus the answer if it is not among them
+
+
+@lru_cache(maxsize=1)
+def _scores() -> torch.Tensor:
+    """Every fact's attribution scores on the shipped model, (facts, layers, d_ff), once."""
+    model, corpus = stored_model()
+    with torch_threads(1):
+        return attributions(model, corpus)
+
+
+def prompts() -> tuple[str, ...]:
+    """The facts' prompts as text, in the corpus' order: the dropdown's values."""
+    return tuple(" ".join(f.prompt) for f in stored_model()[1].facts)
+
+
+@lru_cache(maxsize=512)
+def edit_data(prompt: str, units: int, scale: float) -> NextTokenData:
+    """The prompt's next-word probabilities as trained and with its ``units`` most attributed FFN
+    units scaled by ``scale``. Pure: the shipped model is never changed (cached per value)."""
+    fact = prompts().index(choice("prompt", prompt, prompts()))
+    for name, value, accepted in (("units", units, UNIT_COUNTS), ("scale", scale, SCALES)):
+        if isinstance(value, bool) or value not in accepted:
+            raise ValueError(f"{name} must be one of {list(accepted)}, got {value!r}")
+    model, corpus = stored_model()
+    chosen = top_units(_scores(), fact, units)
+    before, after = next_token_probabilities(model, corpus, fact, chosen, scale)
+    answer = corpus.facts[fact].answer
+    order = [int(i) for i in np.argsort(-after, kind="stable")[:SHOWN]]
+    answer_id = corpus.encode([answer])[0]
+    if answer_id not in order:
+        order[-1] = answer_id
+    return NextTokenData(
+        prompt=prompt,
+        answer=answer,
+        words=tuple(corpus.decode(order)),
+        before=before[order],
+        after=after[order],
+        units=tuple(chosen),
+        scale=scale,
+    )
+
+
+def demos() -> list[Demo]:
+    return [
+        Demo(
+            "knowledge neurons",
+            (
+                Control("prompt", prompts(), prompts()[0], kind="dropdown"),
+                Control("units", UNIT_COUNTS, 5),
+                Control("scale", SCALES, 0.0),
+            ),
+            data=edit_data,
+            view=NextTokenView,
+        )
+    ]

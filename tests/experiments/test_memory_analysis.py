@@ -1,0 +1,126 @@
+"""Lesson 5's readings beyond ``experiments.memory``: prefix activations equal the model's own,
+the key-pattern rule sorts hand-made triggers as it says, the promotion count matches a direct
+count, random units are a weak control, and an edit's distribution is the model's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.experiments.memory import (
+    attributions,
+    knowledge_neuron_effects,
+    scale_units,
+    stored_model,
+    unit_promotes,
+    unit_triggers,
+)
+from course_lib.experiments.memory_analysis import (
+    PATTERNS,
+    classify_units,
+    firing_units_promote_answers,
+    next_token_probabilities,
+    pattern_of,
+    prefix_activations,
+    random_unit_effects,
+    top_units,
+)
+
+ENTITIES = {"velor", "brask"}
+
+
+def test_prefix_activations_are_the_models_own_at_each_prefix():
+    model, corpus = stored_model()
+    acts = prefix_activations(model, corpus)
+    assert len(set(acts.prefixes)) == len(acts.prefixes) == acts.values.shape[1]
+    assert acts.values.shape == (2, len(acts.prefixes), model.d_ff)
+    for prefix in (acts.prefixes[0], acts.prefixes[-1], ("the", "capital")):
+        alone = torch.tensor([corpus.encode(("<bos>", *prefix))])
+        with torch.no_grad():
+            expected = model.ffn_hidden(alone)[:, 0, -1].numpy()  # (layers, d_ff)
+        np.testing.assert_allclose(acts.values[:, acts.prefixes.index(prefix)], expected, atol=1e-9)
+
+
+def test_triggers_agree_with_unit_triggers_of_the_memory_module():
+    model, corpus = stored_model()
+    acts = prefix_activations(model, corpus)
+    for layer, unit in ((1, 52), (0, 7)):
+        expected = [t.prefix for t in unit_triggers(model, corpus, layer, unit, k=4)]
+        assert acts.triggers(layer, unit, k=4) == expected
+
+
+@pytest.mark.parametrize(
+    ("triggers", "pattern"),
+    [
+        (
+            [("the", "colour", "of", "velor", "is")] * 2 + [("the", "colour", "of", "brask")],
+            "relation",
+        ),
+        (
+            [("people", "in", "velor", "like"), ("velor", "is", "a"), ("to", "velor", "in")],
+            "entity",
+        ),
+        ([("a", "red", "bear"), ("the", "bear"), ("people", "in", "brask")], "token"),
+        ([("a", "red"), ("the", "bear"), ("people", "in", "brask")], "mixed"),
+        ([("the", "colour", "of", "velor"), ("the", "food", "of", "velor"), ("velor",)], "token"),
+    ],
+)
+def test_the_pattern_rule_sorts_hand_made_triggers(triggers, pattern):
+    # the last case: an entity as the last word is the token itself, a shallow pattern
+    assert pattern_of(triggers, ENTITIES, share=0.6) == pattern
+
+
+def test_classify_units_gives_every_unit_one_pattern_and_mostly_shallow_ones():
+    model, corpus = stored_model()
+    patterns = classify_units(model, corpus)
+    assert patterns.shape == (2, model.d_ff) and set(np.unique(patterns)) <= set(PATTERNS)
+    for layer in (0, 1):  # shipped: 168 and 153 token keys, 36 and 17 semantic
+        semantic = int(np.isin(patterns[layer], ["relation", "entity"]).sum())
+        assert (patterns[layer] == "token").sum() > 2 * semantic > 0
+
+
+def test_the_promotion_count_is_a_direct_count():
+    model, corpus = stored_model()
+    prompts, answers = corpus.prompts()
+    result = firing_units_promote_answers(model, corpus, layer=1, firing=1, top_tokens=10)
+    with torch.no_grad():
+        hidden = model.ffn_hidden(prompts)[1, :, -1]
+    hits = 0
+    for i, fact in enumerate(corpus.facts):
+        promoted = [w for w, _ in unit_promotes(model, corpus, 1, int(hidden[i].argmax()), k=10)]
+        hits += fact.answer in promoted
+    assert result.hits == hits and result.facts == 48
+    assert result.chance == pytest.approx(48 * 10 / len(corpus.vocabulary))
+    assert result.hits > 3 * result.chance  # shipped: 28 of 48 against 5.8
+
+
+def test_random_units_matter_far_less_than_a_facts_top_units():
+    model, corpus = stored_model()
+    control = random_unit_effects(model, corpus, count=5, seed=0)
+    erased = knowledge_neuron_effects(model, corpus, top=5, factor=0.0)
+    assert control.shape == (48,)
+    assert abs(control.mean()) < 0.02 < abs(erased.own.mean())
+    np.testing.assert_array_equal(control, random_unit_effects(model, corpus, count=5, seed=0))
+    assert not np.array_equal(control, random_unit_effects(model, corpus, count=5, seed=1))
+    unchanged = random_unit_effects(model, corpus, count=5, factor=1.0)
+    assert np.abs(unchanged).max() < 1e-12
+
+
+def test_top_units_are_the_highest_scores_and_the_edit_distribution_is_the_models():
+    model, corpus = stored_model()
+    scores = attributions(model, corpus)
+    units = top_units(scores, fact=3, n=4)
+    values = [scores[3, layer, unit].item() for layer, unit in units]
+    assert (
+        values == sorted(values, reverse=True)
+        and values[-1] >= scores[3].flatten().topk(4).values[-1]
+    )
+    before, after = next_token_probabilities(model, corpus, 3, units, 0.0)
+    prompt = corpus.prompts()[0][3:4]
+    with torch.no_grad():
+        expected = model(prompt, scale_units(units, 0.0))[0, -1].softmax(-1).numpy()
+    np.testing.assert_allclose(after, expected, atol=1e-12)
+    assert abs(before.sum() - 1) < 1e-12 and np.abs(after - before).max() > 1e-3
+    same = next_token_probabilities(model, corpus, 3, units, 1.0)
+    np.testing.assert_allclose(same[1], same[0], atol=1e-12)

@@ -1,0 +1,78 @@
+"""Lesson 5 figures show the data they are given: hand-made changes and next-word data."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.colors import to_hex
+
+from course_lib.plots import GREY
+from course_lib.plots.memory import (
+    EFFECT_COLORS,
+    NextTokenData,
+    NextTokenView,
+    neuron_effects_figure,
+)
+
+
+def next_token_data(scale: float = 0.0, answer: str = "quen") -> NextTokenData:
+    return NextTokenData(
+        prompt="the capital of velor is",
+        answer=answer,
+        words=("quen", "red", "fox"),
+        before=np.array([0.9, 0.05, 1e-6]),
+        after=np.array([0.5, 0.2, 0.1]),
+        units=((0, 3), (1, 7)),
+        scale=scale,
+    )
+
+
+def test_neuron_effects_figure_draws_one_dot_per_fact_and_each_groups_mean():
+    changes = {
+        "own fact": np.array([-0.5, -0.3, -0.1]),
+        "unrelated facts": np.array([-0.1, 0.0, -0.05]),
+        "random units": np.array([0.0, -0.01, 0.01]),
+    }
+    fig = neuron_effects_figure(changes, "zeroing")
+    (ax,) = fig.axes
+    assert len(ax.collections) == 3
+    for row, (collection, (name, values)) in enumerate(
+        zip(ax.collections, changes.items(), strict=True)
+    ):
+        offsets = collection.get_offsets()
+        np.testing.assert_allclose(offsets[:, 0], values)
+        assert bool((np.abs(offsets[:, 1] - row) < 0.3).all())
+        assert to_hex(collection.get_facecolor()[0]) == to_hex(EFFECT_COLORS[name])
+    means = [line.get_xdata()[0] for line in ax.lines[:3]]  # then the zero line
+    np.testing.assert_allclose(means, [v.mean() for v in changes.values()])
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(changes)
+
+
+def test_next_token_view_draws_both_distributions_and_bolds_the_answer():
+    view = NextTokenView(words=3)
+    data = next_token_data()
+    fig = view.update(data)
+    ax = fig.axes[0]
+    before, after = ax.containers
+    np.testing.assert_allclose([b.get_height() for b in before], [0.9, 0.05, NextTokenView.FLOOR])
+    np.testing.assert_allclose([b.get_height() for b in after], data.after)
+    assert to_hex(before[0].get_facecolor()) == to_hex(GREY)
+    labels = ax.get_xticklabels()
+    assert [t.get_text() for t in labels] == list(data.words)
+    assert [t.get_fontweight() for t in labels] == ["bold", "normal", "normal"]
+
+
+def test_next_token_view_updates_in_place():
+    view = NextTokenView(words=3)
+    first = view.update(next_token_data(0.0))
+    moved = NextTokenData(**{**next_token_data().__dict__, "after": np.array([0.2, 0.3, 0.4])})
+    second = view.update(moved)
+    assert second is first and len(second.axes) == 1
+    np.testing.assert_allclose(
+        [b.get_height() for b in second.axes[0].containers[1]], [0.2, 0.3, 0.4]
+    )
+    relabelled = view.update(next_token_data(2.0, answer="red"))
+    assert [t.get_fontweight() for t in relabelled.axes[0].get_xticklabels()] == [
+        "normal",
+        "bold",
+        "normal",
+    ]

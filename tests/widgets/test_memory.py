@@ -1,0 +1,79 @@
+"""The lesson 5 demo: its data is the shipped model's next-word distribution under the edit the
+controls name, over every grid value, and its one live figure shows that data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.experiments.memory import attributions, scale_units, stored_model
+from course_lib.widgets.memory import SCALES, SHOWN, UNIT_COUNTS, demos, edit_data, prompts
+
+
+def test_the_controls_offer_every_fact_and_at_least_two_values_each():
+    (demo,) = demos()
+    assert [c.name for c in demo.controls] == ["prompt", "units", "scale"]
+    assert len(prompts()) == 48 and all(len(c.values) >= 2 for c in demo.controls)
+    assert {0.0, 1.0, 2.0} <= set(SCALES)
+
+
+def test_edit_data_is_the_models_distribution_under_the_named_edit():
+    (demo,) = demos()
+    model, corpus = stored_model()
+    scores = attributions(model, corpus)
+    for values in demo.one_at_a_time():
+        data = edit_data(**values)
+        fact = prompts().index(values["prompt"])
+        expected_units = [
+            divmod(int(u), model.d_ff) for u in scores[fact].flatten().topk(values["units"]).indices
+        ]
+        assert list(data.units) == expected_units and data.scale == values["scale"]
+        prompt = corpus.prompts()[0][fact : fact + 1]
+        with torch.no_grad():
+            after = model(prompt, scale_units(expected_units, values["scale"]))[0, -1].softmax(-1)
+        ids = corpus.encode(data.words)
+        np.testing.assert_allclose(data.after, after[ids].numpy(), atol=1e-12)
+        assert len(data.words) == SHOWN and corpus.facts[fact].answer == data.answer in data.words
+        if values["scale"] == 1.0:
+            np.testing.assert_allclose(data.after, data.before, atol=1e-12)
+
+
+def test_erasing_more_units_lowers_the_answer_further_for_the_default_prompt():
+    (demo,) = demos()
+    prompt = demo.defaults()["prompt"]
+    p = []
+    for units in UNIT_COUNTS:
+        data = edit_data(prompt, units, 0.0)
+        p.append(data.after[data.words.index(data.answer)])
+    assert p[0] > p[-1] and p[-1] < data.before[data.words.index(data.answer)] - 0.05
+
+
+def test_demo_figure_shows_the_data_of_every_control_value_in_one_figure():
+    (demo,) = demos()
+    demo.clear_cache()
+    first = demo.figure()
+    moves = list(demo.one_at_a_time())
+    assert len(moves) == 48 + len(UNIT_COUNTS) + len(SCALES)
+    for values in moves[::7] + moves[-len(SCALES) - len(UNIT_COUNTS) :]:
+        fig = demo.figure(**values)
+        data = edit_data(**values)
+        assert fig is first and len(fig.axes) == 1
+        ax = fig.axes[0]
+        heights = [bar.get_height() for bar in ax.containers[1]]
+        np.testing.assert_allclose(heights, np.maximum(data.after, 1e-4))
+        assert [t.get_text() for t in ax.get_xticklabels()] == list(data.words)
+
+
+@pytest.mark.parametrize(
+    ("values", "name"),
+    [
+        ({"prompt": "the capital of paris is"}, "prompt"),
+        ({"units": 4}, "units"),
+        ({"scale": 3.0}, "scale"),
+    ],
+)
+def test_edit_data_rejects_a_value_no_control_offers(values, name):
+    arguments = {"prompt": prompts()[0], "units": 5, "scale": 0.0, **values}
+    with pytest.raises(ValueError, match=rf"{name} must be one of"):
+        edit_data(**arguments)
