@@ -5,6 +5,9 @@ the output embedding, tied to the input one: logits = LN(x) E^T.
 
 Every FFN hidden layer can be read (``ffn_hidden``) and edited (``forward(..., edit=...)``): the
 hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva et al. 2021, W2's rows the values.
+``ffn="swiglu"`` (or another of ``GATED_VARIANTS``) puts a bias-free ``GatedFeedForward`` of equal
+parameter budget, width ``equal_budget_gated_d_ff(d_ff)``, in every block; its hidden units are
+act(x W) * (x V), and its values the rows of W2 as well.
 """
 
 from __future__ import annotations
@@ -15,20 +18,35 @@ import torch
 from torch import nn
 
 from course_lib._validate import choice, positive_int
-from course_lib.model.ffn import FeedForward
+from course_lib.model.ffn import (
+    ACTIVATIONS,
+    GATED_VARIANTS,
+    FeedForward,
+    GatedFeedForward,
+    equal_budget_gated_d_ff,
+)
 from course_lib.model.sublayer import EncoderLayer, LayerNorm
 from course_lib.model.transformer import Embeddings, PositionalEncoding, create_sequence_mask
 
 # edit(layer index, hidden (batch, seq_len, d_ff)) -> the hidden units the FFN's W2 then reads
 HiddenEdit = Callable[[int, torch.Tensor], torch.Tensor]
 
+FFN_KINDS = ("plain", *GATED_VARIANTS)  # plain: FeedForward with ``activation``; else gated
 
-def _ffn_with_edit(ffn: FeedForward, index: int, x: torch.Tensor, edit: HiddenEdit | None):
-    """FeedForward's formula, linear2(dropout(act(x W1 + b1))), with ``edit`` on the hidden units."""
-    hidden = ffn.hidden(x)
+
+def _ffn_with_edit(
+    ffn: FeedForward | GatedFeedForward, index: int, x: torch.Tensor, edit: HiddenEdit | None
+) -> torch.Tensor:
+    """The FFN's formula with ``edit`` on its hidden units, x (..., d_model) -> (..., d_model):
+    plain, linear2(dropout(act(x W1 + b1))); gated, down(dropout(act(x W) * (x V)))."""
+    if isinstance(ffn, GatedFeedForward):
+        act = ACTIVATIONS[GATED_VARIANTS[ffn.variant]]
+        hidden, out = act(ffn.gate(x)) * ffn.up(x), ffn.down
+    else:
+        hidden, out = ffn.hidden(x), ffn.linear2
     if edit is not None:
         hidden = edit(index, hidden)
-    return ffn.linear2(ffn.dropout(hidden))
+    return out(ffn.dropout(hidden))
 
 
 class LanguageModel(nn.Module):
@@ -36,6 +54,12 @@ class LanguageModel(nn.Module):
 
     Pre-norm blocks: x + attn(LN(x)) under a causal mask, then x + FFN(LN(x)); a final LayerNorm;
     output weights tied to the token embedding (no separate output matrix, no output bias).
+
+    ``ffn="plain"`` (the default): each FFN is a ``FeedForward`` of width ``d_ff`` with
+    ``activation``. A gated ``ffn`` ("reglu", "geglu", "swiglu") replaces it by a bias-free
+    ``GatedFeedForward`` of width ``equal_budget_gated_d_ff(d_ff)`` (3 d d_ff' = 2 d d_ff up to
+    rounding), whose activation is the variant's (SwiGLU: SiLU); ``activation`` must then stay
+    "relu", its default. ``self.d_ff`` is the width of the hidden layer actually built.
     """
 
     def __init__(
@@ -48,12 +72,19 @@ class LanguageModel(nn.Module):
         max_len: int = 12,
         activation: str = "relu",
         dropout: float = 0.0,
+        ffn: str = "plain",
     ) -> None:
         super().__init__()
         self.vocab_size = positive_int("vocab_size", vocab_size)
         self.d_model = positive_int("d_model", d_model)
         self.max_len = positive_int("max_len", max_len)
         self.activation = choice("activation", activation, ("relu", "gelu"))
+        self.ffn_kind = choice("ffn", ffn, FFN_KINDS)
+        if ffn != "plain" and activation != "relu":
+            raise ValueError(
+                f"activation must be 'relu' (unused) with a gated ffn, whose activation is its "
+                f"variant's ({ffn}: {GATED_VARIANTS[ffn]}); got activation={activation!r}"
+            )
         self.embed = Embeddings(vocab_size, d_model)
         # std 1/sqrt(d_model): after Embeddings' sqrt(d_model) the inputs are ~1 per entry, and
         # the tied output logits LN(x) E^T start with a spread of ~1
@@ -64,6 +95,10 @@ class LanguageModel(nn.Module):
             for _ in range(positive_int("num_layers", num_layers))
         )
         self.d_ff = positive_int("d_ff", d_ff)
+        if ffn != "plain":  # the course's EncoderLayer, its FFN swapped for the gated one
+            self.d_ff = equal_budget_gated_d_ff(d_ff)
+            for layer in self.layers:
+                layer.ffn = GatedFeedForward(d_model, self.d_ff, ffn, dropout)
         self.norm = LayerNorm(d_model)
         self.register_buffer("causal", create_sequence_mask(max_len), persistent=False)
 
@@ -97,7 +132,8 @@ class LanguageModel(nn.Module):
         return self.norm(self.residual_stream(token_ids, edit)) @ self.unembedding.T
 
     def ffn_hidden(self, token_ids: torch.Tensor) -> torch.Tensor:
-        """Every layer's FFN hidden units act(x W1 + b1): (num_layers, batch, seq_len, d_ff)."""
+        """Every layer's FFN hidden units act(x W1 + b1), or act(x W) * (x V) for a gated FFN:
+        (num_layers, batch, seq_len, d_ff)."""
         hidden: list[torch.Tensor] = []
 
         def record(_index: int, h: torch.Tensor) -> torch.Tensor:
@@ -110,8 +146,9 @@ class LanguageModel(nn.Module):
     def value_logits(self, layer: int) -> torch.Tensor:
         """Each unit's value vector (its row of W2) read through the output embedding, E v_i:
         (d_ff, vocab_size). High entries are the tokens the unit promotes when it fires."""
-        values = self.layers[self.check_unit(layer)[0]].ffn.linear2.weight.T  # (d_ff, d_model)
-        return values @ self.unembedding.T
+        ffn = self.layers[self.check_unit(layer)[0]].ffn
+        out = ffn.down if isinstance(ffn, GatedFeedForward) else ffn.linear2
+        return out.weight.T @ self.unembedding.T  # (d_ff, d_model) @ (d_model, vocab_size)
 
     def check_unit(self, layer: int, unit: int = 0) -> tuple[int, int]:
         """Return (layer, unit) if both name an FFN hidden unit of this model, else raise."""

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import pytest
 import torch
+import torch.nn.functional as F
 
-from course_lib.model.ffn import FeedForward
+from course_lib.model.ffn import (
+    FeedForward,
+    GatedFeedForward,
+    equal_budget_gated_d_ff,
+    module_parameters,
+)
 from course_lib.model.language_model import LanguageModel, _ffn_with_edit
 from course_lib.model.transformer import create_sequence_mask
 
@@ -128,3 +134,69 @@ def test_too_long_a_sequence_and_a_bad_layer_are_named():
         model(random_tokens(1, 9))
     with pytest.raises(ValueError, match="layer must be in \\[0, 2\\), got 2"):
         model.value_logits(2)
+
+
+# ---- the gated FFN option: SwiGLU at the plain FFN's parameter budget
+
+
+def test_a_gated_model_holds_gated_ffns_of_the_equal_budget_width():
+    plain, gated = small_model(), small_model(ffn="swiglu")
+    assert plain.ffn_kind == "plain" and gated.ffn_kind == "swiglu"
+    assert gated.d_ff == equal_budget_gated_d_ff(24) == 16 and plain.d_ff == 24
+    for layer in gated.layers:
+        assert isinstance(layer.ffn, GatedFeedForward) and layer.ffn.variant == "swiglu"
+    ffn_counts = [module_parameters(m.layers[0].ffn) for m in (plain, gated)]
+    assert ffn_counts == [2 * 16 * 24 + 24 + 16, 3 * 16 * 16]  # equal but for the plain biases
+    counts = [module_parameters(m) for m in (plain, gated)]
+    assert abs(counts[0] - counts[1]) == 2 * (24 + 16)  # two layers' biases
+
+
+def test_the_default_ffn_is_the_plain_one_with_the_same_weights():
+    default, explicit = small_model(), small_model(ffn="plain")
+    for a, b in zip(default.state_dict().values(), explicit.state_dict().values(), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_a_gated_models_hidden_units_are_the_gate_times_the_linear_branch():
+    model, tokens = small_model(ffn="swiglu"), random_tokens(2, 5)
+    first = model.layers[0]
+    with torch.no_grad():
+        h = model.position(model.embed(tokens))
+        h = first.sublayers[0](h, lambda a: first.self_attn(a, a, a, create_sequence_mask(5)))
+        x = first.sublayers[1].norm(h)  # pre-norm: the FFN reads LN(x)
+        expected = F.silu(x @ first.ffn.gate.weight.T) * (x @ first.ffn.up.weight.T)
+        hidden = model.ffn_hidden(tokens)
+        torch.testing.assert_close(_ffn_with_edit(first.ffn, 0, x, None), first.ffn(x))
+    assert hidden.shape == (2, 2, 5, 16)
+    torch.testing.assert_close(hidden[0], expected, atol=1e-12, rtol=0)
+    values = first.ffn.down.weight.T  # (d_ff, d_model): W2's rows
+    torch.testing.assert_close(model.value_logits(0), values @ model.unembedding.T)
+    with pytest.raises(ValueError, match="unit must be in \\[0, 16\\), got 16"):
+        model.check_unit(0, 16)
+
+
+def test_a_gated_model_is_causal_and_its_blocks_are_encoder_layers():
+    model, tokens = small_model(ffn="swiglu"), random_tokens(3, 9)
+    with torch.no_grad():
+        x = model.position(model.embed(tokens))
+        for layer in model.layers:
+            x = layer(x, create_sequence_mask(9))
+        torch.testing.assert_close(model(tokens), model.norm(x) @ model.unembedding.T)
+        changed = tokens.clone()
+        changed[:, 6:] = (changed[:, 6:] + 1) % VOCAB
+        before, after = model(tokens), model(changed)
+        zeroed = model(tokens, edit=lambda i, h: h * 0 if i == 1 else h)
+    torch.testing.assert_close(before[:, :6], after[:, :6], atol=0, rtol=0)
+    assert (zeroed - before).abs().max() > 1e-3  # the edit reaches the gated FFN's output
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"ffn": "glu"}, "ffn must be one of \\['geglu', 'plain', 'reglu', 'swiglu'\\], got 'glu'"),
+        ({"ffn": "swiglu", "activation": "gelu"}, "activation must be 'relu' \\(unused\\)"),
+    ],
+)
+def test_a_bad_ffn_option_is_named(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        LanguageModel(VOCAB, d_model=16, num_heads=2, **kwargs)
