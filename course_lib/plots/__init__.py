@@ -11,6 +11,7 @@ import io
 import numpy as np
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, NullLocator
 
 # The one palette of the course: Okabe & Ito's eight colours, distinguishable with every common
 # form of colour blindness. PALETTE is for things in order (polygons, labels, seeds); COLORS
@@ -39,7 +40,7 @@ def tint(color: str, amount: float) -> tuple[float, float, float]:
     return tuple(float(v) for v in 1 - amount * (1 - rgb))
 
 
-__all__ = ["COLORS", "GREY", "PALETTE", "figure_png", "new_figure", "tint"]
+__all__ = ["COLORS", "GREY", "PALETTE", "figure_png", "new_figure", "plain_log_axis", "tint"]
 
 
 def new_figure(
@@ -58,3 +59,10 @@ def figure_png(fig: Figure, dpi: int | None = None) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
     return buffer.getvalue()
+
+
+def plain_log_axis(axis) -> None:
+    """A log axis drawn fast: no minor ticks, labels as plain text ("1e-02"). Mathtext labels
+    (10^k) are most of a live figure's redraw, about 100 ms each time."""
+    axis.set_minor_locator(NullLocator())
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0e}"))

@@ -1,5 +1,6 @@
 """Lesson 5 figures: what erasing a fact's units does (against unrelated facts and random units),
-and one prompt's next-token distribution before and after an edit (the live demo's view)."""
+one prompt's next-token distribution before and after an edit (the edit demo's view), and the
+fraction of units active per token against d_ff (the sparsity demo's view)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
-from course_lib.plots import GREY, PALETTE, new_figure
+from course_lib.plots import GREY, PALETTE, new_figure, plain_log_axis, tint
 
 EFFECT_COLORS = {"own fact": PALETTE[1], "unrelated facts": PALETTE[0], "random units": GREY}
 
@@ -63,6 +64,7 @@ class NextTokenView:
         self.before = self.ax.bar(self.x - 0.2, ones, 0.4, color=GREY, label="as trained")
         self.after = self.ax.bar(self.x + 0.2, ones, 0.4, color=PALETTE[1], label="edited")
         self.ax.set_yscale("log")
+        plain_log_axis(self.ax.yaxis)
         self.ax.set_ylim(self.FLOOR, 1.5)
         self.ax.set_ylabel("p(next word)")
         self.ax.set_xticks(self.x, [""] * words)
@@ -77,5 +79,97 @@ class NextTokenView:
             label.set_fontweight("bold" if word == data.answer else "normal")
         self.legend.get_texts()[1].set_text(f"units × {data.scale:g}")
         units = ", ".join(f"L{layer}·{unit}" for layer, unit in data.units)
-        self.ax.set_title(f"“{data.prompt} …” (answer {data.answer})\nscaled: {units}", fontsize=9)
+        title = f"“{data.prompt} …” (answer {data.answer})\nscaled: {units}"
+        self.ax.set_title(title, fontsize=9, y=1.0)  # a fixed y: no title layout per redraw
+        return self.figure
+
+
+LAYER_COLORS = (PALETTE[0], PALETTE[1])  # layer 0, layer 1
+LARGE_MODELS = (0.030, 0.063)  # Li et al. 2023: active fraction in T5-Base and ViT-B/16
+
+
+@dataclass(frozen=True)
+class SparsityData:
+    """The stored sweep over d_ff, with one width chosen: the fraction of FFN units active per
+    token in each layer, trained and at initialisation, (widths, layers) each, and the facts
+    right after training, (widths,), of ``facts``."""
+
+    widths: tuple[int, ...]
+    trained: np.ndarray
+    initial: np.ndarray
+    facts_right: np.ndarray
+    facts: int
+    d_ff: int
+
+    @property
+    def index(self) -> int:
+        """The chosen width's row."""
+        return self.widths.index(self.d_ff)
+
+
+class SparsityView:
+    """The sparsity demo's live figure. Left: the active fraction against d_ff (log scale), one
+    solid line per layer trained and a dashed one at initialisation, the large models' few
+    percent as a band, the chosen width marked. Right: the facts right per width, the chosen
+    width's bar in colour. Built once; ``update`` moves the marks and recolours the bars."""
+
+    def __init__(self) -> None:
+        self.figure = new_figure(7.2, 3.0, layout=None)
+        self.figure.subplots_adjust(left=0.09, right=0.98, top=0.84, bottom=0.16, wspace=0.3)
+        grid = self.figure.add_gridspec(1, 3)
+        self.ax = self.figure.add_subplot(grid[0, :2])
+        self.facts_ax = self.figure.add_subplot(grid[0, 2])
+        self.ax.axhspan(*LARGE_MODELS, color=GREY, alpha=0.25, linewidth=0)
+        self.ax.text(
+            0.02,
+            LARGE_MODELS[1],
+            "large trained models (Li et al. 2023): a few percent",
+            va="bottom",
+            fontsize=7,
+            color="#333333",
+            transform=self.ax.get_yaxis_transform(),
+        )
+        self.trained, self.initial = [], []
+        for layer, color in enumerate(LAYER_COLORS):
+            (line,) = self.ax.plot([], [], "o-", color=color, ms=4, label=f"layer {layer} trained")
+            self.trained.append(line)
+            (line,) = self.ax.plot(
+                [], [], "--", color=color, alpha=0.6, label=f"layer {layer} at init"
+            )
+            self.initial.append(line)
+        self.marker = self.ax.axvline(1, color="#333333", linewidth=0.8, linestyle=":")
+        self.chosen = self.ax.scatter([0, 0], [0, 0], s=60, facecolor="none", edgecolor="#333333")
+        self.ax.set_xscale("log", base=2)
+        self.ax.set_ylim(0, 0.7)
+        self.ax.set_xlabel("d_ff (log scale)")
+        self.ax.set_ylabel("fraction of units active per token")
+        self.ax.legend(loc="upper center", frameon=False, fontsize=7, ncol=2)
+        self.bars = None  # drawn on the first update, once the number of widths is known
+
+    def update(self, data: SparsityData) -> Figure:
+        widths = np.array(data.widths)
+        for layer, (trained, initial) in enumerate(zip(self.trained, self.initial, strict=True)):
+            trained.set_data(widths, data.trained[:, layer])
+            initial.set_data(widths, data.initial[:, layer])
+        self.ax.set_xlim(widths[0] / 1.4, widths[-1] * 1.4)
+        self.ax.set_xticks(widths, [str(w) for w in widths])
+        self.ax.minorticks_off()
+        self.marker.set_xdata([data.d_ff, data.d_ff])
+        self.chosen.set_offsets(np.column_stack([[data.d_ff] * 2, data.trained[data.index]]))
+        if self.bars is None or len(self.bars) != len(widths):
+            self.facts_ax.clear()
+            x = np.arange(len(widths))
+            self.bars = self.facts_ax.bar(x, data.facts_right, 0.7)
+            self.facts_ax.set_xticks(x, [str(w) for w in widths], fontsize=7)
+            self.facts_ax.set_ylim(0, data.facts)
+            self.facts_ax.set_xlabel("d_ff")
+            self.facts_ax.set_ylabel(f"facts right (of {data.facts})")
+        for i, (bar, right) in enumerate(zip(self.bars, data.facts_right, strict=True)):
+            bar.set_height(right)
+            bar.set_color(PALETTE[2] if i == data.index else tint(PALETTE[2], 0.35))
+        active = ", ".join(f"layer {i} {v:.2f}" for i, v in enumerate(data.trained[data.index]))
+        title = f"d_ff = {data.d_ff}: active per token, trained: {active}"
+        self.ax.set_title(title, fontsize=9, y=1.0)  # fixed y: no title layout per redraw
+        right = f"{int(data.facts_right[data.index])} of {data.facts} facts"
+        self.facts_ax.set_title(right, fontsize=9, y=1.0)
         return self.figure

@@ -1,5 +1,6 @@
-"""Lesson 5's live demo: scale a fact's most attributed FFN units (0 erases, 1 is the model as
-trained, 2 doubles them) and watch the next-word distribution after its prompt."""
+"""Lesson 5's live demos: scale a fact's most attributed FFN units (0 erases, 1 is the model as
+trained, 2 doubles them) and watch the next-word distribution after its prompt; and move d_ff
+over the stored sparsity sweep to see the fraction of units active per token (no training)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import torch
 from course_lib._validate import choice
 from course_lib.experiments.memory import attributions, stored_model
 from course_lib.experiments.memory_analysis import next_token_probabilities, top_units
-from course_lib.plots.memory import NextTokenData, NextTokenView
+from course_lib.experiments.sparsity_sweep import load_sweep
+from course_lib.plots.memory import NextTokenData, NextTokenView, SparsityData, SparsityView
 from course_lib.threads import torch_threads
 from course_lib.widgets import Control, Demo
 
@@ -60,6 +62,30 @@ def edit_data(prompt: str, units: int, scale: float) -> NextTokenData:
     )
 
 
+@lru_cache(maxsize=1)
+def d_ff_values() -> tuple[int, ...]:
+    """The widths of the stored sparsity sweep: the d_ff slider's values."""
+    return load_sweep().settings.widths
+
+
+@lru_cache(maxsize=16)
+def sparsity_data(d_ff: int) -> SparsityData:
+    """The stored sweep's active fractions (trained and at initialisation) and facts right, with
+    ``d_ff`` chosen. Pure: reads the stored file, trains nothing."""
+    widths = d_ff_values()
+    if isinstance(d_ff, bool) or d_ff not in widths:
+        raise ValueError(f"d_ff must be one of {list(widths)}, got {d_ff!r}")
+    sweep = load_sweep()
+    return SparsityData(
+        widths=widths,
+        trained=sweep.trained,
+        initial=sweep.initial,
+        facts_right=sweep.facts_right,
+        facts=sweep.facts,
+        d_ff=d_ff,
+    )
+
+
 def demos() -> list[Demo]:
     return [
         Demo(
@@ -71,5 +97,11 @@ def demos() -> list[Demo]:
             ),
             data=edit_data,
             view=NextTokenView,
-        )
+        ),
+        Demo(
+            "sparsity sweep",
+            (Control("d_ff", d_ff_values(), 256),),
+            data=sparsity_data,
+            view=SparsityView,
+        ),
     ]

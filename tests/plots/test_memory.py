@@ -1,15 +1,19 @@
-"""Lesson 5 figures show the data they are given: hand-made changes and next-word data."""
+"""Lesson 5 figures show the data they are given: hand-made changes, next-word data and a
+hand-made sparsity sweep."""
 
 from __future__ import annotations
 
 import numpy as np
 from matplotlib.colors import to_hex
 
-from course_lib.plots import GREY
+from course_lib.plots import GREY, PALETTE
 from course_lib.plots.memory import (
     EFFECT_COLORS,
+    LARGE_MODELS,
     NextTokenData,
     NextTokenView,
+    SparsityData,
+    SparsityView,
     neuron_effects_figure,
 )
 
@@ -76,3 +80,49 @@ def test_next_token_view_updates_in_place():
         "bold",
         "normal",
     ]
+
+
+def sparsity_data(d_ff: int = 64) -> SparsityData:
+    return SparsityData(
+        widths=(16, 64, 256),
+        trained=np.array([[0.4, 0.45], [0.3, 0.35], [0.2, 0.25]]),
+        initial=np.array([[0.5, 0.51], [0.49, 0.5], [0.5, 0.52]]),
+        facts_right=np.array([10, 30, 48]),
+        facts=48,
+        d_ff=d_ff,
+    )
+
+
+def test_sparsity_view_draws_each_layer_trained_and_at_initialisation():
+    data = sparsity_data()
+    fig = SparsityView().update(data)
+    ax, facts_ax = fig.axes
+    solid = [line for line in ax.lines if line.get_linestyle() == "-"]
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert len(solid) == len(dashed) == 2
+    for layer in (0, 1):
+        np.testing.assert_allclose(solid[layer].get_xdata(), data.widths)
+        np.testing.assert_allclose(solid[layer].get_ydata(), data.trained[:, layer])
+        np.testing.assert_allclose(dashed[layer].get_ydata(), data.initial[:, layer])
+        assert solid[layer].get_color() == dashed[layer].get_color()
+    assert solid[0].get_color() != solid[1].get_color()
+    band = ax.patches[0]  # the large models' few percent
+    np.testing.assert_allclose([band.get_y(), band.get_y() + band.get_height()], LARGE_MODELS)
+    np.testing.assert_allclose([b.get_height() for b in facts_ax.patches], data.facts_right)
+
+
+def test_sparsity_view_marks_the_chosen_width_and_updates_in_place():
+    view = SparsityView()
+    first = view.update(sparsity_data(64))
+    for d_ff, index in ((256, 2), (16, 0)):
+        fig = view.update(sparsity_data(d_ff))
+        ax, facts_ax = fig.axes
+        assert fig is first and len(facts_ax.patches) == 3
+        vertical = [line for line in ax.lines if line.get_linestyle() == ":"]
+        assert [list(line.get_xdata()) for line in vertical] == [[d_ff, d_ff]]
+        np.testing.assert_allclose(
+            ax.collections[0].get_offsets(), [[d_ff, 0.4 - 0.1 * index], [d_ff, 0.45 - 0.1 * index]]
+        )
+        colors = [to_hex(bar.get_facecolor()) for bar in facts_ax.patches]
+        assert colors[index] == to_hex(PALETTE[2])
+        assert all(c != to_hex(PALETTE[2]) for i, c in enumerate(colors) if i != index)

@@ -1,25 +1,40 @@
-"""The lesson 5 demo: its data is the shipped model's next-word distribution under the edit the
-controls name, over every grid value, and its one live figure shows that data."""
+"""The lesson 5 demos: the edit demo's data is the shipped model's next-word distribution under
+the edit the controls name, over every grid value, and its one live figure shows that data; the
+sparsity demo's data is the stored sweep with the chosen width, and its figure draws it."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import torch
+from matplotlib.colors import to_hex
 
 from course_lib.experiments.memory import attributions, scale_units, stored_model
-from course_lib.widgets.memory import SCALES, SHOWN, UNIT_COUNTS, demos, edit_data, prompts
+from course_lib.experiments.sparsity_sweep import load_sweep
+from course_lib.plots import PALETTE
+from course_lib.plots.memory import SparsityView
+from course_lib.widgets.memory import (
+    SCALES,
+    SHOWN,
+    UNIT_COUNTS,
+    d_ff_values,
+    demos,
+    edit_data,
+    prompts,
+    sparsity_data,
+)
 
 
 def test_the_controls_offer_every_fact_and_at_least_two_values_each():
-    (demo,) = demos()
+    demo, sparsity = demos()
+    assert [c.name for c in sparsity.controls] == ["d_ff"] and not sparsity.trains
     assert [c.name for c in demo.controls] == ["prompt", "units", "scale"]
     assert len(prompts()) == 48 and all(len(c.values) >= 2 for c in demo.controls)
     assert {0.0, 1.0, 2.0} <= set(SCALES)
 
 
 def test_edit_data_is_the_models_distribution_under_the_named_edit():
-    (demo,) = demos()
+    demo = demos()[0]
     model, corpus = stored_model()
     scores = attributions(model, corpus)
     for values in demo.one_at_a_time():
@@ -40,7 +55,7 @@ def test_edit_data_is_the_models_distribution_under_the_named_edit():
 
 
 def test_erasing_more_units_lowers_the_answer_further_for_the_default_prompt():
-    (demo,) = demos()
+    demo = demos()[0]
     prompt = demo.defaults()["prompt"]
     p = []
     for units in UNIT_COUNTS:
@@ -50,7 +65,7 @@ def test_erasing_more_units_lowers_the_answer_further_for_the_default_prompt():
 
 
 def test_demo_figure_shows_the_data_of_every_control_value_in_one_figure():
-    (demo,) = demos()
+    demo = demos()[0]
     demo.clear_cache()
     first = demo.figure()
     moves = list(demo.one_at_a_time())
@@ -77,3 +92,53 @@ def test_edit_data_rejects_a_value_no_control_offers(values, name):
     arguments = {"prompt": prompts()[0], "units": 5, "scale": 0.0, **values}
     with pytest.raises(ValueError, match=rf"{name} must be one of"):
         edit_data(**arguments)
+
+
+def test_the_d_ff_slider_offers_the_stored_widths():
+    sparsity = demos()[1]
+    (control,) = sparsity.controls
+    assert tuple(control.values) == d_ff_values() == load_sweep().settings.widths
+    assert control.default == 256 and len(control.values) >= 4
+
+
+def test_sparsity_data_is_the_stored_sweep_with_the_chosen_width():
+    sparsity = demos()[1]
+    sweep = load_sweep()
+    for values in sparsity.one_at_a_time():
+        data = sparsity_data(**values)
+        assert data.d_ff == values["d_ff"] and data.widths[data.index] == data.d_ff
+        np.testing.assert_array_equal(data.trained, sweep.trained)
+        np.testing.assert_array_equal(data.initial, sweep.initial)
+        np.testing.assert_array_equal(data.facts_right, sweep.facts_right)
+        assert data.facts == 48 and ((data.trained >= 0) & (data.trained <= 1)).all()
+
+
+def test_sparsity_figure_marks_the_chosen_width_over_every_grid_value():
+    sparsity = demos()[1]
+    sparsity.clear_cache()
+    first = sparsity.figure()
+    for values in sparsity.one_at_a_time():
+        fig = sparsity.figure(**values)
+        data = sparsity_data(**values)
+        assert fig is first and len(fig.axes) == 2
+        ax, facts_ax = fig.axes
+        trained = [line for line in ax.lines if line.get_linestyle() == "-"]
+        assert len(trained) == 2
+        for layer, line in enumerate(trained):
+            np.testing.assert_allclose(line.get_ydata(), data.trained[:, layer])
+        np.testing.assert_allclose(
+            ax.collections[0].get_offsets(),
+            np.column_stack([[data.d_ff] * 2, data.trained[data.index]]),
+        )
+        heights = [bar.get_height() for bar in facts_ax.patches]
+        np.testing.assert_allclose(heights, data.facts_right)
+        colors = {to_hex(bar.get_facecolor()) for bar in facts_ax.patches}
+        assert to_hex(facts_ax.patches[data.index].get_facecolor()) == to_hex(PALETTE[2])
+        assert len(colors) == 2
+    assert isinstance(sparsity.view(), SparsityView)
+
+
+@pytest.mark.parametrize("d_ff", [48, 1024, True, "256"])
+def test_sparsity_data_rejects_a_width_the_sweep_does_not_hold(d_ff):
+    with pytest.raises(ValueError, match="d_ff must be one of"):
+        sparsity_data(d_ff)
