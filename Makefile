@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 LINTED := course_lib tests notebooks benchmarks conftest.py
 
-.PHONY: lab test lint unit nbval portability portability-blas browser notebooks bench setup chromium clean
+.PHONY: lab test lint unit nbval portability portability-blas browser notebooks editions bench setup chromium clean
 
 setup: $(STAMP)
 
@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
+# The English index, or the Chinese one with `make lab LANG=zh` (or a zh_* locale, or EDITION=zh).
+EDITION ?= $(if $(filter zh%,$(LANG)),zh,en)
 lab: $(STAMP)
-	$(PY) -m course_lib.tools.lab
+	LANG=C.UTF-8 $(PY) -m course_lib.tools.lab $(EDITION)
 
 NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 300
 
@@ -58,9 +60,15 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check $(LINTED)
 	$(VENV)/bin/lint-imports
 
-# Re-execute every notebook in place after a change, so the stored outputs match (nbval compares them).
+# Re-execute every notebook of both editions in place after a change, so the stored outputs match
+# (nbval compares them). NB=path re-executes one.
 notebooks: $(STAMP)
-	$(PY) -m course_lib.tools.notebooks $(if $(NB),$(NB),notebooks/*.ipynb)
+	$(PY) -m course_lib.tools.notebooks $(if $(NB),$(NB),notebooks/*.ipynb notebooks/zh/*.ipynb)
+
+# After changing a lesson's code in English: copy every code cell into the Chinese edition, list
+# what still differs, then re-execute both editions (`make notebooks`).
+editions: $(STAMP)
+	$(PY) -m course_lib.tools.editions sync
 
 # pytest-benchmark over benchmarks/test_*.py (never part of `make test`), then benchmarks/RESULTS.md
 # against the previous run. BENCH_ARGS: e.g. "--quick --only width" (see benchmarks/README.md).

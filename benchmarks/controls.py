@@ -5,7 +5,8 @@
   modules cleared, so training and sweeps run again;
 - ``warm``: re-render, the experiment caches warm and the demo's live figure built: what a PNG
   cache miss costs, ``figure_png(demo.figure(**values))``, timed without emptying anything;
-- ``cached``: the PNG the demo keeps for a value it has shown.
+- ``cached``: the PNG the demo keeps for a value it has shown;
+- ``zh``: ``warm`` in the Chinese edition (its texts drawn with the CJK font).
 
 Only the public Demo API is used: name, controls, defaults(), figure(), png(), clear_cache().
 """
@@ -19,7 +20,14 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
-MODES = {"first": "first visit", "warm": "re-render", "cached": "cached"}
+from course_lib.i18n import set_language
+
+MODES = {
+    "first": "first visit",
+    "warm": "re-render",
+    "cached": "cached",
+    "zh": "re-render in Chinese",
+}
 
 
 def spread(values: list[Any], limit: int) -> list[Any]:
@@ -71,6 +79,7 @@ def plan(demo, control, mode: str, limit: int) -> tuple[list[Any], Callable]:
 
     def setup() -> tuple[tuple, dict[str, Any]]:
         kwargs = {**demo.defaults(), control.name: next(visits)}
+        set_language("zh" if mode == "zh" else "en")
         if mode == "first":
             demo.clear_cache()
             clear_caches()

@@ -255,19 +255,20 @@ def control_section(summary: dict[str, Any]) -> list[str]:
         return ["## Controls", "", "Not measured in this run.", ""]
     rows = []
     for c in summary["controls"]:
-        first, warm, cached, found = c["first"], c["warm"], c["cached"], c["goals"]
+        first, warm, cached, zh, found = c["first"], c["warm"], c["cached"], c["zh"], c["goals"]
         slowest = "—" if c["slowest_first"] is None else "{}: {:.1f}".format(*c["slowest_first"])
         rows.append([
             f"`{c['demo']}`", f"`{c['control']}`", "yes" if c["trains"] else "no", str(c["n"]),
             f"{fmt(first['median'])} / {fmt(first['p95'])}", f"{found['first'].goal[4:]}: {label(found['first'])}",
             f"{fmt(warm['median'])} / {fmt(warm['p95'])}", label(found["warm"]),
-            f"{fmt(cached['median'], 3)} / {fmt(cached['p95'], 3)}", label(found["cached"]), label(found["busy"]),
+            f"{fmt(cached['median'], 3)} / {fmt(cached['p95'], 3)}", label(found["cached"]),
+            f"{fmt(zh['median'])} / {fmt(zh['p95'])}", label(found["zh"]), label(found["busy"]),
             slowest, fmt(c["first_cpu_ms"]), fmt(c["floor_ms"]), fmt(first["ratio"]), fmt(warm["ratio"]),
             f"{pct(first['noise'])} / {pct(warm['noise'])}",
         ])  # fmt: skip
     header = (
         "demo | control | trains | values | first visit ms (median / p95) | goal | re-render ms (median / p95) | ≤ 100 ms | "
-        "cached ms (median / p95) | ≤ 100 ms | busy text | slowest first visit (value: ms) | first visit CPU ms (median) | "
+        "cached ms (median / p95) | ≤ 100 ms | re-render in Chinese ms (median / p95) | ≤ 100 ms | busy text | slowest first visit (value: ms) | first visit CPU ms (median) | "
         "floor ms | first ÷ floor | re-render ÷ floor | IQR ÷ median (first / re-render)"
     )
     return ["## Controls", "", *table(header, rows), ""]
@@ -291,8 +292,9 @@ def comparable(results: dict[str, Any]) -> dict[str, float]:
     for nb in results.get("notebooks") or []:  # the earlier format
         found[f"`{nb['name']}` wall s"] = nb["wall_s"]["median"]
     for c in results.get("controls") or []:
-        for mode in ("first", "warm"):
-            found[f"`{c['demo']}.{c['control']}` {MODES[mode]} p95 ms"] = c[mode]["p95"]
+        for mode in ("first", "warm", "zh"):
+            if mode in c:
+                found[f"`{c['demo']}.{c['control']}` {MODES[mode]} p95 ms"] = c[mode]["p95"]
     return found
 
 
@@ -331,10 +333,10 @@ def method(settings: dict[str, Any]) -> list[str]:
     repeat, values = settings.get("repeat", "?"), settings.get("values_per_control", "?")
     return [
         "- Timing: pytest-benchmark (`benchmarks/test_*.py`, pedantic mode: one call per round, `time.perf_counter`, setup outside the timing); every median and IQR is over a benchmark's rounds; a control's p95 is the median over the passes of each pass's p95. Its JSON is `results.json`.",
-        f"- Notebooks: each `notebooks/*.ipynb` found is copied with its folder to a temporary folder and executed top to bottom by nbclient in a fresh `python3` kernel, {repeat} round(s); wall time from kernel start to shutdown. The floor runs first, after one unmeasured warm-up round (file caches, matplotlib font cache).",
+        f"- Notebooks: each notebook of both editions (`notebooks/*.ipynb`, `notebooks/zh/*.ipynb`) found is copied with its folder to a temporary folder and executed top to bottom by nbclient in a fresh `python3` kernel, {repeat} round(s); wall time from kernel start to shutdown. The floor runs first, after one unmeasured warm-up round (file caches, matplotlib font cache).",
         "- Slowest cells: per cell, the median over rounds of the time from sending it to its reply; `[n]` is the cell's index in the notebook (from 0, markdown cells counted).",
         "- Peak memory: RSS of the kernel plus its child processes, sampled every 20 ms from a thread, or the kernel's own high-water mark (VmHWM) if larger; median over rounds. Kernel CPU: user + system time of the kernel and its children.",
-        f"- Controls: every control of every demo from `course_lib.widgets.all_demos()`, over every value of its grid or {values} spread evenly over it, the other controls at their defaults, {repeat} time(s) over those values (one round per value visited); the time of `demo.png(**values)` (render + PNG encode, what the widget's callback waits for). *First visit*: the demo's cache (`demo.clear_cache()`) and every `lru_cache`/`cache` of the loaded `course_lib` modules emptied first (caches held elsewhere, e.g. in closures, are not seen). *Re-render*: the experiment caches warm, the figure drawn and encoded again. *Cached*: the PNG cache hit a revisited value gets. CPU: this process's CPU time (all threads) over the same call.",
+        f"- Controls: every control of every demo from `course_lib.widgets.all_demos()`, over every value of its grid or {values} spread evenly over it, the other controls at their defaults, {repeat} time(s) over those values (one round per value visited); the time of `demo.png(**values)` (render + PNG encode, what the widget's callback waits for). *First visit*: the demo's cache (`demo.clear_cache()`) and every `lru_cache`/`cache` of the loaded `course_lib` modules emptied first (caches held elsewhere, e.g. in closures, are not seen). *Re-render*: the experiment caches warm, the figure drawn and encoded again. *Cached*: the PNG cache hit a revisited value gets. *Re-render in Chinese*: the re-render in the Chinese edition (`set_language(\"zh\")`, its texts drawn with the CJK font). CPU: this process's CPU time (all threads) over the same call.",
         f"- Control floor: a new empty figure of the demo's default figure size and dpi encoded as PNG ({20 * repeat if isinstance(repeat, int) else '20 × repeat'} rounds).",
         "- `make test`'s nbval passes: `make nbval` and `make portability` run as subprocesses (the targets `make test` runs, with their environment variables), one round each per repetition.",
         "- Goals (issue 7): every control p95 ≤ 100 ms for cached values and anything that trains nothing, ≤ 1 s for a first visit that trains (with a busy text saying training); every notebook ≤ 60 s; the whole course ≤ 3 × the sum of the floors; peak kernel memory ≤ 1 GiB.",

@@ -1,11 +1,13 @@
-"""Every control of every demo (``course_lib.widgets.all_demos()``): first visit, re-render and
-cached, each over the control's values, beside the demo's floor (an empty figure as PNG)."""
+"""Every control of every demo (``course_lib.widgets.all_demos()``): first visit, re-render,
+cached and re-render in the Chinese edition, each over the control's values, beside the demo's
+floor (an empty figure as PNG)."""
 
 from __future__ import annotations
 
 import pytest
 
 from benchmarks import controls
+from course_lib.i18n import set_language
 from course_lib.widgets import all_demos
 
 DEMOS = all_demos()
@@ -58,7 +60,10 @@ def test_control(benchmark, settings, demo, control, mode):
         grid_size=len(control.values),
         values=[repr(v) for v in values],
     )
-    timed = controls.rerender(demo) if mode == "warm" else demo.png
+    timed = controls.rerender(demo) if mode in ("warm", "zh") else demo.png
     target = timed if mode == "cached" else controls.cpu_recorded(timed, cpu_ms)
-    benchmark.pedantic(target, setup=setup, rounds=rounds)
+    try:
+        benchmark.pedantic(target, setup=setup, rounds=rounds)
+    finally:
+        set_language("en")
     benchmark.extra_info["cpu_ms"] = cpu_ms[:rounds]  # not a --benchmark-cprofile run's extra call

@@ -1,5 +1,6 @@
-"""Every ``notebooks/*.ipynb``, executed top to bottom in a fresh kernel, beside the floor (a
-kernel that only imports ``course_lib`` and ``torch``)."""
+"""Every notebook of both editions (``notebooks/*.ipynb`` and ``notebooks/zh/*.ipynb``), executed
+top to bottom in a fresh kernel, beside the floor (a kernel that only imports ``course_lib`` and
+``torch``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ import pytest
 
 from benchmarks.notebook_timer import execute, remove_scratch, scratch_copy
 
-NOTEBOOKS = sorted(Path(__file__).parent.parent.glob("notebooks/*.ipynb"))
+FOLDER = Path(__file__).parent.parent / "notebooks"
+NOTEBOOKS = sorted(FOLDER.glob("*.ipynb")) + sorted(FOLDER.glob("zh/*.ipynb"))
+
+
+def name(path: Path) -> str:
+    """"01_feed_forward.ipynb", or "zh/01_feed_forward.ipynb" for the Chinese edition."""
+    return path.relative_to(FOLDER).as_posix()
 
 
 def measure(benchmark, settings, path: Path | None, warmup: int = 0) -> None:
@@ -40,7 +47,7 @@ def measure(benchmark, settings, path: Path | None, warmup: int = 0) -> None:
     )
 
 
-@pytest.mark.measures(*(path.name for path in NOTEBOOKS))
+@pytest.mark.measures(*(name(path) for path in NOTEBOOKS))
 def test_notebook_floor(benchmark, settings):
     benchmark.group = "notebooks"
     benchmark.extra_info["kind"] = "notebook floor"
@@ -48,9 +55,9 @@ def test_notebook_floor(benchmark, settings):
 
 
 @pytest.mark.parametrize(
-    "path", [pytest.param(p, id=p.name, marks=pytest.mark.measures(p.name)) for p in NOTEBOOKS]
+    "path", [pytest.param(p, id=name(p), marks=pytest.mark.measures(name(p))) for p in NOTEBOOKS]
 )
 def test_notebook(benchmark, settings, path):
     benchmark.group = "notebooks"
-    benchmark.extra_info.update(kind="notebook", notebook=path.name)
+    benchmark.extra_info.update(kind="notebook", notebook=name(path))
     measure(benchmark, settings, path)

@@ -3,12 +3,16 @@
 ``claim("post-norm learns fewer seeds without warm-up", 1 < 3, "1 of 3 seeds, 3 of 3 with it")``
 prints one stable line, ``✔ post-norm learns fewer seeds without warm-up: 1 of 3 seeds, …``, or
 raises ``ClaimFailed`` so the cell fails (and with it nbval). A notebook's stored outputs then
-prove what the lesson says, not digits that change from one CPU to another.
+prove what the lesson says, not digits that change from one CPU to another. In the Chinese edition
+the line is printed in Chinese: ``statement`` and ``shown`` are looked up in the catalogue
+(``course_lib.i18n.translate``), so both editions run the same code.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from course_lib.i18n import tr, translate
 
 __all__ = ["ClaimFailed", "claim"]
 
@@ -31,7 +35,8 @@ def claim(statement: str, holds: bool, shown: str = "") -> None:
         raise TypeError(
             f"holds must be a bool (a comparison's result), got {type(holds).__name__}: {holds!r}"
         )
-    line = f"{statement}: {shown}" if shown else statement
+    statement, shown = translate(statement), translate(shown)
+    line = tr("{statement}: {shown}", statement=statement, shown=shown) if shown else statement
     if not holds:
-        raise ClaimFailed(f"the lesson says: {line}; this run does not confirm it")
+        raise ClaimFailed(tr("the lesson says: {line}; this run does not confirm it", line=line))
     print(f"✔ {line}")

@@ -87,6 +87,7 @@ def _results(notebooks: bool = True, controls_: bool = True) -> dict:
             _bench("control", [0.3, 0.5, 0.3, 0.45], mode="first", cpu_ms=[200.0] * 4, **info),
             _bench("control", [0.04, 0.06, 0.04, 0.06], mode="warm", cpu_ms=[30.0] * 4, **info),
             _bench("control", [1e-5] * 4, mode="cached", **info),
+            _bench("control", [0.05, 0.07, 0.05, 0.07], mode="zh", cpu_ms=[30.0] * 4, **info),
         ]
     return {
         "machine_info": {
@@ -147,8 +148,8 @@ def test_control_rows_give_each_state_median_and_p95_beside_the_floor_and_goals(
     row = _row(report.render(_results()), "| `tiny`")
     assert row[1:5] == ["`a`", "no", "2", "375.0 / 466.3"]
     assert row[5] == "≤ 100 ms: **missed**"
-    assert row[6:11] == ["50.0 / 59.0", "met", "0.010 / 0.010", "met", "n/a"]
-    assert row[11:16] == ["'a\\|b': 475.0", "200.0", "10.0", "37.5", "5.0"]
+    assert row[6:13] == ["50.0 / 59.0", "met", "0.010 / 0.010", "met", "60.0 / 69.0", "met", "n/a"]
+    assert row[13:18] == ["'a\\|b': 475.0", "200.0", "10.0", "37.5", "5.0"]
 
 
 def test_p95_interpolates_like_numpy_and_is_absent_without_rounds():
@@ -168,7 +169,7 @@ def test_p95_of_several_passes_is_the_median_of_each_passes_p95():
 
 def test_goals_missed_are_listed_and_counted():
     text = report.render(_results())
-    assert "**2 goal(s) missed** of 6 checked" in text
+    assert "**2 goal(s) missed** of 7 checked" in text
     missed = text.split("## Goals missed\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert missed == [
         "- whole course: 4.00 × floors vs ≤ 3 × floors",
@@ -279,7 +280,9 @@ def test_control_goals_allow_a_second_only_for_first_visits_that_train():
     training = goals.control_goals(True, "training…", 900.0, 120.0, 1.0)
     assert training["first"].met and training["warm"].met is False and training["busy"].met
     assert goals.control_goals(True, "computing…", 900.0, 50.0, 1.0)["busy"].met is False
-    assert [report.label(v) for v in plain.values()] == ["**missed**", "met", "met", "n/a"]
+    assert [report.label(v) for v in plain.values()] == ["**missed**", "met", "met", "n/a", "n/a"]
+    chinese = goals.control_goals(False, "computing…", 50.0, 50.0, 1.0, 140.0)
+    assert chinese["zh"].met is False and chinese["warm"].met
 
 
 # --- controls: cache clearing and the states pytest-benchmark times --------------------------
@@ -532,7 +535,8 @@ def test_benchmarks_cover_every_demo_control_and_notebook_and_only_selects():
     from course_lib.widgets import all_demos
 
     demos = all_demos()
-    notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    folder = ROOT / "notebooks"
+    notebooks = sorted(p.relative_to(folder).as_posix() for p in folder.glob("**/*.ipynb"))
     ids = _collect()
     wanted = {
         f"{d.name}.{c.name}-{mode}" for d in demos for c in d.controls for mode in controls.MODES
@@ -546,8 +550,8 @@ def test_benchmarks_cover_every_demo_control_and_notebook_and_only_selects():
         [
             f"test_control_floor[{demo.name}]",
             "test_notebook_floor",
-            f"test_notebook[{notebooks[0]}]",
         ]
+        + [f"test_notebook[{n}]" for n in notebooks if notebooks[0] in n]  # both editions
         + [f"test_control[{demo.name}.{control.name}-{mode}]" for mode in controls.MODES]
     )
 

@@ -9,7 +9,35 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+FOLDER = Path(__file__).parent.parent / "notebooks"
+ENGLISH = sorted(FOLDER.glob("*.ipynb"))
+CHINESE = sorted((FOLDER / "zh").glob("*.ipynb"))
+NOTEBOOKS = ENGLISH + CHINESE  # both editions obey every rule here
+# The fixed phrases of each edition, which the rules below look for.
+PHRASES = {
+    "en": {
+        "summary": "## Summary",
+        "glossary": "### Glossary (术语表)",
+        "see": "What you should see",
+        "try": "Try this",
+        "time": r"\*\*Time:\*\* about (\d+) minutes",
+        "row": "{} min",
+        "total": "about {} hours",
+    },
+    "zh": {
+        "summary": "## 小结 (Summary)",
+        "glossary": "### 术语表 (Glossary)",
+        "see": "**你应该看到：**",
+        "try": "**试一试：**",
+        "time": r"\*\*时长：\*\* 约 (\d+) 分钟",
+        "row": "{} 分钟",
+        "total": "约 {} 小时",
+    },
+}
+
+
+def edition(path: Path) -> dict[str, str]:
+    return PHRASES["zh" if path.parent.name == "zh" else "en"]
 MACHINE_PATH = re.compile(r"(/root/|/tmp/|/work/|/home/[^/\s]+/|[A-Z]:\\\\Users)")
 
 
@@ -19,17 +47,18 @@ def code_cells(path: Path) -> list[dict]:
 
 
 def test_there_are_notebooks():
-    assert len(NOTEBOOKS) >= 2, "expected the index and at least one lesson in notebooks/"
+    assert len(ENGLISH) >= 2, "expected the index and at least one lesson in notebooks/"
+    assert [p.name for p in CHINESE] == [p.name for p in ENGLISH], "notebooks/zh/ lacks a lesson"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_notebook_executed_in_order(path: Path):
     counts = [cell.get("execution_count") for cell in code_cells(path)]
     assert None not in counts, f"{path.name}: a code cell was never run (re-run `make notebooks`)"
     assert counts == list(range(1, len(counts) + 1)), f"{path.name}: execution counts {counts}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_notebook_has_no_error_output(path: Path):
     for index, cell in enumerate(code_cells(path)):
         for output in cell.get("outputs", []):
@@ -41,7 +70,7 @@ def test_notebook_has_no_error_output(path: Path):
             ), f"{path.name} code cell {index} printed a warning: {''.join(output['text'])[:200]}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_notebook_outputs_show_no_machine_path(path: Path):
     for index, cell in enumerate(code_cells(path)):
         for output in cell.get("outputs", []):
@@ -54,7 +83,7 @@ def test_notebook_outputs_show_no_machine_path(path: Path):
             )
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_notebook_names_the_python3_kernel(path: Path):
     notebook = json.loads(path.read_text(encoding="utf-8"))
     assert notebook["metadata"].get("kernelspec", {}).get("name") == "python3"
@@ -95,7 +124,7 @@ def _marker_lines(source: str) -> list[str]:
     return [line.strip() for line in source.splitlines() if "NBVAL_" in line]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_every_nbval_marker_is_one_nbval_recognises(path: Path):
     """nbval compares the whole comment with its marker: '# NBVAL_IGNORE_OUTPUT: why' is no marker
     and silently compares the output. The reason goes on the next line."""
@@ -110,7 +139,7 @@ def test_every_nbval_marker_is_one_nbval_recognises(path: Path):
             )
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_only_live_widgets_hide_their_output_from_nbval(path: Path):
     """A number that differs between CPUs is printed with fewer digits or checked with a claim,
     never hidden: the only outputs nbval may skip are live widgets, which exist only in a kernel."""
@@ -128,6 +157,7 @@ def test_the_marker_check_rejects_a_marker_with_a_reason_on_its_line():
 
 
 LESSONS = [path for path in NOTEBOOKS if path.name[:2] != "00"]
+INDEXES = [path for path in NOTEBOOKS if path.name[:2] == "00"]
 
 
 def markdown_cells(path: Path) -> list[str]:
@@ -135,7 +165,7 @@ def markdown_cells(path: Path) -> list[str]:
     return ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_code_cells_are_short_enough_to_read(path: Path):
     """At most 25 lines a cell and 100 characters a line: longer code belongs in course_lib."""
     for index, cell in enumerate(code_cells(path)):
@@ -145,36 +175,47 @@ def test_code_cells_are_short_enough_to_read(path: Path):
         assert not too_long, f"{path.name} code cell {index}: a line of {len(too_long[0])} chars"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_every_lesson_ends_with_a_summary_and_the_glossary(path: Path):
     headings = [line for cell in markdown_cells(path) for line in cell.splitlines()]
-    assert "## Summary" in headings, f"{path.name}: no '## Summary'"
-    assert "### Glossary (术语表)" in headings, f"{path.name}: no '### Glossary (术语表)'"
-    assert headings.index("### Glossary (术语表)") > headings.index("## Summary")
+    summary, glossary = edition(path)["summary"], edition(path)["glossary"]
+    assert summary in headings, f"{path}: no {summary!r}"
+    assert glossary in headings, f"{path}: no {glossary!r}"
+    assert headings.index(glossary) > headings.index(summary)
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_every_live_demo_says_what_to_look_for(path: Path):
     notebook = json.loads(path.read_text(encoding="utf-8"))
     cells = notebook["cells"]
     for index, cell in enumerate(cells):
         if cell["cell_type"] == "code" and "build(" in "".join(cell["source"]):
             following = "".join(cells[index + 1]["source"]) if index + 1 < len(cells) else ""
-            assert "What you should see" in following and "Try this" in following, (
-                f"{path.name} cell {index}: a live demo without 'What you should see' / 'Try this'"
+            see, try_ = edition(path)["see"], edition(path)["try"]
+            assert see in following and try_ in following, (
+                f"{path} cell {index}: a live demo without {see!r} / {try_!r}"
             )
 
 
 def _minutes_in_header(path: Path) -> int:
-    found = re.search(r"\*\*Time:\*\* about (\d+) minutes", markdown_cells(path)[0])
-    assert found, f"{path.name}: the first cell says no '**Time:** about N minutes'"
+    found = re.search(edition(path)["time"], markdown_cells(path)[0])
+    assert found, f"{path}: the first cell does not say how long it takes ({edition(path)['time']})"
     return int(found.group(1))
 
 
-def test_the_index_gives_each_lesson_the_time_its_own_page_gives():
-    index = markdown_cells(NOTEBOOKS[0])[0]
-    for path in LESSONS:
+@pytest.mark.parametrize("index_path", INDEXES, ids=lambda p: str(p.relative_to(FOLDER)))
+def test_the_index_gives_each_lesson_the_time_its_own_page_gives(index_path: Path):
+    index = "\n".join(markdown_cells(index_path))
+    lessons = [p for p in LESSONS if p.parent == index_path.parent]
+    phrases = edition(index_path)
+    for path in lessons:
         row = next(line for line in index.splitlines() if f"[{path.name}]" in line)
-        assert row.rstrip(" |").endswith(f"{_minutes_in_header(path)} min"), row
-    total = sum(_minutes_in_header(p) for p in LESSONS)
-    assert f"about {round(total / 60)} hours" in index, f"the lessons add up to {total} minutes"
+        assert row.rstrip(" |").endswith(phrases["row"].format(_minutes_in_header(path))), row
+    total = sum(_minutes_in_header(p) for p in lessons)
+    assert phrases["total"].format(round(total / 60)) in index, f"lessons add up to {total} min"
+
+
+def test_both_editions_give_each_lesson_the_same_time():
+    english = {p.name: _minutes_in_header(p) for p in LESSONS if p.parent == FOLDER}
+    chinese = {p.name: _minutes_in_header(p) for p in LESSONS if p.parent.name == "zh"}
+    assert chinese == english

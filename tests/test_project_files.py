@@ -68,3 +68,13 @@ def test_torch_requirement_admits_the_cpu_build_the_makefile_installs():
 
 def test_version_is_exposed():
     assert re.fullmatch(r"\d+\.\d+\.\d+", course_lib.__version__)
+
+
+def test_readme_lists_every_lesson_of_both_editions():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    chinese = readme.split("## 中文版 (Chinese edition)", 1)
+    assert len(chinese) == 2, "README has no '## 中文版 (Chinese edition)' section"
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        assert f"`{path.name}`" in chinese[0], f"README's lesson table lacks {path.name}"
+        assert f"`zh/{path.name}`" in chinese[1], f"README's 中文 table lacks zh/{path.name}"
+    assert "make lab LANG=zh" in chinese[1]

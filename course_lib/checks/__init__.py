@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from course_lib.i18n import tr
+
 
 class Hint(AssertionError):
     """Raised inside a check with the message the learner should read."""
@@ -33,22 +35,25 @@ class CheckResult:
 
     def __str__(self) -> str:
         mark = {"passed": "✔", "failed": "✘", "not attempted": "…"}[self.status]
-        return f"{mark} {self.name}: {self.message}"
+        return f"{mark} {tr(self.name)}: {self.message}"
 
 
 def run_check(name: str, check: Callable[[], str | None]) -> CheckResult:
-    """Run ``check()``; it returns a success note or raises ``Hint`` with what went wrong."""
+    """Run ``check()``; it returns a success note or raises ``Hint`` with what went wrong.
+
+    ``name`` is English, marked with ``N_``; the line shows it in the learner's language. Notes and
+    hints are built with ``tr`` where they are raised."""
     try:
         note = check()
-        result = CheckResult(name, "passed", note or "passed, well done.")
+        result = CheckResult(name, "passed", note or tr("passed, well done."))
     except NotImplementedError:
-        result = CheckResult(
-            name, "not attempted", "not attempted yet (the stub still raises NotImplementedError)"
-        )
+        message = tr("not attempted yet (the stub still raises NotImplementedError)")
+        result = CheckResult(name, "not attempted", message)
     except Hint as hint:
         result = CheckResult(name, "failed", str(hint))
     except Exception as error:  # a learner's bug: report it instead of a traceback
-        result = CheckResult(name, "failed", f"your code raised {type(error).__name__}: {error}")
+        message = tr("your code raised {kind}: {error}", kind=type(error).__name__, error=error)
+        result = CheckResult(name, "failed", message)
     print(result)
     return result
 
@@ -56,7 +61,7 @@ def run_check(name: str, check: Callable[[], str | None]) -> CheckResult:
 def require_return(value, statement: str = "return"):
     """``value`` itself, or a Hint if the learner's function returned None (a forgotten return)."""
     if value is None:
-        raise Hint(f"your function returned None: did you forget `{statement}`?")
+        raise Hint(tr("your function returned None: did you forget `{statement}`?", statement=statement))
     return value
 
 

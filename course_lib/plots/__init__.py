@@ -7,8 +7,12 @@ slider callback never leaks figures into pyplot's global list.
 from __future__ import annotations
 
 import io
+import os
+from importlib.util import find_spec
 
+import matplotlib
 import numpy as np
+from matplotlib import font_manager
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullLocator
@@ -40,7 +44,46 @@ def tint(color: str, amount: float) -> tuple[float, float, float]:
     return tuple(float(v) for v in 1 - amount * (1 - rgb))
 
 
-__all__ = ["COLORS", "GREY", "PALETTE", "figure_png", "new_figure", "plain_log_axis", "tint"]
+__all__ = [
+    "CJK_FONT",
+    "COLORS",
+    "GREY",
+    "PALETTE",
+    "cjk_font_path",
+    "figure_png",
+    "new_figure",
+    "plain_log_axis",
+    "tint",
+    "use_cjk_fallback",
+]
+
+CJK_FONT = "Noto Sans CJK SC"
+
+
+def cjk_font_path() -> str:
+    """Noto Sans CJK SC as the ``mplfonts`` package installs it (a dependency of the course)."""
+    spec = find_spec("mplfonts")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("mplfonts is not installed: run `make setup` (pip install mplfonts)")
+    path = os.path.join(spec.submodule_search_locations[0], "fonts", "NotoSansCJKsc-Regular.otf")
+    if not os.path.exists(path):
+        raise RuntimeError(f"mplfonts has no NotoSansCJKsc-Regular.otf (looked in {path})")
+    return path
+
+
+def use_cjk_fallback() -> None:
+    """Draw Latin text in matplotlib's own DejaVu Sans and Chinese in Noto Sans CJK SC.
+
+    matplotlib falls back glyph by glyph along ``font.family``, so the English edition's figures
+    are unchanged and a Chinese label renders as characters, not boxes. Mathtext (``$...$``) does
+    not fall back: the course keeps Chinese out of strings with ``$``.
+    """
+    if CJK_FONT not in {entry.name for entry in font_manager.fontManager.ttflist}:
+        font_manager.fontManager.addfont(cjk_font_path())
+    matplotlib.rcParams["font.family"] = ["DejaVu Sans", CJK_FONT]
+
+
+use_cjk_fallback()
 
 
 def new_figure(

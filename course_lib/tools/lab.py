@@ -13,7 +13,20 @@ import sys
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[2]
-FIRST_PAGE = "notebooks/00_index.ipynb"
+FIRST_PAGES = {"en": "notebooks/00_index.ipynb", "zh": "notebooks/zh/00_index.ipynb"}
+FIRST_PAGE = FIRST_PAGES["en"]
+
+
+def first_page(edition: str | None) -> str:
+    """The index to open: ``edition`` "en" or "zh"; empty or None picks by the locale, so a
+    learner whose LANG is zh_CN.UTF-8 (or who runs ``make lab LANG=zh``) gets the Chinese index."""
+    if edition is not None and not isinstance(edition, str):
+        raise TypeError(f"edition must be 'en', 'zh' or empty, got {edition!r}")
+    if not edition:
+        edition = "zh" if os.environ.get("LANG", "").lower().startswith("zh") else "en"
+    if edition not in FIRST_PAGES:
+        raise ValueError(f"edition must be 'en', 'zh' or empty, got {edition!r}")
+    return FIRST_PAGES[edition]
 
 
 ISOLATED_DIRS = {
@@ -67,20 +80,21 @@ def free_port(start: int = 8888, tries: int = 50) -> int:
     raise RuntimeError(f"no free port in {start}..{start + tries - 1}")
 
 
-def main() -> None:
+def main(edition: str | None = None) -> None:
     """Replace this process with JupyterLab, opening the course index; print the URL with its token.
 
     JupyterLab hides a token it was given from its own log, so the URL is printed here.
     """
+    page = first_page(edition)
     port, token = free_port(), secrets.token_hex(24)
     open_browser = not os.environ.get("CI")
     arguments = [*lab_arguments(port, token, open_browser), "--ServerApp.port_retries=0"]
     print(
-        f"\nThe course: http://127.0.0.1:{port}/lab/tree/{FIRST_PAGE}?token={token}\n", flush=True
+        f"\nThe course: http://127.0.0.1:{port}/lab/tree/{page}?token={token}\n", flush=True
     )
     os.chdir(PROJECT)
-    os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab", *arguments, FIRST_PAGE])
+    os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab", *arguments, page])
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else None)

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from matplotlib.figure import Figure
 
+from course_lib.i18n import N_, language, language_version, tr
 from course_lib.plots import figure_png
 
 KINDS = ("slider", "dropdown", "toggle")
@@ -64,8 +65,9 @@ class Demo:
     data: Callable[..., Any]
     view: Callable[[], View]
     trains: bool = False
-    busy_text: str = "computing…"
+    busy_text: str = N_("computing…")
     _live: View | None = field(default=None, repr=False)
+    _live_language: int = field(default=-1, repr=False)
     _png_cache: dict[tuple, bytes] = field(default_factory=dict, repr=False)
 
     def defaults(self) -> dict[str, Any]:
@@ -82,13 +84,14 @@ class Demo:
     def figure(self, **values: Any) -> Figure:
         """The demo's live figure showing ``values`` (defaults for the rest). The same Figure
         object every time: copy what you need before the next call."""
-        if self._live is None:
-            self._live = self.view()
+        if self._live is None or self._live_language != language_version():
+            self._live = self.view()  # built in the current language: its fixed texts too
+            self._live_language = language_version()
         return self._live.update(self.data(**self.values(**values)))
 
     def png(self, **values: Any) -> bytes:
         """PNG bytes for ``values``, cached: returning to a value answers at once."""
-        key = tuple(sorted(self.values(**values).items()))
+        key = self._key(values)
         if key not in self._png_cache:
             self._png_cache[key] = figure_png(self.figure(**values))
         return self._png_cache[key]
@@ -99,7 +102,11 @@ class Demo:
         self._live = None
 
     def is_cached(self, **values: Any) -> bool:
-        return tuple(sorted(self.values(**values).items())) in self._png_cache
+        return self._key(values) in self._png_cache
+
+    def _key(self, values: dict[str, Any]) -> tuple:
+        """A picture is cached per values and language: its texts are in the learner's language."""
+        return (language(), *sorted(self.values(**values).items()))
 
     def one_at_a_time(self) -> Iterator[dict[str, Any]]:
         """Every value of every control, the others at their defaults: the grid tests cover."""
@@ -148,21 +155,22 @@ def build(demo: Demo):
     # align_self: a VBox stretches its children to full width, which would upscale (blur) the PNG
     layout = w.Layout(max_width="100%", align_self="flex-start")
     image = w.Image(value=demo.png(), format="png", layout=layout)
-    status = w.HTML(value="ready")
+    status = w.HTML(value=tr("ready"))
     image.add_class("course-demo-image")
     status.add_class("course-demo-status")
 
     def update(_change=None) -> None:
         values = {name: widget.value for name, widget in controls.items()}
         if not demo.is_cached(**values):
-            status.value = f"<i>{demo.busy_text}</i>"
+            status.value = f"<i>{tr(demo.busy_text)}</i>"
         start = time.perf_counter()
         try:
             image.value = demo.png(**values)
         except Exception as error:  # shown to the learner, and the browser suite looks for it
-            status.value = f"<b style='color:#c00'>error: {type(error).__name__}: {error}</b>"
+            message = tr("error: {kind}: {error}", kind=type(error).__name__, error=error)
+            status.value = f"<b style='color:#c00'>{message}</b>"
             raise
-        status.value = f"updated in {1000 * (time.perf_counter() - start):.0f} ms"
+        status.value = tr("updated in {ms:.0f} ms", ms=1000 * (time.perf_counter() - start))
 
     for widget in controls.values():
         widget.observe(update, names="value")

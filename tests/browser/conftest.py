@@ -47,8 +47,8 @@ def served_root() -> Iterator[Path]:
     shutil.copytree(
         NOTEBOOKS, root / "lessons", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
     )
-    for notebook in (root / "lessons").glob("*.ipynb"):
-        cleared_copy(NOTEBOOKS / notebook.name, notebook)
+    for notebook in (root / "lessons").rglob("*.ipynb"):  # both editions (zh/ too)
+        cleared_copy(NOTEBOOKS / notebook.relative_to(root / "lessons"), notebook)
     (root / "scratch").mkdir()
     yield root
     shutil.rmtree(root, ignore_errors=True)

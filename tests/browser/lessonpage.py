@@ -73,7 +73,7 @@ _DRIVEN = """(control) => {
   if (demo) {
     const image = demo.querySelector('.course-demo-image');
     const status = demo.querySelector('.course-demo-status');
-    return {output: image ? image.src : '', problem: /error/i.test(status ? status.innerText : '')
+    return {output: image ? image.src : '', problem: /error|错误/i.test(status ? status.innerText : '')
       ? status.innerText : ''};
   }
   const area = control.closest('.jp-OutputArea') || control.parentElement;

@@ -11,13 +11,20 @@ from learner import control_problems, naming_problems, run_all_problems, stretch
 
 pytestmark = pytest.mark.browser
 
-LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))  # found, not listed: a new lesson is covered at once
+# Found, not listed: a new lesson is covered at once, in both editions (notebooks/zh/ too).
+LESSONS = [p.relative_to(NOTEBOOKS) for p in sorted(NOTEBOOKS.glob("*.ipynb"))]
+LESSONS += [p.relative_to(NOTEBOOKS) for p in sorted(NOTEBOOKS.glob("zh/*.ipynb"))]
 
 
-@pytest.fixture(scope="module", params=LESSONS, ids=lambda path: path.name)
+def screenshot_name(lesson: Path) -> str:
+    """01_feed_forward.png for English, zh-01_feed_forward.png for the Chinese edition."""
+    return "-".join([*lesson.parent.parts, f"{lesson.stem}.png"])
+
+
+@pytest.fixture(scope="module", params=LESSONS, ids=str)
 def lesson(request, lab_page, lab):
-    with lesson_after_run_all(lab_page, lab, f"lessons/{request.param.name}") as opened:
-        opened.screenshot(ARTIFACTS / f"{Path(request.param).stem}.png")
+    with lesson_after_run_all(lab_page, lab, f"lessons/{request.param.as_posix()}") as opened:
+        opened.screenshot(ARTIFACTS / screenshot_name(request.param))
         yield opened
 
 

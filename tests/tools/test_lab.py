@@ -119,11 +119,12 @@ def test_lab_main_execs_jupyter_lab_on_the_first_page(as_user, monkeypatch, caps
     calls = []
     monkeypatch.setattr(os, "chdir", lambda path: calls.append(("chdir", path)))
     monkeypatch.setattr(os, "execv", lambda exe, command: calls.append(("execv", command)))
+    monkeypatch.setenv("LANG", "C.UTF-8")
     lab.main()
     (_, folder), (_, command) = calls
     assert folder == lab.PROJECT
     assert command[1:4] == ["-m", "jupyter", "lab"]
-    assert command[-1] == lab.FIRST_PAGE
+    assert command[-1] == "notebooks/00_index.ipynb"
     assert "--ip=127.0.0.1" in command
     assert "127.0.0.1" in capsys.readouterr().out
 
@@ -133,3 +134,26 @@ def test_isolated_dirs_point_every_config_dir_inside_home(tmp_path):
     assert set(env) == set(lab.ISOLATED_DIRS)
     for folder in env.values():
         assert Path(folder).is_dir() and Path(folder).parent == tmp_path
+
+
+@pytest.mark.parametrize(
+    ("edition", "locale", "page"),
+    [
+        ("zh", "C.UTF-8", "notebooks/zh/00_index.ipynb"),
+        ("en", "zh_CN.UTF-8", "notebooks/00_index.ipynb"),
+        ("", "zh_CN.UTF-8", "notebooks/zh/00_index.ipynb"),
+        ("", "zh", "notebooks/zh/00_index.ipynb"),
+        (None, "en_GB.UTF-8", "notebooks/00_index.ipynb"),
+    ],
+)
+def test_the_edition_or_the_locale_picks_the_index(monkeypatch, edition, locale, page):
+    monkeypatch.setenv("LANG", locale)
+    assert lab.first_page(edition) == page
+    assert (lab.PROJECT / page).exists()
+
+
+def test_an_unknown_edition_is_named_in_the_error():
+    with pytest.raises(ValueError, match="edition must be 'en', 'zh' or empty, got 'fr'"):
+        lab.first_page("fr")
+    with pytest.raises(TypeError, match="edition must be"):
+        lab.first_page(1)

@@ -1,0 +1,34 @@
+"""The Chinese catalogue (中文词条): English text -> 简体中文, one module per lesson topic.
+
+A text is written for a Chinese-speaking learner, not word by word: the standard terms
+(前馈网络, 层归一化, 残差连接, 前置/后置层归一化 …) and the source notes' own wording. Each field
+of the English text appears in the Chinese one with the same name and format (``{d_ff}``,
+``{acc:.3f}``); code names (d_ff, ReLU, W1) stay as they are. ``MESSAGES`` merges the topics;
+a text listed under two topics is an error.
+"""
+
+from __future__ import annotations
+
+from course_lib.i18n.zh import common, expansion, ffn, memory, regions, sublayer
+
+TOPICS = {
+    "common": common.MESSAGES,
+    "ffn": ffn.MESSAGES,
+    "expansion": expansion.MESSAGES,
+    "regions": regions.MESSAGES,
+    "sublayer": sublayer.MESSAGES,
+    "memory": memory.MESSAGES,
+}
+
+
+def _merge() -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for topic, messages in TOPICS.items():
+        for english, chinese in messages.items():
+            if english in merged:
+                raise ValueError(f"{english!r} is in two topics' catalogues (again in {topic})")
+            merged[english] = chinese
+    return merged
+
+
+MESSAGES = _merge()

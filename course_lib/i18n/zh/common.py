@@ -1,0 +1,30 @@
+"""Chinese texts shared by every lesson: claims' measured parts, checkers, demo status lines."""
+
+MESSAGES: dict[str, str] = {
+    # course_lib.claims
+    "{statement}: {shown}": "{statement}：{shown}",
+    "the lesson says: {line}; this run does not confirm it": "课程中的结论：{line}；本次运行未能证实",
+    # course_lib.checks
+    "passed, well done.": "通过，做得好。",
+    "not attempted yet (the stub still raises NotImplementedError)": (
+        "尚未作答（函数框架仍在抛出 NotImplementedError）"
+    ),
+    "your code raised {kind}: {error}": "你的代码抛出了 {kind}：{error}",
+    "your function returned None: did you forget `{statement}`?": (
+        "你的函数返回了 None：是不是忘了写 `{statement}`？"
+    ),
+    # course_lib.widgets
+    "computing…": "计算中……",
+    "ready": "就绪",
+    "error: {kind}: {error}": "错误：{kind}：{error}",
+    "updated in {ms:.0f} ms": "已更新，用时 {ms:.0f} ms",
+    # the measured part of claims, shared by the lessons (most specific patterns win)
+    "max |difference| below {tol}": "最大 |差值| 低于 {tol}",
+    "max error below {tol}": "最大误差低于 {tol}",
+    "below {tol}": "低于 {tol}",
+    "above {tol}": "高于 {tol}",
+    "within {tol}": "误差在 {tol} 以内",
+    "{a} of {b} against {c} of {d}": "{a}/{b} 对比 {c}/{d}",
+    "{a} of {b}": "{a}/{b}",
+    "{a} against {b}": "{a} 对比 {b}",
+}

@@ -1,0 +1,228 @@
+"""Chinese texts for the memory topic (see course_lib.i18n.zh)."""
+
+MESSAGES: dict[str, str] = {
+    # course_lib.plots.memory: the erasing figure
+    "own fact": "本事实",
+    "unrelated facts": "无关事实",
+    "random units": "随机单元",
+    "zeroing {n} units at the prompt's last word": "在提示的最后一个词处将 {n} 个单元置零",
+    "relative change of p(answer), one dot per fact (bar: mean)": (
+        "p(answer) 的相对变化，每个点是一个事实（竖线：均值）"
+    ),
+    # course_lib.plots.memory: the knowledge-neuron demo
+    "as trained": "原模型",
+    "edited": "编辑后",
+    "p(next word)": "p(下一个词)",
+    "units × {scale:g}": "单元 × {scale:g}",
+    "“{prompt} …” (answer {answer})\nscaled: {units}": (
+        "“{prompt} …”（答案 {answer}）\n被缩放的单元：{units}"
+    ),
+    # course_lib.plots.memory: the sparsity demo
+    "large trained models (Li et al. 2023): a few percent": (
+        "训练好的大模型（Li et al. 2023）：仅百分之几"
+    ),
+    "layer {layer} trained": "第 {layer} 层，训练后",
+    "layer {layer} at init": "第 {layer} 层，初始化时",
+    "d_ff (log scale)": "d_ff（对数坐标）",
+    "fraction of units active per token": "每个 token 激活的单元比例",
+    "facts right (of {facts})": "答对的事实数（共 {facts} 个）",
+    "layer {layer} {fraction:.2f}": "第 {layer} 层 {fraction:.2f}",
+    "d_ff = {d_ff}: active per token, trained: {active}": (
+        "d_ff = {d_ff}，训练后每个 token 的激活比例：{active}"
+    ),
+    "{right} of {facts} facts": "答对 {right}/{facts} 个事实",
+    # course_lib.checks.memory: checker names
+    "the unit that stores a fact": "存储事实的单元",
+    "erasing prediction": "擦除效果预测",
+    "value projection": "值投影",
+    # course_lib.checks.memory: the fact's unit
+    "return a pair (layer, unit); a single index over both layers is "
+    "divmod(index, d_ff) = (layer, unit), with d_ff = {d_ff}": (
+        "请返回一对 (layer, unit)；跨两层的单个下标可以用 divmod(index, d_ff) = (layer, unit) "
+        "换算，这里 d_ff = {d_ff}"
+    ),
+    "return two ints: (layer, unit)": "请返回两个整数：(layer, unit)",
+    "layer and unit look swapped: return (layer, unit)": (
+        "layer 和 unit 似乎颠倒了：请返回 (layer, unit)"
+    ),
+    "(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}": (
+        "(layer, unit) 必须位于 [0, {layers}) x [0, {d_ff}) 之内，得到的却是 {got}"
+    ),
+    "zeroing your unit does not lower p(answer): its score has the wrong sign; "
+    "take the largest gradient x activation (or the largest drop), not the smallest": (
+        "把你的单元置零并没有降低 p(answer)：它的得分符号反了；"
+        "应取梯度 x 激活最大（或降幅最大）的单元，而不是最小的"
+    ),
+    "that is the unit that fires most; firing is not mattering: weigh each "
+    "activation by its effect on log p(answer) (gradient x activation), or "
+    "zero each unit and measure": (
+        "这是激活最强的单元；激活强不等于影响大：应按每个激活对 log p(answer) 的影响加权"
+        "（梯度 x 激活），或者逐个把单元置零并测量"
+    ),
+    "zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
+    "it by at least {least:.3f}. Gradient x activation only estimates "
+    "the effect to first order: zero each unit in turn and measure": (
+        "把你的单元置零使 p(answer) 降低 {drop:.3f}；影响最大的 {top} 个单元至少使它降低 "
+        "{least:.3f}。梯度 x 激活只是一阶估计：请依次把每个单元置零并测量"
+    ),
+    "zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
+    "unit by {best:.2f}: one of the units that matter most for this fact.": (
+        "把 L{layer} 的单元 {unit} 置零使 p(answer) 降低 {drop:.2f}，最好的单个单元使它降低 "
+        "{best:.2f}：这是对该事实影响最大的单元之一。"
+    ),
+    # course_lib.checks.memory: the erasing prediction
+    "return two numbers: (own fact's change, unrelated facts' change)": (
+        "请返回两个数：（该事实的变化，无关事实的变化）"
+    ),
+    "a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)": (
+        "相对变化 p_after / p_before - 1 不可能低于 -1（即 p = 0）"
+    ),
+    "these units push the answer up (largest gradient x activation): zeroing "
+    "them lowers p(answer)": (
+        "这些单元把答案往上推（梯度 x 激活最大）：把它们置零会降低 p(answer)"
+    ),
+    "the fact survives: 5 units of 512 carry only part of it; memory is spread "
+    "over many units, and the residual stream still carries attention's share": (
+        "事实并没有被抹掉：512 个单元中的 5 个只承载了它的一部分；记忆分散在许多单元上，"
+        "而且残差流中还有注意力带来的那一份"
+    ),
+    "unrelated facts lean on other units: they change far less than the fact": (
+        "无关事实依赖的是其他单元：它们的变化远小于该事实"
+    ),
+    "not close yet: think how much one fact owes to its 5 strongest units": (
+        "还不够接近：想一想一个事实在多大程度上依赖它最强的 5 个单元"
+    ),
+    "measured: own fact {own:+.2f}, unrelated facts {unrelated:+.2f}. "
+    "A fact leans on its units far more than other facts do, but no unit holds it alone.": (
+        "实测：该事实 {own:+.2f}，无关事实 {unrelated:+.2f}。"
+        "一个事实对这些单元的依赖远大于其他事实，但没有哪个单元能独自承载它。"
+    ),
+    # course_lib.checks.memory: the value projection
+    "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
+    "linear2.weight[:, i], since nn.Linear computes h @ weight.T": (
+        "这读的是 W1（键，linear1.weight）：值是 W2 的列 linear2.weight[:, i]，"
+        "因为 nn.Linear 计算的是 h @ weight.T"
+    ),
+    "the final LayerNorm is applied to each value: LN acts on the whole residual stream "
+    "and is not linear, so one unit's contribution is read as E v directly": (
+        "对每个值都施加了最后的 LayerNorm：LN 作用于整个残差流，而且不是线性的，"
+        "所以单个单元的贡献应直接读作 E v"
+    ),
+    "b2 is added to every value: the bias is shared by all units, not part of one unit's "
+    "value": "每个值都加上了 b2：偏置由所有单元共享，不属于某一个单元的值",
+    "those are probabilities (softmax): return the logit contributions E v": (
+        "这些是概率（softmax）：应返回对 logit 的贡献 E v"
+    ),
+    "that is the other layer's W2: read model.layers[layer]": (
+        "这是另一层的 W2：请读取 model.layers[layer]"
+    ),
+    "the result is transposed: one row per unit, (d_ff, vocab_size)": (
+        "结果被转置了：应每个单元一行，形状为 (d_ff, vocab_size)"
+    ),
+    "the result has shape {got}, expected (d_ff, vocab_size) = "
+    "{expected}: values are linear2.weight.T, (d_ff, d_model)": (
+        "结果的形状是 {got}，应为 (d_ff, vocab_size) = {expected}："
+        "值向量是 linear2.weight.T，形状为 (d_ff, d_model)"
+    ),
+    "the values differ from linear2.weight.T @ E.T (E = model.unembedding)": (
+        "结果与 linear2.weight.T @ E.T 不同（E = model.unembedding）"
+    ),
+    "equals E v_i for every unit, on 3 random models.": (
+        "在 3 个随机模型上，每个单元的结果都等于 E v_i。"
+    ),
+    # lesson 5's claims: section 1
+    "loading the shipped model takes well under a second": "加载随课程提供的模型远不到一秒",
+    "the model knows its facts": "模型掌握了它的全部事实",
+    "{a} of {b} right": "答对 {a}/{b}",
+    "far above the majority guess": "远高于多数类猜测",
+    "that guess: {a} of {b}": "该猜测：{a}/{b}",
+    "every answer gets p above 0.95": "每个答案的 p 都高于 0.95",
+    # section 2
+    "layer {layer}: shallow keys outnumber semantic ones": "第 {layer} 层：浅层键多于语义键",
+    "the upper layer has no more semantic keys than the lower one here": (
+        "这里上层的语义键并不比下层多"
+    ),
+    "unit {unit} above is a relation key": "上面的单元 {unit} 是关系键",
+    # section 3
+    "layer 1: the unit firing most promotes the answer, far above chance": (
+        "第 1 层：激活最强的单元提升答案的比例远高于随机水平"
+    ),
+    "{a} of {b}, chance {c}": "{a}/{b}，随机水平 {c}",
+    "layer 1: one of the 3 firing most does, for most facts": (
+        "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案"
+    ),
+    "layer 0: not above chance": "第 0 层：不高于随机水平",
+    # section 4
+    "attribution's top unit is among the 5 that matter most, for about half the facts": (
+        "约一半的事实中，归因最高的单元位于影响最大的 5 个单元之列"
+    ),
+    "{a} of {b}; at random about {c}": "{a}/{b}；随机挑选约为 {c}",
+    "erasing a fact's top 5 units lowers its p(answer)": (
+        "擦除一个事实的前 5 个单元会降低它的 p(answer)"
+    ),
+    "by over 20 %": "降幅超过 20 %",
+    "unrelated facts keep theirs far better": "无关事实的概率保持得好得多",
+    "less than half the fact's drop": "降幅不到该事实的一半",
+    "the fact is hit harder than unrelated facts, for nearly every fact": (
+        "几乎每个事实自身受到的影响都比无关事实大"
+    ),
+    "random units barely matter": "随机单元几乎没有影响",
+    "mean change within 2 %": "平均变化在 2 % 以内",
+    "the spread is wide: from almost nothing to almost all": (
+        "差异很大：从几乎不受影响到几乎全部丢失"
+    ),
+    "{a} of {b} facts lose more than half": "{a}/{b} 个事实损失过半",
+    "doubling the same units does not raise p(answer) on average": (
+        "把同样的单元加倍，平均而言并不会提高 p(answer)"
+    ),
+    "it rises for {a} of {b} facts only": "只有 {a}/{b} 个事实的概率上升",
+    "no fact gains even 1 %": "没有任何事实的概率提高哪怕 1 %",
+    "the answers are saturated: no fact could gain even 2 %": (
+        "答案已经饱和：没有哪个事实还能提高 2 %"
+    ),
+    "every p(answer) above 0.98": "所有 p(answer) 都高于 0.98",
+    # section 5
+    "at initialisation about half the units fire": "初始化时约有一半单元激活",
+    "training makes both layers a little sparser": "训练让两层都变得稍微稀疏一些",
+    "by more than 2 points": "超过 2 个百分点",
+    "still far from large models' few percent": "离大模型的百分之几仍很远",
+    "every width learns all 48 facts": "每种宽度都学会了全部 48 个事实",
+    "at initialisation about half fire at every width": "初始化时，每种宽度都约有一半单元激活",
+    "trained, the widest FFN fires less than the narrowest, in both layers": (
+        "训练后，两层中最宽的 FFN 激活比例都低于最窄的"
+    ),
+    "{a} or less at d_ff {b}, {c} or more at 32": "d_ff {b} 时不超过 {a}，32 时不低于 {c}",
+    "the trained fraction falls at most doublings of d_ff": (
+        "d_ff 每翻一倍，训练后的激活比例大多会下降"
+    ),
+    "layer 0: {a} of {b}, layer 1: {c} of {d}": "第 0 层：{a}/{b}，第 1 层：{c}/{d}",
+    "training sparsifies the wide FFNs, d_ff 256 and 512": (
+        "训练让较宽的 FFN（d_ff 256 和 512）变得更稀疏"
+    ),
+    "but the narrowest, d_ff 32, ends denser than it began": (
+        "但最窄的 d_ff 32 训练后反而比初始时更稠密"
+    ),
+    "every width stays far from large models' few percent": "每种宽度都离大模型的百分之几很远",
+    # section 6
+    "default: erasing the 5 units lowers p(answer)": "默认设置：擦除这 5 个单元会降低 p(answer)",
+    "with its 5 top units erased, the answer stays the most likely word for most facts": (
+        "擦除前 5 个单元后，多数事实的答案仍是最可能的下一个词"
+    ),
+    "scale 1 is the model as trained": "缩放系数 1 就是训练好的原模型",
+    # section 7
+    "the variants have equal budgets": "各变体的参数预算相同",
+    "within 1 %: the plain FFN's biases": "相差在 1 % 以内：来自普通 FFN 的偏置",
+    "the spread over seeds swamps every gap": "种子间的波动淹没了所有差距",
+    "('{a}', '{b}', '{c}')": "排名 ('{a}', '{b}', '{c}')",
+    "after the last step the small model does not reproduce the paper's ranking": (
+        "训练结束时，这个小模型没有复现论文的排名"
+    ),
+    "SwiGLU comes {a} of {b}": "SwiGLU 排第 {a}（共 {b} 个）",
+    "early on SwiGLU learns fastest, each variant clear of the next": (
+        "训练初期 SwiGLU 学得最快，各变体之间拉开了明显差距"
+    ),
+    "training loss at step 30": "第 30 步的训练损失",
+    "at each run's best step the paper's order appears, but within the spread": (
+        "取每次运行的最佳一步时，论文中的顺序出现了，但仍在波动范围之内"
+    ),
+}

@@ -1,0 +1,152 @@
+"""The learner's language: every text the code shows has a Chinese entry, with the same fields."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from pathlib import Path
+
+import pytest
+
+from course_lib import i18n
+from course_lib.i18n import MissingTranslation, N_, set_language, tr, translate
+from course_lib.i18n import zh
+
+COURSE_LIB = Path(i18n.__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def marked_texts(root: Path = COURSE_LIB) -> dict[str, str]:
+    """Every literal passed to ``tr(...)`` or ``N_(...)`` in course_lib -> where it is."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        if "i18n" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("tr", "N_")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found[node.args[0].value] = f"{path.relative_to(root.parent)}:{node.lineno}"
+    return found
+
+
+def untranslated(texts: dict[str, str], messages: dict[str, str]) -> list[str]:
+    """Texts with no entry, or whose entry has other fields than the English text."""
+    problems = []
+    for text, where in texts.items():
+        if text not in messages:
+            problems.append(f"{where}: no zh entry for {text!r}")
+        elif i18n.fields(text) != i18n.fields(messages[text]):
+            problems.append(f"{where}: fields {i18n.fields(messages[text])} for {text!r}")
+    return problems
+
+
+def test_every_marked_text_in_the_code_has_a_chinese_entry_with_the_same_fields():
+    texts = marked_texts()
+    assert len(texts) > 20, "the scan found almost no tr()/N_() texts"
+    problems = untranslated(texts, zh.MESSAGES)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_translation_check_rejects_a_missing_entry_and_a_renamed_field():
+    texts = {"d_ff={d_ff}: {count} regions": "x.py:1", "ready": "x.py:2"}
+    assert untranslated(texts, {"ready": "就绪", "d_ff={d_ff}: {count} regions": "{count} 个区域"})
+    assert untranslated(texts, {"d_ff={d_ff}: {count} regions": "d_ff={d_ff}：{n} 个区域"})
+    assert not untranslated(texts, {"ready": "就绪", "d_ff={d_ff}: {count} regions": "{d_ff}{count}"})
+
+
+def test_every_chinese_entry_keeps_the_fields_of_its_english_text():
+    wrong = {k: v for k, v in zh.MESSAGES.items() if i18n.fields(k) != i18n.fields(v)}
+    assert not wrong, wrong
+
+
+def test_every_chinese_entry_is_chinese_unless_it_has_nothing_to_translate():
+    for english, chinese in zh.MESSAGES.items():
+        if chinese != english:
+            continue
+        assert not i18n.needs_translation(english), f"{english!r} is 'translated' as itself"
+
+
+def test_a_text_is_in_one_topic_only():
+    seen: dict[str, str] = {}
+    for topic, messages in zh.TOPICS.items():
+        for english in messages:
+            assert english not in seen, f"{english!r} in {seen.get(english)} and {topic}"
+            seen[english] = topic
+
+
+def test_english_is_the_default_and_tr_fills_fields_with_their_formats():
+    assert i18n.language() == "en"
+    assert tr("updated in {ms:.0f} ms", ms=12.4) == "updated in 12 ms"
+    assert N_("computing…") == "computing…"
+
+
+def test_tr_in_chinese_uses_the_catalogue(chinese):
+    assert tr("updated in {ms:.0f} ms", ms=12.4) == "已更新，用时 12 ms"
+    assert tr(N_("computing…")) == "计算中……"
+
+
+def test_a_missing_entry_shows_english_and_warns(chinese):
+    with pytest.warns(MissingTranslation, match="no zh translation"):
+        assert tr("a text nobody translated") == "a text nobody translated"
+
+
+def test_translate_recognises_a_formatted_text_by_its_pattern(chinese):
+    assert translate("max |difference| below 1e-06") == "最大 |差值| 低于 1e-06"
+    assert translate("1 of 3 against 3 of 3") == "1/3 对比 3/3"  # not "{a} of {b}"
+    assert translate("3 of 5") == "3/5"
+
+
+def test_translate_leaves_numbers_and_code_names_alone_without_warning(chinese):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for text in ("0.10", "x4.1", "3,152,384", "d_ff=8", "[3, 4]", "relu", ""):
+            assert translate(text) == text
+
+
+def test_translate_warns_on_english_words_it_cannot_translate(chinese):
+    with pytest.warns(MissingTranslation):
+        translate("every seed learns it")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("below 1e-6", True), ("0.38 measured", True), ("d_ff 2 to 5", True), ("x8", False),
+     ("relu, gelu", False), ("W1 @ x + b1", False), ("1 / 0.9 = 1.1111", False)],
+)  # fmt: skip
+def test_needs_translation_tells_words_from_code(text, expected):
+    assert i18n.needs_translation(text) is expected
+
+
+def test_set_language_names_what_it_accepts():
+    with pytest.raises(ValueError, match=r"language must be one of \('en', 'zh'\), got 'fr'"):
+        set_language("fr")
+    with pytest.raises(TypeError, match="language must be a str"):
+        set_language(None)
+    with pytest.raises(TypeError, match="message must be a str"):
+        tr(3)
+
+
+def test_a_claim_prints_in_the_learners_language(chinese, capsys):
+    from course_lib.claims import ClaimFailed, claim
+
+    claim("max error below 1e-9", True, "2 of 3")
+    assert capsys.readouterr().out == "✔ 最大误差低于 1e-9：2/3\n"
+    with pytest.raises(ClaimFailed, match="课程中的结论：最大误差低于 1e-3；"):
+        claim("max error below 1e-3", False)
+
+
+def test_fields_lists_named_fields():
+    assert i18n.fields("{n} of {total:d}") == {"n", "total"}
+    assert i18n.fields("plain") == set()
