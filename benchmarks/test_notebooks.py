@@ -15,7 +15,7 @@ NOTEBOOKS = sorted(FOLDER.glob("*.ipynb")) + sorted(FOLDER.glob("zh/*.ipynb"))
 
 
 def name(path: Path) -> str:
-    """"01_feed_forward.ipynb", or "zh/01_feed_forward.ipynb" for the Chinese edition."""
+    """The notebook's name: 01_feed_forward.ipynb, or zh/01_feed_forward.ipynb in Chinese."""
     return path.relative_to(FOLDER).as_posix()
 
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from course_lib import i18n
-from course_lib.i18n import MissingTranslation, N_, set_language, tr, translate
-from course_lib.i18n import zh
+from course_lib.i18n import N_, MissingTranslation, set_language, tr, translate, zh
 
 COURSE_LIB = Path(i18n.__file__).resolve().parents[1]
 
@@ -63,7 +62,9 @@ def test_the_translation_check_rejects_a_missing_entry_and_a_renamed_field():
     texts = {"d_ff={d_ff}: {count} regions": "x.py:1", "ready": "x.py:2"}
     assert untranslated(texts, {"ready": "就绪", "d_ff={d_ff}: {count} regions": "{count} 个区域"})
     assert untranslated(texts, {"d_ff={d_ff}: {count} regions": "d_ff={d_ff}：{n} 个区域"})
-    assert not untranslated(texts, {"ready": "就绪", "d_ff={d_ff}: {count} regions": "{d_ff}{count}"})
+    assert not untranslated(
+        texts, {"ready": "就绪", "d_ff={d_ff}: {count} regions": "{d_ff}{count}"}
+    )
 
 
 def test_every_chinese_entry_keeps_the_fields_of_its_english_text():
@@ -123,7 +124,7 @@ def test_translate_warns_on_english_words_it_cannot_translate(chinese):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [("below 1e-6", True), ("0.38 measured", True), ("d_ff 2 to 5", True), ("x8", False),
-     ("relu, gelu", False), ("W1 @ x + b1", False), ("1 / 0.9 = 1.1111", False)],
+     ("relu, gelu", False), ("('gelu', 'relu', 'swiglu')", False), ("W1 @ x + b1", False), ("1 / 0.9 = 1.1111", False)],
 )  # fmt: skip
 def test_needs_translation_tells_words_from_code(text, expected):
     assert i18n.needs_translation(text) is expected
@@ -150,3 +151,10 @@ def test_a_claim_prints_in_the_learners_language(chinese, capsys):
 def test_fields_lists_named_fields():
     assert i18n.fields("{n} of {total:d}") == {"n", "total"}
     assert i18n.fields("plain") == set()
+
+
+def test_a_template_of_fields_and_punctuation_alone_is_no_pattern(chinese):
+    """ "{statement}: {shown}" joins two texts: as a pattern it would 'translate' any English text
+    with a colon by changing the colon, and hide that it has no entry."""
+    with pytest.warns(MissingTranslation):
+        assert translate("nothing here: is translated") == "nothing here: is translated"

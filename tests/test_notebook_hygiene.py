@@ -38,6 +38,8 @@ PHRASES = {
 
 def edition(path: Path) -> dict[str, str]:
     return PHRASES["zh" if path.parent.name == "zh" else "en"]
+
+
 MACHINE_PATH = re.compile(r"(/root/|/tmp/|/work/|/home/[^/\s]+/|[A-Z]:\\\\Users)")
 
 

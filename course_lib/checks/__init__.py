@@ -61,7 +61,9 @@ def run_check(name: str, check: Callable[[], str | None]) -> CheckResult:
 def require_return(value, statement: str = "return"):
     """``value`` itself, or a Hint if the learner's function returned None (a forgotten return)."""
     if value is None:
-        raise Hint(tr("your function returned None: did you forget `{statement}`?", statement=statement))
+        raise Hint(
+            tr("your function returned None: did you forget `{statement}`?", statement=statement)
+        )
     return value
 
 

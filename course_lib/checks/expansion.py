@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.i18n import N_, tr
 from course_lib.model.ffn import (
     count_gated_parameters,
     equal_budget_gated_d_ff,
@@ -28,54 +29,67 @@ def check_gated_budget(fn: Callable[[int, int], int]) -> CheckResult:
             got = fn(d_model, d_ff)
             d_equal = equal_budget_gated_d_ff(d_ff)
             expected = count_gated_parameters(d_model, d_equal)
-            if got == expected:
-                continue
-            if got == 3 * d_model * d_ff:
-                raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: that is the gated FFN at the same d_ff; shrink it to d_ff' = round(2/3 * d_ff) = {d_equal} first"
-                )
-            if got == 2 * d_model * d_equal:
-                raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: a gated FFN has three matrices (W, V, W2), not two"
-                )
-            if got == 2 * d_model * d_ff:
-                raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: that is the plain FFN's weights; the question is the gated one with d_ff' = {d_equal}"
-                )
-            if got == 3 * d_model * d_equal + 2 * d_equal + d_model:
-                raise Hint(f"fn({d_model}, {d_ff}) = {got}: Shazeer's gated layers have no biases")
-            raise Hint(
-                f"fn({d_model}, {d_ff}) = {got}, expected 3 * d_model * d_ff' with d_ff' = round(2 * d_ff / 3) = {d_equal}"
-            )
-        return f"e.g. d_model=768, d_ff=3072 -> d_ff'={equal_budget_gated_d_ff(3072)}, {count_gated_parameters(768, 2048):,} parameters, as many as the plain FFN's weights."
+            if got != expected:
+                raise Hint(_diagnose_gated_budget(got, d_model, d_ff, d_equal))
+        return tr(
+            "e.g. d_model=768, d_ff=3072 -> d_ff'={d_equal}, {parameters:,} parameters, as many as the plain FFN's weights.",
+            d_equal=equal_budget_gated_d_ff(3072),
+            parameters=count_gated_parameters(768, 2048),
+        )
 
-    return run_check("gated budget", check)
+    return run_check(N_("gated budget"), check)
+
+
+def _diagnose_gated_budget(got: int, d_model: int, d_ff: int, d_equal: int) -> str:
+    call = f"fn({d_model}, {d_ff}) = {got}"
+    if got == 3 * d_model * d_ff:
+        return tr(
+            "{call}: that is the gated FFN at the same d_ff; shrink it to d_ff' = round(2/3 * d_ff) = {d_equal} first",
+            call=call,
+            d_equal=d_equal,
+        )
+    if got == 2 * d_model * d_equal:
+        return tr("{call}: a gated FFN has three matrices (W, V, W2), not two", call=call)
+    if got == 2 * d_model * d_ff:
+        return tr(
+            "{call}: that is the plain FFN's weights; the question is the gated one with d_ff' = {d_equal}",
+            call=call,
+            d_equal=d_equal,
+        )
+    if got == 3 * d_model * d_equal + 2 * d_equal + d_model:
+        return tr("{call}: Shazeer's gated layers have no biases", call=call)
+    return tr(
+        "{call}, expected 3 * d_model * d_ff' with d_ff' = round(2 * d_ff / 3) = {d_equal}",
+        call=call,
+        d_equal=d_equal,
+    )
 
 
 def _diagnose_swiglu(got, x, W, V, W2) -> str:
     suspects = {
-        "that is ReGLU: the gate's activation should be SiLU (x * sigmoid(x)), not ReLU": (
+        N_("that is ReGLU: the gate's activation should be SiLU (x * sigmoid(x)), not ReLU"): (
             F.relu(x @ W) * (x @ V)
         )
         @ W2,
-        "that is GEGLU: the gate's activation should be SiLU, not GELU": (F.gelu(x @ W) * (x @ V))
-        @ W2,
-        "that is the original GLU: sigmoid(x W) gates; SwiGLU uses silu(x W) = x W * sigmoid(x W)": (
-            torch.sigmoid(x @ W) * (x @ V)
+        N_("that is GEGLU: the gate's activation should be SiLU, not GELU"): (
+            F.gelu(x @ W) * (x @ V)
         )
         @ W2,
-        "the activation is on the wrong branch: silu(x W) * (x V), not (x W) * silu(x V)": (
+        N_(
+            "that is the original GLU: sigmoid(x W) gates; SwiGLU uses silu(x W) = x W * sigmoid(x W)"
+        ): (torch.sigmoid(x @ W) * (x @ V)) @ W2,
+        N_("the activation is on the wrong branch: silu(x W) * (x V), not (x W) * silu(x V)"): (
             (x @ W) * F.silu(x @ V)
         )
         @ W2,
-        "the linear branch x V is missing: the gate multiplies it": F.silu(x @ W) @ W2,
-        "the SiLU is applied after the product; it acts on x W alone": F.silu((x @ W) * (x @ V))
+        N_("the linear branch x V is missing: the gate multiplies it"): F.silu(x @ W) @ W2,
+        N_("the SiLU is applied after the product; it acts on x W alone"): F.silu((x @ W) * (x @ V))
         @ W2,
     }
     for hint, wrong in suspects.items():
         if close(got, wrong, atol=1e-5):
-            return hint
-    return "the values differ from (silu(x W) * (x V)) W2: check each step"
+            return tr(hint)
+    return tr("the values differ from (silu(x W) * (x V)) W2: check each step")
 
 
 def check_swiglu(fn: Callable) -> CheckResult:
@@ -91,13 +105,17 @@ def check_swiglu(fn: Callable) -> CheckResult:
         expected = gated_ffn(x, W, V, W2, "swiglu")
         if shape_of(got) != tuple(expected.shape):
             raise Hint(
-                f"the output has shape {shape_of(got)}, expected {tuple(expected.shape)}: did you apply W2 (d_ff -> d_model)?"
+                tr(
+                    "the output has shape {got}, expected {expected}: did you apply W2 (d_ff -> d_model)?",
+                    got=shape_of(got),
+                    expected=tuple(expected.shape),
+                )
             )
         if not close(got, expected, atol=1e-5):
             raise Hint(_diagnose_swiglu(got, x, W, V, W2))
-        return "matches (silu(x W) * (x V)) W2."
+        return tr("matches (silu(x W) * (x V)) W2.")
 
-    return run_check("SwiGLU", check)
+    return run_check(N_("SwiGLU"), check)
 
 
 def check_collapsed_rank(fn: Callable[[int, int], int]) -> CheckResult:
@@ -106,38 +124,60 @@ def check_collapsed_rank(fn: Callable[[int, int], int]) -> CheckResult:
     def check() -> str:
         for d_model, d_ff in ((512, 2048), (8, 3), (4, 4), (64, 16)):
             got, expected = fn(d_model, d_ff), min(d_model, d_ff)
-            if got == expected:
-                continue
-            if got == d_ff:
-                raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: W1 W2 is a (d_model, d_model) matrix; its rank cannot exceed d_model"
-                )
-            if got == d_model:
-                raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: everything passes through the d_ff hidden numbers; a narrow d_ff caps the rank"
-                )
-            if got == max(d_model, d_ff):
-                raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: the rank of a product is at most the smaller of the ranks"
-                )
-            raise Hint(f"fn({d_model}, {d_ff}) = {got}, expected {expected}")
-        return "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 x 512 matrix could not."
+            if got != expected:
+                raise Hint(_diagnose_rank(got, expected, d_model, d_ff))
+        return tr(
+            "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 x 512 matrix could not."
+        )
 
-    return run_check("collapsed rank", check)
+    return run_check(N_("collapsed rank"), check)
+
+
+def _diagnose_rank(got: int, expected: int, d_model: int, d_ff: int) -> str:
+    call = f"fn({d_model}, {d_ff}) = {got}"
+    if got == d_ff:
+        return tr(
+            "{call}: W1 W2 is a (d_model, d_model) matrix; its rank cannot exceed d_model",
+            call=call,
+        )
+    if got == d_model:
+        return tr(
+            "{call}: everything passes through the d_ff hidden numbers; a narrow d_ff caps the rank",
+            call=call,
+        )
+    if got == max(d_model, d_ff):
+        return tr("{call}: the rank of a product is at most the smaller of the ranks", call=call)
+    return tr(
+        "fn({d_model}, {d_ff}) = {got}, expected {expected}",
+        d_model=d_model,
+        d_ff=d_ff,
+        got=got,
+        expected=expected,
+    )
 
 
 def _identity_weights(fn: Callable[[int], dict], d_model: int) -> dict[str, np.ndarray]:
     weights = require_return(fn(d_model))
     if not isinstance(weights, dict) or set(weights) != {"W1", "b1", "W2", "b2"}:
-        raise Hint("return a dict with exactly the keys 'W1', 'b1', 'W2', 'b2'")
+        raise Hint(tr("return a dict with exactly the keys 'W1', 'b1', 'W2', 'b2'"))
     weights = {k: np.asarray(v, dtype=float) for k, v in weights.items()}
     W1, W2 = weights["W1"], weights["W2"]
     if W1.ndim != 2 or W1.shape[0] != d_model:
-        raise Hint(f"W1 must have shape (d_model, d_ff) = ({d_model}, d_ff), got {W1.shape}")
+        raise Hint(
+            tr(
+                "W1 must have shape (d_model, d_ff) = ({d_model}, d_ff), got {shape}",
+                d_model=d_model,
+                shape=W1.shape,
+            )
+        )
     if W2.shape != W1.shape[::-1]:
         raise Hint(
-            f"W2 has shape {W2.shape}, W1 {W1.shape}: W2 maps back, shape (d_ff, d_model);"
-            " in the formula's layout it is W1's transpose, not a copy"
+            tr(
+                "W2 has shape {W2}, W1 {W1}: W2 maps back, shape (d_ff, d_model);"
+                " in the formula's layout it is W1's transpose, not a copy",
+                W2=W2.shape,
+                W1=W1.shape,
+            )
         )
     return weights
 
@@ -145,14 +185,20 @@ def _identity_weights(fn: Callable[[int], dict], d_model: int) -> dict[str, np.n
 def _diagnose_identity(out: np.ndarray, x: np.ndarray, d_ff: int, d_model: int) -> str:
     relu = np.maximum(x, 0)
     if close(out, relu):
-        return "only the positive half comes through: add units for -x (W1 = [I, -I])"
+        return tr("only the positive half comes through: add units for -x (W1 = [I, -I])")
     if close(out, np.abs(x)):
-        return "FFN(x) = |x|: relu(x) + relu(-x); the -x units must be subtracted (W2 = [I; -I])"
+        return tr(
+            "FFN(x) = |x|: relu(x) + relu(-x); the -x units must be subtracted (W2 = [I; -I])"
+        )
     if close(out, -x):
-        return "FFN(x) = -x: the signs of W2's two blocks are swapped"
+        return tr("FFN(x) = -x: the signs of W2's two blocks are swapped")
     if d_ff < 2 * d_model:
-        return f"d_ff = {d_ff} < 2 * d_model = {2 * d_model}: too few units to keep both halves"
-    return "FFN(x) differs from x: check W1 = [I, -I], W2 = [I; -I] and zero biases"
+        return tr(
+            "d_ff = {d_ff} < 2 * d_model = {twice}: too few units to keep both halves",
+            d_ff=d_ff,
+            twice=2 * d_model,
+        )
+    return tr("FFN(x) differs from x: check W1 = [I, -I], W2 = [I; -I] and zero biases")
 
 
 def check_identity_ffn(fn: Callable[[int], dict]) -> CheckResult:
@@ -168,9 +214,9 @@ def check_identity_ffn(fn: Callable[[int], dict]) -> CheckResult:
                 raise Hint(
                     f"d_model={d_model}: " + _diagnose_identity(out, x, len(weights["b1"]), d_model)
                 )
-        return "relu(x) - relu(-x) = x: 2 * d_model units pass every input through unchanged."
+        return tr("relu(x) - relu(-x) = x: 2 * d_model units pass every input through unchanged.")
 
-    return run_check("identity FFN", check)
+    return run_check(N_("identity FFN"), check)
 
 
 def check_ring_width(fn: Callable[[], int], sweeps: dict, threshold: float = 0.97) -> CheckResult:
@@ -189,23 +235,47 @@ def check_ring_width(fn: Callable[[], int], sweeps: dict, threshold: float = 0.9
         )
         got = require_return(fn())
         if got == expected:
-            return f"d_ff={got} is the first width whose median reaches {threshold} ({medians[got]:.3f})."
-        if got == sweeps["xor"].smallest_solving_width("relu", threshold):
-            raise Hint(
-                f"{got} is xor's width: xor's boundary is two straight lines, the ring's a curve"
+            return tr(
+                "d_ff={got} is the first width whose median reaches {threshold} ({median:.3f}).",
+                got=got,
+                threshold=threshold,
+                median=medians[got],
             )
-        if got == TRIANGLE_EDGES:
-            raise Hint(
-                f"{got} is the triangles' edge count: the ring's boundary is two circles, polygons only approximate them"
-            )
-        if got == sweeps["triangles"].smallest_solving_width("relu", threshold):
-            raise Hint(f"{got} is the triangles' width; read the ring row")
-        if got == ring.smallest_solving_width("tanh", threshold):
-            raise Hint(f"{got} is tanh's width on the ring; the question asks about ReLU")
-        if got not in medians:
-            raise Hint(f"the sweep has the widths {ring.widths}: the answer is one of them")
-        if got < expected:
-            raise Hint(f"at d_ff={got} the median is {medians[got]:.3f}, below {threshold}")
-        raise Hint(f"a smaller width already reaches {threshold}: look left of d_ff={got}")
+        raise Hint(_diagnose_ring_width(got, expected, sweeps, threshold, medians))
 
-    return run_check("ring width", check)
+    return run_check(N_("ring width"), check)
+
+
+def _diagnose_ring_width(got, expected: int, sweeps: dict, threshold: float, medians: dict) -> str:
+    """Why ``got`` is not the ring's smallest ReLU width ``expected``: which other number it is."""
+    if got == sweeps["xor"].smallest_solving_width("relu", threshold):
+        return tr(
+            "{got} is xor's width: xor's boundary is two straight lines, the ring's a curve",
+            got=got,
+        )
+    if got == TRIANGLE_EDGES:
+        return tr(
+            "{got} is the triangles' edge count: the ring's boundary is two circles, polygons only approximate them",
+            got=got,
+        )
+    if got == sweeps["triangles"].smallest_solving_width("relu", threshold):
+        return tr("{got} is the triangles' width; read the ring row", got=got)
+    if got == sweeps["ring"].smallest_solving_width("tanh", threshold):
+        return tr("{got} is tanh's width on the ring; the question asks about ReLU", got=got)
+    if got not in medians:
+        return tr(
+            "the sweep has the widths {widths}: the answer is one of them",
+            widths=sweeps["ring"].widths,
+        )
+    if got < expected:
+        return tr(
+            "at d_ff={got} the median is {median:.3f}, below {threshold}",
+            got=got,
+            median=medians[got],
+            threshold=threshold,
+        )
+    return tr(
+        "a smaller width already reaches {threshold}: look left of d_ff={got}",
+        threshold=threshold,
+        got=got,
+    )

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.i18n import N_, tr
 from course_lib.model.ffn import (
     ACTIVATIONS,
     NUMPY_ACTIVATIONS,
@@ -31,27 +32,29 @@ def _diagnose_numpy(got, x, W1, b1, W2, b2) -> str:
     """Name the likely mistake by comparing with the usual wrong versions."""
     relu = lambda z: np.maximum(0.0, z)  # noqa: E731
     suspects = {
-        "you forgot b1 (the first bias)": relu(x @ W1) @ W2 + b2,
-        "you forgot b2 (the second bias)": relu(x @ W1 + b1) @ W2,
-        "the ReLU is missing: without it the two layers collapse into one linear map": (x @ W1 + b1)
+        tr("you forgot b1 (the first bias)"): relu(x @ W1) @ W2 + b2,
+        tr("you forgot b2 (the second bias)"): relu(x @ W1 + b1) @ W2,
+        tr("the ReLU is missing: without it the two layers collapse into one linear map"): (
+            x @ W1 + b1
+        )
         @ W2
         + b2,
-        "the ReLU is applied after the second layer instead of between the two": relu(
+        tr("the ReLU is applied after the second layer instead of between the two"): relu(
             (x @ W1 + b1) @ W2 + b2
         ),
-        "the ReLU is applied both between the layers and after the second": relu(
+        tr("the ReLU is applied both between the layers and after the second"): relu(
             relu(x @ W1 + b1) @ W2 + b2
         ),
     }
     for name, act in {**NUMPY_ACTIVATIONS, "sigmoid": lambda z: 1 / (1 + np.exp(-z))}.items():
         if name not in ("relu", "identity"):
-            suspects[f"the activation is {name}; this FFN uses ReLU, max(0, z)"] = (
+            suspects[tr("the activation is {name}; this FFN uses ReLU, max(0, z)", name=name)] = (
                 act(x @ W1 + b1) @ W2 + b2
             )
     for hint, wrong in suspects.items():
         if close(got, wrong):
             return hint
-    return "the values differ from max(0, x W1 + b1) W2 + b2: check the order of the operations"
+    return tr("the values differ from max(0, x W1 + b1) W2 + b2: check the order of the operations")
 
 
 def check_numpy_ffn(fn: Callable) -> CheckResult:
@@ -66,24 +69,36 @@ def check_numpy_ffn(fn: Callable) -> CheckResult:
             except ValueError as error:
                 if "matmul" in str(error) or "align" in str(error):
                     raise Hint(
-                        f"the shapes do not line up ({error}): in the formula W1 is (d_model, d_ff), "
-                        "so it is x @ W1, not x @ W1.T (torch's nn.Linear stores the transpose)"
+                        tr(
+                            "the shapes do not line up ({error}): in the formula W1 is "
+                            "(d_model, d_ff), so it is x @ W1, not x @ W1.T "
+                            "(torch's nn.Linear stores the transpose)",
+                            error=error,
+                        )
                     ) from None
                 raise
             require_return(got)
             if shape_of(got) != expected.shape:
                 if shape_of(got)[-1] == W1.shape[1]:
                     raise Hint(
-                        f"the output has shape {shape_of(got)}: the last dimension is d_ff; did you skip the second layer (W2)?"
+                        tr(
+                            "the output has shape {shape}: the last dimension is d_ff; "
+                            "did you skip the second layer (W2)?",
+                            shape=shape_of(got),
+                        )
                     )
                 raise Hint(
-                    f"the output has shape {shape_of(got)}, expected {expected.shape}: is a weight transposed?"
+                    tr(
+                        "the output has shape {shape}, expected {expected}: is a weight transposed?",
+                        shape=shape_of(got),
+                        expected=expected.shape,
+                    )
                 )
             if not close(got, expected):
                 raise Hint(_diagnose_numpy(got, x, W1, b1, W2, b2))
-        return "matches max(0, x W1 + b1) W2 + b2 on random inputs, every position at once."
+        return tr("matches max(0, x W1 + b1) W2 + b2 on random inputs, every position at once.")
 
-    return run_check("numpy_ffn", check)
+    return run_check(N_("numpy_ffn"), check)
 
 
 def check_parameter_formula(fn: Callable[[int, int], int]) -> CheckResult:
@@ -94,26 +109,38 @@ def check_parameter_formula(fn: Callable[[int, int], int]) -> CheckResult:
             got, expected = fn(d_model, d_ff), count_parameters(d_model, d_ff)
             if got == expected:
                 continue
+            call = f"fn({d_model}, {d_ff}) = {got}"
             if got == 2 * d_model * d_ff:
                 raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: you counted the weights but not the biases b1 (d_ff) and b2 (d_model)"
+                    tr(
+                        "{call}: you counted the weights but not the biases b1 (d_ff) and b2 (d_model)",
+                        call=call,
+                    )
                 )
             if got == 2 * d_model * d_ff + d_ff or got == 2 * d_model * d_ff + d_model:
                 raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: one of the two biases is missing (b1 has d_ff entries, b2 has d_model)"
+                    tr(
+                        "{call}: one of the two biases is missing (b1 has d_ff entries, b2 has d_model)",
+                        call=call,
+                    )
                 )
             if got in (d_model * d_ff + d_ff, d_model * d_ff):
                 raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: that is only the first layer; W2 and b2 count too"
+                    tr("{call}: that is only the first layer; W2 and b2 count too", call=call)
                 )
             if got == 2 * d_model * d_ff + 2 * d_ff or got == 2 * d_model * d_ff + 2 * d_model:
                 raise Hint(
-                    f"fn({d_model}, {d_ff}) = {got}: the biases have different sizes: b1 has d_ff entries, b2 has d_model"
+                    tr(
+                        "{call}: the biases have different sizes: b1 has d_ff entries, b2 has d_model",
+                        call=call,
+                    )
                 )
-            raise Hint(f"fn({d_model}, {d_ff}) = {got}, expected {expected}")
-        return f"for d_model=512, d_ff=2048 that is {count_parameters():,} parameters."
+            raise Hint(tr("{call}, expected {expected}", call=call, expected=expected))
+        return tr(
+            "for d_model=512, d_ff=2048 that is {count:,} parameters.", count=count_parameters()
+        )
 
-    return run_check("parameter formula", check)
+    return run_check(N_("parameter formula"), check)
 
 
 def check_feed_forward(cls: type) -> CheckResult:
@@ -125,17 +152,29 @@ def check_feed_forward(cls: type) -> CheckResult:
         layers = {name: getattr(module, name, None) for name in ("linear1", "linear2")}
         for name, layer in layers.items():
             if not isinstance(layer, torch.nn.Linear):
-                raise Hint(f"your module needs an attribute `{name}` that is an nn.Linear")
+                raise Hint(
+                    tr("your module needs an attribute `{name}` that is an nn.Linear", name=name)
+                )
         if layers["linear1"].weight.shape != (32, 8):
             raise Hint(
-                f"linear1.weight has shape {tuple(layers['linear1'].weight.shape)}; nn.Linear(d_model, d_ff) stores (d_ff, d_model) = (32, 8): are d_model and d_ff swapped?"
+                tr(
+                    "linear1.weight has shape {shape}; nn.Linear(d_model, d_ff) stores "
+                    "(d_ff, d_model) = (32, 8): are d_model and d_ff swapped?",
+                    shape=tuple(layers["linear1"].weight.shape),
+                )
             )
         if layers["linear2"].weight.shape != (8, 32):
             raise Hint(
-                f"linear2.weight has shape {tuple(layers['linear2'].weight.shape)}; nn.Linear(d_ff, d_model) stores (d_model, d_ff) = (8, 32): linear2 maps d_ff back to d_model"
+                tr(
+                    "linear2.weight has shape {shape}; nn.Linear(d_ff, d_model) stores "
+                    "(d_model, d_ff) = (8, 32): linear2 maps d_ff back to d_model",
+                    shape=tuple(layers["linear2"].weight.shape),
+                )
             )
         if layers["linear1"].bias is None or layers["linear2"].bias is None:
-            raise Hint("a linear layer has no bias: the formula has b1 and b2 (leave bias=True)")
+            raise Hint(
+                tr("a linear layer has no bias: the formula has b1 and b2 (leave bias=True)")
+            )
         reference = FeedForward(8, 32, dropout=0.5)
         reference.load_state_dict(
             {k: v for k, v in module.state_dict().items() if k.startswith(("linear1", "linear2"))}
@@ -147,13 +186,16 @@ def check_feed_forward(cls: type) -> CheckResult:
             got_again = module(x)
         if not close(got, got_again):
             raise Hint(
-                "two calls in eval mode gave different outputs: is dropout applied with F.dropout(training=True) instead of an nn.Dropout module?"
+                tr(
+                    "two calls in eval mode gave different outputs: is dropout applied with "
+                    "F.dropout(training=True) instead of an nn.Dropout module?"
+                )
             )
         if close(got, expected, atol=1e-5):
             return _check_dropout_in_training(module, x)
         raise Hint(_diagnose_module(got, x, layers["linear1"], layers["linear2"]))
 
-    return run_check("FeedForward", check)
+    return run_check(N_("FeedForward"), check)
 
 
 def _diagnose_module(got, x, linear1: torch.nn.Linear, linear2: torch.nn.Linear) -> str:
@@ -161,13 +203,15 @@ def _diagnose_module(got, x, linear1: torch.nn.Linear, linear2: torch.nn.Linear)
     with torch.no_grad():
         pre = linear1(x)
         if close(got, linear2(pre), atol=1e-5):
-            return "the output is linear in x: the ReLU between the two layers is missing"
+            return tr("the output is linear in x: the ReLU between the two layers is missing")
         if close(got, torch.relu(linear2(pre)), atol=1e-5):
-            return "the ReLU comes after linear2; it belongs between linear1 and linear2"
+            return tr("the ReLU comes after linear2; it belongs between linear1 and linear2")
         for name, act in {**ACTIVATIONS, "sigmoid": torch.sigmoid}.items():
             if name not in ("relu", "identity") and close(got, linear2(act(pre)), atol=1e-5):
-                return f"the activation between the layers is {name}; this FFN uses ReLU"
-    return (
+                return tr(
+                    "the activation between the layers is {name}; this FFN uses ReLU", name=name
+                )
+    return tr(
         "the output differs from linear2(dropout(relu(linear1(x)))): check the order of the steps"
     )
 
@@ -181,13 +225,16 @@ def _check_dropout_in_training(module: torch.nn.Module, x: torch.Tensor) -> str:
     module.eval()
     if not hidden_zeros:
         raise Hint(
-            "in training mode the output never changes: is the dropout layer used in forward()?"
+            tr("in training mode the output never changes: is the dropout layer used in forward()?")
         )
     if (first == 0).float().mean() > 0.2:  # dropout on the hidden layer leaves no exact zeros
         raise Hint(
-            "in training mode whole outputs are zeroed: dropout belongs on the hidden layer, between the ReLU and linear2, not after linear2"
+            tr(
+                "in training mode whole outputs are zeroed: dropout belongs on the hidden layer, "
+                "between the ReLU and linear2, not after linear2"
+            )
         )
-    return "matches the reference in eval mode, and dropout is active only in training mode."
+    return tr("matches the reference in eval mode, and dropout is active only in training mode.")
 
 
 def _attention_suspects(q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> dict:
@@ -198,24 +245,27 @@ def _attention_suspects(q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) ->
     def masked(z):
         return z.masked_fill(~mask, float("-inf"))
 
+    scaled = scores / d_k**0.5
     return {
-        "the scores are not divided by sqrt(d_k)": masked(scores).softmax(-1),
-        "the scores are divided by d_k; the scale is sqrt(d_k)": masked(scores / d_k).softmax(-1),
-        "the softmax runs over the queries (dim 0); each query's weights over the keys must sum to 1": masked(
-            scores / d_k**0.5
-        ).softmax(0),
-        "the mask is ignored: a query puts weight on keys it may not see": (
-            scores / d_k**0.5
-        ).softmax(-1),
-        "the mask is inverted: True means a query may attend to that key": (
-            (scores / d_k**0.5).masked_fill(mask, float("-inf")).softmax(-1)
+        tr("the scores are not divided by sqrt(d_k)"): masked(scores).softmax(-1),
+        tr("the scores are divided by d_k; the scale is sqrt(d_k)"): masked(scores / d_k).softmax(
+            -1
         ),
-        "the masked weights are zeroed after the softmax, so the rows no longer sum to 1: mask the scores before it": (
-            (scores / d_k**0.5).softmax(-1) * mask
+        tr(
+            "the softmax runs over the queries (dim 0); "
+            "each query's weights over the keys must sum to 1"
+        ): masked(scaled).softmax(0),
+        tr("the mask is ignored: a query puts weight on keys it may not see"): scaled.softmax(-1),
+        tr("the mask is inverted: True means a query may attend to that key"): (
+            scaled.masked_fill(mask, float("-inf")).softmax(-1)
         ),
-        "there is no softmax: the weights must be positive and sum to 1 for each query": masked(
-            scores / d_k**0.5
-        ).nan_to_num(neginf=0.0),
+        tr(
+            "the masked weights are zeroed after the softmax, so the rows no longer sum to 1: "
+            "mask the scores before it"
+        ): scaled.softmax(-1) * mask,
+        tr("there is no softmax: the weights must be positive and sum to 1 for each query"): (
+            masked(scaled).nan_to_num(neginf=0.0)
+        ),
     }
 
 
@@ -232,26 +282,42 @@ def check_attention_weights(fn: Callable) -> CheckResult:
             _, expected = scaled_dot_product_attention(q, k, k, mask)
             got = require_return(fn(q.clone(), k.clone(), mask.clone()))
             if shape_of(got) == (keys, length) and keys != length:
-                raise Hint(f"the weights have shape {shape_of(got)}: one row per query, (L, S)")
+                raise Hint(
+                    tr(
+                        "the weights have shape {shape}: one row per query, (L, S)",
+                        shape=shape_of(got),
+                    )
+                )
             if shape_of(got) != tuple(expected.shape):
                 raise Hint(
-                    f"the weights have shape {shape_of(got)}, expected (L, S) = {tuple(expected.shape)}"
+                    tr(
+                        "the weights have shape {shape}, expected (L, S) = {expected}",
+                        shape=shape_of(got),
+                        expected=tuple(expected.shape),
+                    )
                 )
             if not close(got, expected):
                 if bool(torch.isnan(torch.as_tensor(got)).any()):
                     raise Hint(
-                        "some weights are NaN: a query had every key masked out; "
-                        "is the mask inverted? True means a query may attend to that key"
+                        tr(
+                            "some weights are NaN: a query had every key masked out; "
+                            "is the mask inverted? True means a query may attend to that key"
+                        )
                     )
                 for hint, wrong in _attention_suspects(q, k, mask).items():
                     if close(got, wrong):
                         raise Hint(hint)
                 raise Hint(
-                    "the weights differ from softmax(q k^T / sqrt(d_k)) with the mask applied first"
+                    tr(
+                        "the weights differ from softmax(q k^T / sqrt(d_k)) "
+                        "with the mask applied first"
+                    )
                 )
-        return "softmax(q k^T / sqrt(d_k)) with the masked scores set to -inf: every row sums to 1."
+        return tr(
+            "softmax(q k^T / sqrt(d_k)) with the masked scores set to -inf: every row sums to 1."
+        )
 
-    return run_check("attention weights", check)
+    return run_check(N_("attention weights"), check)
 
 
 GPT2_D_MODEL, GPT2_D_FF = 768, 3072  # GPT-2 small (Radford et al. 2019)
@@ -259,19 +325,20 @@ GPT2_D_MODEL, GPT2_D_FF = 768, 3072  # GPT-2 small (Radford et al. 2019)
 
 def _gpt2_parameters_hint(got: int) -> str | None:
     d, d_ff = GPT2_D_MODEL, GPT2_D_FF
+    sizes = tr("the biases have different sizes: b1 has d_ff entries, b2 has d_model")
     suspects = {
-        2
-        * d
-        * d_ff: "you counted the two weight matrices but forgot the biases b1 (d_ff) and b2 (d_model)",
-        d * d_ff: "that is one weight matrix; the FFN has two (W1 and W2), plus their biases",
-        d * d_ff + d_ff: "that is only the first layer (W1, b1); W2 and b2 count too",
-        2 * d * d_ff + d_ff: "b2 is missing: it has d_model entries",
-        2 * d * d_ff + d: "b1 is missing: it has d_ff entries",
-        2 * d * d_ff
-        + 2 * d_ff: "the biases have different sizes: b1 has d_ff entries, b2 has d_model",
-        2 * d * d_ff
-        + 2 * d: "the biases have different sizes: b1 has d_ff entries, b2 has d_model",
-        count_parameters(): "that is the original 512 -> 2048 FFN; GPT-2 small has d_model 768, d_ff 3072",
+        2 * d * d_ff: tr(
+            "you counted the two weight matrices but forgot the biases b1 (d_ff) and b2 (d_model)"
+        ),
+        d * d_ff: tr("that is one weight matrix; the FFN has two (W1 and W2), plus their biases"),
+        d * d_ff + d_ff: tr("that is only the first layer (W1, b1); W2 and b2 count too"),
+        2 * d * d_ff + d_ff: tr("b2 is missing: it has d_model entries"),
+        2 * d * d_ff + d: tr("b1 is missing: it has d_ff entries"),
+        2 * d * d_ff + 2 * d_ff: sizes,
+        2 * d * d_ff + 2 * d: sizes,
+        count_parameters(): tr(
+            "that is the original 512 -> 2048 FFN; GPT-2 small has d_model 768, d_ff 3072"
+        ),
     }
     return suspects.get(got)
 
@@ -279,11 +346,13 @@ def _gpt2_parameters_hint(got: int) -> str | None:
 def _gpt2_share_hint(share: float, parts: dict[str, int]) -> str | None:
     total = parts["total"]
     if share > 1:
-        return f"the share is {share}: give a fraction between 0 and 1, not a percentage"
+        return tr(
+            "the share is {share}: give a fraction between 0 and 1, not a percentage", share=share
+        )
     if abs(share - parts["attention"] / total) < 0.01:
-        return "that is attention's share; the question asks for the FFN's"
+        return tr("that is attention's share; the question asks for the FFN's")
     if abs(share - 0.5) < 0.01:
-        return "not half: the FFN has 2 * d_model * d_ff = 8 d^2 weights, attention 4 d^2"
+        return tr("not half: the FFN has 2 * d_model * d_ff = 8 d^2 weights, attention 4 d^2")
     return None
 
 
@@ -293,22 +362,38 @@ def check_gpt2_ffn(fn: Callable[[], tuple[int, float]]) -> CheckResult:
     def check() -> str:
         prediction = require_return(fn())
         if not isinstance(prediction, tuple) or len(prediction) != 2:
-            raise Hint(f"return two numbers, (ffn_parameters, ffn_share); got {prediction!r}")
+            raise Hint(
+                tr(
+                    "return two numbers, (ffn_parameters, ffn_share); got {prediction}",
+                    prediction=repr(prediction),
+                )
+            )
         got_count, got_share = prediction
         parts = transformer_layer_parameters(GPT2_D_MODEL, GPT2_D_FF)
         expected = count_parameters(GPT2_D_MODEL, GPT2_D_FF)
         if got_count != expected:
-            hint = _gpt2_parameters_hint(int(got_count))
-            raise Hint(
-                f"{int(got_count):,} parameters: {hint or f'count W1, b1, W2 and b2 at d_model={GPT2_D_MODEL}, d_ff={GPT2_D_FF}'}"
+            hint = _gpt2_parameters_hint(int(got_count)) or tr(
+                "count W1, b1, W2 and b2 at d_model={d_model}, d_ff={d_ff}",
+                d_model=GPT2_D_MODEL,
+                d_ff=GPT2_D_FF,
             )
+            raise Hint(tr("{count:,} parameters: {hint}", count=int(got_count), hint=hint))
         share = parts["ffn"] / parts["total"]
         if abs(float(got_share) - share) > 0.005:
             hint = _gpt2_share_hint(float(got_share), parts)
             raise Hint(
                 hint
-                or f"the share is the FFN's parameters over the layer's {parts['total']:,} (attention, FFN and two LayerNorms)"
+                or tr(
+                    "the share is the FFN's parameters over the layer's {total:,} "
+                    "(attention, FFN and two LayerNorms)",
+                    total=parts["total"],
+                )
             )
-        return f"{expected:,} FFN parameters, {share:.1%} of the layer's {parts['total']:,}."
+        return tr(
+            "{count:,} FFN parameters, {share:.1%} of the layer's {total:,}.",
+            count=expected,
+            share=share,
+            total=parts["total"],
+        )
 
-    return run_check("GPT-2 small's FFN", check)
+    return run_check(N_("GPT-2 small's FFN"), check)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import torch
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.i18n import N_, tr
 from course_lib.model.language_model import LanguageModel
 
 
@@ -48,42 +49,65 @@ def check_fact_unit(
         layers, d_ff = drops.shape
         if isinstance(got, int) or (isinstance(got, torch.Tensor) and got.numel() == 1):
             raise Hint(
-                f"return a pair (layer, unit); a single index over both layers is "
-                f"divmod(index, d_ff) = (layer, unit), with d_ff = {d_ff}"
+                tr(
+                    "return a pair (layer, unit); a single index over both layers is "
+                    "divmod(index, d_ff) = (layer, unit), with d_ff = {d_ff}",
+                    d_ff=d_ff,
+                )
             )
         if not (isinstance(got, tuple | list) and len(got) == 2):
-            raise Hint("return two ints: (layer, unit)")
+            raise Hint(tr("return two ints: (layer, unit)"))
         layer, unit = (int(v) for v in got)
         if not (0 <= layer < layers and 0 <= unit < d_ff):
             if 0 <= unit < layers and 0 <= layer < d_ff:
-                raise Hint("layer and unit look swapped: return (layer, unit)")
-            raise Hint(f"(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}")
+                raise Hint(tr("layer and unit look swapped: return (layer, unit)"))
+            raise Hint(
+                tr(
+                    "(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}",
+                    layers=layers,
+                    d_ff=d_ff,
+                    got=got,
+                )
+            )
         drop, best = drops[layer, unit].item(), drops.flatten().topk(top).values
         if drop <= 0:
             raise Hint(
-                "zeroing your unit does not lower p(answer): its score has the wrong sign; take "
-                "the largest gradient x activation (or the largest drop), not the smallest"
+                tr(
+                    "zeroing your unit does not lower p(answer): its score has the wrong sign; "
+                    "take the largest gradient x activation (or the largest drop), not the smallest"
+                )
             )
         if drop < best[-1].item():
             with torch.no_grad():
                 acts = model.ffn_hidden(prompt.reshape(1, -1))[:, 0, -1]  # (layers, d_ff)
             if (layer, unit) == divmod(int(acts.flatten().argmax()), d_ff):
                 raise Hint(
-                    "that is the unit that fires most; firing is not mattering: weigh each "
-                    "activation by its effect on log p(answer) (gradient x activation), or "
-                    "zero each unit and measure"
+                    tr(
+                        "that is the unit that fires most; firing is not mattering: weigh each "
+                        "activation by its effect on log p(answer) (gradient x activation), or "
+                        "zero each unit and measure"
+                    )
                 )
             raise Hint(
-                f"zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
-                f"it by at least {best[-1].item():.3f}. Gradient x activation only estimates "
-                "the effect to first order: zero each unit in turn and measure"
+                tr(
+                    "zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
+                    "it by at least {least:.3f}. Gradient x activation only estimates "
+                    "the effect to first order: zero each unit in turn and measure",
+                    drop=drop,
+                    top=top,
+                    least=best[-1].item(),
+                )
             )
-        return (
-            f"zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
-            f"unit by {best[0].item():.2f}: one of the units that matter most for this fact."
+        return tr(
+            "zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
+            "unit by {best:.2f}: one of the units that matter most for this fact.",
+            layer=layer,
+            unit=unit,
+            drop=drop,
+            best=best[0].item(),
         )
 
-    return run_check("the unit that stores a fact", check)
+    return run_check(N_("the unit that stores a fact"), check)
 
 
 def check_erase_prediction(fn: Callable, measure: Callable[[], tuple[float, float]]) -> CheckResult:
@@ -94,31 +118,39 @@ def check_erase_prediction(fn: Callable, measure: Callable[[], tuple[float, floa
     def check() -> str:
         got = require_return(fn(), "return own_change, unrelated_change")
         if not (isinstance(got, tuple | list) and len(got) == 2):
-            raise Hint("return two numbers: (own fact's change, unrelated facts' change)")
+            raise Hint(tr("return two numbers: (own fact's change, unrelated facts' change)"))
         own, unrelated = (float(v) for v in got)
         if own < -1 or unrelated < -1:
-            raise Hint("a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)")
+            raise Hint(tr("a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)"))
         measured_own, measured_unrelated = measure()
         if own >= 0:
             raise Hint(
-                "these units push the answer up (largest gradient x activation): zeroing them "
-                "lowers p(answer)"
+                tr(
+                    "these units push the answer up (largest gradient x activation): zeroing "
+                    "them lowers p(answer)"
+                )
             )
         if abs(own - measured_own) > 0.15 and own < -0.8:
             raise Hint(
-                "the fact survives: 5 units of 512 carry only part of it; memory is spread over "
-                "many units, and the residual stream still carries attention's share"
+                tr(
+                    "the fact survives: 5 units of 512 carry only part of it; memory is spread "
+                    "over many units, and the residual stream still carries attention's share"
+                )
             )
         if abs(unrelated - measured_unrelated) > 0.1 and abs(unrelated - own) < 0.05:
-            raise Hint("unrelated facts lean on other units: they change far less than the fact")
+            raise Hint(
+                tr("unrelated facts lean on other units: they change far less than the fact")
+            )
         if abs(own - measured_own) > 0.15 or abs(unrelated - measured_unrelated) > 0.1:
-            raise Hint("not close yet: think how much one fact owes to its 5 strongest units")
-        return (
-            f"measured: own fact {measured_own:+.2f}, unrelated facts {measured_unrelated:+.2f}. "
-            "A fact leans on its units far more than other facts do, but no unit holds it alone."
+            raise Hint(tr("not close yet: think how much one fact owes to its 5 strongest units"))
+        return tr(
+            "measured: own fact {own:+.2f}, unrelated facts {unrelated:+.2f}. "
+            "A fact leans on its units far more than other facts do, but no unit holds it alone.",
+            own=measured_own,
+            unrelated=measured_unrelated,
         )
 
-    return run_check("erasing prediction", check)
+    return run_check(N_("erasing prediction"), check)
 
 
 def _projection_case(seed: int) -> tuple[LanguageModel, int]:
@@ -140,17 +172,22 @@ def _projection_suspects(model: LanguageModel, layer: int) -> dict[str, torch.Te
     ffn, E = model.layers[layer].ffn, model.unembedding
     values = ffn.linear2.weight.T  # (d_ff, d_model): row i is unit i's value vector
     return {
-        "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
-        "linear2.weight[:, i], since nn.Linear computes h @ weight.T": ffn.linear1.weight @ E.T,
-        "the final LayerNorm is applied to each value: LN acts on the whole residual stream and "
-        "is not linear, so one unit's contribution is read as E v directly": model.norm(values)
-        @ E.T,
-        "b2 is added to every value: the bias is shared by all units, not part of one unit's "
-        "value": (values + ffn.linear2.bias) @ E.T,
-        "those are probabilities (softmax): return the logit contributions E v": (
+        N_(
+            "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
+            "linear2.weight[:, i], since nn.Linear computes h @ weight.T"
+        ): ffn.linear1.weight @ E.T,
+        N_(
+            "the final LayerNorm is applied to each value: LN acts on the whole residual stream "
+            "and is not linear, so one unit's contribution is read as E v directly"
+        ): model.norm(values) @ E.T,
+        N_(
+            "b2 is added to every value: the bias is shared by all units, not part of one unit's "
+            "value"
+        ): (values + ffn.linear2.bias) @ E.T,
+        N_("those are probabilities (softmax): return the logit contributions E v"): (
             values @ E.T
         ).softmax(-1),
-        "that is the other layer's W2: read model.layers[layer]": model.value_logits(1 - layer),
+        N_("that is the other layer's W2: read model.layers[layer]"): model.value_logits(1 - layer),
     }
 
 
@@ -165,18 +202,22 @@ def check_value_projection(fn: Callable) -> CheckResult:
                 got = require_return(fn(model, layer))
                 expected = model.value_logits(layer)
                 if shape_of(got) == tuple(expected.T.shape) and close(got, expected.T):
-                    raise Hint("the result is transposed: one row per unit, (d_ff, vocab_size)")
+                    raise Hint(tr("the result is transposed: one row per unit, (d_ff, vocab_size)"))
                 if shape_of(got) != tuple(expected.shape):
                     raise Hint(
-                        f"the result has shape {shape_of(got)}, expected (d_ff, vocab_size) = "
-                        f"{tuple(expected.shape)}: values are linear2.weight.T, (d_ff, d_model)"
+                        tr(
+                            "the result has shape {got}, expected (d_ff, vocab_size) = "
+                            "{expected}: values are linear2.weight.T, (d_ff, d_model)",
+                            got=shape_of(got),
+                            expected=tuple(expected.shape),
+                        )
                     )
                 if close(got, expected, atol=1e-9):
                     continue
                 for hint, wrong in _projection_suspects(model, layer).items():
                     if close(got, wrong, atol=1e-9):
-                        raise Hint(hint)
-            raise Hint("the values differ from linear2.weight.T @ E.T (E = model.unembedding)")
-        return "equals E v_i for every unit, on 3 random models."
+                        raise Hint(tr(hint))
+            raise Hint(tr("the values differ from linear2.weight.T @ E.T (E = model.unembedding)"))
+        return tr("equals E v_i for every unit, on 3 random models.")
 
-    return run_check("value projection", check)
+    return run_check(N_("value projection"), check)

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from course_lib.checks import CheckResult, Hint, require_return, run_check
+from course_lib.i18n import N_, tr
 from course_lib.model.geometry import (
     TRIANGLE_F,
     edge_half_plane,
@@ -36,21 +37,26 @@ def _diagnose_edge(w: np.ndarray, b: float, start, end, inner) -> str | None:
     if np.allclose(w, ref_w, atol=1e-6) and np.isclose(b, ref_b, atol=1e-6):
         return None
     if np.allclose(w, -ref_w, atol=1e-6) and np.isclose(b, -ref_b, atol=1e-6):
-        return (
-            f"for the edge {start} -> {end} your half-plane is positive on the OUTSIDE "
-            f"(w · inside_point + b < 0): flip the signs of w and b"
+        return tr(
+            "for the edge {start} -> {end} your half-plane is positive on the OUTSIDE "
+            "(w · inside_point + b < 0): flip the signs of w and b",
+            start=start,
+            end=end,
         )
     direction = np.subtract(end, start)
     if abs(np.dot(w, direction)) > 1e-6 * np.linalg.norm(w) * np.linalg.norm(direction):
-        return "w is not perpendicular to the edge: the normal of direction (dx, dy) is (-dy, dx)"
-    if not np.isclose(np.linalg.norm(w), 1.0, atol=1e-6):
-        return (
-            f"|w| = {np.linalg.norm(w):.3f}: divide w and b by the edge's length, so that "
-            "w · p + b is the distance of p from the edge's line"
+        return tr(
+            "w is not perpendicular to the edge: the normal of direction (dx, dy) is (-dy, dx)"
         )
-    return (
-        f"w · start + b = {np.dot(w, start) + b:.3f}, but the line must pass through the edge: "
-        "b = -w · start"
+    if not np.isclose(np.linalg.norm(w), 1.0, atol=1e-6):
+        return tr(
+            "|w| = {norm:.3f}: divide w and b by the edge's length, so that "
+            "w · p + b is the distance of p from the edge's line",
+            norm=np.linalg.norm(w),
+        )
+    return tr(
+        "w · start + b = {value:.3f}, but the line must pass through the edge: b = -w · start",
+        value=np.dot(w, start) + b,
     )
 
 
@@ -65,13 +71,18 @@ def check_edge_weights(fn: Callable) -> CheckResult:
             require_return(got, "return w, b")
             w, b = np.asarray(got[0], dtype=float).reshape(-1), float(got[1])
             if w.shape != (2,):
-                raise Hint(f"w must have 2 entries (one per input x, y), got shape {w.shape}")
+                raise Hint(
+                    tr(
+                        "w must have 2 entries (one per input x, y), got shape {shape}",
+                        shape=w.shape,
+                    )
+                )
             hint = _diagnose_edge(w, b, start, end, inner)
             if hint:
                 raise Hint(hint)
-        return "each edge's unit normal and offset, oriented so the inside is positive."
+        return tr("each edge's unit normal and offset, oriented so the inside is positive.")
 
-    return run_check("edge weights", check)
+    return run_check(N_("edge weights"), check)
 
 
 def _truth_table(
@@ -82,51 +93,63 @@ def _truth_table(
     got = torch.as_tensor(got, dtype=torch.float32).reshape(-1)
     if got.shape != (4,):
         raise Hint(
-            f"{name}(a, b) must work elementwise and return 4 values for 4 pairs, got shape {tuple(got.shape)}"
+            tr(
+                "{name}(a, b) must work elementwise and return 4 values for 4 pairs, "
+                "got shape {shape}",
+                name=name,
+                shape=tuple(got.shape),
+            )
         )
     if torch.allclose(got, torch.tensor(expected), atol=1e-6):
-        return f"{name} on (0,0), (0,1), (1,0), (1,1) gives {[int(v) for v in expected]}."
+        return tr(
+            "{name} on (0,0), (0,1), (1,0), (1,1) gives {values}.",
+            name=name,
+            values=[int(v) for v in expected],
+        )
     for hint, values in suspects.items():
         if torch.allclose(got, torch.tensor(values), atol=1e-6):
             raise Hint(hint)
-    raise Hint(f"{name} on (0,0), (0,1), (1,0), (1,1) gave {got.tolist()}, expected {expected}")
+    raise Hint(
+        tr(
+            "{name} on (0,0), (0,1), (1,0), (1,1) gave {got}, expected {expected}",
+            name=name,
+            got=got.tolist(),
+            expected=expected,
+        )
+    )
 
 
 def check_and_relu(fn: Callable) -> CheckResult:
     """``fn(a, b)`` on 0/1 tensors must give a AND b, e.g. relu(a + b - 1)."""
     suspects = {
-        "(0, 0) gives -1: the ReLU is missing around a + b - 1": [-1.0, 0, 0, 1],
-        "that is OR-like (relu(a + b)): subtract 1 inside the ReLU, so only 1 + 1 stays positive": [
-            0.0,
-            1,
-            1,
-            2,
-        ],
-        "that is OR: for AND only (1, 1) may give 1": [0.0, 1, 1, 1],
-        "relu(a + b - 2) is 0 even at (1, 1): the threshold is n - 1 = 1, not n = 2": [
+        tr("(0, 0) gives -1: the ReLU is missing around a + b - 1"): [-1.0, 0, 0, 1],
+        tr(
+            "that is OR-like (relu(a + b)): subtract 1 inside the ReLU, so only 1 + 1 stays "
+            "positive"
+        ): [0.0, 1, 1, 2],
+        tr("that is OR: for AND only (1, 1) may give 1"): [0.0, 1, 1, 1],
+        tr("relu(a + b - 2) is 0 even at (1, 1): the threshold is n - 1 = 1, not n = 2"): [
             0.0,
             0,
             0,
             0,
         ],
     }
-    return run_check("AND from ReLU", lambda: _truth_table(fn, "AND", [0.0, 0, 0, 1], suspects))
+    return run_check(N_("AND from ReLU"), lambda: _truth_table(fn, "AND", [0.0, 0, 0, 1], suspects))
 
 
 def check_or_relu(fn: Callable) -> CheckResult:
     """``fn(a, b)`` on 0/1 tensors must give a OR b, e.g. 1 - relu(1 - a - b)."""
     suspects = {
-        "(1, 1) gives 2: clip the sum at 1, e.g. 1 - relu(1 - a - b)": [0.0, 1, 1, 2],
-        "that is AND: OR must be 1 when either input is 1": [0.0, 0, 0, 1],
-        "(0, 0) gives 1 and the rest 0: that is NOR, 1 - OR; drop the outer `1 -` or the inner sign": [
-            1.0,
-            0,
-            0,
-            0,
-        ],
-        "that is XOR: OR is 1 at (1, 1) too": [0.0, 1, 1, 0],
+        tr("(1, 1) gives 2: clip the sum at 1, e.g. 1 - relu(1 - a - b)"): [0.0, 1, 1, 2],
+        tr("that is AND: OR must be 1 when either input is 1"): [0.0, 0, 0, 1],
+        tr(
+            "(0, 0) gives 1 and the rest 0: that is NOR, 1 - OR; drop the outer `1 -` or the "
+            "inner sign"
+        ): [1.0, 0, 0, 0],
+        tr("that is XOR: OR is 1 at (1, 1) too"): [0.0, 1, 1, 0],
     }
-    return run_check("OR from ReLU", lambda: _truth_table(fn, "OR", [0.0, 1, 1, 1], suspects))
+    return run_check(N_("OR from ReLU"), lambda: _truth_table(fn, "OR", [0.0, 1, 1, 1], suspects))
 
 
 def _first_suspect(got: np.ndarray, suspects: dict[str, np.ndarray]) -> str | None:
@@ -151,22 +174,28 @@ def check_outside_prediction(fn: Callable) -> CheckResult:
         got = require_return(fn(), "return out_5, out_20, band_20")
         got = np.asarray(got, dtype=float).reshape(-1)
         if got.shape != (3,):
-            raise Hint(f"return three numbers (out_5, out_20, band_20), got {got.size}")
+            raise Hint(
+                tr("return three numbers (out_5, out_20, band_20), got {size}", size=got.size)
+            )
         outputs = [
             evaluate(six_unit_network([TRIANGLE_F], k), [PREDICTION_POINT])[0, 0]
             for k in PREDICTION_KS
         ]
         expected = np.array([*outputs, 1 / PREDICTION_KS[1]])
         if np.allclose(got, expected, atol=1e-6):
-            return (
-                f"at {PREDICTION_POINT}: {outputs[0]:.2f} at k = 5, {outputs[1]:.2f} at k = 20 "
-                f"(the output ReLU makes it 0), and the band at k = 20 is {expected[2]:.2f} wide."
+            return tr(
+                "at {point}: {out_5:.2f} at k = 5, {out_20:.2f} at k = 20 "
+                "(the output ReLU makes it 0), and the band at k = 20 is {band:.2f} wide.",
+                point=PREDICTION_POINT,
+                out_5=outputs[0],
+                out_20=outputs[1],
+                band=expected[2],
             )
         d, (k5, k20) = 0.1, PREDICTION_KS  # how far p lies below f1
-        no_k = "you forgot k: the output is 1 - k · (distance outside), not 1 - distance"
-        inside_f1 = "the point is outside edge f1 (y = -0.6): its unit relu(-f1) = 0.1, not 0"
-        plus = "the output adds k · distance instead of subtracting it (W2 = -k)"
-        relu_out = (
+        no_k = tr("you forgot k: the output is 1 - k · (distance outside), not 1 - distance")
+        inside_f1 = tr("the point is outside edge f1 (y = -0.6): its unit relu(-f1) = 0.1, not 0")
+        plus = tr("the output adds k · distance instead of subtracting it (W2 = -k)")
+        relu_out = tr(
             "at k = 20 you gave 0, the membership after the output ReLU; the FFN's output "
             "itself is 1 - 20 · 0.1"
         )
@@ -180,12 +209,14 @@ def check_outside_prediction(fn: Callable) -> CheckResult:
         if hint:
             raise Hint(hint)
         if not np.allclose(got[:2], outputs, atol=1e-6):
-            raise Hint(f"out_5, out_20 = {got[:2].tolist()}: use 1 - k · 0.1 for each k")
+            raise Hint(
+                tr("out_5, out_20 = {got}: use 1 - k · 0.1 for each k", got=got[:2].tolist())
+            )
         if np.isclose(got[2], PREDICTION_KS[1], atol=1e-6):
-            raise Hint("the band is 1/k wide, not k: the output reaches 0 at distance 1/k")
-        raise Hint(f"band_20 = {got[2]:g}: the output 1 - 20 d reaches 0 at d = 1/20")
+            raise Hint(tr("the band is 1/k wide, not k: the output reaches 0 at distance 1/k"))
+        raise Hint(tr("band_20 = {band:g}: the output 1 - 20 d reaches 0 at d = 1/20", band=got[2]))
 
-    return run_check("six-unit prediction", check)
+    return run_check(N_("six-unit prediction"), check)
 
 
 def _detector_cases() -> list[tuple[np.ndarray, float]]:
@@ -211,19 +242,23 @@ def _detector_suspects(polygon: np.ndarray, k: float, points: np.ndarray) -> dic
     W1, b1, W2, b2 = (t.numpy() for t in (net.W1, net.b1, net.W2, net.b2))
     lengths = np.linalg.norm(np.roll(net.polygons[0], -1, axis=0) - net.polygons[0], axis=1)
     return {
-        "the normals point outward: the hidden units must be relu(-f_i), positive OUTSIDE edge i "
-        "(W1 = -normals, b1 = -offsets)": _ffn(points, -W1, -b1, W2, b2),
-        "W2 is missing k: each unit's weight is -k, so the output falls to 0 within 1/k": _ffn(
+        tr(
+            "the normals point outward: the hidden units must be relu(-f_i), positive OUTSIDE "
+            "edge i (W1 = -normals, b1 = -offsets)"
+        ): _ffn(points, -W1, -b1, W2, b2),
+        tr("W2 is missing k: each unit's weight is -k, so the output falls to 0 within 1/k"): _ffn(
             points, W1, b1, W2 / k, b2
         ),
-        "b2 is missing the 1: the output must be 1 inside, 1 - k · sum": _ffn(
+        tr("b2 is missing the 1: the output must be 1 inside, 1 - k · sum"): _ffn(
             points, W1, b1, W2, 0 * b2
         ),
-        "W2 has the wrong sign: -k, so that the output falls outside": _ffn(
+        tr("W2 has the wrong sign: -k, so that the output falls outside"): _ffn(
             points, W1, b1, -W2, b2
         ),
-        "the normals are not of length 1: divide each by its edge's length, so every band is 1/k "
-        "wide": _ffn(points, W1 * lengths, b1 * lengths, W2, b2),
+        tr(
+            "the normals are not of length 1: divide each by its edge's length, so every band "
+            "is 1/k wide"
+        ): _ffn(points, W1 * lengths, b1 * lengths, W2, b2),
     }
 
 
@@ -240,11 +275,22 @@ def check_polygon_detector(fn: Callable) -> CheckResult:
             W1, b1, W2, b2 = (np.asarray(a, dtype=float) for a in got)
             if W1.shape != (2, n):
                 raise Hint(
-                    f"W1 must be (2, {n}) for {n} edges, one column per edge (x W1), got {W1.shape}"
+                    tr(
+                        "W1 must be (2, {n}) for {n} edges, one column per edge (x W1), "
+                        "got {shape}",
+                        n=n,
+                        shape=W1.shape,
+                    )
                 )
             if b1.size != n or W2.size != n or b2.size != 1:
                 raise Hint(
-                    f"b1 and W2 need {n} entries, b2 one: got {b1.size}, {W2.size}, {b2.size}"
+                    tr(
+                        "b1 and W2 need {n} entries, b2 one: got {b1}, {W2}, {b2}",
+                        n=n,
+                        b1=b1.size,
+                        W2=W2.size,
+                        b2=b2.size,
+                    )
                 )
             output = _ffn(points, W1, b1, W2.reshape(n, 1), b2.reshape(1))[:, 0]
             reference = evaluate(six_unit_network([polygon], k), points)[:, 0]
@@ -253,15 +299,24 @@ def check_polygon_detector(fn: Callable) -> CheckResult:
             suspects = {h: v[:, 0] for h, v in _detector_suspects(polygon, k, points).items()}
             hint = _first_suspect(output, suspects)
             if hint:
-                raise Hint(f"{n}-gon: {hint}")
+                raise Hint(tr("{n}-gon: {hint}", n=n, hint=hint))
             clear = ~in_band(polygon, points, k, side="outside")
             wrong = ((output > 0.5) != inside(polygon, points)) & clear
             if wrong.any():
                 p = np.round(points[np.argmax(wrong)], 2).tolist()
-                raise Hint(f"{n}-gon: at {p} your detector disagrees with the geometric test")
+                raise Hint(
+                    tr(
+                        "{n}-gon: at {point} your detector disagrees with the geometric test",
+                        n=n,
+                        point=p,
+                    )
+                )
             raise Hint(
-                f"{n}-gon: the inside is right, but the output is not 1 - k · sum relu(-f_i)"
+                tr(
+                    "{n}-gon: the inside is right, but the output is not 1 - k · sum relu(-f_i)",
+                    n=n,
+                )
             )
-        return "a square, a pentagon and a random pentagon, equal to the six-unit construction."
+        return tr("a square, a pentagon and a random pentagon, equal to the six-unit construction.")
 
-    return run_check("polygon detector", check)
+    return run_check(N_("polygon detector"), check)

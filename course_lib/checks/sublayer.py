@@ -9,6 +9,7 @@ import torch
 from torch import nn
 
 from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.i18n import N_, tr
 from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection, layer_norm
 from course_lib.model.transformer import MultiHeadAttention
 
@@ -29,24 +30,31 @@ def _layer_norm_suspects(x, gain, bias, eps) -> list[tuple[str, torch.Tensor]]:
     over_all = gain * (x - x.mean()) / torch.sqrt(x.var(unbiased=False) + eps) + bias
     return [
         (
-            "eps is outside the square root: divide by sqrt(var + eps), not sqrt(var) + eps",
+            tr("eps is outside the square root: divide by sqrt(var + eps), not sqrt(var) + eps"),
             eps_outside,
         ),
         (
-            "the variance is unbiased (divides by n - 1): LayerNorm uses mean((x - mean)^2)",
+            tr("the variance is unbiased (divides by n - 1): LayerNorm uses mean((x - mean)^2)"),
             unbiased_var,
         ),
         (
-            "that is the unbiased std + eps variant (x.std() divides by n - 1, eps outside the "
-            "sqrt); nn.LayerNorm computes sqrt(biased var + eps)",
+            tr(
+                "that is the unbiased std + eps variant (x.std() divides by n - 1, eps outside "
+                "the sqrt); nn.LayerNorm computes sqrt(biased var + eps)"
+            ),
             unbiased_std,
         ),
-        ("eps is missing: divide by sqrt(var + eps)", no_eps),
-        ("gain and bias are swapped: multiply by gain, then add bias", swapped),
-        ("gain and bias are not applied: after normalising, multiply by gain, add bias", no_affine),
+        (tr("eps is missing: divide by sqrt(var + eps)"), no_eps),
+        (tr("gain and bias are swapped: multiply by gain, then add bias"), swapped),
         (
-            "the statistics are taken over the whole tensor: LayerNorm normalises each position "
-            "over its last dimension (dim=-1, keepdim=True)",
+            tr("gain and bias are not applied: after normalising, multiply by gain, add bias"),
+            no_affine,
+        ),
+        (
+            tr(
+                "the statistics are taken over the whole tensor: LayerNorm normalises each "
+                "position over its last dimension (dim=-1, keepdim=True)"
+            ),
             over_all,
         ),
     ]
@@ -65,18 +73,24 @@ def check_layer_norm(fn: Callable) -> CheckResult:
             expected = layer_norm(x, gain, bias, EPS)
             if shape_of(got) != tuple(expected.shape):
                 raise Hint(
-                    f"the output has shape {shape_of(got)}, expected {tuple(expected.shape)}: "
-                    "keep the last dimension (keepdim=True when you take the mean and variance)"
+                    tr(
+                        "the output has shape {got}, expected {expected}: keep the last "
+                        "dimension (keepdim=True when you take the mean and variance)",
+                        got=shape_of(got),
+                        expected=tuple(expected.shape),
+                    )
                 )
             if close(got, expected):
                 continue
             for hint, wrong in _layer_norm_suspects(x, gain, bias, EPS):
                 if close(got, wrong):
                     raise Hint(hint)
-            raise Hint("the values differ from gain * (x - mean) / sqrt(var + eps) + bias")
-        return "matches gain * (x - mean) / sqrt(var + eps) + bias, the formula of nn.LayerNorm."
+            raise Hint(tr("the values differ from gain * (x - mean) / sqrt(var + eps) + bias"))
+        return tr(
+            "matches gain * (x - mean) / sqrt(var + eps) + bias, the formula of nn.LayerNorm."
+        )
 
-    return run_check("layer_norm", check)
+    return run_check(N_("layer_norm"), check)
 
 
 def _connection_case(seed: int):
@@ -92,19 +106,28 @@ def _connection_case(seed: int):
 
 
 def _connection_suspects(x, sub, norm, norm_first: bool) -> dict[str, torch.Tensor]:
-    other = "pre" if not norm_first else "post"
-    swapped = x + sub(norm(x)) if not norm_first else norm(x + sub(x))
+    if norm_first:
+        wrong_side = tr(
+            "the norm is on the wrong side of the residual: that is the post-norm formula"
+        )
+        swapped, no_residual = norm(x + sub(x)), sub(norm(x))
+    else:
+        wrong_side = tr(
+            "the norm is on the wrong side of the residual: that is the pre-norm formula"
+        )
+        swapped, no_residual = x + sub(norm(x)), norm(sub(x))
     return {
-        f"the norm is on the wrong side of the residual: that is the {other}-norm formula": swapped,
-        "the residual is missing: add x back (x + ...)": norm(sub(x))
-        if not norm_first
-        else sub(norm(x)),
-        "the residual adds norm(x); it must add the raw x": norm(x) + sub(norm(x)),
-        "the norm wraps only the sublayer's output; post-norm normalises the sum x + sublayer(x)": x
-        + norm(sub(x)),
-        "the sum is normalised again at the end: pre-norm returns x + sublayer(norm(x)) as it is": norm(
-            x + sub(norm(x))
-        ),
+        wrong_side: swapped,
+        tr("the residual is missing: add x back (x + ...)"): no_residual,
+        tr("the residual adds norm(x); it must add the raw x"): norm(x) + sub(norm(x)),
+        tr(
+            "the norm wraps only the sublayer's output; post-norm normalises the sum "
+            "x + sublayer(x)"
+        ): x + norm(sub(x)),
+        tr(
+            "the sum is normalised again at the end: pre-norm returns x + sublayer(norm(x)) as "
+            "it is"
+        ): norm(x + sub(norm(x))),
     }
 
 
@@ -127,10 +150,10 @@ def check_sublayer_connection(fn: Callable, norm_first: bool = False) -> CheckRe
                 for hint, wrong in _connection_suspects(x, sub, norm, norm_first).items():
                     if close(got, wrong, atol=1e-5):
                         raise Hint(hint)
-            raise Hint(f"the values differ from {formula}")
-        return f"matches {formula}."
+            raise Hint(tr("the values differ from {formula}", formula=formula))
+        return tr("matches {formula}.", formula=formula)
 
-    name = "pre-norm connection" if norm_first else "post-norm connection"
+    name = N_("pre-norm connection") if norm_first else N_("post-norm connection")
     return run_check(name, check)
 
 
@@ -156,33 +179,39 @@ def check_std_prediction(fn: Callable) -> CheckResult:
     def check() -> str:
         got = require_return(fn(), "return post_std, pre_std")
         if not (isinstance(got, tuple) and len(got) == 2):
-            raise Hint("return two numbers: (post-norm std, pre-norm std)")
+            raise Hint(tr("return two numbers: (post-norm std, pre-norm std)"))
         post, pre = (float(v) for v in got)
         post_measured, pre_measured = connection_output_std(False), connection_output_std(True)
         if abs(post - INPUT_STD) < 0.5:
             raise Hint(
-                "post-norm ends with LayerNorm: whatever the input's scale, it leaves at std 1"
+                tr("post-norm ends with LayerNorm: whatever the input's scale, it leaves at std 1")
             )
         if abs(post - post_measured) > 0.2:
-            raise Hint("post-norm's last step is LayerNorm (gain 1, bias 0 at initialisation)")
+            raise Hint(tr("post-norm's last step is LayerNorm (gain 1, bias 0 at initialisation)"))
         if abs(pre - 1.0) < 0.3:
             raise Hint(
-                "pre-norm normalises only the copy the sublayer reads; the residual adds the raw x "
-                "(std 3) back, so the output keeps x's scale"
+                tr(
+                    "pre-norm normalises only the copy the sublayer reads; the residual adds the "
+                    "raw x (std 3) back, so the output keeps x's scale"
+                )
             )
         if abs(pre - INPUT_STD**2) < 1.0:
-            raise Hint("9 is the variance of x; the question asks for the standard deviation")
+            raise Hint(tr("9 is the variance of x; the question asks for the standard deviation"))
         if abs(pre - pre_measured) > 0.15 * pre_measured:
             raise Hint(
-                "pre-norm returns x + sublayer(norm(x)): x has std 3, and the sublayer reads a "
-                "std-1 copy, so it adds comparatively little"
+                tr(
+                    "pre-norm returns x + sublayer(norm(x)): x has std 3, and the sublayer reads "
+                    "a std-1 copy, so it adds comparatively little"
+                )
             )
-        return (
-            f"measured: post-norm {post_measured:.1f}, pre-norm {pre_measured:.1f}. The norm's "
-            "place decides whether the input's scale survives."
+        return tr(
+            "measured: post-norm {post:.1f}, pre-norm {pre:.1f}. The norm's place decides "
+            "whether the input's scale survives.",
+            post=post_measured,
+            pre=pre_measured,
         )
 
-    return run_check("output std prediction", check)
+    return run_check(N_("output std prediction"), check)
 
 
 def _encoder_case(seed: int):
@@ -228,17 +257,25 @@ def _encoder_suspects(x, attn, ffn, n1, n2) -> dict[str, torch.Tensor]:
     h = x + attn(n1(x))
     final_norm = n2(h + ffn(n2(h)))
     return {
-        "that is post-norm placement, norm(x + sublayer(x)); pre-norm normalises the sublayer's "
-        "input: x + sublayer(norm(x))": post,
-        "the final residual is missing: the layer returns h + ffn(norm2(h))": no_final_residual,
-        "the first residual is missing: h = x + attention(norm1(x))": no_first_residual,
-        "the sums are normalised after the residual as well: pre-norm adds the sublayer's output "
-        "to the raw stream and normalises nothing after it": normalised_after,
-        "the residual adds the normalised x; it must add the raw x": adds_normed,
-        "norm1 and norm2 are swapped: norm1 goes before attention, norm2 before the FFN": swapped,
-        "one norm is used twice: norm1 before attention, norm2 before the FFN": one_norm,
-        "the output is normalised again at the end: a pre-norm layer returns the sum as it is "
-        "(the stack's final LayerNorm comes after the last layer)": final_norm,
+        tr(
+            "that is post-norm placement, norm(x + sublayer(x)); pre-norm normalises the "
+            "sublayer's input: x + sublayer(norm(x))"
+        ): post,
+        tr("the final residual is missing: the layer returns h + ffn(norm2(h))"): no_final_residual,
+        tr("the first residual is missing: h = x + attention(norm1(x))"): no_first_residual,
+        tr(
+            "the sums are normalised after the residual as well: pre-norm adds the sublayer's "
+            "output to the raw stream and normalises nothing after it"
+        ): normalised_after,
+        tr("the residual adds the normalised x; it must add the raw x"): adds_normed,
+        tr(
+            "norm1 and norm2 are swapped: norm1 goes before attention, norm2 before the FFN"
+        ): swapped,
+        tr("one norm is used twice: norm1 before attention, norm2 before the FFN"): one_norm,
+        tr(
+            "the output is normalised again at the end: a pre-norm layer returns the sum as it "
+            "is (the stack's final LayerNorm comes after the last layer)"
+        ): final_norm,
     }
 
 
@@ -253,13 +290,21 @@ def check_pre_norm_encoder_layer(fn: Callable) -> CheckResult:
                 got = require_return(fn(x, *parts))
                 expected = theirs(x)
                 if shape_of(got) != tuple(expected.shape):
-                    raise Hint(f"the output has shape {shape_of(got)}, expected {tuple(x.shape)}")
+                    raise Hint(
+                        tr(
+                            "the output has shape {got}, expected {expected}",
+                            got=shape_of(got),
+                            expected=tuple(x.shape),
+                        )
+                    )
                 if close(got, expected, atol=1e-5):
                     continue
                 for hint, wrong in _encoder_suspects(x, *parts).items():
                     if close(got, wrong, atol=1e-5):
                         raise Hint(hint)
-            raise Hint("the values differ from h = x + attention(norm1(x)); h + ffn(norm2(h))")
-        return "equals nn.TransformerEncoderLayer(norm_first=True) within 1e-5, 3 random layers."
+            raise Hint(tr("the values differ from h = x + attention(norm1(x)); h + ffn(norm2(h))"))
+        return tr(
+            "equals nn.TransformerEncoderLayer(norm_first=True) within 1e-5, 3 random layers."
+        )
 
-    return run_check("pre-norm encoder layer", check)
+    return run_check(N_("pre-norm encoder layer"), check)

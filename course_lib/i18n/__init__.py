@@ -118,6 +118,7 @@ def needs_translation(text: str) -> bool:
         if not token or re.search(r"[\d_.]", token):
             continue
         for word in _WORD.findall(token):
+            word = word.strip("'")  # a quoted code name: 'gelu'
             if word.lower() not in KEPT and len(word) > 1:
                 return True
     return False
@@ -142,6 +143,8 @@ def _patterns(language: str, size: int) -> list[tuple[re.Pattern, str]]:
         parsed = list(string.Formatter().parse(english))
         if not any(name is not None for _, name, _, _ in parsed):
             continue
+        if not re.search(r"[^\W\d_]", "".join(literal for literal, _, _, _ in parsed)):
+            continue  # "{statement}: {shown}" only joins texts: as a pattern it would match anything
         regex, seen, auto = "", set(), 0
         for literal, name, _, _ in parsed:
             regex += re.escape(literal)

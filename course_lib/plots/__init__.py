@@ -50,6 +50,7 @@ __all__ = [
     "GREY",
     "PALETTE",
     "cjk_font_path",
+    "describe",
     "figure_png",
     "new_figure",
     "plain_log_axis",
@@ -109,3 +110,71 @@ def plain_log_axis(axis) -> None:
     (10^k) are most of a live figure's redraw, about 100 ms each time."""
     axis.set_minor_locator(NullLocator())
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0e}"))
+
+
+def _texts(artists) -> list[str]:
+    return [t.get_text().strip() for t in artists if t.get_visible() and t.get_text().strip()]
+
+
+def describe(fig: Figure, limit: int = 8) -> str:
+    """Alt text for ``fig``: what it shows, read from its own texts (title, each panel's title,
+    axis labels, legend entries and up to ``limit`` annotations), in the learner's language.
+
+    A screen reader or the static site shows this where the picture cannot be seen."""
+    from matplotlib.text import Text
+
+    from course_lib.i18n import tr
+
+    parts = []
+    if fig._suptitle is not None and fig._suptitle.get_text().strip():
+        parts.append(fig._suptitle.get_text().strip())
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    seen: set[str] = set(parts)
+    for number, ax in enumerate(panels, start=1):
+        items = []
+        title = " ".join(_texts([ax.title, ax._left_title, ax._right_title]))
+        if title:
+            items.append(title)
+        if ax.axison and ax.get_xlabel().strip():
+            items.append(tr("x: {label}", label=ax.get_xlabel().strip()))
+        if ax.axison and ax.get_ylabel().strip():
+            items.append(tr("y: {label}", label=ax.get_ylabel().strip()))
+        legend = ax.get_legend()
+        if legend is not None and _texts(legend.get_texts()):
+            items.append(tr("legend: {labels}", labels=", ".join(_texts(legend.get_texts()))))
+        notes = [t for t in _texts(ax.texts) if t not in seen][:limit]
+        seen.update(notes)
+        if notes:
+            items.append(tr("labels: {labels}", labels=", ".join(notes)))
+        if items:
+            what = "; ".join(items)
+            parts.append(tr("panel {n}: {what}", n=number, what=what) if len(panels) > 1 else what)
+    loose = [t for t in _texts(fig.findobj(Text)) if t not in seen and t not in str(parts)]
+    if not parts and loose:
+        parts.append(tr("labels: {labels}", labels=", ".join(loose[:limit])))
+    if not parts:
+        return tr("a figure with {n} panel(s) and no text", n=len(panels))
+    return tr("Figure: {what}", what=". ".join(parts))
+
+
+def show_alt_text_in_notebooks() -> None:
+    """In IPython, display every Figure as a PNG whose output carries ``describe(fig)`` as its
+    ``alt`` metadata: stored in the notebook, used by the static site's ``<img alt>``."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # plain Python: nothing to register
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "display_formatter"):
+        return
+
+    from IPython.core.pylabtools import print_figure
+
+    def png_with_alt(fig: Figure):
+        data = print_figure(fig, "png", bbox_inches="tight", base64=True)  # as IPython's own
+        return None if data is None else (data, {"alt": describe(fig)})
+
+    shell.display_formatter.formatters["image/png"].for_type(Figure, png_with_alt)
+
+
+show_alt_text_in_notebooks()

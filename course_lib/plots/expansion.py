@@ -14,6 +14,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from course_lib.i18n import tr
 from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
 
 _INK = PALETTE[7]  # black: true boundaries, thresholds, parameter counts
@@ -36,6 +37,30 @@ def _segments(name: str, segments: object) -> np.ndarray:
     if array.ndim != 3 or array.shape[1:] != (2, 2):
         raise ValueError(f"{name} must have shape (lines, 2, 2), got {array.shape}")
     return array
+
+
+def _unit_lines_title(task: str, count: int) -> str:
+    """ "ring: 7 unit lines" (one unit line: singular)."""
+    if count == 1:
+        return tr("{task}: {count} unit line", task=task, count=count)
+    return tr("{task}: {count} unit lines", task=task, count=count)
+
+
+def _depth_label(depth: int, width: int, parameters: int) -> str:
+    """A depth's tick label: "2 layers\nwidth 50, 201 params" (one layer: singular)."""
+    if depth > 1:
+        return tr(
+            "{depth} layers\nwidth {width}, {parameters} params",
+            depth=depth,
+            width=width,
+            parameters=parameters,
+        )
+    return tr(
+        "{depth} layer\nwidth {width}, {parameters} params",
+        depth=depth,
+        width=width,
+        parameters=parameters,
+    )
 
 
 def _square_axes(ax) -> None:
@@ -97,7 +122,7 @@ class DecisionView:
         self.ax.add_collection(self.units)
         _square_axes(self.ax)
         (self.loss_line,) = self.ax_loss.plot([0, 1], [0, 1])
-        self.ax_loss.set(xlabel="Adam step", ylabel="training loss (BCE)")
+        self.ax_loss.set(xlabel=tr("Adam step"), ylabel=tr("training loss (BCE)"))
         self.title = self.figure.suptitle("", fontsize=11)
 
     def update(self, data: DecisionData) -> Figure:
@@ -107,16 +132,20 @@ class DecisionView:
         self.image.set_data(_probability_image(data.probabilities))
         self.truth.set_segments(data.truth)
         self.units.set_segments(segments)
-        lines = f"{len(segments)} unit line{'s' * (len(segments) != 1)}"
-        self.ax.set_title(f"{data.task}: {lines}", fontsize=10, y=1.0)
+        self.ax.set_title(_unit_lines_title(data.task, len(segments)), fontsize=10, y=1.0)
         losses = np.asarray(data.losses, dtype=float)
         self.loss_line.set_data(np.arange(len(losses)), losses)
         self.loss_line.set_color(COLORS.get(data.activation, GREY))
         self.ax_loss.set_xlim(0, max(len(losses) - 1, 1))
         self.ax_loss.set_ylim(0, losses.max() * 1.05)
         self.title.set_text(
-            f"d_ff={data.d_ff}, {data.activation}: accuracy {data.accuracy:.3f}, "
-            f"{data.parameters} parameters"
+            tr(
+                "d_ff={d_ff}, {activation}: accuracy {accuracy:.3f}, {parameters} parameters",
+                d_ff=data.d_ff,
+                activation=data.activation,
+                accuracy=data.accuracy,
+                parameters=data.parameters,
+            )
         )
         return self.figure
 
@@ -161,7 +190,13 @@ class RegionsView:
         self.image.set_data(_REGION_COLORS[shuffled % len(_REGION_COLORS)])
         self.units.set_segments(_segments("data.unit_segments", data.unit_segments))
         self.ax.set_title(
-            f"d_ff={data.d_ff}: {data.count} regions (bound {data.bound})", fontsize=10
+            tr(
+                "d_ff={d_ff}: {count} regions (bound {bound})",
+                d_ff=data.d_ff,
+                count=data.count,
+                bound=data.bound,
+            ),
+            fontsize=10,
         )
         return self.figure
 
@@ -201,7 +236,7 @@ class GatedBudgetView:
             self.ax.text(1, y, "", va="center", fontsize=9, color=_INK) for y in self.positions
         ]
         self.ax.invert_yaxis()
-        self.ax.set_xlabel("parameters (weights, no biases; M = million)")
+        self.ax.set_xlabel(tr("parameters (weights, no biases; M = million)"))
         self.ax_gate.axhline(0, color=GREY, lw=0.6)
         self.ax_gate.axvline(0, color=GREY, lw=0.6)
         (self.gate_line,) = self.ax_gate.plot([0, 1], [0, 1], lw=2)
@@ -218,7 +253,7 @@ class GatedBudgetView:
         color = COLORS.get(data.activation, GREY)
         values = (data.plain, data.gated_same, data.gated_equal)
         labels = (
-            f"plain\nd_ff={data.d_ff}",
+            tr("plain\nd_ff={d_ff}", d_ff=data.d_ff),
             f"{data.variant}\nd_ff={data.d_ff}",
             f"{data.variant}\nd_ff'={data.d_ff_equal}",
         )
@@ -233,11 +268,19 @@ class GatedBudgetView:
         self.ax.set_yticks(self.positions, labels, fontsize=9)
         self.ax.set_xlim(0, max(values) * 1.3)
         self.ax.set_title(
-            f"d_model = {data.d_model}: the same budgets for every variant", fontsize=10
+            tr("d_model = {d_model}: the same budgets for every variant", d_model=data.d_model),
+            fontsize=10,
         )
         self.gate_line.set_data(z, gate)
         self.gate_line.set_color(color)
-        self.ax_gate.set_title(f"{data.variant}'s gate: {data.activation}(z)", fontsize=10)
+        self.ax_gate.set_title(
+            tr(
+                "{variant}'s gate: {activation}(z)",
+                variant=data.variant,
+                activation=data.activation,
+            ),
+            fontsize=10,
+        )
         return self.figure
 
 
@@ -251,7 +294,9 @@ def capacity_figure(sweeps: list, threshold: float = 0.97) -> Figure:
             ax.plot(sweep.widths, np.median(acc, axis=1), "o-", ms=3, color=color, label=activation)
             ax.fill_between(sweep.widths, acc.min(axis=1), acc.max(axis=1), color=color, alpha=0.15)
         ax.axhline(threshold, color=_INK, ls=":", lw=1)
-        ax.set(xscale="log", title=sweep.task, ylim=(0.45, 1.01), xlabel="d_ff", ylabel="accuracy")
+        ax.set(
+            xscale="log", title=sweep.task, ylim=(0.45, 1.01), xlabel="d_ff", ylabel=tr("accuracy")
+        )
         ax.set_xticks(sweep.widths, [str(w) for w in sweep.widths], fontsize=7)
         ax.minorticks_off()
     axes[0].legend(fontsize=8, loc="lower right")
@@ -272,10 +317,10 @@ def regions_count_figure(
         )
     fig = new_figure(6.4, 3.8, dpi=80)
     ax = fig.subplots()
-    ax.plot(widths, bounds, "--", color=_INK, label="bound 1 + n + n(n-1)/2")
-    ax.plot(widths, exact, "o-", color=COLORS["relu"], label="exact count in [-1, 1]²")
-    ax.plot(widths, sampled, "x:", color=COLORS["gelu"], label="distinct patterns on a grid")
-    ax.set(xscale="log", yscale="log", xlabel="d_ff (ReLU units)", ylabel="linear regions")
+    ax.plot(widths, bounds, "--", color=_INK, label=tr("bound 1 + n + n(n-1)/2"))
+    ax.plot(widths, exact, "o-", color=COLORS["relu"], label=tr("exact count in [-1, 1]²"))
+    ax.plot(widths, sampled, "x:", color=COLORS["gelu"], label=tr("distinct patterns on a grid"))
+    ax.set(xscale="log", yscale="log", xlabel=tr("d_ff (ReLU units)"), ylabel=tr("linear regions"))
     ax.legend(fontsize=8)
     return fig
 
@@ -284,9 +329,10 @@ def reconstruction_figure(curve: dict) -> Figure:
     """Read-back error of x from the hidden layer against d_ff, for [I, -I] units and random ones."""
     fig = new_figure(6.4, 3.6, dpi=80)
     ax = fig.subplots()
-    ax.plot(curve["d_ff"], curve["identity"], "o-", color=COLORS["relu"], label="units of [I, -I]")
-    ax.plot(curve["d_ff"], curve["random"], "s-", color=COLORS["gelu"], label="random W1")
-    ax.set(xlabel="d_ff", ylabel="unexplained variance of x", ylim=(-0.02, 1.02))
+    identity, random = tr("units of [I, -I]"), tr("random W1")
+    ax.plot(curve["d_ff"], curve["identity"], "o-", color=COLORS["relu"], label=identity)
+    ax.plot(curve["d_ff"], curve["random"], "s-", color=COLORS["gelu"], label=random)
+    ax.set(xlabel="d_ff", ylabel=tr("unexplained variance of x"), ylim=(-0.02, 1.02))
     ax.legend(fontsize=8)
     return fig
 
@@ -304,11 +350,10 @@ def ratio_figure(sweep) -> Figure:
         color=COLORS["relu"],
         alpha=0.2,
     )
-    ax.set(xscale="log", xlabel="d_ff / d_model", ylabel="unexplained variance (held out)")
-    ax_cost.plot(ratios, np.array(sweep.parameters) / 1e3, "o-", color=_INK, label="parameters (k)")
-    ax_cost.plot(
-        ratios, np.array(sweep.flops) / 1e3, "s--", color=COLORS["gelu"], label="FLOPs/token (k)"
-    )
+    ax.set(xscale="log", xlabel="d_ff / d_model", ylabel=tr("unexplained variance (held out)"))
+    parameters, flops = tr("parameters (k)"), tr("FLOPs/token (k)")
+    ax_cost.plot(ratios, np.array(sweep.parameters) / 1e3, "o-", color=_INK, label=parameters)
+    ax_cost.plot(ratios, np.array(sweep.flops) / 1e3, "s--", color=COLORS["gelu"], label=flops)
     ax_cost.set(xscale="log", yscale="log", xlabel="d_ff / d_model")
     ax_cost.legend(fontsize=8)
     for axis in (ax, ax_cost):
@@ -328,11 +373,11 @@ def depth_figure(result) -> Figure:
     for position, row in zip(positions, result.accuracy, strict=True):
         ax.plot([position] * len(row), row, ".", color=_INK)
     labels = [
-        f"{d} layer{'s' * (d > 1)}\nwidth {w}, {p} params"
+        _depth_label(d, w, p)
         for d, w, p in zip(result.depths, result.widths, result.parameters, strict=True)
     ]
     ax.set_xticks(positions, labels, fontsize=8)
-    ax.set(ylabel="accuracy", ylim=(0.4, 1.0), title=f"task: {result.task}")
+    ax.set(ylabel=tr("accuracy"), ylim=(0.4, 1.0), title=tr("task: {task}", task=result.task))
     return fig
 
 
@@ -359,5 +404,5 @@ def activation_gallery_figure(z: np.ndarray, curves: Mapping[str, np.ndarray]) -
     ax.legend(fontsize=8)
     gap = np.asarray(curves["gelu_tanh"]) - np.asarray(curves["gelu"])
     ax_diff.plot(z, gap, color=COLORS["gelu_tanh"])
-    ax_diff.set(xlabel="z", ylabel="gelu_tanh(z) - gelu(z)", title="tanh approximation error")
+    ax_diff.set(xlabel="z", ylabel="gelu_tanh(z) - gelu(z)", title=tr("tanh approximation error"))
     return fig

@@ -11,6 +11,7 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from matplotlib.ticker import MaxNLocator
 
 from course_lib._validate import positive_int
+from course_lib.i18n import N_, tr
 from course_lib.model.ffn import NUMPY_ACTIVATIONS
 from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
 
@@ -19,12 +20,12 @@ INK = PALETTE[7]  # black: outlines, arrows, text
 # One encoder layer bottom to top: (label, fill). The FFN is blue, attention orange, the norms
 # yellow, the input and output grey.
 ENCODER_BLOCKS = (
-    ("Input embeddings + positional encoding", tint(GREY, 0.15)),
-    ("Multi-head self-attention", tint(PALETTE[1], 0.3)),
-    ("Add & Norm", tint(PALETTE[6], 0.35)),
-    ("Feed-forward network\n512 → 2048 → ReLU → Dropout → 512", tint(PALETTE[0], 0.3)),
-    ("Add & Norm", tint(PALETTE[6], 0.35)),
-    ("Output to the next layer", tint(GREY, 0.15)),
+    (N_("Input embeddings + positional encoding"), tint(GREY, 0.15)),
+    (N_("Multi-head self-attention"), tint(PALETTE[1], 0.3)),
+    (N_("Add & Norm"), tint(PALETTE[6], 0.35)),
+    (N_("Feed-forward network\n512 → 2048 → ReLU → Dropout → 512"), tint(PALETTE[0], 0.3)),
+    (N_("Add & Norm"), tint(PALETTE[6], 0.35)),
+    (N_("Output to the next layer"), tint(GREY, 0.15)),
 )
 
 
@@ -41,7 +42,7 @@ def encoder_layer_figure() -> Figure:
         ax.add_patch(
             FancyBboxPatch((1.5, y), 6, 1.0, boxstyle="round,pad=0.05", fc=color, ec=INK, lw=edge)
         )
-        ax.text(4.5, y + 0.5, label, ha="center", va="center", fontsize=8.5, color=INK)
+        ax.text(4.5, y + 0.5, tr(label), ha="center", va="center", fontsize=8.5, color=INK)
         if i:
             ax.add_patch(
                 FancyArrowPatch(
@@ -59,8 +60,10 @@ def encoder_layer_figure() -> Figure:
                     (8.4, y_join), (7.56, y_join), arrowstyle="-|>", mutation_scale=10, color=INK
                 )
             )
-            ax.text(8.55, (y_branch + y_join) / 2, "residual", fontsize=8, va="center", color=INK)
-    ax.set_title("One encoder layer: the FFN is the second sublayer")
+            ax.text(
+                8.55, (y_branch + y_join) / 2, tr("residual"), fontsize=8, va="center", color=INK
+            )
+    ax.set_title(tr("One encoder layer: the FFN is the second sublayer"))
     return fig
 
 
@@ -86,7 +89,7 @@ def activation_curves_figure(names: Sequence[str] = ("relu", "gelu", "silu")) ->
         ax.axvline(0, color=GREY, lw=0.5)
         ax.set_title(name)
         ax.set_xlabel("z")
-    axes[0].set_ylabel("activation(z)")
+    axes[0].set_ylabel(tr("activation(z)"))
     return fig
 
 
@@ -147,14 +150,14 @@ class HiddenActivityView:
         edges = np.linspace(0, 1, self.BINS + 1)
         self.stairs = self.left.stairs(np.zeros(self.BINS), edges, fill=True)  # one artist: fast
         self.bars = self.right.bar(np.arange(tokens), np.zeros(tokens))
-        self.left.set_xlabel("hidden value after the activation")
-        self.left.set_ylabel("count")
+        self.left.set_xlabel(tr("hidden value after the activation"))
+        self.left.set_ylabel(tr("count"))
         self.right.set_ylim(0, 1)
         for axis in (self.left.xaxis, self.left.yaxis, self.right.xaxis, self.right.yaxis):
             axis.set_major_locator(MaxNLocator(nbins=4))  # tick labels are most of a redraw
         self.right.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
-        self.right.set_xlabel("token")
-        self.right.set_ylabel("fraction of hidden units > 0")
+        self.right.set_xlabel(tr("token"))
+        self.right.set_ylabel(tr("fraction of hidden units > 0"))
 
     def update(self, data: HiddenActivityData) -> Figure:
         """Show ``data``: the histogram of its hidden values and the fraction active per token."""
@@ -174,10 +177,21 @@ class HiddenActivityView:
             bar.set_height(height)
             bar.set_color(color)
         self.left.set_title(
-            f"{data.activation}, d_ff = {data.d_ff}: {100 * data.exact_zeros:.0f}% exact zeros"
+            tr(
+                "{activation}, d_ff = {d_ff}: {zeros:.0f}% exact zeros",
+                activation=data.activation,
+                d_ff=data.d_ff,
+                zeros=100 * data.exact_zeros,
+            )
         )
         self.right.set_title(
-            f"{data.parameters:,} params, {data.flops:,} FLOPs/token", fontsize=9, y=1.0
+            tr(
+                "{parameters:,} params, {flops:,} FLOPs/token",
+                parameters=data.parameters,
+                flops=data.flops,
+            ),
+            fontsize=9,
+            y=1.0,
         )
         return self.figure
 

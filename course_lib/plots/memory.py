@@ -9,9 +9,15 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
+from course_lib.i18n import N_, tr, translate
 from course_lib.plots import GREY, PALETTE, new_figure, plain_log_axis, tint
 
-EFFECT_COLORS = {"own fact": PALETTE[1], "unrelated facts": PALETTE[0], "random units": GREY}
+# the groups a lesson passes (their labels are translated when drawn)
+EFFECT_COLORS = {
+    N_("own fact"): PALETTE[1],
+    N_("unrelated facts"): PALETTE[0],
+    N_("random units"): GREY,
+}
 
 
 def neuron_effects_figure(changes: dict[str, np.ndarray], title: str) -> Figure:
@@ -26,11 +32,11 @@ def neuron_effects_figure(changes: dict[str, np.ndarray], title: str) -> Figure:
         ax.scatter(values, row + spread, s=14, color=color, alpha=0.8)
         ax.plot([values.mean()] * 2, [row - 0.38, row + 0.38], color="#333333", linewidth=2)
     ax.axvline(0, color=GREY, linewidth=0.8, linestyle=":")
-    ax.set_yticks(range(len(changes)), list(changes))
+    ax.set_yticks(range(len(changes)), [translate(name) for name in changes])
     ax.invert_yaxis()
     ax.set_xlim(-1.05, 0.1)
-    ax.set_xlabel("relative change of p(answer), one dot per fact (bar: mean)")
-    ax.set_title(title)
+    ax.set_xlabel(tr("relative change of p(answer), one dot per fact (bar: mean)"))
+    ax.set_title(translate(title))
     return fig
 
 
@@ -57,16 +63,16 @@ class NextTokenView:
 
     def __init__(self, words: int = 6) -> None:
         self.figure = new_figure(6.4, 3.0, layout=None)
-        self.figure.subplots_adjust(left=0.1, right=0.98, top=0.84, bottom=0.12)
+        self.figure.subplots_adjust(left=0.13, right=0.98, top=0.84, bottom=0.12)
         self.ax = self.figure.add_subplot()
         self.x = np.arange(words)
         ones = np.ones(words)
-        self.before = self.ax.bar(self.x - 0.2, ones, 0.4, color=GREY, label="as trained")
-        self.after = self.ax.bar(self.x + 0.2, ones, 0.4, color=PALETTE[1], label="edited")
+        self.before = self.ax.bar(self.x - 0.2, ones, 0.4, color=GREY, label=tr("as trained"))
+        self.after = self.ax.bar(self.x + 0.2, ones, 0.4, color=PALETTE[1], label=tr("edited"))
         self.ax.set_yscale("log")
         plain_log_axis(self.ax.yaxis)
         self.ax.set_ylim(self.FLOOR, 1.5)
-        self.ax.set_ylabel("p(next word)")
+        self.ax.set_ylabel(tr("p(next word)"))
         self.ax.set_xticks(self.x, [""] * words)
         self.legend = self.ax.legend(loc="upper right", frameon=False, fontsize=8)
 
@@ -76,10 +82,17 @@ class NextTokenView:
                 bar.set_height(value)
         self.ax.set_xticks(self.x, data.words)
         for label, word in zip(self.ax.get_xticklabels(), data.words, strict=True):
+            # the corpus' words are Latin: the CJK fallback font has no bold to look up
+            label.set_fontfamily("DejaVu Sans")
             label.set_fontweight("bold" if word == data.answer else "normal")
-        self.legend.get_texts()[1].set_text(f"units × {data.scale:g}")
+        self.legend.get_texts()[1].set_text(tr("units × {scale:g}", scale=data.scale))
         units = ", ".join(f"L{layer}·{unit}" for layer, unit in data.units)
-        title = f"“{data.prompt} …” (answer {data.answer})\nscaled: {units}"
+        title = tr(
+            "“{prompt} …” (answer {answer})\nscaled: {units}",
+            prompt=data.prompt,
+            answer=data.answer,
+            units=units,
+        )
         self.ax.set_title(title, fontsize=9, y=1.0)  # a fixed y: no title layout per redraw
         return self.figure
 
@@ -123,7 +136,7 @@ class SparsityView:
         self.ax.text(
             0.02,
             LARGE_MODELS[1],
-            "large trained models (Li et al. 2023): a few percent",
+            tr("large trained models (Li et al. 2023): a few percent"),
             va="bottom",
             fontsize=7,
             color="#333333",
@@ -131,18 +144,20 @@ class SparsityView:
         )
         self.trained, self.initial = [], []
         for layer, color in enumerate(LAYER_COLORS):
-            (line,) = self.ax.plot([], [], "o-", color=color, ms=4, label=f"layer {layer} trained")
+            (line,) = self.ax.plot(
+                [], [], "o-", color=color, ms=4, label=tr("layer {layer} trained", layer=layer)
+            )
             self.trained.append(line)
             (line,) = self.ax.plot(
-                [], [], "--", color=color, alpha=0.6, label=f"layer {layer} at init"
+                [], [], "--", color=color, alpha=0.6, label=tr("layer {layer} at init", layer=layer)
             )
             self.initial.append(line)
         self.marker = self.ax.axvline(1, color="#333333", linewidth=0.8, linestyle=":")
         self.chosen = self.ax.scatter([0, 0], [0, 0], s=60, facecolor="none", edgecolor="#333333")
         self.ax.set_xscale("log", base=2)
         self.ax.set_ylim(0, 0.7)
-        self.ax.set_xlabel("d_ff (log scale)")
-        self.ax.set_ylabel("fraction of units active per token")
+        self.ax.set_xlabel(tr("d_ff (log scale)"))
+        self.ax.set_ylabel(tr("fraction of units active per token"))
         self.ax.legend(loc="upper center", frameon=False, fontsize=7, ncol=2)
         self.bars = None  # drawn on the first update, once the number of widths is known
 
@@ -163,13 +178,20 @@ class SparsityView:
             self.facts_ax.set_xticks(x, [str(w) for w in widths], fontsize=7)
             self.facts_ax.set_ylim(0, data.facts)
             self.facts_ax.set_xlabel("d_ff")
-            self.facts_ax.set_ylabel(f"facts right (of {data.facts})")
+            self.facts_ax.set_ylabel(tr("facts right (of {facts})", facts=data.facts))
         for i, (bar, right) in enumerate(zip(self.bars, data.facts_right, strict=True)):
             bar.set_height(right)
             bar.set_color(PALETTE[2] if i == data.index else tint(PALETTE[2], 0.35))
-        active = ", ".join(f"layer {i} {v:.2f}" for i, v in enumerate(data.trained[data.index]))
-        title = f"d_ff = {data.d_ff}: active per token, trained: {active}"
+        active = ", ".join(
+            tr("layer {layer} {fraction:.2f}", layer=i, fraction=v)
+            for i, v in enumerate(data.trained[data.index])
+        )
+        title = tr(
+            "d_ff = {d_ff}: active per token, trained: {active}", d_ff=data.d_ff, active=active
+        )
         self.ax.set_title(title, fontsize=9, y=1.0)  # fixed y: no title layout per redraw
-        right = f"{int(data.facts_right[data.index])} of {data.facts} facts"
+        right = tr(
+            "{right} of {facts} facts", right=int(data.facts_right[data.index]), facts=data.facts
+        )
         self.facts_ax.set_title(right, fontsize=9, y=1.0)
         return self.figure

@@ -19,6 +19,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap, to_rgba
 from matplotlib.figure import Figure
 
+from course_lib.i18n import N_, tr
 from course_lib.model.geometry import line_segments
 from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
 
@@ -32,6 +33,8 @@ MEMBERSHIP_CMAP = LinearSegmentedColormap.from_list(
 CODE_RGB = np.array(
     [tint(GREY, 0.12), tint(COLORS["f"], 0.4), tint(COLORS["g"], 0.4), tint(PALETTE[3], 0.75)]
 )
+# The logic figure's panels, one per output of the logic layer.
+LOGIC_PANELS = (N_("overlap (AND)"), N_("union (OR)"), N_("XOR"))
 
 
 def polygon_color(index: int) -> str:
@@ -100,7 +103,13 @@ def seed_picture_figure(
     ax = fig.add_subplot()
     for index, (polygon, name) in enumerate(zip(polygons, names, strict=True)):
         color = polygon_color(index)
-        ax.fill(polygon[:, 0], polygon[:, 1], color=color, alpha=0.25, label=f"triangle {name}")
+        ax.fill(
+            polygon[:, 0],
+            polygon[:, 1],
+            color=color,
+            alpha=0.25,
+            label=tr("triangle {name}", name=name),
+        )
         _outline(ax, polygon, color)
         for i, (a, b) in enumerate(
             zip(polygon, np.roll(polygon, -1, axis=0), strict=True), start=1
@@ -115,7 +124,7 @@ def seed_picture_figure(
                 bbox={"boxstyle": "round", "fc": "white", "ec": color, "lw": 0.5},
             )
     ax.legend(loc="lower right", fontsize=8)
-    _square(ax, 1.0, "two triangles; their overlap is the darker region")
+    _square(ax, 1.0, tr("two triangles; their overlap is the darker region"))
     return fig
 
 
@@ -147,10 +156,10 @@ def feature_grid_figure(
             edge = np.array([polygon[i], polygon[(i + 1) % len(polygon)]])
             _outline(ax, polygon, GREY, lw=0.6, ls=":")
             ax.plot(edge[:, 0], edge[:, 1], color=color, lw=2.5)
-            _square(ax, extent, f"feature {name}{i + 1}")
+            _square(ax, extent, tr("feature {name}{index}", name=name, index=i + 1))
         _image(axes[row, -1], maps["outputs"][:, :, row], extent, cmap=MEMBERSHIP_CMAP)
         _outline(axes[row, -1], polygon, color, lw=1.0)
-        _square(axes[row, -1], extent, f"in_triangle_{name} (AND)")
+        _square(axes[row, -1], extent, tr("in_triangle_{name} (AND)", name=name))
         start += len(polygon)
     return fig
 
@@ -161,13 +170,11 @@ def logic_figure(outputs: np.ndarray, extent: float, polygons: Sequence[np.ndarr
     if outputs.shape[2] != 3:
         raise ValueError(f"outputs must be (res, res, 3): overlap, union, xor, got {outputs.shape}")
     fig = new_figure(7.2, 2.6, dpi=80)
-    for i, (ax, name) in enumerate(
-        zip(fig.subplots(1, 3), ("overlap (AND)", "union (OR)", "XOR"), strict=True)
-    ):
+    for i, (ax, name) in enumerate(zip(fig.subplots(1, 3), LOGIC_PANELS, strict=True)):
         _image(ax, outputs[:, :, i], extent, cmap=MEMBERSHIP_CMAP)
         for index, polygon in enumerate(polygons):
             _outline(ax, polygon, polygon_color(index), lw=0.8)
-        _square(ax, extent, name)
+        _square(ax, extent, tr(name))
     return fig
 
 
@@ -196,7 +203,7 @@ def information_loss_figure(
         vmax=3.5,
         interpolation="nearest",
     )
-    _square(ax_plane, extent, "preimages: whole regions")
+    _square(ax_plane, extent, tr("preimages: whole regions"))
     outputs = np.array([[0, 0], [1, 0], [0, 1], [1, 1]])
     ax_out.scatter(
         outputs[:, 0],
@@ -222,10 +229,10 @@ def information_loss_figure(
         xticks=[0, 1],
         yticks=[0, 1],
     )
-    ax_out.set_title("(x, y) -> (in_f, in_g): 4 values", fontsize=9)
+    ax_out.set_title(tr("(x, y) -> (in_f, in_g): 4 values"), fontsize=9)
     ax_lin.scatter(linear_grid[:, 0], linear_grid[:, 1], s=2, color=COLORS["f"])
     ax_lin.set_aspect("equal")
-    ax_lin.set_title("invertible linear map: grid stays a grid", fontsize=9)
+    ax_lin.set_title(tr("invertible linear map: grid stays a grid"), fontsize=9)
     ax_lin.tick_params(labelsize=7)
     return fig
 
@@ -242,11 +249,22 @@ def width_sweep_figure(
     fig = new_figure(5.2, 3.2, dpi=90)
     ax = fig.add_subplot()
     for j in range(accuracy.shape[1]):
-        ax.scatter(d_ffs, accuracy[:, j], s=12, color=GREY, label="one seed" if j == 0 else None)
-    ax.plot(d_ffs, accuracy.max(axis=1), "o-", color=COLORS.get(activation, INK), label="best seed")
-    ax.axvline(6, color=INK, ls=":", lw=1, label="6 = the edges of f and g")
-    ax.set(xlabel="d_ff (hidden units)", ylabel="accuracy (both labels right)", xticks=list(d_ffs))
-    ax.set_title(f"2 -> d_ff -> 2, trained by gradient descent ({activation})", fontsize=9)
+        ax.scatter(
+            d_ffs, accuracy[:, j], s=12, color=GREY, label=tr("one seed") if j == 0 else None
+        )
+    ax.plot(
+        d_ffs, accuracy.max(axis=1), "o-", color=COLORS.get(activation, INK), label=tr("best seed")
+    )
+    ax.axvline(6, color=INK, ls=":", lw=1, label=tr("6 = the edges of f and g"))
+    ax.set(
+        xlabel=tr("d_ff (hidden units)"),
+        ylabel=tr("accuracy (both labels right)"),
+        xticks=list(d_ffs),
+    )
+    ax.set_title(
+        tr("2 -> d_ff -> 2, trained by gradient descent ({activation})", activation=activation),
+        fontsize=9,
+    )
     ax.legend(fontsize=8, loc="lower right")
     return fig
 
@@ -259,7 +277,7 @@ def union_figure(output: np.ndarray, extent: float, pieces: Sequence[np.ndarray]
     _image(ax, output, extent, cmap=MEMBERSHIP_CMAP)
     for index, piece in enumerate(pieces):
         _outline(ax, piece, polygon_color(index), lw=1.2, ls="--")
-    _square(ax, extent, f"non-convex: OR of {len(pieces)} convex pieces")
+    _square(ax, extent, tr("non-convex: OR of {n} convex pieces", n=len(pieces)))
     return fig
 
 
@@ -298,7 +316,7 @@ class TrianglesView:
     """The triangles demo, built once: in_f, in_g and their overlap, each with both outlines.
     An update sets the three images, the six outlines and the title; nothing else is redrawn."""
 
-    PANELS = ("in_triangle_f", "in_triangle_g", "overlap = AND")
+    PANELS = (N_("in_triangle_f"), N_("in_triangle_g"), N_("overlap = AND"))
 
     def __init__(self) -> None:
         self.figure = _live_figure(7.2, 2.7)
@@ -309,7 +327,7 @@ class TrianglesView:
             self.outlines.append(
                 [ax.plot([], [], color=polygon_color(i), lw=0.8)[0] for i in (0, 1)]
             )
-            _square(ax, 1.0, title, ticks=False)
+            _square(ax, 1.0, tr(title), ticks=False)
         self.title = self.figure.suptitle("", fontsize=9)
 
     def update(self, data: TrianglesData) -> Figure:
@@ -320,9 +338,13 @@ class TrianglesView:
             for line, polygon in zip(lines, data.polygons, strict=True):
                 line.set_data(*_closed(polygon).T)
         self.title.set_text(
-            f"{data.network} network, sharpness {data.sharpness:g}: "
-            "agrees with the geometric test on "
-            f"{data.agreement:.2%} of the grid"
+            tr(
+                "{network} network, sharpness {sharpness:g}: "
+                "agrees with the geometric test on {agreement:.2%} of the grid",
+                network=data.network,
+                sharpness=data.sharpness,
+                agreement=data.agreement,
+            )
         )
         return self.figure
 
@@ -366,10 +388,10 @@ class NgonView:
         (self.curve,) = self.ax_error.plot([], [], "o-", ms=3, color=COLORS["f"])
         (self.marker,) = self.ax_error.plot([], [], "o", ms=9, color=COLORS["g"])
         ax = self.ax_error
-        ax.set(xlabel="n (edges = features)", ylabel="disc area − n-gon area", yscale="log")
+        ax.set(xlabel=tr("n (edges = features)"), ylabel=tr("disc area − n-gon area"), yscale="log")
         ax.set_yticks([], minor=True)
         ax.tick_params(labelsize=7)
-        ax.set_title("the disc, approximated", fontsize=9)
+        ax.set_title(tr("the disc, approximated"), fontsize=9)
         self._drawn: tuple | None = None  # (ns, errors, radius) the curve and circle show
 
     def _draw_curve(self, data: NgonData) -> None:
@@ -395,7 +417,7 @@ class NgonView:
             self._draw_curve(data)
         self.image.set_data(data.output)
         self.marker.set_data([data.n], [data.errors[list(data.ns).index(data.n)]])
-        self.ax_shape.set_title(f"{data.n}-gon from {data.n} edge features", fontsize=9, y=1.0)
+        self.ax_shape.set_title(tr("{n}-gon from {n} edge features", n=data.n), fontsize=9, y=1.0)
         return self.figure
 
 
@@ -463,8 +485,13 @@ class LearnedLinesView:
         self.lines.set_color([to_rgba(COLORS["unit lines"], a) for a in alphas])
         self.edges.set_segments([_closed(p) for p in data.polygons])
         self.ax.set_title(
-            f"d_ff={data.d_ff}, {data.activation}: accuracy {data.accuracy:.1%} "
-            f"(best of {data.n_seeds} seeds)",
+            tr(
+                "d_ff={d_ff}, {activation}: accuracy {accuracy:.1%} (best of {n_seeds} seeds)",
+                d_ff=data.d_ff,
+                activation=data.activation,
+                accuracy=data.accuracy,
+                n_seeds=data.n_seeds,
+            ),
             fontsize=9,
         )
         return self.figure

@@ -15,6 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from course_lib.i18n import N_, tr
 from course_lib.plots import COLORS, new_figure, plain_log_axis
 
 
@@ -57,10 +58,30 @@ def _color(placement: str) -> str:
     return COLORS[placement]
 
 
+NORM_NAMES = {"post": N_("post-norm"), "pre": N_("pre-norm"), "none": N_("no norm")}
+LABELS = {  # (placement, residual) -> a stack's legend label
+    ("post", True): N_("post-norm, residual"),
+    ("post", False): N_("post-norm, no residual"),
+    ("pre", True): N_("pre-norm, residual"),
+    ("pre", False): N_("pre-norm, no residual"),
+    ("none", True): N_("no norm, residual"),
+    ("none", False): N_("no norm, no residual"),
+}
+
+
+def _norm_name(placement: str) -> str:
+    """A norm placement's name in the learner's language ("post" -> "post-norm")."""
+    if placement in NORM_NAMES:
+        return tr(NORM_NAMES[placement])
+    return f"{placement}-norm"  # another key of COLORS: a code name
+
+
 def _label(profile: DepthProfileData) -> str:
+    key = (profile.placement, bool(profile.residual))
+    if key in LABELS:
+        return tr(LABELS[key])
     residual = "residual" if profile.residual else "no residual"
-    norm = "no norm" if profile.placement == "none" else f"{profile.placement}-norm"
-    return f"{norm}, {residual}"
+    return f"{_norm_name(profile.placement)}, {residual}"
 
 
 def _style(profile: DepthProfileData) -> dict:
@@ -116,11 +137,13 @@ class DepthProfileView:
         (self.grad_line,) = self.grad_ax.plot([1, 2], [1, 10], marker="o", markersize=3)
         (self.act_line,) = self.act_ax.plot([0, 1], [1, 10], marker="o", markersize=3)
         self.grad_ax.set(
-            xlabel="layer (1 = nearest the input)", ylabel="||dLoss/dW2||", yscale="log"
+            xlabel=tr("layer (1 = nearest the input)"), ylabel="||dLoss/dW2||", yscale="log"
         )
-        self.grad_ax.set_title("gradient of each layer's FFN W2", y=1.0)
-        self.act_ax.set(xlabel="after layer (0 = input)", ylabel="RMS of the stream", yscale="log")
-        self.act_ax.set_title("activation scale through depth", y=1.0)
+        self.grad_ax.set_title(tr("gradient of each layer's FFN W2"), y=1.0)
+        self.act_ax.set(
+            xlabel=tr("after layer (0 = input)"), ylabel=tr("RMS of the stream"), yscale="log"
+        )
+        self.act_ax.set_title(tr("activation scale through depth"), y=1.0)
         for ax in (self.grad_ax, self.act_ax):
             ax.grid(alpha=0.3)
         self.legend = self.grad_ax.legend([self.grad_line], [""], loc="upper right", fontsize=8)
@@ -147,7 +170,11 @@ class DepthProfileView:
         legend_line.set_linestyle(style["linestyle"])
         self.legend.get_texts()[0].set_text(_label(profile))
         self.title.set_text(
-            f"{profile.depth} layers = {2 * profile.depth} sublayers, at initialisation"
+            tr(
+                "{layers} layers = {sublayers} sublayers, at initialisation",
+                layers=profile.depth,
+                sublayers=2 * profile.depth,
+            )
         )
         return self.figure
 
@@ -177,14 +204,13 @@ def placement_gradients_figure(profiles: Sequence[DepthProfileData]) -> Figure:
                 markersize=3,
                 alpha=shades[depths.index(profile.depth)],
                 color=COLORS[placement],
-                label=f"{profile.depth} layers",
+                label=tr("{depth} layers", depth=profile.depth),
             )
-        title = "no norm" if placement == "none" else f"{placement}-norm"
-        ax.set(xlabel="layer (1 = nearest the input)", title=title)
+        ax.set(xlabel=tr("layer (1 = nearest the input)"), title=_norm_name(placement))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    axes[0].set_ylabel("||dLoss/dW2|| at initialisation")
+    axes[0].set_ylabel(tr("||dLoss/dW2|| at initialisation"))
     return fig
 
 
@@ -201,10 +227,10 @@ def activation_scales_figure(profiles: Sequence[DepthProfileData]) -> Figure:
             **_style(profile),
         )
     ax.set(
-        xlabel="after layer (0 = input)",
-        ylabel="RMS of the stream",
+        xlabel=tr("after layer (0 = input)"),
+        ylabel=tr("RMS of the stream"),
         yscale="log",
-        title="activation scale through depth",
+        title=tr("activation scale through depth"),
     )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
@@ -221,7 +247,6 @@ def warmup_race_figure(results: Sequence[RaceData]) -> Figure:
     fig = new_figure(6.4, 3.8, dpi=80)
     ax = fig.subplots()
     for result in results:
-        warm = f"warm-up {result.warmup_steps} steps" if result.warmup_steps else "no warm-up"
         style = {
             "color": _color(result.placement),
             "linestyle": "-" if result.warmup_steps else "--",
@@ -234,18 +259,43 @@ def warmup_race_figure(results: Sequence[RaceData]) -> Figure:
             losses.mean(axis=0),
             linewidth=2,
             **style,
-            label=f"{result.placement}-norm, {warm} (accuracy {accuracy})",
+            label=_race_label(result.placement, result.warmup_steps, accuracy),
         )
         for seed_losses in losses:
             ax.plot(steps, seed_losses, linewidth=0.6, alpha=0.35, **style)
     seeds = sorted({len(np.atleast_2d(result.losses)) for result in results})
-    each = f"{seeds[0]} seeds each" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]} seeds"
     ax.set(
-        xlabel="step",
-        ylabel="training loss",
+        xlabel=tr("step"),
+        ylabel=tr("training loss"),
         yscale="log",
-        title=f"warm-up race, peak learning rate {rates[0]:g}, {each}",
+        title=_race_title(rates[0], seeds),
     )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     return fig
+
+
+def _race_label(placement: str, warmup_steps: int, accuracy: str) -> str:
+    """One setting's legend label: its norm, its warm-up and each seed's final accuracy."""
+    norm = _norm_name(placement)
+    if warmup_steps:
+        return tr(
+            "{norm}, warm-up {steps} steps (accuracy {accuracy})",
+            norm=norm,
+            steps=warmup_steps,
+            accuracy=accuracy,
+        )
+    return tr("{norm}, no warm-up (accuracy {accuracy})", norm=norm, accuracy=accuracy)
+
+
+def _race_title(lr: float, seeds: list[int]) -> str:
+    if len(seeds) == 1:
+        return tr(
+            "warm-up race, peak learning rate {lr:g}, {seeds} seeds each", lr=lr, seeds=seeds[0]
+        )
+    return tr(
+        "warm-up race, peak learning rate {lr:g}, {first} to {last} seeds",
+        lr=lr,
+        first=seeds[0],
+        last=seeds[-1],
+    )

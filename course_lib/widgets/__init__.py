@@ -176,7 +176,13 @@ def build(demo: Demo):
         widget.observe(update, names="value")
     box = w.VBox([w.HBox(list(controls.values())), status, image])
     box.add_class("course-demo")
+    box.add_class(demo_class(demo))  # stored with the widget state: the site finds its demo by it
     return box
+
+
+def demo_class(demo: Demo) -> str:
+    """The CSS class naming ``demo`` on its widget: "course-demo--knowledge-neurons"."""
+    return "course-demo--" + "-".join(demo.name.lower().split())
 
 
 def all_demos() -> list[Demo]:

@@ -14,6 +14,7 @@ from course_lib.experiments.expansion import true_boundary
 from course_lib.experiments.stored_runs import ACTIVATIONS, WIDTHS, stored_or_trained
 from course_lib.experiments.tasks import TASKS
 from course_lib.experiments.training import init_weights
+from course_lib.i18n import N_
 from course_lib.model.ffn import (
     GATED_VARIANTS,
     NUMPY_ACTIVATIONS,
@@ -115,7 +116,7 @@ def demos() -> list[Demo]:
             data=width_data,
             view=DecisionView,
             trains=True,
-            busy_text="training…",
+            busy_text=N_("training…"),
         ),
         Demo(
             "regions",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from course_lib.experiments.regions import D_FFS, hidden_lines, trained
+from course_lib.i18n import N_
 from course_lib.model.ffn import ACTIVATIONS
 from course_lib.model.geometry import (
     TRIANGLE_F,
@@ -144,6 +145,6 @@ def demos() -> list[Demo]:
             data=trained_data,
             view=LearnedLinesView,
             trains=True,
-            busy_text="training…",
+            busy_text=N_("training…"),
         ),
     ]

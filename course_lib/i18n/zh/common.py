@@ -15,9 +15,19 @@ MESSAGES: dict[str, str] = {
     ),
     # course_lib.widgets
     "computing…": "计算中……",
+    "training…": "训练中……",
+    "accuracy": "准确率",
     "ready": "就绪",
     "error: {kind}: {error}": "错误：{kind}：{error}",
     "updated in {ms:.0f} ms": "已更新，用时 {ms:.0f} ms",
+    # course_lib.plots.describe: alt text, read from a figure's own texts
+    "Figure: {what}": "图：{what}",
+    "a figure with {n} panel(s) and no text": "一张含 {n} 个子图、没有文字的图",
+    "labels: {labels}": "标注：{labels}",
+    "x: {label}": "横轴：{label}",
+    "y: {label}": "纵轴：{label}",
+    "legend: {labels}": "图例：{labels}",
+    "panel {n}: {what}": "子图 {n}：{what}",
     # the measured part of claims, shared by the lessons (most specific patterns win)
     "max |difference| below {tol}": "最大 |差值| 低于 {tol}",
     "max error below {tol}": "最大误差低于 {tol}",

@@ -16,7 +16,6 @@ MESSAGES: dict[str, str] = {
         "d_model = {d_model}：每种变体的参数预算都相同"
     ),
     "{variant}'s gate: {activation}(z)": "{variant} 的门控：{activation}(z)",
-    "accuracy": "准确率",
     "bound 1 + n + n(n-1)/2": "上界 1 + n + n(n-1)/2",
     "exact count in [-1, 1]²": "[-1, 1]² 内的精确计数",
     "distinct patterns on a grid": "网格上不同激活模式的个数",
@@ -35,7 +34,6 @@ MESSAGES: dict[str, str] = {
     "task: {task}": "任务：{task}",
     "tanh approximation error": "tanh 近似的误差",
     # course_lib.widgets.expansion
-    "training…": "训练中……",
     # course_lib.checks.expansion: names
     "collapsed rank": "合并后的秩",
     "identity FFN": "恒等 FFN",

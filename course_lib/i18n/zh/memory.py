@@ -213,7 +213,6 @@ MESSAGES: dict[str, str] = {
     "the variants have equal budgets": "各变体的参数预算相同",
     "within 1 %: the plain FFN's biases": "相差在 1 % 以内：来自普通 FFN 的偏置",
     "the spread over seeds swamps every gap": "种子间的波动淹没了所有差距",
-    "('{a}', '{b}', '{c}')": "排名 ('{a}', '{b}', '{c}')",
     "after the last step the small model does not reproduce the paper's ranking": (
         "训练结束时，这个小模型没有复现论文的排名"
     ),
