@@ -8,7 +8,7 @@ import datetime as dt
 import statistics
 from typing import Any
 
-from benchmarks import goals
+from benchmarks import classroom, goals
 from benchmarks.controls import MODES
 from benchmarks.nbval_passes import nbval_pass_section
 
@@ -343,6 +343,54 @@ def method(settings: dict[str, Any]) -> list[str]:
     ]
 
 
+def learner_from(results: dict[str, Any], summary: dict[str, Any]) -> classroom.Learner | None:
+    """One learner of the English edition (the Chinese one costs the same code), or None."""
+    servers = of_kind(results, "server memory")
+    lessons = [nb for nb in summary["notebooks"] if "/" not in nb["name"] and nb["cpu_s"]]
+    if not servers or not lessons or any(nb["peak_bytes"] is None for nb in lessons):
+        return None
+    return classroom.Learner(
+        server_bytes=max(b["extra_info"]["rss_bytes"] for b in servers),
+        kernel_peak_bytes={nb["name"]: nb["peak_bytes"] for nb in lessons},
+        kernel_cpu_s={nb["name"]: nb["cpu_s"] for nb in lessons},
+        wall_s={nb["name"]: nb["wall_s"] for nb in lessons},
+    )
+
+
+def classroom_section(results: dict[str, Any], summary: dict[str, Any]) -> list[str]:
+    learner = learner_from(results, summary)
+    if learner is None:
+        return ["## Classroom", "", "Not measured in this run (needs the notebooks and `classroom`).", ""]  # fmt: skip
+    rows = []
+    for machine, (cores, ram) in classroom.MACHINES.items():
+        found = classroom.capacity(learner, cores, ram)
+        rows.append([machine, str(found["memory"]), str(found["memory_every_lesson_open"]),
+                     str(found["cpu_all_run_at_once"]), f"**{found['learners']}**"])  # fmt: skip
+    heaviest = learner.heaviest
+    return [
+        "## Classroom",
+        "",
+        f"Per learner: a single-user Jupyter server of {fmt(learner.server_bytes / MIB, 0)} MiB; "
+        f"one lesson's kernel peaks at {fmt(max(learner.kernel_peak_bytes.values()) / MIB, 0)} MiB "
+        f"(so {fmt(learner.one_lesson_bytes / MIB, 0)} MiB with one lesson open, "
+        f"{fmt(learner.all_lessons_bytes / MIB, 0)} MiB with all {len(learner.kernel_peak_bytes)} "
+        f"notebooks' kernels left running); the whole course's Run All takes "
+        f"{fmt(learner.course_cpu_s, 1)} s of kernel CPU, the heaviest notebook (`{heaviest}`) "
+        f"{fmt(learner.kernel_cpu_s[heaviest], 1)} s.",
+        "",
+        *table(
+            "machine | learners by memory (one lesson open) | by memory (every lesson left open) | "
+            f"by CPU (all Run All `{heaviest}` at once, each done within {goals.NOTEBOOK_SECONDS:.0f} s) | "
+            "concurrent learners",
+            rows,
+        ),
+        "",
+        f"Memory leaves {classroom.RESERVED_BYTES // classroom.GIB} GiB to the system and the hub. "
+        "Concurrent learners is the smaller of the one-lesson memory limit and the CPU limit.",
+        "",
+    ]
+
+
 def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
     """The whole RESULTS.md."""
     summary = summarize(results)
@@ -367,6 +415,7 @@ def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         *notebook_section(summary),
         *control_section(summary),
         *nbval_pass_section(summary["nbval"]),
+        *classroom_section(results, summary),
         *comparison_section(results, baseline),
         "## Goals missed",
         "",

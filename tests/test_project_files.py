@@ -78,3 +78,13 @@ def test_readme_lists_every_lesson_of_both_editions():
         assert f"`{path.name}`" in chinese[0], f"README's lesson table lacks {path.name}"
         assert f"`zh/{path.name}`" in chinese[1], f"README's 中文 table lacks zh/{path.name}"
     assert "make lab LANG=zh" in chinese[1]
+
+
+def test_environment_yml_installs_the_cpu_build_of_pytorch_for_a_small_binder_image():
+    """repo2docker (Binder) and conda read environment.yml: a CUDA build would add gigabytes."""
+    text = (ROOT / "environment.yml").read_text(encoding="utf-8")
+    pytorch = re.findall(r"^\s+- (pytorch\S*)", text, re.M)
+    assert pytorch == ["pytorch>=2.3=*cpu*"], pytorch
+    assert "conda-forge" in text
+    for wrong in ("cuda", "pytorch-cuda", "nvidia", "- torch"):
+        assert wrong not in text.lower().replace("pytorch", ""), f"environment.yml names {wrong}"

@@ -56,6 +56,7 @@ __all__ = [
     "plain_log_axis",
     "tint",
     "use_cjk_fallback",
+    "use_course_style",
 ]
 
 CJK_FONT = "Noto Sans CJK SC"
@@ -84,7 +85,20 @@ def use_cjk_fallback() -> None:
     matplotlib.rcParams["font.family"] = ["DejaVu Sans", CJK_FONT]
 
 
+def use_course_style() -> None:
+    """The course's look in every figure, its own and a learner's: Okabe–Ito as the colour cycle
+    (a plot without a colour still gets a colour-blind-safe one) and an opaque white background,
+    so black text stays legible on JupyterLab's dark theme."""
+    from cycler import cycler
+
+    matplotlib.rcParams["axes.prop_cycle"] = cycler(color=list(PALETTE))
+    matplotlib.rcParams["figure.facecolor"] = "white"
+    matplotlib.rcParams["savefig.facecolor"] = "white"
+    matplotlib.rcParams["savefig.transparent"] = False
+
+
 use_cjk_fallback()
+use_course_style()
 
 
 def new_figure(

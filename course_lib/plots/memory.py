@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from course_lib.i18n import N_, tr, translate
-from course_lib.plots import GREY, PALETTE, new_figure, plain_log_axis, tint
+from course_lib.plots import COLORS, GREY, PALETTE, new_figure, plain_log_axis, tint
 
 # the groups a lesson passes (their labels are translated when drawn)
 EFFECT_COLORS = {
@@ -30,7 +30,9 @@ def neuron_effects_figure(changes: dict[str, np.ndarray], title: str) -> Figure:
         color = EFFECT_COLORS.get(name, GREY)
         spread = 0.25 * np.sin(np.arange(len(values)) * 2.4)  # fixed jitter, so dots separate
         ax.scatter(values, row + spread, s=14, color=color, alpha=0.8)
-        ax.plot([values.mean()] * 2, [row - 0.38, row + 0.38], color="#333333", linewidth=2)
+        ax.plot(
+            [values.mean()] * 2, [row - 0.38, row + 0.38], color=COLORS["unit lines"], linewidth=2
+        )
     ax.axvline(0, color=GREY, linewidth=0.8, linestyle=":")
     ax.set_yticks(range(len(changes)), [translate(name) for name in changes])
     ax.invert_yaxis()
@@ -139,7 +141,7 @@ class SparsityView:
             tr("large trained models (Li et al. 2023): a few percent"),
             va="bottom",
             fontsize=7,
-            color="#333333",
+            color=COLORS["unit lines"],
             transform=self.ax.get_yaxis_transform(),
         )
         self.trained, self.initial = [], []
@@ -152,8 +154,10 @@ class SparsityView:
                 [], [], "--", color=color, alpha=0.6, label=tr("layer {layer} at init", layer=layer)
             )
             self.initial.append(line)
-        self.marker = self.ax.axvline(1, color="#333333", linewidth=0.8, linestyle=":")
-        self.chosen = self.ax.scatter([0, 0], [0, 0], s=60, facecolor="none", edgecolor="#333333")
+        self.marker = self.ax.axvline(1, color=COLORS["unit lines"], linewidth=0.8, linestyle=":")
+        self.chosen = self.ax.scatter(
+            [0, 0], [0, 0], s=60, facecolor="none", edgecolor=COLORS["unit lines"]
+        )
         self.ax.set_xscale("log", base=2)
         self.ax.set_ylim(0, 0.7)
         self.ax.set_xlabel(tr("d_ff (log scale)"))
