@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 LINTED := course_lib tests notebooks benchmarks conftest.py
 
-.PHONY: lab test lint unit nbval portability portability-blas browser notebooks editions bench setup chromium clean
+.PHONY: lab test lint unit nbval portability portability-blas browser notebooks editions site bench setup chromium clean
 
 setup: $(STAMP)
 
@@ -70,6 +70,11 @@ notebooks: $(STAMP)
 editions: $(STAMP)
 	$(PY) -m course_lib.tools.editions sync
 
+# The static website of both editions into site/ (open site/index.html, or serve the folder):
+# stored outputs, navigation, glossaries, and every demo as pre-rendered frames that need no kernel.
+site: $(STAMP)
+	$(PY) -m course_lib.tools.site site
+
 # pytest-benchmark over benchmarks/test_*.py (never part of `make test`), then benchmarks/RESULTS.md
 # against the previous run. BENCH_ARGS: e.g. "--quick --only width" (see benchmarks/README.md).
 bench: $(STAMP)
@@ -87,4 +92,4 @@ chromium:
 	fi
 
 clean:
-	rm -rf $(VENV) .jupyter-local artifacts
+	rm -rf $(VENV) .jupyter-local artifacts site
