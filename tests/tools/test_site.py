@@ -1,0 +1,283 @@
+"""course_lib.tools.site: the static site of both editions, built once for the test session."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import posixpath
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+from PIL import Image
+
+from course_lib.tools import site
+from course_lib.widgets import all_demos, demo_class
+from tests.tools.site_build import built_site
+
+EDITION_DIRS = {"en": site.NOTEBOOKS, "zh": site.NOTEBOOKS / "zh"}
+RESOURCE_ATTRIBUTES = {
+    "script": "src",
+    "link": "href",
+    "img": "src",
+    "iframe": "src",
+    "source": "src",
+    "video": "src",
+    "audio": "src",
+    "embed": "src",
+    "object": "data",
+}
+
+
+class Page(HTMLParser):
+    """A page as the tests read it: its tags with their attributes, its text, its manifests."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path, self.tags, self.text, self.manifests = path, [], [], []
+        self._manifest = None
+        self.feed(path.read_text(encoding="utf-8"))
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script" and "demo-manifest" in dict(attrs).get("class", ""):
+            self._manifest = []
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self._manifest is not None:
+            self.manifests.append(json.loads("".join(self._manifest)))
+            self._manifest = None
+
+    def handle_data(self, data):
+        (self._manifest if self._manifest is not None else self.text).append(data)
+
+    def all(self, tag: str) -> list[dict]:
+        return [attrs for name, attrs in self.tags if name == tag]
+
+    def demos(self) -> dict[str, tuple[dict, dict]]:
+        """slug -> (the demo element's attributes, its manifest), in page order."""
+        elements = [a for a in self.all("div") if "site-demo" in a.get("class", "").split()]
+        return {a["data-demo"]: (a, m) for a, m in zip(elements, self.manifests, strict=True)}
+
+
+@pytest.fixture(scope="session")
+def built() -> tuple[Path, dict, str]:
+    return built_site()
+
+
+@pytest.fixture(scope="session")
+def pages(built) -> dict[str, Page]:
+    """Every HTML page of the site by its path ("en/01_feed_forward.html")."""
+    out = built[0]
+    return {p.relative_to(out).as_posix(): Page(p) for p in sorted(out.rglob("*.html"))}
+
+
+def expected_frames(demo) -> tuple[str, int]:
+    sizes = [len(c.values) for c in demo.controls]
+    if math.prod(sizes) <= site.FULL_PRODUCT_LIMIT:
+        return "full", math.prod(sizes)
+    return "one-at-a-time", 1 + sum(n - 1 for n in sizes)  # the defaults once, then each move
+
+
+def test_every_notebook_of_both_editions_has_its_page_and_the_home_links_both(pages):
+    for edition, folder in EDITION_DIRS.items():
+        stems = [p.stem for p in sorted(folder.glob("*.ipynb"))]
+        assert len(stems) == 6
+        for stem in [*stems, "glossary"]:
+            assert f"{edition}/{stem}.html" in pages, f"no page for {edition}/{stem}"
+    home = {a["href"] for a in pages["index.html"].all("a")}
+    assert {"en/00_index.html", "zh/00_index.html"} <= home
+
+
+def test_every_local_link_resolves_and_every_page_has_the_editions_navigation(built, pages):
+    out = built[0]
+    for name, page in pages.items():
+        for attrs in page.all("a"):
+            href = attrs.get("href", "")
+            if not href or href.startswith(("#", "http://", "https://", "mailto:")):
+                continue
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), href.split("#")[0]))
+            assert (out / target).is_file(), f"{name}: link {href!r} leads nowhere"
+        if name == "index.html":
+            continue
+        edition, stem = name.split("/")[0], Path(name).stem
+        other = "zh" if edition == "en" else "en"
+        hrefs = [a.get("href") for a in page.all("a")]
+        lessons = [f"{p.stem}.html" for p in sorted(EDITION_DIRS[edition].glob("*.ipynb"))]
+        assert all(lesson in hrefs for lesson in [*lessons, "glossary.html"]), name
+        assert f"../{other}/{stem}.html" in hrefs, f"{name} has no link to the other edition"
+        order = [*lessons, "glossary.html"]
+        at = order.index(f"{stem}.html")
+        rel = {a.get("rel"): a.get("href") for a in page.all("a") if a.get("rel")}
+        assert rel.get("prev") == (order[at - 1] if at else None), name
+        assert rel.get("next") == (order[at + 1] if at + 1 < len(order) else None), name
+
+
+def test_no_page_loads_anything_from_outside_the_site(pages):
+    for name, page in pages.items():
+        for tag, attribute in RESOURCE_ATTRIBUTES.items():
+            for attrs in page.all(tag):
+                value = attrs.get(attribute) or ""
+                assert not value.startswith(("http:", "https:", "//")), f"{name}: <{tag}> {value}"
+        scripts = [a.get("src") for a in page.all("script") if a.get("src")]
+        sheets = [a["href"] for a in page.all("link") if a.get("rel") == "stylesheet"]
+        root = "" if name == "index.html" else "../"
+        assert scripts == [f"{root}assets/demo.js"], (name, scripts)
+        assert sheets == [f"{root}assets/course.css"], (name, sheets)
+        assert page.all("title") and "".join(page.text).strip(), name
+
+
+def test_every_image_has_alt_text_and_exists(built, pages):
+    out, report, printed = built
+    images = 0
+    for name, page in pages.items():
+        for attrs in page.all("img"):
+            images += 1
+            assert (attrs.get("alt") or "").strip(), f"{name}: an image without alt: {attrs}"
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), attrs["src"]))
+            assert (out / target).is_file(), f"{name}: image {attrs['src']} is missing"
+    assert images > 2 * 30
+    assert report["images_without_alt"] == 0  # the executed notebooks store every alt
+    assert "images without stored alt text (given their heading): 0" in printed
+
+
+def test_every_demo_is_on_its_page_in_both_editions_with_every_frame_its_mode_promises(
+    built, pages
+):
+    out = built[0]
+    for demo in all_demos():
+        slug = demo_class(demo).removeprefix("course-demo--")
+        mode, count = expected_frames(demo)
+        fresh = Image.open(io.BytesIO(demo.png())).size
+        for edition in site.EDITIONS:
+            found = [
+                p.demos()[slug]
+                for n, p in pages.items()
+                if n.startswith(edition) and slug in p.demos()
+            ]
+            assert len(found) == 1, f"{demo.name} is on {len(found)} {edition} pages"
+            element, manifest = found[0]
+            assert element["data-mode"] == manifest["mode"] == mode, demo.name
+            assert len(manifest["frames"]) == len(manifest["index"]) == count, demo.name
+            for frame in manifest["frames"]:
+                assert (out / edition / frame["src"]).resolve().is_file(), frame["src"]
+                assert frame["alt"].strip(), f"{demo.name}: a frame without alt text"
+            assert [c["name"] for c in manifest["controls"]] == [c.name for c in demo.controls]
+            default_key = ",".join(str(c["default"]) for c in manifest["controls"])
+            default_frame = manifest["frames"][manifest["index"][default_key]]
+            with Image.open(out / edition / default_frame["src"]) as image:
+                assert image.size == fresh, f"{demo.name}: defaults frame {image.size} != {fresh}"
+        demo.clear_cache()
+
+
+NOTES = {
+    ("en", "full"): "Precomputed frames: every combination of the controls.",
+    ("en", "one-at-a-time"): "Precomputed frames: one control at a time; the others stay at their "
+    "defaults. Run the notebook for every combination.",
+    ("zh", "full"): "每一种组合",
+    ("zh", "one-at-a-time"): "每次只改变一个控件",
+}
+
+
+def test_each_demo_says_how_its_frames_were_chosen_and_a_move_changes_one_control_only(pages):
+    for name, page in pages.items():
+        text = " ".join(page.text)
+        for slug, (_, manifest) in page.demos().items():
+            assert NOTES[name[:2], manifest["mode"]] in text, f"{name}: {slug} lacks its note"
+            if manifest["mode"] == "one-at-a-time":
+                defaults = [c["default"] for c in manifest["controls"]]
+                for key in manifest["index"]:
+                    moved = [i for i, v in enumerate(map(int, key.split(","))) if v != defaults[i]]
+                    assert len(moved) <= 1, f"{slug}: frame {key} moves two controls"
+
+
+def test_chinese_pages_are_marked_chinese_and_use_chinese_navigation(pages):
+    for name, page in pages.items():
+        (html_tag,) = page.all("html")
+        text = " ".join(page.text)
+        if name.startswith("zh/"):
+            assert html_tag["lang"] == "zh-Hans", name
+            assert "课程" in text and "术语表" in text and "English" in text, name
+            assert ("上一课" in text or "下一课" in text) and "Lessons" not in text, name
+        else:
+            assert html_tag["lang"] == "en", name
+            if name != "index.html":
+                assert "Lessons" in text and "中文版" in text and "课程" not in text, name
+
+
+def test_formulas_became_mathml_and_no_dollar_formula_is_left(pages, built):
+    for edition in site.EDITIONS:
+        lesson = pages[f"{edition}/01_feed_forward.html"]
+        source = lesson.path.read_text(encoding="utf-8")
+        assert '<math display="block"><mrow><mtext>FFN</mtext>' in source, edition
+        assert "$$" not in " ".join(lesson.text)
+    assert built[1]["math_failures"] == []
+
+
+def test_math_in_code_stays_and_a_formula_that_fails_is_kept_as_latex_code():
+    found, failures = [], []
+    text = "see `$x$` and $y_1$\n\n```\nprint('$z$')\n```\n$$x^$$ and $\\nosuch{x}$"
+    marked = site.math_to_placeholders(text, found, failures)
+    assert "`$x$`" in marked and "print('$z$')" in marked
+    assert "$y_1$" not in marked and "<msub>" in found[0]
+    assert len(failures) == 2 and "nosuch" in failures[1]
+    assert found[1] == '<code class="math-failed">$$x^$$</code>'
+    assert site.restore_math(marked, found).count("<math") == 1
+
+
+def test_glossary_gathers_every_lessons_table_under_a_link_to_the_lesson(pages):
+    for edition in site.EDITIONS:
+        glossary = pages[f"{edition}/glossary.html"]
+        lessons = [p for p in sorted(EDITION_DIRS[edition].glob("0[1-9]*.ipynb"))]
+        assert len(glossary.all("table")) == len(lessons) == 5
+        hrefs = [a.get("href") for a in glossary.all("a")]
+        for lesson in lessons:
+            assert hrefs.count(f"{lesson.stem}.html") >= 2, f"{edition}: no link to {lesson}"
+        assert "前馈全连接层" in " ".join(glossary.text)
+
+
+def test_the_report_matches_the_files_and_the_site_stays_under_50_mb(built):
+    out, report, printed = built
+    on_disk = sum(f.stat().st_size for f in out.rglob("*") if f.is_file() and f.name != site.REPORT)
+    assert report["total_bytes"] == on_disk < site.SIZE_LIMIT == 50 * 2**20
+    assert len(report["demos"]) == 2 * len(all_demos())
+    for row in report["demos"]:
+        frames = out / "frames" / row["edition"] / row["slug"]
+        files = list(frames.glob("*.png"))
+        assert len(files) == row["frames"] and sum(f.stat().st_size for f in files) == row["bytes"]
+        assert (
+            row["mode"] == expected_frames(next(d for d in all_demos() if d.name == row["demo"]))[0]
+        )
+    assert "built in" in printed and report["build_seconds"] > 0
+
+
+def test_a_widget_output_that_is_no_demo_fails_the_build_naming_notebook_and_cell(tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("# A lesson"),
+        nbformat.v4.new_code_cell(
+            "build(demo)",
+            outputs=[
+                nbformat.v4.new_output(
+                    "display_data",
+                    data={
+                        site.WIDGET_VIEW: {"model_id": "m1", "version_major": 2, "version_minor": 0}
+                    },
+                )
+            ],
+        ),
+    ]
+    notebook.metadata["widgets"] = {
+        site.WIDGET_STATE: {
+            "state": {
+                "m1": {"state": {"_dom_classes": ["course-demo", "course-demo--no-such-demo"]}}
+            }
+        }
+    }
+    (tmp_path / "notebooks" / "zh").mkdir(parents=True)
+    nbformat.write(notebook, tmp_path / "notebooks" / "01_fake.ipynb")
+    with pytest.raises(site.SiteError, match=r"01_fake\.ipynb cell 1: .*course-demo--no-such-demo"):
+        site.build(tmp_path / "out", source=tmp_path / "notebooks")
+    assert not (tmp_path / "out").exists(), "the build wrote files before it failed"
