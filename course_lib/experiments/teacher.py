@@ -46,7 +46,17 @@ class RatioSweep:
     unexplained: np.ndarray
 
 
-def _fit(target, d_model: int, d_ff: int, seeds, steps: int, batch: int, lr: float) -> np.ndarray:
+def _batches(target, d_model: int, steps: int, batch: int) -> list[tuple[torch.Tensor, ...]]:
+    """Fresh tokens for every step and the teacher's outputs for them, then held-out tokens: the
+    same for every student width, so the teacher runs once per token, not once per width."""
+    data = torch.Generator().manual_seed(99)
+    xs = [torch.randn(batch, d_model, generator=data, dtype=DTYPE) for _ in range(steps)]
+    held_out = torch.randn(2048, d_model, generator=torch.Generator().manual_seed(7), dtype=DTYPE)
+    with torch.no_grad():
+        return [(x, target(x)) for x in xs] + [(held_out, target(held_out))]
+
+
+def _fit(batches, d_model: int, d_ff: int, seeds, lr: float) -> np.ndarray:
     gens = [torch.Generator().manual_seed(s) for s in seeds]
     W1 = torch.stack(
         [torch.randn(d_model, d_ff, generator=g, dtype=DTYPE) / d_model**0.5 for g in gens]
@@ -59,19 +69,18 @@ def _fit(target, d_model: int, d_ff: int, seeds, steps: int, batch: int, lr: flo
         torch.zeros(len(seeds), 1, d_model, dtype=DTYPE),
     )
     params = [t.requires_grad_() for t in (W1, b1, W2, b2)]
-    data = torch.Generator().manual_seed(99)
 
-    def losses(_step: int) -> torch.Tensor:
-        x = torch.randn(batch, d_model, generator=data, dtype=DTYPE)  # fresh tokens every step
-        out = torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
-        return ((out - target(x)) ** 2).mean(dim=(1, 2))
+    def student(x: torch.Tensor) -> torch.Tensor:
+        return torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
 
-    adam_steps(params, losses, steps, lr)
+    def losses(step: int) -> torch.Tensor:
+        x, y = batches[step]
+        return ((student(x) - y) ** 2).mean(dim=(1, 2))
+
+    adam_steps(params, losses, len(batches) - 1, lr)
     with torch.no_grad():
-        x = torch.randn(2048, d_model, generator=torch.Generator().manual_seed(7), dtype=DTYPE)
-        y = target(x)
-        out = torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
-        return (((out - y) ** 2).mean(dim=(1, 2)) / y.var(dim=0).mean()).numpy()
+        x, y = batches[-1]
+        return (((student(x) - y) ** 2).mean(dim=(1, 2)) / y.var(dim=0).mean()).numpy()
 
 
 @lru_cache(maxsize=8)
@@ -94,7 +103,8 @@ def ratio_sweep(
         raise ValueError("seeds must be non-empty, got ()")
     target = teacher(d_model, positive_int("teacher_ratio", teacher_ratio) * d_model)
     widths = tuple(max(1, round(r * d_model)) for r in ratios)
-    unexplained = np.array([_fit(target, d_model, w, seeds, steps, batch, lr) for w in widths])
+    batches = _batches(target, d_model, steps, batch)
+    unexplained = np.array([_fit(batches, d_model, w, seeds, lr) for w in widths])
     return RatioSweep(
         d_model,
         tuple(ratios),
