@@ -1,0 +1,158 @@
+"""The kernel-free demos: every live demo of a notebook found by its widget, its frames rendered
+in the page's language (every combination up to ``FULL_PRODUCT_LIMIT``, else one control at a
+time), shrunk to a palette, and the native controls that swap them."""
+
+from __future__ import annotations
+
+import html
+import io
+import itertools
+import json
+import math
+import time
+from pathlib import Path
+
+from course_lib.tools.site.texts import (
+    FULL_PRODUCT_LIMIT,
+    WIDGET_STATE,
+    WIDGET_VIEW,
+    SiteError,
+    speaking,
+    word,
+)
+
+
+def demo_outputs(nb, path: Path, by_class: dict) -> dict[int, object]:
+    """Code cell index -> the Demo whose widget its output shows; SiteError if one has none."""
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    found = {}
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            if WIDGET_VIEW not in output.get("data", {}):
+                continue
+            model_id = output["data"][WIDGET_VIEW].get("model_id")
+            classes = state.get(model_id, {}).get("state", {}).get("_dom_classes", [])
+            demos = [by_class[c] for c in classes if c in by_class]
+            if not demos:
+                raise SiteError(
+                    f"{path} cell {index}: its widget output (model {model_id}) shows no known "
+                    f"demo (classes {classes}; known: {sorted(by_class)})"
+                )
+            found[index] = demos[0]
+    return found
+
+
+def frame_keys(demo) -> tuple[str, list[tuple[int, ...]]]:
+    """("full", every index combination) or ("one-at-a-time", each control's values from the
+    defaults, without repeats)."""
+    sizes = [len(c.values) for c in demo.controls]
+    if math.prod(sizes) <= FULL_PRODUCT_LIMIT:
+        return "full", list(itertools.product(*(range(n) for n in sizes)))
+    keys = []
+    for values in demo.one_at_a_time():
+        key = tuple(list(c.values).index(values[c.name]) for c in demo.controls)
+        if key not in keys:
+            keys.append(key)
+    return "one-at-a-time", keys
+
+
+def shrink(png: bytes) -> bytes:
+    """The PNG with a 256-colour palette: a third of the bytes, the same picture to the eye."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    buffer = io.BytesIO()
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
+        buffer, format="PNG", optimize=True
+    )
+    return buffer.getvalue()
+
+
+def render_frames(demo, edition: str, out: Path) -> dict:
+    """Every frame of ``demo`` in ``edition``'s language under OUT/frames/: its manifest."""
+    from PIL import Image
+
+    from course_lib.plots import describe
+    from course_lib.widgets import demo_class
+
+    slug = demo_class(demo).removeprefix("course-demo--")
+    folder = out / "frames" / edition / slug
+    folder.mkdir(parents=True, exist_ok=True)
+    mode, keys = frame_keys(demo)
+    defaults = tuple(list(c.values).index(c.default) for c in demo.controls)
+    manifest = {"slug": slug, "mode": mode, "frames": [], "bytes": 0}
+    try:
+        for n, key in enumerate(keys):
+            values = {c.name: c.values[i] for c, i in zip(demo.controls, key, strict=True)}
+            with speaking(edition):  # the frame's texts and its alt text in the page's language
+                png = shrink(demo.png(**values))
+                alt = describe(demo.figure(**values))  # the live figure shows these values now
+            (folder / f"{n}.png").write_bytes(png)
+            manifest["frames"].append({"src": f"../frames/{edition}/{slug}/{n}.png", "alt": alt})
+            manifest["bytes"] += len(png)
+            if key == defaults:
+                manifest["size"] = Image.open(io.BytesIO(png)).size
+    finally:
+        demo.clear_cache()  # the PNGs are on disk; trained models stay in their lru_cache
+    manifest["controls"] = [
+        {"name": c.name, "kind": c.kind, "values": [str(v) for v in c.values], "default": i}
+        for c, i in zip(demo.controls, defaults, strict=True)
+    ]
+    manifest["index"] = {",".join(map(str, key)): n for n, key in enumerate(keys)}
+    return manifest
+
+
+def demo_html(manifest: dict, edition: str) -> str:
+    """The demo's controls (native inputs: keyboard-operable), its frame and its manifest."""
+    slug, esc = manifest["slug"], html.escape
+    rows = []
+    for k, control in enumerate(manifest["controls"]):
+        cid, values, default = f"{slug}-{k}", control["values"], control["default"]
+        if control["kind"] == "slider":
+            field = (
+                f'<input type="range" id="{cid}" data-control="{k}" min="0" '
+                f'max="{len(values) - 1}" step="1" value="{default}" '
+                f'aria-valuetext="{esc(values[default])}"><output for="{cid}">'
+                f"{esc(values[default])}</output>"
+            )
+        else:
+            options = "".join(
+                f'<option value="{i}"{" selected" if i == default else ""}>{esc(v)}</option>'
+                for i, v in enumerate(values)
+            )
+            field = f'<select id="{cid}" data-control="{k}">{options}</select>'
+        rows.append(
+            f'<div class="demo-control"><label for="{cid}">{esc(control["name"])}</label>'
+            f"{field}</div>"
+        )
+    default_key = ",".join(str(c["default"]) for c in manifest["controls"])
+    first = manifest["frames"][manifest["index"][default_key]]
+    width, height = manifest["size"]
+    data = {k: manifest[k] for k in ("mode", "controls", "index", "frames")}
+    data_json = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    return (
+        f'<div class="site-demo" data-demo="{slug}" data-mode="{manifest["mode"]}" '
+        f'data-ready="false"><div class="demo-controls">{"".join(rows)}</div>'
+        f'<img class="demo-frame" src="{first["src"]}" alt="{esc(first["alt"])}" '
+        f'width="{width}" height="{height}">'
+        f'<p class="demo-note">{esc(word(edition, manifest["mode"]))}</p>'
+        f'<script type="application/json" class="demo-manifest">'
+        f"{data_json}</script></div>"
+    )
+
+
+def render_demos(demos: list, edition: str, out: Path) -> tuple[dict, list[dict]]:
+    """Every frame of each demo in ``edition``: {id(demo): manifest}, and a report row per demo."""
+    manifests, rows = {}, []
+    for demo in demos:
+        began = time.perf_counter()
+        manifest = manifests[id(demo)] = render_frames(demo, edition, out)
+        row = {"demo": demo.name, "slug": manifest["slug"], "edition": edition}
+        row |= {"mode": manifest["mode"], "frames": len(manifest["frames"])}
+        row |= {"bytes": manifest["bytes"], "seconds": round(time.perf_counter() - began, 1)}
+        rows.append(row)
+        print(
+            f"{edition} {demo.name}: {row['mode']}, {row['frames']} frames, "
+            f"{row['bytes'] / 1024:.0f} KiB, {row['seconds']:.1f} s"
+        )
+    return manifests, rows

@@ -1,0 +1,197 @@
+"""The site's pages: a notebook made ready for export (formulas, images with alt text, demos),
+nbconvert with the course's template, navigation between lessons and editions, the glossary
+page, the home page and the shared assets."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import html
+import posixpath
+import re
+import shutil
+from pathlib import Path
+
+from course_lib.i18n import tr
+from course_lib.tools.site.frames import demo_html
+from course_lib.tools.site.texts import (
+    ASSETS,
+    EDITION_NAME,
+    EDITIONS,
+    GLOSSARY_HEADING,
+    HTML_LANG,
+    math_to_placeholders,
+    restore_math,
+    speaking,
+    title_of,
+    word,
+)
+
+
+def site_path(target: Path, source: Path) -> str | None:
+    """The site path ("en/01_x.html") of a notebook under ``source``, None if outside it."""
+    try:
+        parts = target.resolve().relative_to(source.resolve()).parts
+    except ValueError:
+        return None
+    edition, rest = (parts[0], parts[1:]) if parts[0] in EDITIONS[1:] else ("en", parts)
+    return posixpath.join(edition, *rest[:-1], Path(rest[-1]).stem + ".html")
+
+
+def fix_links(body: str, folder: Path, source: Path, page: str) -> str:
+    """Links to notebooks (``01_x.ipynb``, ``../00_index.ipynb``) become links to their pages."""
+
+    def one(match: re.Match) -> str:
+        target = site_path(folder / (match.group(1) + ".ipynb"), source)
+        if target is None:
+            return match.group(0)
+        fragment = match.group(2) or ""
+        return f'href="{posixpath.relpath(target, posixpath.dirname(page))}{fragment}"'
+
+    return re.sub(r'href="([^":#]+)\.ipynb(#[^"]*)?"', one, body)
+
+
+def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, counts: dict):
+    """``nb`` ready for export: math as placeholders, images as files with alt text, demos as
+    kernel-free HTML, no widget state."""
+    nb = copy.deepcopy(nb)
+    nb.metadata.pop("widgets", None)
+    edition, stem = page.split("/")[0], Path(page).stem
+    heading, math_found = "", []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            headings = re.findall(r"^#+\s+(.+)$", cell.source, re.M)
+            heading = re.sub(r"[`*$]", "", headings[-1]).strip() if headings else heading
+            cell.source = math_to_placeholders(cell.source, math_found, counts["math_failures"])
+        if index in demos:
+            html_text = demo_html(manifests[id(demos[index])], edition)
+            cell.outputs = [
+                {"output_type": "display_data", "metadata": {}, "data": {"text/html": html_text}}
+            ]
+            continue
+        for k, output in enumerate(cell.get("outputs", [])):
+            if "image/png" not in output.get("data", {}):
+                continue
+            name = f"img/{stem}-{index}-{k}.png"
+            (out / edition / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / edition / name).write_bytes(base64.b64decode(output["data"]["image/png"]))
+            meta = output.setdefault("metadata", {}).setdefault("image/png", {})
+            if not str(meta.get("alt", "")).strip():
+                with speaking(edition):
+                    meta["alt"] = tr("Figure: {what}", what=heading)
+                counts["images_without_alt"] += 1
+            output["metadata"]["filenames"] = {"image/png": name}
+    return nb, math_found
+
+
+def navigation(edition: str, pages: list[tuple[str, str]], page: str, root: str) -> dict:
+    """The header, the list of lessons and the previous/next links of ``page``."""
+    ui = {key: word(edition, key) for key in ("lessons", "glossary", "previous", "next")}
+    esc, here = html.escape, posixpath.basename(page)
+    other = "zh" if edition == "en" else "en"
+    other_lang = HTML_LANG[other]
+    current = {name: ' aria-current="page"' if name == here else "" for name, _ in pages}
+    items = "".join(
+        f'<li><a href="{name}"{current[name]}>{esc(t)}</a></li>' for name, t in pages[:-1]
+    )
+    nav = (
+        f'<nav class="site-nav" aria-label="{ui["lessons"]}"><h2>{ui["lessons"]}</h2>'
+        f'<ol>{items}</ol><h2>{ui["glossary"]}</h2><ol><li><a href="glossary.html"'
+        f"{current['glossary.html']}>{ui['glossary']}</a></li></ol></nav>"
+    )
+    header = (
+        f'<header class="site-header"><a class="site-home" href="{root}index.html">'
+        f'{esc(pages[0][1])}</a><a class="other-edition" lang="{other_lang}" '
+        f'hreflang="{other_lang}" href="../{other}/{here}">{EDITION_NAME[other]}</a></header>'
+    )
+    names = [name for name, _ in pages]
+    at = names.index(here)
+    links = []
+    if at > 0:
+        prev_name, prev_title = pages[at - 1]
+        links.append(f'<a rel="prev" href="{prev_name}">← {ui["previous"]}: {esc(prev_title)}</a>')
+    if at + 1 < len(pages):
+        next_name, next_title = pages[at + 1]
+        links.append(f'<a rel="next" href="{next_name}">{ui["next"]}: {esc(next_title)} →</a>')
+    pager = (
+        f'<nav class="pager" aria-label="{ui["previous"]} / {ui["next"]}">{"".join(links)}</nav>'
+    )
+    return {"nav": nav, "header": header, "pager": pager}
+
+
+def export(nb, site: dict) -> str:
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="course_page", extra_template_basedirs=[str(ASSETS)])
+    exporter.exclude_input_prompt = exporter.exclude_output_prompt = True
+    body, _ = exporter.from_notebook_node(nb, resources={"site": site})
+    return body
+
+
+def glossary_notebook(edition: str, lessons: list[tuple[Path, object]]):
+    """A notebook of markdown cells: each lesson's glossary table under a link to the lesson."""
+    import nbformat
+
+    cells = [f"# {word(edition, 'glossary')}\n\n{word(edition, 'glossary_intro')}"]
+    for path, nb in lessons:
+        for cell in nb.cells:
+            text = cell.source if cell.cell_type == "markdown" else ""
+            if GLOSSARY_HEADING[edition] in text:
+                table = text.split(GLOSSARY_HEADING[edition], 1)[1].split("\n#", 1)[0]
+                cells.append(f"## [{title_of(nb)}]({path.name})\n{table}")
+    glossary = nbformat.v4.new_notebook()
+    glossary.cells = [nbformat.v4.new_markdown_cell(text) for text in cells]
+    return glossary
+
+
+def write_home(out: Path, titles: dict[str, str]) -> None:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    editions = "".join(
+        f'<li><a href="{e}/00_index.html" lang="{HTML_LANG[e]}">{EDITION_NAME[e]}: '
+        f"{html.escape(titles[e])}</a></li>"
+        for e in EDITIONS
+    )
+    text = (
+        f'# {titles["en"]}\n\n{word("en", "home")}\n\n<p lang="zh-Hans">{word("zh", "home")}</p>\n\n'
+        f'<ul class="home-editions">{editions}</ul>'
+    )
+    nb.cells = [nbformat.v4.new_markdown_cell(text)]
+    site = {"lang": "en", "title": titles["en"]}
+    site |= dict.fromkeys(("root", "header", "nav", "pager", "show_code"), "")
+    (out / "index.html").write_text(export(nb, site), encoding="utf-8")
+
+
+def write_assets(out: Path) -> None:
+    from pygments.formatters import HtmlFormatter
+
+    (out / "assets").mkdir(parents=True, exist_ok=True)
+    css = (ASSETS / "course.css").read_text(encoding="utf-8")
+    css += "\n/* code colours (Pygments) */\n" + HtmlFormatter().get_style_defs(".highlight")
+    (out / "assets" / "course.css").write_text(css, encoding="utf-8")
+    shutil.copyfile(ASSETS / "demo.js", out / "assets" / "demo.js")
+
+
+def write_pages(
+    edition: str, books: list, demos: dict, manifests: dict, out: Path, source: Path, counts: dict
+) -> str:
+    """Every page of ``edition``, the glossary last; returns the edition's course title."""
+    pages = [(p.stem + ".html", title_of(nb)) for p, nb in books]
+    pages.append(("glossary.html", word(edition, "glossary")))
+    folder = source if edition == "en" else source / edition
+    glossary = (folder / "glossary.ipynb", glossary_notebook(edition, books))
+    (out / edition).mkdir(exist_ok=True)
+    for (path, nb), (name, title) in zip([*books, glossary], pages, strict=True):
+        page = f"{edition}/{name}"
+        prepared, math_found = prepare(nb, path, page, out, demos.get(path, {}), manifests, counts)
+        site = {
+            "lang": HTML_LANG[edition],
+            "root": "../",
+            "show_code": word(edition, "show_code"),
+            "title": title if name == "00_index.html" else f"{title} · {pages[0][1]}",
+            **navigation(edition, pages, page, "../"),
+        }
+        body = restore_math(export(prepared, site), math_found)
+        (out / page).write_text(fix_links(body, path.parent, source, page), encoding="utf-8")
+    return pages[0][1]
