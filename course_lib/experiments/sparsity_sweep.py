@@ -44,6 +44,7 @@ from course_lib.experiments.memory import (
     fact_predictions,
     train_language_model,
 )
+from course_lib.experiments.stored_file import load_npz, save_npz
 
 SWEEP_FILE = Path(__file__).parent.parent / "data" / "sparsity_sweep.npz"
 
@@ -102,31 +103,18 @@ def run_sweep(settings: SweepSettings = SETTINGS) -> Sweep:
 
 def save_sweep(sweep: Sweep, path: Path = SWEEP_FILE) -> int:
     """Store the sweep's arrays and settings; returns the file's size in bytes."""
-    arrays = {
-        f.name: np.asarray(getattr(sweep, f.name)) for f in fields(Sweep) if f.name != "settings"
-    }
-    arrays |= {f"setting|{k}": np.array(v) for k, v in sweep.settings.model.__dict__.items()}
-    arrays["widths"] = np.array(sweep.settings.widths)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **arrays)
-    return path.stat().st_size
+    arrays = {f.name: getattr(sweep, f.name) for f in fields(Sweep) if f.name != "settings"}
+    arrays["widths"] = sweep.settings.widths
+    return save_npz(path, arrays, sweep.settings.model.__dict__)
 
 
 def load_sweep(path: Path = SWEEP_FILE) -> Sweep:
     """The stored sweep, as ``run_sweep`` returned it."""
-    if not path.exists():
-        raise FileNotFoundError(
-            f"path must name a stored sweep, got {path}; rebuild it with "
-            "python -m course_lib.experiments.sparsity_sweep"
-        )
-    with np.load(path, allow_pickle=False) as data:
-        model = Settings(
-            **{k.split("|", 1)[1]: data[k].item() for k in data.files if k.startswith("setting|")}
-        )
-        settings = SweepSettings(model, tuple(int(w) for w in data["widths"]))
-        arrays = {name: data[name] for name in ("trained", "initial", "facts_right", "losses")}
-        facts, seconds = int(data["facts"]), float(data["seconds"])
-    return Sweep(settings, **arrays, facts=facts, seconds=seconds)
+    arrays, settings = load_npz(path, "sweep", "course_lib.experiments.sparsity_sweep")
+    sweep_settings = SweepSettings(Settings(**settings), tuple(int(w) for w in arrays["widths"]))
+    kept = {name: arrays[name] for name in ("trained", "initial", "facts_right", "losses")}
+    facts, seconds = int(arrays["facts"]), float(arrays["seconds"])
+    return Sweep(sweep_settings, **kept, facts=facts, seconds=seconds)
 
 
 if __name__ == "__main__":  # rebuild SWEEP_FILE: python -m course_lib.experiments.sparsity_sweep

@@ -34,6 +34,7 @@ import torch
 from course_lib.experiments import DTYPE, default_dtype
 from course_lib.experiments.facts import make_corpus
 from course_lib.experiments.memory import next_token_loss
+from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.training import adam_steps
 from course_lib.model.ffn import module_parameters
 from course_lib.model.language_model import LanguageModel
@@ -190,32 +191,15 @@ def run_race(settings: RaceSettings = SETTINGS) -> Race:
 
 def save_race(race: Race, path: Path = RACE_FILE) -> int:
     """Store the race's arrays and settings; returns the file's size in bytes."""
-    arrays = {
-        f.name: np.asarray(getattr(race, f.name)) for f in fields(Race) if f.name != "settings"
-    }
-    arrays |= {f"setting|{k}": np.array(v) for k, v in race.settings.__dict__.items()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **arrays)
-    return path.stat().st_size
+    arrays = {f.name: getattr(race, f.name) for f in fields(Race) if f.name != "settings"}
+    return save_npz(path, arrays, race.settings.__dict__)
 
 
 def load_race(path: Path = RACE_FILE) -> Race:
     """The stored race, as ``run_race`` returned it."""
-    if not path.exists():
-        raise FileNotFoundError(
-            f"path must name a stored race, got {path}; rebuild it with "
-            "python -m course_lib.experiments.variant_race"
-        )
-    with np.load(path, allow_pickle=False) as data:
-        stored = {k.split("|", 1)[1]: data[k] for k in data.files if k.startswith("setting|")}
-        settings = RaceSettings(
-            **{k: tuple(v.tolist()) if v.ndim else v.item() for k, v in stored.items()}
-        )
-        arrays = {
-            f.name: data[f.name] for f in fields(Race) if f.name not in ("settings", "seconds")
-        }
-        seconds = float(data["seconds"])
-    return Race(settings, **arrays, seconds=seconds)
+    arrays, settings = load_npz(path, "race", "course_lib.experiments.variant_race")
+    kept = {f.name: arrays[f.name] for f in fields(Race) if f.name not in ("settings", "seconds")}
+    return Race(RaceSettings(**settings), **kept, seconds=float(arrays["seconds"]))
 
 
 @dataclass(frozen=True)
