@@ -9,3 +9,47 @@ from course_lib.tools.lab import isolated_dirs
 
 os.environ.update(isolated_dirs(Path(tempfile.mkdtemp(prefix="ffn-course-test-"))))
 # A venv's kernelspec is found through sys.prefix, so moving JUPYTER_DATA_DIR loses nothing.
+
+
+# --- spreading `make test` over both cores (pytest-xdist) ---------------------------------------
+# A work unit runs on one worker, in order: a notebook's nbval cells share one kernel, a lesson's
+# browser tests share one Run All, and the site's tests share one build. The rest goes by module,
+# as module-scoped fixtures expect. Longest units first, so neither core is left with a long one at
+# the end. (xdist's own --dist loadgroup leaves nbval's cells ungrouped, so the scheduler is ours.)
+SITE_MODULES = ("tests/browser/test_site_in_browser.py", "tests/tools/test_site.py")
+LESSON_MODULE = "tests/browser/test_lessons_in_browser.py"
+ORDER = ("site", "browser lesson", "notebook", "module")
+
+
+def work_unit(nodeid: str) -> tuple[str, str]:
+    """(kind, name) of the work unit a test belongs to, from its node id."""
+    module = nodeid.split("::", 1)[0]
+    if module in SITE_MODULES:
+        return "site", "site"
+    if module.endswith(".ipynb"):
+        return "notebook", module
+    if module == LESSON_MODULE and nodeid.endswith("]"):
+        return "browser lesson", f"lesson {nodeid[nodeid.index('[') + 1 : -1]}"
+    return "module", module
+
+
+def pytest_collection_modifyitems(config, items):
+    """Longest kinds of unit first (a stable sort: each unit keeps its own order)."""
+    items.sort(key=lambda item: ORDER.index(work_unit(item.nodeid)[0]))
+
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # pragma: no cover - pytest-xdist is a dev dependency
+    LoadScopeScheduling = None
+else:
+
+    class WorkUnitScheduling(LoadScopeScheduling):
+        """xdist's scope scheduling, with ``work_unit`` as the scope, in collection order."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)[1]
+
+    def pytest_xdist_make_scheduler(config, log):
+        config.option.loadscopereorder = False  # keep the order chosen above
+        return WorkUnitScheduling(config, log)

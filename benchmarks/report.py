@@ -10,7 +10,7 @@ from typing import Any
 
 from benchmarks import classroom, goals
 from benchmarks.controls import MODES
-from benchmarks.nbval_passes import nbval_pass_section
+from benchmarks.make_test import make_test_section, suite_goal
 
 MIB = 1024**2
 
@@ -160,9 +160,10 @@ def summarize(results: dict[str, Any]) -> dict[str, Any]:
     controls = [
         control_summary(modes, control_floors.get(key[0])) for key, modes in grouped.items()
     ]
-    nbval = [{**b["extra_info"], "median_s": b["stats"]["median"]} for b in of_kind(results, "nbval pass")]  # fmt: skip
+    parts = [{**b["extra_info"], "median_s": b["stats"]["median"]} for b in of_kind(results, "make test part")]  # fmt: skip
+    site = [b["extra_info"] for b in of_kind(results, "site swaps") if b["extra_info"].get("moves")]
     return {
-        "floor": floor, "notebooks": notebooks, "course": course, "controls": controls, "nbval": nbval,
+        "floor": floor, "notebooks": notebooks, "course": course, "controls": controls, "make_test": parts, "site": site,
         "errors": results.get("course", {}).get("failures", []),
         "notebooks_measured": bool(floors or notebooks), "controls_measured": bool(controls or control_floors),
     }  # fmt: skip
@@ -177,6 +178,10 @@ def verdicts(summary: dict[str, Any]) -> list[tuple[str, goals.Verdict]]:
     ]
     if summary["course"]:
         found.append(("whole course", summary["course"]["goal"]))
+    found += [(f"site page `{row['page']}` swaps", goals.site_swap_goal(row["median_ms"]))
+              for row in summary.get("site", [])]  # fmt: skip
+    if (verdict := suite_goal(summary["make_test"])) is not None:
+        found.append(("make test's tests", verdict))
     for c in summary["controls"]:
         found += [
             (f"control `{c['demo']}.{c['control']}` {key}", v) for key, v in c["goals"].items()
@@ -191,8 +196,10 @@ def misses(summary: dict[str, Any]) -> list[str]:
         if v.met is False:
             if what == "whole course":
                 lines.append(f"whole course: {v.value:.2f} × floors vs {v.goal}")
+            elif what == "make test's tests":
+                lines.append(f"make test's tests: {v.value:.0f} s vs {v.goal}")
             else:
-                unit = " ms" if what.startswith("control") else ""
+                unit = " ms" if what.startswith(("control", "site")) else ""
                 value = "" if v.value is None else f"{v.value:.3g}{unit} vs "
                 lines.append(f"{what}: {value}{v.goal}")
     return lines
@@ -338,7 +345,8 @@ def method(settings: dict[str, Any]) -> list[str]:
         "- Peak memory: RSS of the kernel plus its child processes, sampled every 20 ms from a thread, or the kernel's own high-water mark (VmHWM) if larger; median over rounds. Kernel CPU: user + system time of the kernel and its children.",
         f"- Controls: every control of every demo from `course_lib.widgets.all_demos()`, over every value of its grid or {values} spread evenly over it, the other controls at their defaults, {repeat} time(s) over those values (one round per value visited); the time of `demo.png(**values)` (render + PNG encode, what the widget's callback waits for). *First visit*: the demo's cache (`demo.clear_cache()`) and every `lru_cache`/`cache` of the loaded `course_lib` modules emptied first (caches held elsewhere, e.g. in closures, are not seen). *Re-render*: the experiment caches warm, the figure drawn and encoded again. *Cached*: the PNG cache hit a revisited value gets. *Re-render in Chinese*: the re-render in the Chinese edition (`set_language(\"zh\")`, its texts drawn with the CJK font). CPU: this process's CPU time (all threads) over the same call.",
         f"- Control floor: a new empty figure of the demo's default figure size and dpi encoded as PNG ({20 * repeat if isinstance(repeat, int) else '20 × repeat'} rounds).",
-        "- `make test`'s nbval passes: `make nbval` and `make portability` run as subprocesses (the targets `make test` runs, with their environment variables), one round each per repetition.",
+        "- `make test`'s parts: `make lint`, `make suite` and `make portability` run as subprocesses (the targets `make test` runs, with their environment variables), one round each per repetition; their total is judged against the goal of 3 min.",
+        "- The static site: `make site` built into a temporary folder and served on 127.0.0.1; in Chromium every control of every demo on each lesson page moved two steps (the browser suite's own driver, `tests/browser/sitepage.py`); a swap is the page's own time from setting the frame to its decoded image. Goal: median ≤ 16 ms per page (one frame at 60 Hz).",
         "- Goals (issue 7): every control p95 ≤ 100 ms for cached values and anything that trains nothing, ≤ 1 s for a first visit that trains (with a busy text saying training); every notebook ≤ 60 s; the whole course ≤ 3 × the sum of the floors; peak kernel memory ≤ 1 GiB.",
     ]
 
@@ -391,6 +399,20 @@ def classroom_section(results: dict[str, Any], summary: dict[str, Any]) -> list[
     ]
 
 
+def site_section(summary: dict[str, Any]) -> list[str]:
+    """The site's frame swaps per page, as each page measured them."""
+    rows = summary.get("site", [])
+    if not rows:
+        return []
+    lines = ["## The static site's demos", "", "| page | moves | median swap | slowest swap | goal |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for row in rows:
+        verdict = goals.site_swap_goal(row["median_ms"])
+        lines.append(f"| `{row['page']}` | {row['moves']} | {row['median_ms']:.1f} ms | "
+                     f"{row['max_ms']:.1f} ms | {label(verdict)} |")  # fmt: skip
+    return [*lines, ""]
+
+
 def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
     """The whole RESULTS.md."""
     summary = summarize(results)
@@ -414,7 +436,8 @@ def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         *machine_section(results),
         *notebook_section(summary),
         *control_section(summary),
-        *nbval_pass_section(summary["nbval"]),
+        *site_section(summary),
+        *make_test_section(summary["make_test"]),
         *classroom_section(results, summary),
         *comparison_section(results, baseline),
         "## Goals missed",

@@ -543,7 +543,7 @@ def test_benchmarks_cover_every_demo_control_and_notebook_and_only_selects():
     }
     assert {i.split("[", 1)[1][:-1] for i in ids if "::test_control[" in i} == wanted
     assert {i.split("[", 1)[1][:-1] for i in ids if "::test_notebook[" in i} == set(notebooks)
-    assert sum("::test_nbval_pass[" in i for i in ids) == 2
+    assert sum("::test_make_test_part[" in i for i in ids) == 3
     demo, control = demos[0], demos[0].controls[0]
     picked = _collect("--only", f"{demo.name}.{control.name}", "--only", notebooks[0])
     assert sorted(i.split("::")[1] for i in picked) == sorted(

@@ -142,16 +142,18 @@ def load_model(path: Path = WEIGHTS_FILE) -> tuple[LanguageModel, Settings, np.n
         fields = {
             k.split("|", 1)[1]: data[k].item() for k in data.files if k.startswith("setting|")
         }
-        state = {
-            k.split("|", 1)[1]: torch.from_numpy(data[k].copy())
-            for k in data.files
-            if k.startswith("weight|")
-        }
         losses = data["losses"]
+    state = {name: torch.from_numpy(array) for name, array in stored_weights(path).items()}
     settings = Settings(**fields)
     model = build_model(settings, len(corpus_of(settings).vocabulary))
     model.load_state_dict(state)
     return model.eval(), settings, losses
+
+
+def stored_weights(path: Path = WEIGHTS_FILE) -> dict[str, np.ndarray]:
+    """The shipped model's weights as the file holds them: {parameter name: array}."""
+    with np.load(path, allow_pickle=False) as data:
+        return {k.split("|", 1)[1]: data[k].copy() for k in data.files if k.startswith("weight|")}
 
 
 @lru_cache(maxsize=1)

@@ -76,3 +76,17 @@ def lesson_after_run_all(page, lab: LabServer, path: str) -> Iterator[LessonPage
             lesson.close()
         finally:
             lab.shutdown_kernels()
+
+
+@contextmanager
+def lesson_as_stored(page, lab: LabServer, path: str) -> Iterator[LessonPage]:
+    """``path`` opened with its stored outputs, nothing run; closed and its kernel stopped after."""
+    lesson = LessonPage(page, path)
+    try:
+        lesson.open()
+        yield lesson
+    finally:
+        try:
+            lesson.close()
+        finally:
+            lab.shutdown_kernels()

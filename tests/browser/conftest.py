@@ -42,11 +42,13 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture(scope="session")
 def served_root() -> Iterator[Path]:
-    """Folder the suite's server serves: lessons/ (cleared copies of notebooks/) and scratch/."""
+    """Folder the suite's server serves: lessons/ (cleared copies of notebooks/), stored/ (the
+    notebooks as committed, outputs included) and scratch/."""
     root = Path(tempfile.mkdtemp(prefix="ffn-course-browser-"))
-    shutil.copytree(
-        NOTEBOOKS, root / "lessons", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
-    )
+    for folder in ("lessons", "stored"):
+        shutil.copytree(
+            NOTEBOOKS, root / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+        )
     for notebook in (root / "lessons").rglob("*.ipynb"):  # both editions (zh/ too)
         cleared_copy(NOTEBOOKS / notebook.relative_to(root / "lessons"), notebook)
     (root / "scratch").mkdir()

@@ -11,9 +11,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 IDLE = "Python 3 (ipykernel) | Idle"
 OPEN_TIMEOUT_MS = 90_000
-RUN_ALL_TIMEOUT_MS = 300_000
-# a training demo updates on release, ~1 s on an idle machine; the CI machine is shared
-OUTPUT_TIMEOUT_MS = 30_000
+RUN_ALL_TIMEOUT_MS = 600_000
+# Liveness limits, not speed goals (those are the benchmark's): a training demo updates on
+# release in ~1 s on an idle machine, and CI may be 4x slower with both cores busy
+OUTPUT_TIMEOUT_MS = 60_000
 
 # The panel of the notebook at `path`, found among the main-area widgets.
 _PANEL = """(path) => {
@@ -97,7 +98,7 @@ _WIDGET_FAILURES = """(notebook) => [...notebook.querySelectorAll('.jp-OutputAre
 # jupyterlab_widgets mismatch it never does.
 _WIDGETS_SETTLED = """(notebook) => ![...notebook.querySelectorAll('.jp-OutputArea-output')]
   .some((o) => o.innerText.trim().startsWith('Loading widget'))"""
-WIDGET_RENDER_TIMEOUT_MS = 15_000
+WIDGET_RENDER_TIMEOUT_MS = 60_000  # liveness: a widget that has not rendered by then never will
 
 CONTROL_SELECTORS = {
     "slider": ".widget-slider",

@@ -131,7 +131,10 @@ MESSAGES: dict[str, str] = {
         "在 3 个随机模型上，每个单元的结果都等于 E v_i。"
     ),
     # lesson 5's claims: section 1
-    "loading the shipped model takes well under a second": "加载随课程提供的模型远不到一秒",
+    "the model is read, not trained: every weight equals the shipped file's": (
+        "模型是读入的，不是训练出来的：每个权重都与随课程提供的文件相同"
+    ),
+    "{n} tensors, bit for bit": "{n} 个张量，逐位相同",
     "the model knows its facts": "模型掌握了它的全部事实",
     "{a} of {b} right": "答对 {a}/{b}",
     "far above the majority guess": "远高于多数类猜测",

@@ -72,7 +72,7 @@ def render_frames(demo, edition: str, out: Path) -> dict:
     """Every frame of ``demo`` in ``edition``'s language under OUT/frames/: its manifest."""
     from PIL import Image
 
-    from course_lib.plots import describe
+    from course_lib.plots import describe, figure_png
     from course_lib.widgets import demo_class
 
     slug = demo_class(demo).removeprefix("course-demo--")
@@ -85,8 +85,8 @@ def render_frames(demo, edition: str, out: Path) -> dict:
         for n, key in enumerate(keys):
             values = {c.name: c.values[i] for c, i in zip(demo.controls, key, strict=True)}
             with speaking(edition):  # the frame's texts and its alt text in the page's language
-                png = shrink(demo.png(**values))
-                alt = describe(demo.figure(**values))  # the live figure shows these values now
+                figure = demo.figure(**values)  # drawn once: its PNG and its alt text
+                png, alt = shrink(figure_png(figure)), describe(figure)
             (folder / f"{n}.png").write_bytes(png)
             manifest["frames"].append({"src": f"../frames/{edition}/{slug}/{n}.png", "alt": alt})
             manifest["bytes"] += len(png)

@@ -1,0 +1,109 @@
+"""Driving a page of the static site (``make site``) as a learner does: open it, then move every
+control of every kernel-free demo. Shared by the browser suite (does each move show the right
+frame?) and the benchmark (how long does each swap take?)."""
+
+from __future__ import annotations
+
+import itertools
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+# A liveness limit, not a speed goal: a swap that has not come after this long never will.
+SWAP_WAIT_MS = 60_000
+PAGE_READY_MS = 120_000
+ALL_READY = (
+    "() => [...document.querySelectorAll('.site-demo')].every((d) => d.dataset.ready !== 'false')"
+)
+_STATE = """(demo) => ({
+  src: demo.querySelector("img.demo-frame").getAttribute("src"),
+  swapMs: Number(demo.querySelector("img.demo-frame").dataset.swapMs),
+  swaps: Number(demo.dataset.swaps || 0),
+})"""
+
+
+def targets(start: int, count: int) -> list[int]:
+    """Two moves of one step each from ``start``: two other values where the control has them,
+    else to its other value and back."""
+    step = 1 if start + 1 < count else -1
+    first = start + step
+    second = first + step if 0 <= first + step < count else start
+    return [first, second]
+
+
+def move(page, demo, control, target: int) -> dict | None:
+    """One step of ``control`` to ``target`` (a key press, or select_option); the demo's state
+    once its frame swap finished, None if no swap came."""
+    before = demo.evaluate(_STATE)
+    if control.evaluate("(el) => el.type === 'range'"):
+        control.focus()
+        current = int(control.input_value())
+        page.keyboard.press("ArrowRight" if target > current else "ArrowLeft")
+    else:
+        control.select_option(index=target)
+    try:
+        page.wait_for_function(
+            "([demo, n]) => Number(demo.dataset.swaps || 0) > n",
+            arg=[demo.element_handle(), before["swaps"]],
+            timeout=SWAP_WAIT_MS,
+        )
+    except PlaywrightTimeout:
+        return None
+    return {**demo.evaluate(_STATE), "before": before["src"]}
+
+
+def exercise_demos(page) -> tuple[list[str], list[dict]]:
+    """(problems, swaps): every control of every demo on ``page`` moved to two other values with
+    the keyboard (ranges) or select_option (selects). A problem is a move that showed no new frame,
+    a control that shows another value, or (one control at a time) other controls not back at
+    their defaults. ``swaps`` has one row per move with the page's own measured swap time: data for
+    the benchmark, judged nowhere here."""
+    problems, swaps = [], []
+    for demo in page.locator(".site-demo").all():
+        slug = demo.get_attribute("data-demo")
+        if demo.get_attribute("data-ready") != "true":
+            problems.append(
+                f"{slug}: frames not ready (data-ready={demo.get_attribute('data-ready')})"
+            )
+            continue
+        one_at_a_time = demo.get_attribute("data-mode") == "one-at-a-time"
+        defaults = demo.evaluate(
+            "(d) => JSON.parse(d.querySelector('script.demo-manifest').textContent)"
+            ".controls.map((c) => c.default)"
+        )
+        controls = demo.locator("[data-control]").all()
+        for k, control in enumerate(controls):
+            name = demo.locator(f"label[for='{control.get_attribute('id')}']").inner_text()
+            count = int(control.evaluate("(el) => el.type === 'range' ? +el.max + 1 : el.length"))
+            start = int(control.input_value())
+            for previous, target in itertools.pairwise([start, *targets(start, count)]):
+                where = f"{slug}: {name} {previous} -> {target}"
+                state = move(page, demo, control, target)
+                if state is None:
+                    problems.append(f"{where}: no frame swap happened")
+                    continue
+                swaps.append({"demo": slug, "control": name, "move": f"{previous} -> {target}",
+                              "ms": state["swapMs"]})  # fmt: skip
+                if int(control.input_value()) != target:
+                    problems.append(f"{where}: the control shows {control.input_value()}")
+                if state["src"] == state["before"]:
+                    problems.append(f"{where}: the frame did not change ({state['src']})")
+                others = [int(c.input_value()) for j, c in enumerate(controls) if j != k]
+                if one_at_a_time and others != [d for j, d in enumerate(defaults) if j != k]:
+                    problems.append(f"{where}: the other controls are not at their defaults")
+    return problems, swaps
+
+
+def open_page(browser, url: str) -> tuple[object, list[str]]:
+    """``url`` opened in a new tab, with every console error and failed request collected."""
+    page, errors = browser.new_page(), []
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url} ({r.failure})"))
+    page.on(
+        "response",
+        lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
+    )
+    page.goto(url)
+    page.wait_for_load_state("load")
+    page.wait_for_function(ALL_READY, timeout=PAGE_READY_MS)
+    return page, errors
