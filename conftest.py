@@ -5,6 +5,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from xdist.scheduler import LoadScopeScheduling  # pytest-xdist, a dev dependency
+
 from course_lib.tools.lab import isolated_dirs
 
 os.environ.update(isolated_dirs(Path(tempfile.mkdtemp(prefix="ffn-course-test-"))))
@@ -38,18 +40,22 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: ORDER.index(work_unit(item.nodeid)[0]))
 
 
-try:
-    from xdist.scheduler import LoadScopeScheduling
-except ImportError:  # pragma: no cover - pytest-xdist is a dev dependency
-    LoadScopeScheduling = None
-else:
+class WorkUnitScheduling(LoadScopeScheduling):
+    """pytest-xdist's scope scheduling, with ``work_unit`` as the scope."""
 
-    class WorkUnitScheduling(LoadScopeScheduling):
-        """xdist's scope scheduling, with ``work_unit`` as the scope, in collection order."""
+    def _split_scope(self, nodeid: str) -> str:
+        return work_unit(nodeid)[1]
 
-        def _split_scope(self, nodeid: str) -> str:
-            return work_unit(nodeid)[1]
 
+class WorkUnits:
+    """The scheduler, registered only where pytest-xdist runs (the benchmark turns it off)."""
+
+    @staticmethod
     def pytest_xdist_make_scheduler(config, log):
         config.option.loadscopereorder = False  # keep the order chosen above
         return WorkUnitScheduling(config, log)
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(WorkUnits(), "ffn-course-work-units")

@@ -63,27 +63,15 @@ def open_lab(browser, lab: LabServer):
 
 
 @contextmanager
-def lesson_after_run_all(page, lab: LabServer, path: str) -> Iterator[LessonPage]:
-    """``path`` (relative to the served folder) opened and Run All done; afterwards its tab is
-    closed and its kernel stopped, so lessons do not pile up kernels."""
+def opened_lesson(page, lab: LabServer, path: str, run_all: bool = True) -> Iterator[LessonPage]:
+    """``path`` (relative to the served folder) opened, and Run All done unless ``run_all`` is
+    False (its stored outputs shown as committed); afterwards its tab is closed and its kernel
+    stopped, so lessons do not pile up kernels."""
     lesson = LessonPage(page, path)
     try:
         lesson.open()
-        lesson.run_all()
-        yield lesson
-    finally:
-        try:
-            lesson.close()
-        finally:
-            lab.shutdown_kernels()
-
-
-@contextmanager
-def lesson_as_stored(page, lab: LabServer, path: str) -> Iterator[LessonPage]:
-    """``path`` opened with its stored outputs, nothing run; closed and its kernel stopped after."""
-    lesson = LessonPage(page, path)
-    try:
-        lesson.open()
+        if run_all:
+            lesson.run_all()
         yield lesson
     finally:
         try:

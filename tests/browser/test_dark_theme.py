@@ -9,7 +9,7 @@ figure's background is opaque white as drawn."""
 from __future__ import annotations
 
 import pytest
-from browser_suite import ARTIFACTS, lesson_as_stored
+from browser_suite import ARTIFACTS, opened_lesson
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ CORNERS = """(path) => {
 
 
 def test_figures_stay_legible_in_the_dark_theme(lab_page, lab):
-    with lesson_as_stored(lab_page, lab, LESSON) as lesson:
+    with opened_lesson(lab_page, lab, LESSON, run_all=False) as lesson:
         lab_page.evaluate(THEME, "JupyterLab Dark")
         try:
             lab_page.wait_for_function(DARK, timeout=60_000)

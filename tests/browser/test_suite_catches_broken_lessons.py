@@ -9,7 +9,7 @@ from pathlib import Path
 
 import lessonpage
 import pytest
-from browser_suite import lesson_after_run_all
+from browser_suite import opened_lesson
 from learner import control_problems, naming_problems, run_all_problems, stretched_images
 
 pytestmark = pytest.mark.browser
@@ -77,14 +77,14 @@ def scratch_notebook(folder: Path, name: str, sources: list[str]) -> str:
 @pytest.fixture(scope="module")
 def working(lab_page, lab, served_root):
     path = scratch_notebook(served_root, "working_demo.ipynb", WORKING)
-    with lesson_after_run_all(lab_page, lab, path) as lesson:
+    with opened_lesson(lab_page, lab, path) as lesson:
         yield lesson
 
 
 @pytest.fixture(scope="module")
 def broken(lab_page, lab, served_root):
     path = scratch_notebook(served_root, "broken_demo.ipynb", BROKEN)
-    with lesson_after_run_all(lab_page, lab, path) as lesson:
+    with opened_lesson(lab_page, lab, path) as lesson:
         yield lesson
 
 
