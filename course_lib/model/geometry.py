@@ -13,9 +13,10 @@ import numpy as np
 
 from course_lib._validate import positive_int
 
-# Triangle f and triangle g (vertices, counter-clockwise); they overlap in a small quadrilateral-ish region.
+# Triangle f and triangle g (vertices, counter-clockwise, so edge i here is edge i of half_planes:
+# g1 the lower-right edge); they overlap in a small quadrilateral-ish region.
 TRIANGLE_F = np.array([[-0.9, -0.6], [0.7, -0.6], [-0.1, 0.9]])
-TRIANGLE_G = np.array([[-0.6, 0.6], [0.9, 0.5], [0.2, -0.9]])
+TRIANGLE_G = np.array([[0.2, -0.9], [0.9, 0.5], [-0.6, 0.6]])
 
 # Cross products below this (relative to the polygon's size squared) count as collinear.
 _COLLINEAR_TOL = 1e-9
@@ -85,11 +86,16 @@ def half_planes(polygon: object) -> tuple[np.ndarray, np.ndarray]:
     normals @ p + offsets > 0 on the inside. Edge i runs from vertex i to vertex i + 1."""
     vertices = validate_polygon(polygon)
     centre = vertices.mean(axis=0)
-    rows = [
-        edge_half_plane(a, b, centre)
-        for a, b in zip(vertices, np.roll(vertices, -1, axis=0), strict=True)
-    ]
+    rows = [edge_half_plane(a, b, centre) for a, b in polygon_edges(vertices)]
     return np.array([w for w, _ in rows]), np.array([b for _, b in rows])
+
+
+def polygon_edges(polygon: object) -> np.ndarray:
+    """The polygon's edges as their two ends, (n, 2, 2), numbered as ``half_planes`` numbers them:
+    edge i runs from vertex i to vertex i + 1 of the counter-clockwise outline. A figure that
+    labels edge i must take it from here, whatever order the caller's vertices are in."""
+    vertices = validate_polygon(polygon)
+    return np.stack([vertices, np.roll(vertices, -1, axis=0)], axis=1)
 
 
 def signed_distances(polygon: object, points: object) -> np.ndarray:

@@ -20,7 +20,7 @@ from matplotlib.colors import LinearSegmentedColormap, ListedColormap, to_rgba
 from matplotlib.figure import Figure
 
 from course_lib.i18n import N_, tr
-from course_lib.model.geometry import line_segments
+from course_lib.model.geometry import line_segments, polygon_edges
 from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
 
 INK = PALETTE[7]  # black: true edges, the circle, marker outlines
@@ -111,9 +111,7 @@ def seed_picture_figure(
             label=tr("triangle {name}", name=name),
         )
         _outline(ax, polygon, color)
-        for i, (a, b) in enumerate(
-            zip(polygon, np.roll(polygon, -1, axis=0), strict=True), start=1
-        ):
+        for i, (a, b) in enumerate(polygon_edges(polygon), start=1):  # unit i's edge
             ax.annotate(
                 f"{name}{i}",
                 (a + b) / 2,
@@ -153,7 +151,7 @@ def feature_grid_figure(
                 ax.axis("off")
                 continue
             _image(ax, features[:, :, start + i], extent)
-            edge = np.array([polygon[i], polygon[(i + 1) % len(polygon)]])
+            edge = polygon_edges(polygon)[i]  # the edge of the unit whose map this is
             _outline(ax, polygon, GREY, lw=0.6, ls=":")
             ax.plot(edge[:, 0], edge[:, 1], color=color, lw=2.5)
             _square(ax, extent, tr("feature {name}{index}", name=name, index=i + 1))
