@@ -215,18 +215,33 @@ def _answer_log_probs(
     return log_probs[torch.arange(len(answers)), answers]
 
 
+def unit_gradients(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, torch.Tensor]:
+    """(activations, gradients) of every FFN unit at each prompt's last word, (facts, layers,
+    d_ff) each: the gradient is the full d log p(answer) / d(unit), through every later layer.
+
+    Each layer's hidden units get a zero added (a tap) and the gradient is taken with respect to
+    the taps. Making the units themselves separate leaves would cut the path from a layer-0 unit
+    through layer 1's FFN to the output, and give layer 0 a wrong score (even its sign)."""
+    hidden: list[torch.Tensor] = []
+    taps: list[torch.Tensor] = []
+
+    def tap(_index: int, h: torch.Tensor) -> torch.Tensor:
+        taps.append(torch.zeros_like(h, requires_grad=True))
+        hidden.append(h.detach())
+        return h + taps[-1]  # the same value; its gradient is d total / d h, every path kept
+
+    total = _answer_log_probs(model, corpus, tap).sum()  # facts do not interact
+    grads = torch.autograd.grad(total, taps)  # the weights' .grad are left untouched
+    last = [(h[:, -1], g[:, -1]) for h, g in zip(hidden, grads, strict=True)]
+    return torch.stack([h for h, _ in last], 1), torch.stack([g for _, g in last], 1)
+
+
 def attributions(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
     """Gradient x activation of every FFN unit at each prompt's last word, for log p(answer):
-    (facts, layers, d_ff). The "knowledge neurons" score of Dai et al. 2022, in its simple form."""
-    hidden: list[torch.Tensor] = []
-
-    def as_leaf(_index: int, h: torch.Tensor) -> torch.Tensor:
-        hidden.append(h.detach().requires_grad_())  # a leaf: the gradient stops here
-        return hidden[-1]
-
-    total = _answer_log_probs(model, corpus, as_leaf).sum()  # facts do not interact
-    grads = torch.autograd.grad(total, hidden)  # the weights' .grad are left untouched
-    return torch.stack([(g * h)[:, -1] for g, h in zip(grads, hidden, strict=True)], 1).detach()
+    (facts, layers, d_ff). The "knowledge neurons" score of Dai et al. 2022 in its simple form
+    (they integrate the gradient of p, not log p, along a path from zero)."""
+    activations, gradients = unit_gradients(model, corpus)
+    return (activations * gradients).detach()
 
 
 def scale_units(units: list[tuple[int, int]], factor: float) -> HiddenEdit:

@@ -151,3 +151,43 @@ def next_token_probabilities(
         before = model(prompt)[0, -1].softmax(-1)
         after = model(prompt, scale_units(units, scale))[0, -1].softmax(-1)
     return before.numpy(), after.numpy()
+
+
+@dataclass(frozen=True)
+class LayerContributions:
+    """How each layer's FFN units (their values, h W2, at the prompt's last word) raise the
+    answer's logit, (facts, layers) each. ``direct``: read straight by the final LayerNorm and E,
+    the LayerNorm's scale frozen at the clean run's; ``total``: the logit's drop when all of the
+    layer's units are zeroed there, every later path included; ``total - direct``: what reaches
+    the output through later layers (and the LayerNorm's rescaling)."""
+
+    direct: np.ndarray
+    total: np.ndarray
+
+
+@torch_threads(1)
+def layer_contributions(model: LanguageModel, corpus: Corpus) -> LayerContributions:
+    """Each layer's FFN contribution to the answer's logit, split into its direct path and the rest
+    (lesson 4: in a pre-norm stack every FFN writes into the residual stream the output reads)."""
+    prompts, answers = corpus.prompts()
+    rows = torch.arange(len(answers))
+    hidden: dict[int, torch.Tensor] = {}
+
+    def keep(index: int, h: torch.Tensor) -> torch.Tensor:
+        hidden[index] = h[:, -1]
+        return h
+
+    with torch.no_grad():
+        stream = model.residual_stream(prompts, keep)[:, -1]  # (facts, d_model)
+        logits = model.norm(stream) @ model.unembedding.T
+        clean = logits[rows, answers]
+        sigma = (stream.var(-1, unbiased=False, keepdim=True) + model.norm.eps).sqrt()
+        readout = model.norm.weight * model.unembedding[answers]  # (facts, d_model): γ ⊙ E[a]
+        direct, total = [], []
+        for index, layer in enumerate(model.layers):
+            values = hidden[index] @ layer.ffn.linear2.weight.T  # h W2, no bias: the units' part
+            centred = values - values.mean(-1, keepdim=True)
+            direct.append(((centred / sigma) * readout).sum(-1))
+            zeroed = model(prompts, scale_units([(index, u) for u in range(model.d_ff)], 0.0))
+            total.append(clean - zeroed[:, -1][rows, answers])
+    return LayerContributions(torch.stack(direct, 1).numpy(), torch.stack(total, 1).numpy())

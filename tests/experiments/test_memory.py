@@ -28,6 +28,7 @@ from course_lib.experiments.memory import (
     scale_units,
     stored_model,
     train_language_model,
+    unit_gradients,
     unit_promotes,
     unit_triggers,
 )
@@ -149,6 +150,58 @@ def test_an_attribution_is_the_derivative_of_log_p_when_the_unit_is_scaled():
         moved = _answer_log_probs(model, corpus, scale_units([(layer, unit)], 1 + eps))[fact]
     assert abs((moved - base).item() / eps - scores[fact, layer, unit].item()) < 1e-5
     assert scores[fact, layer, unit].abs() > 1e-4  # a unit that matters, so the check is not 0 = 0
+
+
+def _nudge(layer: int, unit: int, delta: float):
+    """An edit adding ``delta`` to one hidden unit at the last word."""
+
+    def edit(index: int, h: torch.Tensor) -> torch.Tensor:
+        if index != layer:
+            return h
+        h = h.clone()
+        h[:, -1, unit] += delta
+        return h
+
+    return edit
+
+
+def _central_difference(model, corpus, fact: int, layer: int, unit: int, eps: float) -> float:
+    with torch.no_grad():
+        up = _answer_log_probs(model, corpus, _nudge(layer, unit, eps))[fact]
+        down = _answer_log_probs(model, corpus, _nudge(layer, unit, -eps))[fact]
+    return ((up - down) / (2 * eps)).item()
+
+
+@pytest.mark.parametrize("fact", [5, 17, 40])
+def test_every_units_gradient_equals_a_finite_difference_through_every_later_layer(fact):
+    # Layer 0's units reach the output directly and through layer 1's FFN: both paths count.
+    # Fact 5, layer-0 unit 63 is where a gradient cut at each layer's units had the wrong sign.
+    model, corpus = stored_model()
+    activations, gradients = unit_gradients(model, corpus)
+    assert activations.shape == gradients.shape == (48, SETTINGS.num_layers, SETTINGS.d_ff)
+    rng = np.random.default_rng(fact)
+    for layer in range(SETTINGS.num_layers):
+        units = {63, *rng.choice(SETTINGS.d_ff, size=24, replace=False).tolist()}
+        for unit in sorted(units):
+            analytic = gradients[fact, layer, unit].item()
+            # central differences at two step sizes: a later ReLU whose input lies within the
+            # larger step of zero bends the curve there, so one of the two must agree
+            numeric = [_central_difference(model, corpus, fact, layer, unit, eps)
+                       for eps in (1e-6, 1e-7)]  # fmt: skip
+            assert min(abs(n - analytic) for n in numeric) <= 1e-8 + 1e-5 * abs(analytic), (
+                layer,
+                unit,
+                analytic,
+                numeric,
+            )
+    # the check is not 0 = 0: layer 0's gradients are not all small
+    assert gradients[fact, 0].abs().max() > 1e-3
+
+
+def test_attributions_are_activation_times_gradient():
+    model, corpus = stored_model()
+    activations, gradients = unit_gradients(model, corpus)
+    torch.testing.assert_close(attributions(model, corpus), activations * gradients)
 
 
 def test_erasing_a_facts_top_units_hurts_that_fact_more_than_unrelated_facts():

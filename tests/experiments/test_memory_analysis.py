@@ -124,3 +124,40 @@ def test_top_units_are_the_highest_scores_and_the_edit_distribution_is_the_model
     assert abs(before.sum() - 1) < 1e-12 and np.abs(after - before).max() > 1e-3
     same = next_token_probabilities(model, corpus, 3, units, 1.0)
     np.testing.assert_allclose(same[1], same[0], atol=1e-12)
+
+
+def test_layer_contributions_split_each_layers_effect_on_the_answers_logit():
+    from course_lib.experiments.memory_analysis import layer_contributions
+
+    model, corpus = stored_model()
+    parts = layer_contributions(model, corpus)
+    assert parts.direct.shape == parts.total.shape == (48, 2)
+    # total: the logit's drop when every unit of the layer is zeroed at the last word, fact 7
+    prompts, answers = corpus.prompts()
+    everything = [(0, u) for u in range(model.d_ff)]
+    with torch.no_grad():
+        clean = model(prompts[7:8])[0, -1, answers[7]]
+        zeroed = model(prompts[7:8], scale_units(everything, 0.0))[0, -1, answers[7]]
+    assert abs((clean - zeroed).item() - parts.total[7, 0]) < 1e-9
+    # direct: the layer's values removed from the stream with the LayerNorm's scale frozen, by hand
+    hidden = {}
+
+    def keep(index, h):
+        hidden[index] = h
+        return h
+
+    with torch.no_grad():
+        stream = model.residual_stream(prompts[7:8], keep)[0, -1]
+        values = hidden[0][0, -1] @ model.layers[0].ffn.linear2.weight.T
+        sigma = torch.sqrt(stream.var(unbiased=False) + model.norm.eps)
+
+        def frozen(x):
+            return model.norm.weight * (x - x.mean()) / sigma + model.norm.bias
+
+        by_hand = (frozen(stream) - frozen(stream - values)) @ model.unembedding[answers[7]]
+    assert abs(by_hand.item() - parts.direct[7, 0]) < 1e-9
+    # the last layer has no later layer: what it does not do directly is the LayerNorm's
+    # rescaling, which moves one fact's total either way and nearly cancels on average
+    rest = parts.total[:, 1] - parts.direct[:, 1]
+    assert abs(rest.mean()) < 0.1 * parts.direct[:, 1].mean()
+    assert np.abs(rest).max() > 0.1  # per fact it does move: the rescaling is real

@@ -156,8 +156,21 @@ MESSAGES: dict[str, str] = {
     ),
     "layer 0: not above chance": "第 0 层：不高于随机水平",
     # section 4
-    "attribution's top unit is among the 5 that matter most, for about half the facts": (
-        "约一半的事实中，归因最高的单元位于影响最大的 5 个单元之列"
+    "attribution's top unit is among the 5 that matter most, for most facts": (
+        "对大多数事实，归因最高的单元在最重要的 5 个单元之中"
+    ),
+    "layer 0's units raise the answer's logit straight through the final LayerNorm and E": (
+        "第 0 层的单元经由最终的 LayerNorm 和 E 直接提高答案的 logit"
+    ),
+    "most of layer 0's effect on the answer goes through layer 1": (
+        "第 0 层对答案的作用大部分经过第 1 层"
+    ),
+    "on average, layer 1's units act almost only directly": (
+        "平均而言，第 1 层的单元几乎只通过直接路径起作用"
+    ),
+    "{a} of {b} facts, direct path positive": "{a}/{b} 个事实的直接路径为正",
+    "{a} of {b} facts, more through layer 1 than direct": (
+        "{a}/{b} 个事实经过第 1 层的部分大于直接部分"
     ),
     "{a} of {b}; at random about {c}": "{a}/{b}；随机挑选约为 {c}",
     "erasing a fact's top 5 units lowers its p(answer)": (
