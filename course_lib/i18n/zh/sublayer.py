@@ -202,8 +202,8 @@ MESSAGES: dict[str, str] = {
     "pre-norm: the last layer's gradient falls at every doubling of depth": (
         "前置层归一化：深度每翻一倍，最后一层的梯度都会下降"
     ),
-    "from 2 to 16 layers it falls by about the factor sqrt(2/16)": (
-        "从 2 层到 16 层，它大约下降为原来的 sqrt(2/16) 倍"
+    "from 2 to 16 layers it falls by a factor near sqrt(2/16), the ratio of the O(.) bounds": (
+        "从 2 层到 16 层，它下降的倍数接近 sqrt(2/16)，即两个 O(·) 上界之比"
     ),
     "{measured} measured, {bound} from the bound": "实测 {measured}，上界给出 {bound}",
     "post-norm: the last layer's gradient does not shrink with depth": (
