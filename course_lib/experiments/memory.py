@@ -266,6 +266,7 @@ class NeuronEffects:
     top: int
     own: np.ndarray
     unrelated: np.ndarray
+    own_log_odds: np.ndarray  # the fact's change of log(p / (1 - p)): no ceiling near p = 1
 
 
 def knowledge_neuron_effects(
@@ -276,11 +277,14 @@ def knowledge_neuron_effects(
     scores = attributions(model, corpus).flatten(1)  # (facts, layers * d_ff)
     d_ff, facts = model.d_ff, corpus.facts
     with torch.no_grad():
-        before = _answer_log_probs(model, corpus).exp()
-        own, unrelated = [], []
+        log_p = _answer_log_probs(model, corpus)
+        before = log_p.exp()
+        own, unrelated, odds = [], [], []
         for i, row in enumerate(scores):
             units = [divmod(int(u), d_ff) for u in row.topk(positive_int("top", top)).indices]
-            change = _answer_log_probs(model, corpus, scale_units(units, factor)).exp() / before - 1
+            edited = _answer_log_probs(model, corpus, scale_units(units, factor))
+            change = edited.exp() / before - 1
+            odds.append(float(log_odds(edited[i]) - log_odds(log_p[i])))
             other = [
                 j
                 for j, f in enumerate(facts)
@@ -288,7 +292,12 @@ def knowledge_neuron_effects(
             ]
             own.append(float(change[i]))
             unrelated.append(float(change[other].mean()))
-    return NeuronEffects(factor, top, np.array(own), np.array(unrelated))
+    return NeuronEffects(factor, top, np.array(own), np.array(unrelated), np.array(odds))
+
+
+def log_odds(log_p: torch.Tensor) -> torch.Tensor:
+    """log(p / (1 - p)) from log p, exact even where p is within rounding of 1."""
+    return log_p - torch.log(-torch.expm1(log_p))
 
 
 def active_fraction(model: LanguageModel, corpus: Corpus) -> np.ndarray:

@@ -196,6 +196,13 @@ MESSAGES: dict[str, str] = {
     "the answers are saturated: no fact could gain even 2 %": (
         "答案已经饱和：没有哪个事实还能提高 2 %"
     ),
+    "the answers leave p little room: no fact could gain even 2 %": (
+        "p 的上升空间很小：没有哪个事实还能提高 2 %"
+    ),
+    "in log-odds, which have no ceiling, doubling lowers the answer for most facts": (
+        "在没有上限的对数几率上，加倍让大多数事实的答案下降"
+    ),
+    "{a} of {b} facts, lower": "{a}/{b} 个事实下降",
     "every p(answer) above 0.98": "所有 p(answer) 都高于 0.98",
     # section 5
     "at initialisation about half the units fire": "初始化时约有一半单元激活",
