@@ -93,7 +93,9 @@ class Promotion:
     top_tokens: int
     hits: int
     facts: int
-    chance: float
+    chance: float  # random value vectors: top_tokens of the whole vocabulary
+    control: float  # expected hits of the units firing on another entity's prompt, same relation
+    by_relation: dict[str, tuple[int, int]]  # relation -> (hits, facts)
 
 
 @torch_threads(1)
@@ -102,16 +104,35 @@ def firing_units_promote_answers(
 ) -> Promotion:
     """Keys chosen by activation alone (no gradient), values read through the output embedding:
     do the units that fire most on a fact's prompt promote its answer? Chance: the same test with
-    random value vectors' top tokens, 1 - (1 - top_tokens / vocab) ** firing per fact."""
+    random value vectors' top tokens, 1 - (1 - top_tokens / vocab) ** firing per fact. Control:
+    the units firing most on another entity's prompt of the same relation (a colour unit's top
+    tokens hold many colours), averaged over those prompts."""
     model.check_unit(layer)
     prompts, answers = corpus.prompts()
     with torch.no_grad():
         hidden = model.ffn_hidden(prompts)[layer, :, -1]  # (facts, d_ff)
         promoted = model.value_logits(layer).topk(positive_int("top_tokens", top_tokens)).indices
     units = hidden.topk(positive_int("firing", firing), dim=-1).indices  # (facts, firing)
-    hits = (promoted[units] == answers[:, None, None]).any(dim=-1).any(dim=-1)
+    # holds[j, i]: the units firing most on prompt j promote fact i's answer
+    holds = (promoted[units][:, None] == answers[None, :, None, None]).any(-1).any(-1)
+    hits = holds.diagonal()
+    facts = corpus.facts
+    control = 0.0
+    for i, fact in enumerate(facts):
+        others = [j for j, f in enumerate(facts) if f.relation == fact.relation and j != i]
+        others = [j for j in others if facts[j].entity != fact.entity]
+        control += float(holds[others, i].double().mean())
+    by_relation = {
+        relation: (
+            int(sum(bool(hits[i]) for i, f in enumerate(facts) if f.relation == relation)),
+            sum(f.relation == relation for f in facts),
+        )
+        for relation in dict.fromkeys(f.relation for f in facts)
+    }
     chance = len(answers) * (1 - (1 - top_tokens / model.vocab_size) ** firing)
-    return Promotion(layer, firing, top_tokens, int(hits.sum()), len(answers), chance)
+    return Promotion(
+        layer, firing, top_tokens, int(hits.sum()), len(answers), chance, control, by_relation
+    )
 
 
 @torch_threads(1)

@@ -161,3 +161,28 @@ def test_layer_contributions_split_each_layers_effect_on_the_answers_logit():
     rest = parts.total[:, 1] - parts.direct[:, 1]
     assert abs(rest.mean()) < 0.1 * parts.direct[:, 1].mean()
     assert np.abs(rest).max() > 0.1  # per fact it does move: the rescaling is real
+
+
+def test_the_relation_matched_control_counts_hits_of_other_entities_units_on_this_answer():
+    model, corpus = stored_model()
+    prompts, answers = corpus.prompts()
+    result = firing_units_promote_answers(model, corpus, layer=1, firing=1, top_tokens=10)
+    with torch.no_grad():
+        hidden = model.ffn_hidden(prompts)[1, :, -1]
+    promoted = {
+        j: {w for w, _ in unit_promotes(model, corpus, 1, int(hidden[j].argmax()), k=10)}
+        for j in range(len(corpus.facts))
+    }
+    facts, expected = corpus.facts, 0.0
+    for fact in facts:
+        others = [
+            j
+            for j, f in enumerate(facts)
+            if f.relation == fact.relation and f.entity != fact.entity
+        ]
+        expected += np.mean([fact.answer in promoted[j] for j in others])
+    assert result.control == pytest.approx(expected, abs=1e-12)
+    # the control is stronger than vocabulary-wide chance: shared answers fit in one top 10
+    assert result.control > 1.5 * result.chance
+    assert sum(h for h, _ in result.by_relation.values()) == result.hits
+    assert {n for _, n in result.by_relation.values()} == {12}

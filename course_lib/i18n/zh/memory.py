@@ -151,6 +151,17 @@ MESSAGES: dict[str, str] = {
         "第 1 层：激活最强的单元提升答案的比例远高于随机水平"
     ),
     "{a} of {b}, chance {c}": "{a}/{b}，随机水平 {c}",
+    "layer 1: the unit firing most promotes the answer, over twice the relation-matched control": (
+        "第 1 层：激活最强的单元提升答案的次数，超过按关系匹配的对照的两倍"
+    ),
+    "the capitals, whose answers no other entity shares, are hit least": (
+        "首都的答案不与其他实体共享，命中最少"
+    ),
+    "layer 1: one of the 3 firing most does, for most facts, above the control": (
+        "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案，高于对照"
+    ),
+    "layer 0: not clearly above the control": "第 0 层：没有明显高于对照",
+    "{a} of {b}, control {c}": "{a}/{b}，对照 {c}",
     "layer 1: one of the 3 firing most does, for most facts": (
         "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案"
     ),
