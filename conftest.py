@@ -5,6 +5,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from xdist.scheduler import LoadScopeScheduling  # pytest-xdist, a dev dependency
 
 from course_lib.tools.lab import isolated_dirs
@@ -35,8 +36,29 @@ def work_unit(nodeid: str) -> tuple[str, str]:
     return "module", module
 
 
+COMPARED_IN_BROWSER = f"{LESSON_MODULE}::test_run_all_gives_the_committed_outputs["
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def compared_in_browser(items) -> set[str]:
+    """The notebooks (as nbval names them) whose outputs the browser suite compares after its own
+    Run All: where Chromium is there to run it, nbval need not execute them natively again."""
+    if not CHROMIUM.exists():
+        return set()
+    ids = [item.nodeid for item in items if item.nodeid.startswith(COMPARED_IN_BROWSER)]
+    return {f"notebooks/{nodeid[len(COMPARED_IN_BROWSER) : -1]}" for nodeid in ids}
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they deselect
 def pytest_collection_modifyitems(config, items):
-    """Longest kinds of unit first (a stable sort: each unit keeps its own order)."""
+    """nbval's items of the notebooks the browser suite checks are deselected (a lesson runs
+    natively once, not twice); then the longest kinds of unit first (a stable sort: each unit
+    keeps its own order)."""
+    in_browser = compared_in_browser(items)
+    dropped = [item for item in items if item.nodeid.split("::", 1)[0] in in_browser]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item.nodeid.split("::", 1)[0] not in in_browser]
     items.sort(key=lambda item: ORDER.index(work_unit(item.nodeid)[0]))
 
 

@@ -84,6 +84,41 @@ def classify_units(
 
 
 @dataclass(frozen=True)
+class ValueAgreement:
+    """Geva et al. 2021's agreement rate, per layer: the fraction of units whose value's top token
+    (read through the output embedding) is the next word after the unit's top trigger prefix in
+    the corpus, against chance (a random top token: the trigger's next words over the
+    vocabulary, averaged over units)."""
+
+    rate: np.ndarray  # (layers,)
+    chance: np.ndarray  # (layers,)
+    units: int  # per layer
+
+
+@torch_threads(1)
+def value_agreement(model: LanguageModel, corpus: Corpus) -> ValueAgreement:
+    """For every unit of every layer: its top trigger among the prefixes that a word follows, and
+    whether its value's top token is one of the words that follow that prefix in the corpus."""
+    acts = prefix_activations(model, corpus)
+    following: dict[tuple[str, ...], set[str]] = {}
+    for line in torch.unique(corpus.tokens(), dim=0):
+        words = corpus.decode(line[1 : int((line != 0).sum())])  # <bos> and padding left out
+        for end in range(1, len(words)):
+            following.setdefault(tuple(words[:end]), set()).add(words[end])
+    has_next = np.array([prefix in following for prefix in acts.prefixes])
+    values = np.where(has_next[None, :, None], acts.values, -np.inf)  # (layers, prefixes, d_ff)
+    top = values.argmax(axis=1)  # (layers, d_ff): each unit's top trigger
+    rate, chance = [], []
+    for layer in range(values.shape[0]):
+        with torch.no_grad():
+            predicted = corpus.decode(model.value_logits(layer).argmax(dim=-1))
+        nexts = [following[acts.prefixes[i]] for i in top[layer]]
+        rate.append(np.mean([w in n for w, n in zip(predicted, nexts, strict=True)]))
+        chance.append(np.mean([len(n) for n in nexts]) / model.vocab_size)
+    return ValueAgreement(np.array(rate), np.array(chance), values.shape[2])
+
+
+@dataclass(frozen=True)
 class Promotion:
     """Facts whose answer is among the ``top_tokens`` tokens promoted by at least one of the
     ``firing`` units that fire most on the prompt, against the count expected by chance."""

@@ -36,6 +36,7 @@ from course_lib.experiments.facts import make_corpus
 from course_lib.experiments.memory import next_token_loss
 from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.training import adam_steps
+from course_lib.literature import SHAZEER_2020
 from course_lib.model.ffn import module_parameters
 from course_lib.model.language_model import LanguageModel
 from course_lib.threads import torch_threads
@@ -47,14 +48,6 @@ VARIANTS: dict[str, dict[str, str]] = {
     "relu": {"activation": "relu"},
     "gelu": {"activation": "gelu"},
     "swiglu": {"ffn": "swiglu"},
-}
-
-# Shazeer 2020, Table 1: held-out log-perplexity of T5-base-sized models (parameters and compute
-# matched) after 65,536 and 524,288 training steps. Lower is better.
-SHAZEER_2020: dict[str, tuple[float, float]] = {
-    "relu": (1.997, 1.677),
-    "gelu": (1.983, 1.679),
-    "swiglu": (1.944, 1.636),
 }
 
 

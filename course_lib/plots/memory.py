@@ -10,6 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from course_lib.i18n import N_, tr, translate
+from course_lib.literature import LI_2023
 from course_lib.plots import COLORS, GREY, PALETTE, new_figure, plain_log_axis, tint
 
 # the groups a lesson passes (their labels are translated when drawn)
@@ -100,14 +101,14 @@ class NextTokenView:
 
 
 LAYER_COLORS = (PALETTE[0], PALETTE[1])  # layer 0, layer 1
-LARGE_MODELS = (0.030, 0.063)  # Li et al. 2023: active fraction in T5-Base and ViT-B/16
+LARGE_MODELS = (min(LI_2023.values()), max(LI_2023.values()))  # the band of large models
 
 
 @dataclass(frozen=True)
 class SparsityData:
     """The stored sweep over d_ff, with one width chosen: the fraction of FFN units active per
-    token in each layer, trained and at initialisation, (widths, layers) each, and the facts
-    right after training, (widths,), of ``facts``."""
+    token in each layer, trained and at initialisation, (seeds, widths, layers) each, and the
+    facts right after training, (seeds, widths), of ``facts``."""
 
     widths: tuple[int, ...]
     trained: np.ndarray
@@ -121,12 +122,33 @@ class SparsityData:
         """The chosen width's row."""
         return self.widths.index(self.d_ff)
 
+    @property
+    def seeds(self) -> int:
+        """How many seeds each width was trained from."""
+        return self.trained.shape[0]
+
+    @property
+    def trained_mean(self) -> np.ndarray:
+        """The trained fraction averaged over seeds: (widths, layers)."""
+        return self.trained.mean(axis=0)
+
+    @property
+    def initial_mean(self) -> np.ndarray:
+        """The fraction at initialisation averaged over seeds: (widths, layers)."""
+        return self.initial.mean(axis=0)
+
+    @property
+    def fewest_right(self) -> np.ndarray:
+        """The facts right in the worst seed of each width: (widths,)."""
+        return self.facts_right.min(axis=0)
+
 
 class SparsityView:
     """The sparsity demo's live figure. Left: the active fraction against d_ff (log scale), one
-    solid line per layer trained and a dashed one at initialisation, the large models' few
-    percent as a band, the chosen width marked. Right: the facts right per width, the chosen
-    width's bar in colour. Built once; ``update`` moves the marks and recolours the bars."""
+    solid line per layer trained (the mean over seeds, shaded from the lowest seed to the
+    highest) and a dashed one at initialisation, the large models' few percent as a band, the
+    chosen width marked. Right: the facts right per width in its worst seed, the chosen width's
+    bar in colour. Built once; ``update`` moves the marks and recolours the bars."""
 
     def __init__(self) -> None:
         self.figure = new_figure(7.2, 3.0, layout=None)
@@ -144,7 +166,7 @@ class SparsityView:
             color=COLORS["unit lines"],
             transform=self.ax.get_yaxis_transform(),
         )
-        self.trained, self.initial = [], []
+        self.trained, self.initial, self.spread = [], [], [None, None]
         for layer, color in enumerate(LAYER_COLORS):
             (line,) = self.ax.plot(
                 [], [], "o-", color=color, ms=4, label=tr("layer {layer} trained", layer=layer)
@@ -168,34 +190,45 @@ class SparsityView:
     def update(self, data: SparsityData) -> Figure:
         widths = np.array(data.widths)
         for layer, (trained, initial) in enumerate(zip(self.trained, self.initial, strict=True)):
-            trained.set_data(widths, data.trained[:, layer])
-            initial.set_data(widths, data.initial[:, layer])
+            trained.set_data(widths, data.trained_mean[:, layer])
+            initial.set_data(widths, data.initial_mean[:, layer])
+            if self.spread[layer] is not None:
+                self.spread[layer].remove()
+            low, high = data.trained[:, :, layer].min(axis=0), data.trained[:, :, layer].max(axis=0)
+            color = LAYER_COLORS[layer]
+            self.spread[layer] = self.ax.fill_between(
+                widths, low, high, color=color, alpha=0.2, linewidth=0
+            )
         self.ax.set_xlim(widths[0] / 1.4, widths[-1] * 1.4)
         self.ax.set_xticks(widths, [str(w) for w in widths])
         self.ax.minorticks_off()
         self.marker.set_xdata([data.d_ff, data.d_ff])
-        self.chosen.set_offsets(np.column_stack([[data.d_ff] * 2, data.trained[data.index]]))
+        chosen = data.trained_mean[data.index]
+        self.chosen.set_offsets(np.column_stack([[data.d_ff] * 2, chosen]))
         if self.bars is None or len(self.bars) != len(widths):
             self.facts_ax.clear()
             x = np.arange(len(widths))
-            self.bars = self.facts_ax.bar(x, data.facts_right, 0.7)
+            self.bars = self.facts_ax.bar(x, data.fewest_right, 0.7)
             self.facts_ax.set_xticks(x, [str(w) for w in widths], fontsize=7)
             self.facts_ax.set_ylim(0, data.facts)
             self.facts_ax.set_xlabel("d_ff")
-            self.facts_ax.set_ylabel(tr("facts right (of {facts})", facts=data.facts))
-        for i, (bar, right) in enumerate(zip(self.bars, data.facts_right, strict=True)):
+            label = tr("facts right (of {facts}), worst seed", facts=data.facts)
+            self.facts_ax.set_ylabel(label)
+        for i, (bar, right) in enumerate(zip(self.bars, data.fewest_right, strict=True)):
             bar.set_height(right)
             bar.set_color(PALETTE[2] if i == data.index else tint(PALETTE[2], 0.35))
         active = ", ".join(
-            tr("layer {layer} {fraction:.2f}", layer=i, fraction=v)
-            for i, v in enumerate(data.trained[data.index])
+            tr("layer {layer} {fraction:.2f}", layer=i, fraction=v) for i, v in enumerate(chosen)
         )
         title = tr(
-            "d_ff = {d_ff}: active per token, trained: {active}", d_ff=data.d_ff, active=active
+            "d_ff = {d_ff}: active per token, trained (mean of {seeds} seeds): {active}",
+            d_ff=data.d_ff,
+            seeds=data.seeds,
+            active=active,
         )
         self.ax.set_title(title, fontsize=9, y=1.0)  # fixed y: no title layout per redraw
         right = tr(
-            "{right} of {facts} facts", right=int(data.facts_right[data.index]), facts=data.facts
+            "{right} of {facts} facts", right=int(data.fewest_right[data.index]), facts=data.facts
         )
         self.facts_ax.set_title(right, fontsize=9, y=1.0)
         return self.figure

@@ -58,6 +58,19 @@ _CELLS = f"""(path) => ({_PANEL})(path).content.widgets
     source: cell.model.sharedModel.getSource().split('\\n')[0].slice(0, 60),
   }}))"""
 
+# Every code cell's source and outputs as nbformat JSON, images left out (never compared).
+_OUTPUTS = f"""(path) => ({_PANEL})(path).content.widgets
+  .filter((cell) => cell.model.type === 'code')
+  .map((cell) => ({{
+    source: cell.model.sharedModel.getSource(),
+    outputs: cell.model.outputs.toJSON().map((o) => {{
+      if (!o.data) return o;
+      const data = Object.fromEntries(
+        Object.entries(o.data).filter(([mime]) => !mime.startsWith('image/')));
+      return {{...o, data}};
+    }}),
+  }}))"""
+
 _ASK_KERNEL = f"""async ([path, expression]) => {{
   const kernel = ({_PANEL})(path).sessionContext.session.kernel;
   const future = kernel.requestExecute(
@@ -155,6 +168,10 @@ class LessonPage:
     def code_cells(self) -> list[dict]:
         """Per code cell: its execution count, its error outputs and its first line."""
         return self.page.evaluate(_CELLS, self.path)
+
+    def outputs(self) -> list[dict]:
+        """Per code cell: its whole source and its outputs (nbformat JSON, images left out)."""
+        return self.page.evaluate(_OUTPUTS, self.path)
 
     def widget_failures(self) -> list[str]:
         """What widget outputs show instead of a widget (once each has rendered or failed)."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import nbformat
 import pytest
 from browser_suite import ARTIFACTS, NOTEBOOKS, opened_lesson
 from learner import control_problems, naming_problems, run_all_problems, stretched_images
+from stored_outputs import differences
 
 pytestmark = pytest.mark.browser
 
@@ -38,6 +40,14 @@ def lesson(request, lab_page, lab):
 
 def test_run_all_runs_every_code_cell_without_error(lesson):
     problems = run_all_problems(lesson)
+    assert not problems, "\n".join(problems)
+
+
+def test_run_all_gives_the_committed_outputs(lesson, request):
+    """nbval's check, done on the browser's own Run All (stored_outputs.py says why)."""
+    stored = nbformat.read(NOTEBOOKS / request.node.callspec.params["lesson"], as_version=4)
+    code = [cell for cell in stored.cells if cell.cell_type == "code"]
+    problems = differences(lesson.outputs(), code, lesson.name)
     assert not problems, "\n".join(problems)
 
 

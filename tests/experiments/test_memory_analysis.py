@@ -4,6 +4,8 @@ count, random units are a weak control, and an edit's distribution is the model'
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 import torch
@@ -186,3 +188,48 @@ def test_the_relation_matched_control_counts_hits_of_other_entities_units_on_thi
     assert result.control > 1.5 * result.chance
     assert sum(h for h, _ in result.by_relation.values()) == result.hits
     assert {n for _, n in result.by_relation.values()} == {12}
+
+
+def test_value_agreement_is_a_direct_count_over_every_unit():
+    # Independently: each line read word by word, each unit's strongest prefix that a word
+    # follows found by running the model on that prefix alone, its value's top token compared.
+    from course_lib.experiments.memory_analysis import value_agreement
+
+    model, corpus = stored_model()
+    result = value_agreement(model, corpus)
+    lines = {tuple(corpus.decode(t[1 : int((t != 0).sum())])) for t in corpus.tokens()}
+    following: dict[tuple[str, ...], set[str]] = {}
+    for words in lines:
+        for end in range(1, len(words)):
+            following.setdefault(words[:end], set()).add(words[end])
+    prefixes = sorted(following)
+    batch = [corpus.encode(("<bos>", *p)) for p in prefixes]
+    width = max(map(len, batch))
+    tokens = torch.tensor([b + [0] * (width - len(b)) for b in batch])
+    ends = torch.tensor([len(b) - 1 for b in batch])
+    with torch.no_grad():
+        hidden = model.ffn_hidden(tokens)[:, torch.arange(len(batch)), ends]  # (layers, P, d_ff)
+    for layer in range(2):
+        with torch.no_grad():
+            top_word = corpus.decode(model.value_logits(layer).argmax(dim=-1))
+        best = hidden[layer].argmax(dim=0)  # (d_ff,): each unit's strongest prefix
+        agree = [top_word[u] in following[prefixes[int(best[u])]] for u in range(model.d_ff)]
+        assert result.rate[layer] == pytest.approx(np.mean(agree), abs=2 / model.d_ff)
+        chance = np.mean([len(following[prefixes[int(b)]]) for b in best]) / model.vocab_size
+        assert result.chance[layer] == pytest.approx(chance, rel=0.05)
+    assert result.units == model.d_ff and (result.rate > 5 * result.chance).all()
+
+
+def test_value_agreement_falls_to_chance_when_values_are_shuffled():
+    # The typical wrong reading, a unit's value read against another unit's key: agreement
+    # should collapse towards chance (the top tokens no longer follow the key's trigger).
+    from course_lib.experiments.memory_analysis import value_agreement
+
+    model, corpus = stored_model()
+    shuffled = copy.deepcopy(model)
+    order = torch.randperm(model.d_ff, generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        for layer in shuffled.layers:
+            layer.ffn.linear2.weight.copy_(layer.ffn.linear2.weight[:, order])
+    original, wrong = value_agreement(model, corpus), value_agreement(shuffled, corpus)
+    assert (wrong.rate < original.rate / 2).all(), (wrong.rate, original.rate)

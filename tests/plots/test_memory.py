@@ -4,6 +4,7 @@ hand-made sparsity sweep."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from matplotlib.colors import to_hex
 
 from course_lib.plots import GREY, PALETTE
@@ -82,12 +83,16 @@ def test_next_token_view_updates_in_place():
     ]
 
 
+TRAINED = np.array([[0.4, 0.45], [0.3, 0.35], [0.2, 0.25]])  # the seeds' mean, (widths, layers)
+SPREAD = np.array([-0.02, 0.0, 0.02])  # three seeds around it
+
+
 def sparsity_data(d_ff: int = 64) -> SparsityData:
     return SparsityData(
         widths=(16, 64, 256),
-        trained=np.array([[0.4, 0.45], [0.3, 0.35], [0.2, 0.25]]),
-        initial=np.array([[0.5, 0.51], [0.49, 0.5], [0.5, 0.52]]),
-        facts_right=np.array([10, 30, 48]),
+        trained=TRAINED[None] + SPREAD[:, None, None],  # (seeds, widths, layers)
+        initial=np.array([[[0.5, 0.51], [0.49, 0.5], [0.5, 0.52]]] * 3),
+        facts_right=np.array([[10, 30, 48], [12, 29, 48], [11, 31, 47]]),
         facts=48,
         d_ff=d_ff,
     )
@@ -102,13 +107,17 @@ def test_sparsity_view_draws_each_layer_trained_and_at_initialisation():
     assert len(solid) == len(dashed) == 2
     for layer in (0, 1):
         np.testing.assert_allclose(solid[layer].get_xdata(), data.widths)
-        np.testing.assert_allclose(solid[layer].get_ydata(), data.trained[:, layer])
-        np.testing.assert_allclose(dashed[layer].get_ydata(), data.initial[:, layer])
+        np.testing.assert_allclose(solid[layer].get_ydata(), TRAINED[:, layer])  # the mean
+        np.testing.assert_allclose(dashed[layer].get_ydata(), data.initial[0, :, layer])
         assert solid[layer].get_color() == dashed[layer].get_color()
+        spread = ax.collections[1 + layer].get_paths()[0].vertices  # lowest seed to highest
+        assert spread[:, 1].min() == pytest.approx(TRAINED[:, layer].min() - 0.02)
+        assert spread[:, 1].max() == pytest.approx(TRAINED[:, layer].max() + 0.02)
     assert solid[0].get_color() != solid[1].get_color()
     band = ax.patches[0]  # the large models' few percent
     np.testing.assert_allclose([band.get_y(), band.get_y() + band.get_height()], LARGE_MODELS)
-    np.testing.assert_allclose([b.get_height() for b in facts_ax.patches], data.facts_right)
+    np.testing.assert_allclose([b.get_height() for b in facts_ax.patches], [10, 29, 47])  # worst
+    assert "mean of 3 seeds" in ax.get_title()
 
 
 def test_sparsity_view_marks_the_chosen_width_and_updates_in_place():
@@ -117,7 +126,7 @@ def test_sparsity_view_marks_the_chosen_width_and_updates_in_place():
     for d_ff, index in ((256, 2), (16, 0)):
         fig = view.update(sparsity_data(d_ff))
         ax, facts_ax = fig.axes
-        assert fig is first and len(facts_ax.patches) == 3
+        assert fig is first and len(facts_ax.patches) == 3 and len(ax.collections) == 3
         vertical = [line for line in ax.lines if line.get_linestyle() == ":"]
         assert [list(line.get_xdata()) for line in vertical] == [[d_ff, d_ff]]
         np.testing.assert_allclose(

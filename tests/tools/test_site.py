@@ -15,7 +15,7 @@ from PIL import Image
 
 from course_lib.tools import site
 from course_lib.widgets import all_demos, demo_class
-from tests.tools.site_build import built_site
+from tests.tools.site_build import TEST_LIMITS, built_site
 
 EDITION_DIRS = {"en": site.NOTEBOOKS, "zh": site.NOTEBOOKS / "zh"}
 RESOURCE_ATTRIBUTES = {
@@ -74,9 +74,9 @@ def pages(built) -> dict[str, Page]:
     return {p.relative_to(out).as_posix(): Page(p) for p in sorted(out.rglob("*.html"))}
 
 
-def expected_frames(demo) -> tuple[str, int]:
+def expected_frames(demo, edition: str) -> tuple[str, int]:
     sizes = [len(c.values) for c in demo.controls]
-    if math.prod(sizes) <= site.FULL_PRODUCT_LIMIT:
+    if math.prod(sizes) <= TEST_LIMITS.get(edition, site.FULL_PRODUCT_LIMIT):
         return "full", math.prod(sizes)
     return "one-at-a-time", 1 + sum(n - 1 for n in sizes)  # the defaults once, then each move
 
@@ -149,9 +149,9 @@ def test_every_demo_is_on_its_page_in_both_editions_with_every_frame_its_mode_pr
     out = built[0]
     for demo in all_demos():
         slug = demo_class(demo).removeprefix("course-demo--")
-        mode, count = expected_frames(demo)
         fresh = Image.open(io.BytesIO(demo.png())).size
         for edition in site.EDITIONS:
+            mode, count = expected_frames(demo, edition)
             found = [
                 p.demos()[slug]
                 for n, p in pages.items()
@@ -247,9 +247,8 @@ def test_the_report_matches_the_files_and_the_site_stays_under_50_mb(built):
         frames = out / "frames" / row["edition"] / row["slug"]
         files = list(frames.glob("*.png"))
         assert len(files) == row["frames"] and sum(f.stat().st_size for f in files) == row["bytes"]
-        assert (
-            row["mode"] == expected_frames(next(d for d in all_demos() if d.name == row["demo"]))[0]
-        )
+        demo = next(d for d in all_demos() if d.name == row["demo"])
+        assert row["mode"] == expected_frames(demo, row["edition"])[0]
     assert "built in" in printed and report["build_seconds"] > 0
 
 
@@ -281,3 +280,33 @@ def test_a_widget_output_that_is_no_demo_fails_the_build_naming_notebook_and_cel
     with pytest.raises(site.SiteError, match=r"01_fake\.ipynb cell 1: .*course-demo--no-such-demo"):
         site.build(tmp_path / "out", source=tmp_path / "notebooks")
     assert not (tmp_path / "out").exists(), "the build wrote files before it failed"
+
+
+def test_the_test_build_draws_every_english_combination_and_chinese_one_control_at_a_time(built):
+    modes = {(row["edition"], row["mode"]) for row in built[1]["demos"]}
+    assert ("en", "full") in modes and ("en", "one-at-a-time") in modes  # both as shipped
+    assert modes - {("en", "full"), ("en", "one-at-a-time")} == {("zh", "one-at-a-time")}
+
+
+def test_frame_keys_give_every_combination_up_to_the_limit_and_one_at_a_time_beyond():
+    demo = next(d for d in all_demos() if len(d.controls) >= 2)
+    sizes = [len(c.values) for c in demo.controls]
+    mode, keys = site.frame_keys(demo, math.prod(sizes))
+    assert mode == "full" and len(keys) == len(set(keys)) == math.prod(sizes)
+    mode, keys = site.frame_keys(demo, 0)
+    assert mode == "one-at-a-time" and len(keys) == 1 + sum(n - 1 for n in sizes)
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ({"fr": 0}, r"limits: edition must be one of \['en', 'zh'\], got 'fr'"),
+        ({"zh": -1}, r"limits\['zh'\] must be an int >= 0, got -1"),
+        ({"zh": True}, r"limits\['zh'\] must be an int >= 0, got True"),
+        ({"en": "all"}, r"limits\['en'\] must be an int >= 0, got 'all'"),
+    ],
+)
+def test_build_rejects_limits_it_cannot_use_naming_them(tmp_path, limits, message):
+    with pytest.raises(ValueError, match=message):
+        site.build(tmp_path / "out", limits=limits)
+    assert not (tmp_path / "out").exists()

@@ -124,14 +124,20 @@ def test_sparsity_figure_marks_the_chosen_width_over_every_grid_value():
         ax, facts_ax = fig.axes
         trained = [line for line in ax.lines if line.get_linestyle() == "-"]
         assert len(trained) == 2
-        for layer, line in enumerate(trained):
-            np.testing.assert_allclose(line.get_ydata(), data.trained[:, layer])
+        for layer, line in enumerate(trained):  # the mean over seeds
+            np.testing.assert_allclose(line.get_ydata(), data.trained[:, :, layer].mean(axis=0))
         np.testing.assert_allclose(
             ax.collections[0].get_offsets(),
-            np.column_stack([[data.d_ff] * 2, data.trained[data.index]]),
+            np.column_stack([[data.d_ff] * 2, data.trained[:, data.index].mean(axis=0)]),
         )
+        bands = ax.collections[1:]  # per layer: from the lowest seed to the highest
+        assert len(bands) == 2
+        for layer, band in enumerate(bands):
+            ys = band.get_paths()[0].vertices[:, 1]
+            low, high = data.trained[:, :, layer].min(), data.trained[:, :, layer].max()
+            assert ys.min() == pytest.approx(low) and ys.max() == pytest.approx(high)
         heights = [bar.get_height() for bar in facts_ax.patches]
-        np.testing.assert_allclose(heights, data.facts_right)
+        np.testing.assert_allclose(heights, data.facts_right.min(axis=0))  # the worst seed
         colors = {to_hex(bar.get_facecolor()) for bar in facts_ax.patches}
         assert to_hex(facts_ax.patches[data.index].get_facecolor()) == to_hex(PALETTE[2])
         assert len(colors) == 2

@@ -213,6 +213,7 @@ MESSAGES: dict[str, str] = {
     ),
     "no depth wins on every seed": "没有哪个深度在每个种子上都最好",
     "best per seed: {layers} layers": "各种子的最佳层数：{layers}",
+    "the 2-layer stack is best on no seed": "两层的堆叠在任何种子上都不是最好的",
     "SwiGLU at 8/3·d_model matches a plain FFN at 4·d_model": (
         "宽 8/3·d_model 的 SwiGLU 与宽 4·d_model 的普通 FFN 参数量相当"
     ),

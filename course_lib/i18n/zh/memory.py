@@ -25,10 +25,10 @@ MESSAGES: dict[str, str] = {
     "layer {layer} at init": "第 {layer} 层，初始化时",
     "d_ff (log scale)": "d_ff（对数坐标）",
     "fraction of units active per token": "每个 token 激活的单元比例",
-    "facts right (of {facts})": "答对的事实数（共 {facts} 个）",
+    "facts right (of {facts}), worst seed": "答对的事实数（共 {facts} 个，最差的种子）",
     "layer {layer} {fraction:.2f}": "第 {layer} 层 {fraction:.2f}",
-    "d_ff = {d_ff}: active per token, trained: {active}": (
-        "d_ff = {d_ff}，训练后每个 token 的激活比例：{active}"
+    "d_ff = {d_ff}: active per token, trained (mean of {seeds} seeds): {active}": (
+        "d_ff = {d_ff}，训练后每个 token 的激活比例（{seeds} 个种子的平均）：{active}"
     ),
     "{right} of {facts} facts": "答对 {right}/{facts} 个事实",
     # course_lib.checks.memory: checker names
@@ -220,23 +220,24 @@ MESSAGES: dict[str, str] = {
     "training makes both layers a little sparser": "训练让两层都变得稍微稀疏一些",
     "by more than 2 points": "超过 2 个百分点",
     "still far from large models' few percent": "离大模型的百分之几仍很远",
-    "every width learns all 48 facts": "每种宽度都学会了全部 48 个事实",
+    "d_ff 256 and 512 learn all 48 facts in every seed": (
+        "d_ff 256 和 512 在每个种子中都学会了全部 48 个事实"
+    ),
     "at initialisation about half fire at every width": "初始化时，每种宽度都约有一半单元激活",
-    "trained, the widest FFN fires less than the narrowest, in both layers": (
-        "训练后，两层中最宽的 FFN 激活比例都低于最窄的"
+    "within 5 points, mean": "种子平均值与一半相差不到 5 个百分点",
+    "in every seed the widest FFN fires less than the narrowest, in both layers": (
+        "每个种子中，最宽的 FFN 在两层的激活比例都低于最窄的"
     ),
-    "{a} or less at d_ff {b}, {c} or more at 32": "d_ff {b} 时不超过 {a}，32 时不低于 {c}",
-    "the trained fraction falls at most doublings of d_ff": (
-        "d_ff 每翻一倍，训练后的激活比例大多会下降"
-    ),
+    "the seeds' mean falls at most doublings of d_ff": "d_ff 每翻一倍，种子平均值大多会下降",
     "layer 0: {a} of {b}, layer 1: {c} of {d}": "第 0 层：{a}/{b}，第 1 层：{c}/{d}",
-    "training sparsifies the wide FFNs, d_ff 256 and 512": (
-        "训练让较宽的 FFN（d_ff 256 和 512）变得更稀疏"
+    "training sparsifies d_ff 512 in every seed and layer": (
+        "训练让 d_ff 512 在每个种子、每一层都变得更稀疏"
     ),
-    "but the narrowest, d_ff 32, ends denser than it began": (
-        "但最窄的 d_ff 32 训练后反而比初始时更稠密"
+    "at d_ff 32 whether training ends denser depends on the seed": (
+        "在 d_ff 32 处，训练后是否更稠密取决于种子"
     ),
-    "every width stays far from large models' few percent": "每种宽度都离大模型的百分之几很远",
+    "denser in {a} of {b} (seed, layer) pairs": "在 {b} 个（种子，层）组合中有 {a} 个更稠密",
+    "every run stays far from large models' few percent": "每次运行都离大模型的百分之几很远",
     # section 6
     "default: erasing the 5 units lowers p(answer)": "默认设置：擦除这 5 个单元会降低 p(answer)",
     "with its 5 top units erased, the answer stays the most likely word for most facts": (
@@ -257,5 +258,82 @@ MESSAGES: dict[str, str] = {
     "training loss at step 30": "第 30 步的训练损失",
     "at each run's best step the paper's order appears, but within the spread": (
         "取每次运行的最佳一步时，论文中的顺序出现了，但仍在波动范围之内"
+    ),
+    # section 3: Geva et al.'s agreement rate
+    "in both layers far more units agree than by chance": "两层中一致的单元都远多于随机水平",
+    "over 5 times chance": "超过随机水平的 5 倍",
+    "the rate does not rise from the lower layer to the upper one, unlike Geva et al.'s": (
+        "与 Geva 等人的结果不同，一致率没有从低层到高层上升"
+    ),
+    # course_lib.experiments.scoreboard: section 8
+    "study": "研究",
+    "measure": "测量",
+    "paper": "论文",
+    "this toy": "本玩具模型",
+    "as in the paper?": "与论文一致？",
+    "why the toy differs": "玩具模型为何不同",
+    "yes": "是",
+    "no": "否",
+    "value's top token = top trigger's next word, lower / upper layer": (
+        "值的首选词 = 首个触发样例的下一个词，低层 / 高层"
+    ),
+    "83 words and templated lines: a prefix has few next words; 2 layers": (
+        "83 个词、句子按模板生成：一个前缀后面只跟少数几个词；只有 2 层"
+    ),
+    "Geva et al.: far above chance here, but not rising with depth": (
+        "Geva 等人：这里远高于随机水平，但不随深度上升"
+    ),
+    "semantic keys, lower / upper layer": "语义键的个数，低层 / 高层",
+    "more in upper layers": "高层更多",
+    "2 layers and 48 facts: no depth to sort patterns over": (
+        "只有 2 层、48 个事实：没有足够的深度来区分模式"
+    ),
+    "Geva et al.: the upper layer holds no more semantic keys here": (
+        "Geva 等人：这里高层的语义键并不更多"
+    ),
+    "erase a fact's top units: change of p(answer)": "擦除一个事实的前几个单元：p(answer) 的变化",
+    "stronger: 5 units of 512 carry more of a fact than in BERT": (
+        "效果更强：512 个单元中的 5 个承载了事实的更大部分，多于 BERT"
+    ),
+    "Dai et al.: erasing lowers p(answer), as in the paper": (
+        "Dai 等人：擦除会降低 p(answer)，与论文一致"
+    ),
+    "double them: change of p(answer)": "把它们加倍：p(answer) 的变化",
+    "answers above 0.98, and their log-odds fall too: a large move off the estimate": (
+        "答案的概率都高于 0.98，而且对数几率也下降：这一步太大，超出了一阶估计的范围"
+    ),
+    "Dai et al.: doubling lowers p(answer) here, unlike the paper": (
+        "Dai 等人：这里加倍会降低 p(answer)，与论文相反"
+    ),
+    "units per fact above 0.2 x the largest attribution": "每个事实中归因超过最大值 0.2 倍的单元数",
+    "one prompt per fact: no refining over paraphrases, which drops most units": (
+        "每个事实只有一个提示：无法用同义改写来筛选，而这种筛选会去掉大部分单元"
+    ),
+    "Dai et al.: a fact has far more such units here": "Dai 等人：这里每个事实的此类单元要多得多",
+    "baseline: random units, change of p(answer)": "基线：随机单元，p(answer) 的变化",
+    "Dai et al.: random units barely matter, as in the paper": (
+        "Dai 等人：随机单元几乎没有影响，与论文一致"
+    ),
+    "units active per token, trained": "训练后每个 token 激活的单元比例",
+    "sparser than at initialisation, as there, but 105k parameters and 600 steps": (
+        "与论文一样比初始化时更稀疏，但只有 10.5 万个参数、训练 600 步"
+    ),
+    "Li et al.: training makes the FFN sparser here too, but it stays near half": (
+        "Li 等人：这里训练也让 FFN 更稀疏，但激活比例仍接近一半"
+    ),
+    "units active per token, narrowest FFN -> widest": "每个 token 激活的单元比例，最窄的 FFN -> 最宽的",
+    "fewer in larger models": "模型越大越少",
+    "a few points over a 16-fold width: far smaller than between their models": (
+        "宽度变为 16 倍，只降了几个百分点：远小于他们的模型之间的差别"
+    ),
+    "Li et al.: a wider FFN is sparser here too, in every seed": (
+        "Li 等人：这里也是 FFN 越宽越稀疏，每个种子都如此"
+    ),
+    "loss at the end of training, lowest first": "训练结束时的损失，从低到高",
+    "the gaps lie within the spread over 4 seeds; the paper's model is far larger": (
+        "差距都在 4 个种子的波动范围之内；论文的模型要大得多"
+    ),
+    "Shazeer: the toy does not reproduce the ranking at the end of training": (
+        "Shazeer：训练结束时，玩具模型没有复现这个排名"
     ),
 }

@@ -170,6 +170,11 @@ MESSAGES: dict[str, str] = {
     ),
     "six-unit {six}, sharp {sharp}": "六单元网络 {six}，陡峭变体 {sharp}",
     "the inverse gives every point back": "逆映射找回了每一个点",
+    "the network collapses the 40000 grid points onto 4 outputs": (
+        "网络把 40000 个网格点坍缩到 4 个输出值上"
+    ),
+    "the rarest output is shared by {n} points": "最少见的输出值也由 {n} 个点共享",
+    "the linear map keeps every grid point distinct": "线性映射让每个网格点保持互不相同",
     "six edge features tell apart more cells than the two outputs": (
         "六个边特征区分出的小格比两个输出多"
     ),

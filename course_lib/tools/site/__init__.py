@@ -46,13 +46,24 @@ __all__ = [
     "build",
     "frame_keys",
     "main",
+    "summary",
     "math_to_placeholders",
     "restore_math",
 ]
 
 
-def build(out: Path, source: Path = NOTEBOOKS) -> dict:
-    """Build the whole site into ``out``; returns the report (also written to OUT/site-report.json)."""
+def build(out: Path, source: Path = NOTEBOOKS, limits: dict[str, int] | None = None) -> dict:
+    """Build the whole site into ``out``; returns the report (also written to OUT/site-report.json).
+
+    ``limits``: per edition, the most combinations a demo may have to get a frame for every one
+    (``FULL_PRODUCT_LIMIT`` for an edition not named); 0 gives every demo one control at a time.
+    """
+    limits = {e: FULL_PRODUCT_LIMIT for e in EDITIONS} | (limits or {})
+    for edition, limit in limits.items():
+        if edition not in EDITIONS:
+            raise ValueError(f"limits: edition must be one of {list(EDITIONS)}, got {edition!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise ValueError(f"limits[{edition!r}] must be an int >= 0, got {limit!r}")
     import nbformat
 
     from course_lib.widgets import all_demos, demo_class
@@ -72,7 +83,7 @@ def build(out: Path, source: Path = NOTEBOOKS) -> dict:
     counts, rows, titles = {"math_failures": [], "images_without_alt": 0}, [], {}
     for edition in EDITIONS:
         shown = {id(d): d for p, _ in books[edition] for d in demos[p].values()}
-        manifests, edition_rows = render_demos(list(shown.values()), edition, out)
+        manifests, edition_rows = render_demos(list(shown.values()), edition, out, limits[edition])
         rows += edition_rows
         titles[edition] = write_pages(
             edition, books[edition], demos, manifests, out, source, counts
@@ -89,15 +100,21 @@ def build(out: Path, source: Path = NOTEBOOKS) -> dict:
     return report
 
 
-def main(argv: list[str]) -> None:
-    out = Path(argv[0] if argv else "site")
-    report = build(out)
-    for failure in report["math_failures"]:
-        print(f"formula kept as LaTeX: {failure}")
-    print(f"formulas kept as LaTeX: {len(report['math_failures'])}")
-    print(f"images without stored alt text (given their heading): {report['images_without_alt']}")
-    print(f"demo frames: {report['frames_bytes'] / 2**20:.1f} MiB")
-    print(
+def summary(report: dict, out: Path) -> list[str]:
+    """What a build prints after each demo's line: formulas, alt texts, sizes and time."""
+    lines = [f"formula kept as LaTeX: {failure}" for failure in report["math_failures"]]
+    lines.append(f"formulas kept as LaTeX: {len(report['math_failures'])}")
+    lines.append(
+        f"images without stored alt text (given their heading): {report['images_without_alt']}"
+    )
+    lines.append(f"demo frames: {report['frames_bytes'] / 2**20:.1f} MiB")
+    lines.append(
         f"site: {report['total_bytes'] / 2**20:.1f} MiB in {out}/, "
         f"built in {report['build_seconds']:.0f} s"
     )
+    return lines
+
+
+def main(argv: list[str]) -> None:
+    out = Path(argv[0] if argv else "site")
+    print("\n".join(summary(build(out), out)))

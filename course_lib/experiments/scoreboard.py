@@ -1,0 +1,172 @@
+"""Lesson 5's scoreboard: each paper's number (``course_lib.literature``) beside the toy's own
+measurement of the same thing, whether the toy agrees with the paper, and why in one line where it
+does not, or where only the direction agrees."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from course_lib.i18n import N_, tr
+from course_lib.literature import DAI_2022, GEVA_2021_AGREEMENT, LI_2023, SHAZEER_2020
+
+THRESHOLD = 0.2  # Dai et al.'s coarse knowledge neurons: attribution above 0.2 x the fact's largest
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the scoreboard. ``claim`` is the lesson's sentence about the row, ``holds``
+    whether this run confirms it; ``same`` whether the toy moves in the paper's direction."""
+
+    study: str
+    measure: str
+    paper: str
+    toy: str
+    same: bool
+    why: str
+    claim: str
+    holds: bool
+
+
+def knowledge_neuron_counts(scores, threshold: float = THRESHOLD) -> np.ndarray:
+    """Per fact, how many units score above ``threshold`` times the fact's largest attribution:
+    Dai et al.'s coarse knowledge neurons, (facts,). ``scores``: (facts, layers, d_ff)."""
+    flat = np.asarray(scores, dtype=float).reshape(len(scores), -1)
+    return (flat > threshold * flat.max(axis=1, keepdims=True)).sum(axis=1)
+
+
+def _percent(value: float, digits: int = 1) -> str:
+    """A relative change as a signed percentage: the papers' with their own digits (0), the toy's
+    with one (what the lesson prints beside it; -0.5 % would round to -1 % or -0 % by CPU)."""
+    return f"{100 * value:+.{digits}f} %"
+
+
+def scoreboard(
+    agreement, semantic, erased, doubled, random_units, neurons, trained, untrained, sweep, race
+) -> list[Row]:
+    """The rows, from the lesson's own measurements: ``agreement`` (``value_agreement``),
+    ``semantic`` (layer -> semantic keys), ``erased`` and ``doubled`` (``knowledge_neuron_effects``
+    at 0 and 2), ``random_units`` (``random_unit_effects``), ``neurons``
+    (``knowledge_neuron_counts``), ``trained`` and ``untrained`` (``active_fraction``, (layers,)),
+    ``race`` (the variant race's ``summarize`` after the last step)."""
+    rate, chance = agreement.rate, agreement.chance
+    low, high = GEVA_2021_AGREEMENT
+    shazeer = sorted(SHAZEER_2020, key=lambda name: SHAZEER_2020[name][0])
+    runs = np.asarray(sweep.trained)  # (seeds, widths, layers)
+    narrow, wide = sweep.settings.widths[0], sweep.settings.widths[-1]
+    wider_sparser = bool((runs[:, -1] < runs[:, 0]).all())
+    return [
+        Row(
+            "Geva et al. 2021",
+            tr("value's top token = top trigger's next word, lower / upper layer"),
+            f"{100 * low:.0f} % / {100 * high:.1f} %",
+            f"{100 * rate[0]:.0f} % / {100 * rate[1]:.0f} %",
+            bool(rate[-1] > rate[0]),
+            tr("83 words and templated lines: a prefix has few next words; 2 layers"),
+            N_("Geva et al.: far above chance here, but not rising with depth"),
+            bool((rate > 5 * chance).all() and rate[-1] <= rate[0]),
+        ),
+        Row(
+            "Geva et al. 2021",
+            tr("semantic keys, lower / upper layer"),
+            tr("more in upper layers"),
+            f"{semantic[0]} / {semantic[1]}",
+            bool(semantic[1] > semantic[0]),
+            tr("2 layers and 48 facts: no depth to sort patterns over"),
+            N_("Geva et al.: the upper layer holds no more semantic keys here"),
+            bool(semantic[1] <= semantic[0]),
+        ),
+        Row(
+            "Dai et al. 2022",
+            tr("erase a fact's top units: change of p(answer)"),
+            _percent(DAI_2022["suppress"], 0),
+            _percent(float(erased.own.mean())),
+            bool(erased.own.mean() < 0),
+            tr("stronger: 5 units of 512 carry more of a fact than in BERT"),
+            N_("Dai et al.: erasing lowers p(answer), as in the paper"),
+            bool(erased.own.mean() < 0),
+        ),
+        Row(
+            "Dai et al. 2022",
+            tr("double them: change of p(answer)"),
+            _percent(DAI_2022["amplify"], 0),
+            _percent(float(doubled.own.mean())),
+            bool(doubled.own.mean() > 0),
+            tr("answers above 0.98, and their log-odds fall too: a large move off the estimate"),
+            N_("Dai et al.: doubling lowers p(answer) here, unlike the paper"),
+            bool(doubled.own.mean() < 0),
+        ),
+        Row(
+            "Dai et al. 2022",
+            tr("units per fact above 0.2 x the largest attribution"),
+            f"≈{DAI_2022['neurons']:.0f}",
+            f"{float(np.mean(neurons)):.0f}",
+            bool(np.mean(neurons) <= 2 * DAI_2022["neurons"]),
+            tr("one prompt per fact: no refining over paraphrases, which drops most units"),
+            N_("Dai et al.: a fact has far more such units here"),
+            bool(np.mean(neurons) > 2 * DAI_2022["neurons"]),
+        ),
+        Row(
+            "Dai et al. 2022",
+            tr("baseline: random units, change of p(answer)"),
+            f"{100 * DAI_2022['baseline']:+.1f} %",
+            _percent(float(np.mean(random_units))),
+            bool(abs(np.mean(random_units)) < 0.02),
+            "",
+            N_("Dai et al.: random units barely matter, as in the paper"),
+            bool(abs(np.mean(random_units)) < 0.02),
+        ),
+        Row(
+            "Li et al. 2023",
+            tr("units active per token, trained"),
+            ", ".join(f"{100 * v:.1f} % ({k})" for k, v in LI_2023.items()),
+            " / ".join(f"{100 * v:.0f} %" for v in trained),
+            bool((np.asarray(trained) < np.asarray(untrained)).all()),
+            tr("sparser than at initialisation, as there, but 105k parameters and 600 steps"),
+            N_("Li et al.: training makes the FFN sparser here too, but it stays near half"),
+            bool(
+                (np.asarray(trained) < np.asarray(untrained)).all()
+                and (np.asarray(trained) > 0.3).all()
+            ),
+        ),
+        Row(
+            "Li et al. 2023",
+            tr("units active per token, narrowest FFN -> widest"),
+            tr("fewer in larger models"),
+            f"{100 * runs[:, 0].mean():.0f} % -> {100 * runs[:, -1].mean():.0f} % "
+            f"(d_ff {narrow} -> {wide})",
+            wider_sparser,
+            tr("a few points over a 16-fold width: far smaller than between their models"),
+            N_("Li et al.: a wider FFN is sparser here too, in every seed"),
+            wider_sparser,
+        ),
+        Row(
+            "Shazeer 2020",
+            tr("loss at the end of training, lowest first"),
+            " < ".join(shazeer),
+            " < ".join(race.ranking),
+            bool(race.reproduces_paper),
+            tr("the gaps lie within the spread over 4 seeds; the paper's model is far larger"),
+            N_("Shazeer: the toy does not reproduce the ranking at the end of training"),
+            bool(not race.reproduces_paper),
+        ),
+    ]
+
+
+def markdown(rows: list[Row]) -> str:
+    """The scoreboard as a Markdown table, in the learner's language."""
+    head = [
+        tr("study"),
+        tr("measure"),
+        tr("paper"),
+        tr("this toy"),
+        tr("as in the paper?"),
+        tr("why the toy differs"),
+    ]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        same = tr("yes") if row.same else tr("no")
+        cells = [row.study, row.measure, row.paper, row.toy, same, row.why]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
