@@ -260,7 +260,9 @@ MESSAGES: dict[str, str] = {
         "取每次运行的最佳一步时，论文中的顺序出现了，但仍在波动范围之内"
     ),
     # section 3: Geva et al.'s agreement rate
-    "in both layers far more units agree than by chance": "两层中一致的单元都远多于随机水平",
+    "in both layers about a third of the units agree": "两层中都约有三分之一的单元一致",
+    "between 25 and 40 %": "在 25 % 到 40 % 之间",
+    "far more than by chance": "远多于随机水平",
     "over 5 times chance": "超过随机水平的 5 倍",
     "the rate does not rise from the lower layer to the upper one, unlike Geva et al.'s": (
         "与 Geva 等人的结果不同，一致率没有从低层到高层上升"
