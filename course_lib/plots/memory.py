@@ -212,8 +212,7 @@ class SparsityView:
             self.facts_ax.set_xticks(x, [str(w) for w in widths], fontsize=7)
             self.facts_ax.set_ylim(0, data.facts)
             self.facts_ax.set_xlabel("d_ff")
-            label = tr("facts right (of {facts}), worst seed", facts=data.facts)
-            self.facts_ax.set_ylabel(label)
+            self.facts_ax.set_ylabel(tr("facts right, worst seed"))
         for i, (bar, right) in enumerate(zip(self.bars, data.fewest_right, strict=True)):
             bar.set_height(right)
             bar.set_color(PALETTE[2] if i == data.index else tint(PALETTE[2], 0.35))
@@ -221,7 +220,7 @@ class SparsityView:
             tr("layer {layer} {fraction:.2f}", layer=i, fraction=v) for i, v in enumerate(chosen)
         )
         title = tr(
-            "d_ff = {d_ff}: active per token, trained (mean of {seeds} seeds): {active}",
+            "d_ff = {d_ff}, trained, mean of {seeds} seeds: {active}",
             d_ff=data.d_ff,
             seeds=data.seeds,
             active=active,

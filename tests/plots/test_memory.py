@@ -117,7 +117,7 @@ def test_sparsity_view_draws_each_layer_trained_and_at_initialisation():
     band = ax.patches[0]  # the large models' few percent
     np.testing.assert_allclose([band.get_y(), band.get_y() + band.get_height()], LARGE_MODELS)
     np.testing.assert_allclose([b.get_height() for b in facts_ax.patches], [10, 29, 47])  # worst
-    assert "mean of 3 seeds" in ax.get_title()
+    assert "mean of 3 seeds" in ax.get_title()  # the chosen width's, over seeds
 
 
 def test_sparsity_view_marks_the_chosen_width_and_updates_in_place():

@@ -25,10 +25,10 @@ MESSAGES: dict[str, str] = {
     "layer {layer} at init": "第 {layer} 层，初始化时",
     "d_ff (log scale)": "d_ff（对数坐标）",
     "fraction of units active per token": "每个 token 激活的单元比例",
-    "facts right (of {facts}), worst seed": "答对的事实数（共 {facts} 个，最差的种子）",
+    "facts right, worst seed": "答对的事实数（最差的种子）",
     "layer {layer} {fraction:.2f}": "第 {layer} 层 {fraction:.2f}",
-    "d_ff = {d_ff}: active per token, trained (mean of {seeds} seeds): {active}": (
-        "d_ff = {d_ff}，训练后每个 token 的激活比例（{seeds} 个种子的平均）：{active}"
+    "d_ff = {d_ff}, trained, mean of {seeds} seeds: {active}": (
+        "d_ff = {d_ff}，训练后，{seeds} 个种子的平均：{active}"
     ),
     "{right} of {facts} facts": "答对 {right}/{facts} 个事实",
     # course_lib.checks.memory: checker names
