@@ -310,3 +310,25 @@ def test_build_rejects_limits_it_cannot_use_naming_them(tmp_path, limits, messag
     with pytest.raises(ValueError, match=message):
         site.build(tmp_path / "out", limits=limits)
     assert not (tmp_path / "out").exists()
+
+
+def test_no_frame_of_either_edition_was_drawn_with_a_problem(built):
+    rows = built[1]["demos"]
+    assert {row["edition"] for row in rows} == set(site.EDITIONS)
+    assert all(row["problems"] == [] for row in rows)
+
+
+def test_a_frame_drawn_wrong_fails_the_build_naming_the_demo_and_the_problem(tmp_path, monkeypatch):
+    import course_lib.tools.site as built_module
+
+    def wrong(demos, edition, out, limit):
+        row = {"demo": "width", "problems": ["{'d_ff': 8}: Glyph 23485 missing from font(s)"]}
+        return {}, [row]
+
+    (tmp_path / "notebooks" / "zh").mkdir(parents=True)
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "notebooks" / "01_empty.ipynb")
+    monkeypatch.setattr(built_module, "render_demos", wrong)
+    with pytest.raises(
+        site.SiteError, match=r"en frames drawn wrong:\nwidth, \{'d_ff': 8\}: Glyph"
+    ):
+        site.build(tmp_path / "out", source=tmp_path / "notebooks")

@@ -7,7 +7,8 @@ so the sliders work with no kernel and no network.
 OUT/index.html is the course home; OUT/<edition>/<notebook>.html a page per notebook and
 OUT/<edition>/glossary.html every lesson's glossary; OUT/frames/<edition>/<demo>/<n>.png the demos'
 frames; OUT/assets/ the one stylesheet and script; OUT/site-report.json what the demos add.
-``texts`` holds what the parts share, ``frames`` the demos, ``pages`` the HTML.
+``texts`` holds what the parts share, ``frames`` the demos, ``pages`` the HTML. A frame drawn
+with a missing glyph or an untranslated text fails the build (``frames.drawing_problems``).
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ def build(out: Path, source: Path = NOTEBOOKS, limits: dict[str, int] | None = N
     for edition in EDITIONS:
         shown = {id(d): d for p, _ in books[edition] for d in demos[p].values()}
         manifests, edition_rows = render_demos(list(shown.values()), edition, out, limits[edition])
+        problems = [f"{r['demo']}, {p}" for r in edition_rows for p in r["problems"]]
+        if problems:
+            raise SiteError(f"{edition} frames drawn wrong:\n" + "\n".join(problems[:20]))
         rows += edition_rows
         titles[edition] = write_pages(
             edition, books[edition], demos, manifests, out, source, counts

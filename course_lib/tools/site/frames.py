@@ -9,7 +9,12 @@ import io
 import itertools
 import json
 import math
+import logging
+import re
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from course_lib.tools.site.texts import (
@@ -73,6 +78,56 @@ def shrink(figure) -> bytes:
     return buffer.getvalue()
 
 
+SCRIPTS = {"zh": re.compile(r"[\u4e00-\u9fff]")}  # an edition's own script, where not Latin
+
+
+def in_own_script(figure, edition: str) -> bool:
+    """Whether some visible text of ``figure`` is written in ``edition``'s script (always true
+    for an edition in Latin script)."""
+    from matplotlib.text import Text
+
+    if edition not in SCRIPTS:
+        return True
+    texts = [t.get_text() for t in figure.findobj(Text) if t.get_visible()]
+    return any(SCRIPTS[edition].search(text) for text in texts)
+
+
+class _GlyphLog(logging.Handler):
+    """mathtext reports a missing glyph through matplotlib's logger, not a warning."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "glyph" in record.getMessage().lower():
+            self.messages.append(record.getMessage())
+
+
+@contextmanager
+def drawing_problems() -> Iterator[list[str]]:
+    """What goes wrong in drawing a frame that its picture would hide from a reader: a missing
+    glyph (a box where a character should be) and a text the catalogue cannot translate (English
+    on a Chinese page). The list fills in when the block ends."""
+    from course_lib.i18n import MissingTranslation
+
+    found: list[str] = []
+    log = _GlyphLog()
+    logging.getLogger("matplotlib").addHandler(log)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield found
+    finally:
+        logging.getLogger("matplotlib").removeHandler(log)
+    found += log.messages
+    found += [
+        str(w.message)
+        for w in caught
+        if issubclass(w.category, MissingTranslation) or "glyph" in str(w.message).lower()
+    ]
+
+
 def render_frames(demo, edition: str, out: Path, limit: int = FULL_PRODUCT_LIMIT) -> dict:
     """Every frame of ``demo`` in ``edition``'s language under OUT/frames/ (every combination up
     to ``limit`` of them, else one control at a time): its manifest."""
@@ -86,13 +141,17 @@ def render_frames(demo, edition: str, out: Path, limit: int = FULL_PRODUCT_LIMIT
     folder.mkdir(parents=True, exist_ok=True)
     mode, keys = frame_keys(demo, limit)
     defaults = tuple(list(c.values).index(c.default) for c in demo.controls)
-    manifest = {"slug": slug, "mode": mode, "frames": [], "bytes": 0}
+    manifest = {"slug": slug, "mode": mode, "frames": [], "bytes": 0, "problems": []}
     try:
         for n, key in enumerate(keys):
             values = {c.name: c.values[i] for c, i in zip(demo.controls, key, strict=True)}
-            with speaking(edition):  # the frame's texts and its alt text in the page's language
-                figure = demo.figure(**values)  # drawn once: its PNG and its alt text
+            # the frame's texts and its alt text in the page's language, drawn once for both
+            with speaking(edition), drawing_problems() as problems:
+                figure = demo.figure(**values)
                 png, alt = shrink(figure), describe(figure)
+            if not in_own_script(figure, edition):
+                problems.append(f"no text in the {edition} edition's language")
+            manifest["problems"] += [f"{values}: {problem}" for problem in problems]
             (folder / f"{n}.png").write_bytes(png)
             manifest["frames"].append({"src": f"../frames/{edition}/{slug}/{n}.png", "alt": alt})
             manifest["bytes"] += len(png)
@@ -159,6 +218,7 @@ def render_demos(
         row = {"demo": demo.name, "slug": manifest["slug"], "edition": edition}
         row |= {"mode": manifest["mode"], "frames": len(manifest["frames"])}
         row |= {"bytes": manifest["bytes"], "seconds": round(time.perf_counter() - began, 1)}
+        row |= {"problems": manifest["problems"]}
         rows.append(row)
         print(
             f"{edition} {demo.name}: {row['mode']}, {row['frames']} frames, "
