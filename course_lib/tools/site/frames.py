@@ -8,8 +8,8 @@ import html
 import io
 import itertools
 import json
-import math
 import logging
+import math
 import re
 import time
 import warnings
