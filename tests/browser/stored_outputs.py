@@ -3,7 +3,7 @@ nbval compares them (notebooks/sanitize.cfg applied; images, widget models, meta
 counts and tracebacks left out; cells marked NBVAL_IGNORE_OUTPUT or NBVAL_SKIP skipped). Run
 All in the browser executes each lesson natively already, so this comparison is the lesson's
 native nbval check: conftest.py deselects nbval's own items for the notebooks the browser suite
-runs, and the portability pass still runs every notebook as another CPU would."""
+runs, and the portability pass still runs the English notebooks as another CPU would."""
 
 from __future__ import annotations
 

@@ -19,9 +19,11 @@ LESSONS = [p.relative_to(NOTEBOOKS) for p in sorted(NOTEBOOKS.glob("*.ipynb"))]
 # reaches the kernel-driven widgets and that Chromium draws their Chinese labels (README's zh
 # picture is its screenshot). Every Chinese lesson is checked elsewhere, and running each one here
 # again would test the same code twice: its code cells are the English ones character for
-# character (test_editions.py), nbval executes every one natively and as another CPU, every frame
-# of every demo is drawn in Chinese with every glyph (tests/widgets/test_demos_in_chinese.py), and
-# every Chinese page of the site is opened and driven in Chromium (test_site_in_browser.py).
+# character (test_editions.py), nbval executes every one natively, every frame of every demo is
+# drawn in Chinese and checked for missing glyphs (the site's build, tests/tools/test_site.py), and
+# every Chinese page of the site is opened and driven in Chromium (test_site_in_browser.py). Each
+# lesson run here is compared with its committed outputs (test_run_all_gives_the_committed_outputs)
+# and is therefore left out of nbval's native run (conftest.py).
 CHINESE_LESSON = Path("zh/01_feed_forward.ipynb")
 LESSONS.append(CHINESE_LESSON)
 
