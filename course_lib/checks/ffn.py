@@ -147,8 +147,11 @@ def check_feed_forward(cls: type) -> CheckResult:
     """``cls(d_model, d_ff, dropout)`` must build linear1 and linear2 and compute the FFN."""
 
     def check() -> str:
-        torch.manual_seed(0)
-        module = cls(8, 32, 0.5)
+        with torch.random.fork_rng(devices=[]):  # the learner's global RNG is left as it was
+            torch.manual_seed(0)
+            module = cls(8, 32, 0.5)
+            reference = FeedForward(8, 32, dropout=0.5)  # its weights become the module's below
+            x = torch.randn(2, 5, 8)
         layers = {name: getattr(module, name, None) for name in ("linear1", "linear2")}
         for name, layer in layers.items():
             if not isinstance(layer, torch.nn.Linear):
@@ -175,12 +178,10 @@ def check_feed_forward(cls: type) -> CheckResult:
             raise Hint(
                 tr("a linear layer has no bias: the formula has b1 and b2 (leave bias=True)")
             )
-        reference = FeedForward(8, 32, dropout=0.5)
         reference.load_state_dict(
             {k: v for k, v in module.state_dict().items() if k.startswith(("linear1", "linear2"))}
         )
         module.eval(), reference.eval()
-        x = torch.randn(2, 5, 8)
         with torch.no_grad():
             got, expected = module(x), reference(x)
             got_again = module(x)
@@ -218,8 +219,8 @@ def _diagnose_module(got, x, linear1: torch.nn.Linear, linear2: torch.nn.Linear)
 
 def _check_dropout_in_training(module: torch.nn.Module, x: torch.Tensor) -> str:
     module.train()
-    torch.manual_seed(1)
-    with torch.no_grad():
+    with torch.random.fork_rng(devices=[]), torch.no_grad():  # dropout's masks, seeded locally
+        torch.manual_seed(1)
         first = module(x)
         hidden_zeros = (first != module(x)).any()
     module.eval()

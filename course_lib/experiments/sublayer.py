@@ -112,8 +112,8 @@ def depth_profile(
     """One forward and backward pass of a fresh Xavier-initialised ``ToyEncoder`` (d_model 32)
     on random inputs (batch 8, seq 8) with a random linear read-out and cross-entropy loss."""
     positive_int("depth", depth)
-    with torch_threads(1), default_dtype(DTYPE):
-        torch.manual_seed(seed)
+    with torch_threads(1), default_dtype(DTYPE), torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)  # seeded locally: a cached call must not move the global RNG
         model = xavier_init(ToyEncoder(depth, placement, residual))
         head = nn.Linear(32, 16)
         x = torch.randn(8, 8, 32)
@@ -192,9 +192,10 @@ class RaceResult:
 def _batched_models(depth: int, placement: str, seeds: tuple[int, ...]):
     """The models of every seed stacked into one set of tensors, run together with vmap."""
     models = []
-    for seed in seeds:
-        torch.manual_seed(seed)
-        models.append(ToySequenceModel(depth, placement))
+    with torch.random.fork_rng(devices=[]):  # each seed's initialisation, the global RNG untouched
+        for seed in seeds:
+            torch.manual_seed(seed)
+            models.append(ToySequenceModel(depth, placement))
     params, buffers = stack_module_state(models)
     skeleton = copy.deepcopy(models[0]).to("meta")
 
