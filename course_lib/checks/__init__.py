@@ -82,5 +82,15 @@ def close(actual, expected, atol: float = 1e-6, rtol: float = 1e-5) -> bool:
     return a.shape == e.shape and bool(np.allclose(a, e, atol=atol, rtol=rtol))
 
 
+def first_suspect(got, suspects: dict[str, object], atol: float = 1e-6) -> str | None:
+    """The hint of the first suspect that ``got`` equals (``close``), or None. A checker lists its
+    typical wrong answers in order, each keyed by the hint that names its mistake, written with
+    ``tr`` (in the learner's language, fields filled)."""
+    for hint, wrong in suspects.items():
+        if close(got, wrong, atol=atol):
+            return hint
+    return None
+
+
 def shape_of(value) -> tuple[int, ...]:
     return tuple(value.shape) if hasattr(value, "shape") else np.shape(value)

@@ -8,7 +8,15 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.checks import (
+    CheckResult,
+    Hint,
+    close,
+    first_suspect,
+    require_return,
+    run_check,
+    shape_of,
+)
 from course_lib.i18n import N_, tr
 from course_lib.model.ffn import (
     count_gated_parameters,
@@ -67,29 +75,28 @@ def _diagnose_gated_budget(got: int, d_model: int, d_ff: int, d_equal: int) -> s
 
 def _diagnose_swiglu(got, x, W, V, W2) -> str:
     suspects = {
-        N_("that is ReGLU: the gate's activation should be SiLU (x * sigmoid(x)), not ReLU"): (
+        tr("that is ReGLU: the gate's activation should be SiLU (x * sigmoid(x)), not ReLU"): (
             F.relu(x @ W) * (x @ V)
         )
         @ W2,
-        N_("that is GEGLU: the gate's activation should be SiLU, not GELU"): (
+        tr("that is GEGLU: the gate's activation should be SiLU, not GELU"): (
             F.gelu(x @ W) * (x @ V)
         )
         @ W2,
-        N_(
+        tr(
             "that is the original GLU: sigmoid(x W) gates; SwiGLU uses silu(x W) = x W * sigmoid(x W)"
         ): (torch.sigmoid(x @ W) * (x @ V)) @ W2,
-        N_("the activation is on the wrong branch: silu(x W) * (x V), not (x W) * silu(x V)"): (
+        tr("the activation is on the wrong branch: silu(x W) * (x V), not (x W) * silu(x V)"): (
             (x @ W) * F.silu(x @ V)
         )
         @ W2,
-        N_("the linear branch x V is missing: the gate multiplies it"): F.silu(x @ W) @ W2,
-        N_("the SiLU is applied after the product; it acts on x W alone"): F.silu((x @ W) * (x @ V))
+        tr("the linear branch x V is missing: the gate multiplies it"): F.silu(x @ W) @ W2,
+        tr("the SiLU is applied after the product; it acts on x W alone"): F.silu((x @ W) * (x @ V))
         @ W2,
     }
-    for hint, wrong in suspects.items():
-        if close(got, wrong, atol=1e-5):
-            return tr(hint)
-    return tr("the values differ from (silu(x W) * (x V)) W2: check each step")
+    return first_suspect(got, suspects, atol=1e-5) or tr(
+        "the values differ from (silu(x W) * (x V)) W2: check each step"
+    )
 
 
 def check_swiglu(fn: Callable) -> CheckResult:

@@ -8,7 +8,15 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.checks import (
+    CheckResult,
+    Hint,
+    close,
+    first_suspect,
+    require_return,
+    run_check,
+    shape_of,
+)
 from course_lib.i18n import N_, tr
 from course_lib.model.ffn import (
     ACTIVATIONS,
@@ -51,10 +59,9 @@ def _diagnose_numpy(got, x, W1, b1, W2, b2) -> str:
             suspects[tr("the activation is {name}; this FFN uses ReLU, max(0, z)", name=name)] = (
                 act(x @ W1 + b1) @ W2 + b2
             )
-    for hint, wrong in suspects.items():
-        if close(got, wrong):
-            return hint
-    return tr("the values differ from max(0, x W1 + b1) W2 + b2: check the order of the operations")
+    return first_suspect(got, suspects) or tr(
+        "the values differ from max(0, x W1 + b1) W2 + b2: check the order of the operations"
+    )
 
 
 def check_numpy_ffn(fn: Callable) -> CheckResult:
@@ -305,11 +312,9 @@ def check_attention_weights(fn: Callable) -> CheckResult:
                             "is the mask inverted? True means a query may attend to that key"
                         )
                     )
-                for hint, wrong in _attention_suspects(q, k, mask).items():
-                    if close(got, wrong):
-                        raise Hint(hint)
                 raise Hint(
-                    tr(
+                    first_suspect(got, _attention_suspects(q, k, mask))
+                    or tr(
                         "the weights differ from softmax(q k^T / sqrt(d_k)) "
                         "with the mask applied first"
                     )

@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 import torch
 
-from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.checks import (
+    CheckResult,
+    Hint,
+    close,
+    first_suspect,
+    require_return,
+    run_check,
+    shape_of,
+)
 from course_lib.i18n import N_, tr
 from course_lib.model.language_model import LanguageModel
 
@@ -172,22 +180,22 @@ def _projection_suspects(model: LanguageModel, layer: int) -> dict[str, torch.Te
     ffn, E = model.layers[layer].ffn, model.unembedding
     values = ffn.linear2.weight.T  # (d_ff, d_model): row i is unit i's value vector
     return {
-        N_(
+        tr(
             "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
             "linear2.weight[:, i], since nn.Linear computes h @ weight.T"
         ): ffn.linear1.weight @ E.T,
-        N_(
+        tr(
             "the final LayerNorm is applied to each value: LN acts on the whole residual stream "
             "and is not linear, so one unit's contribution is read as E v directly"
         ): model.norm(values) @ E.T,
-        N_(
+        tr(
             "b2 is added to every value: the bias is shared by all units, not part of one unit's "
             "value"
         ): (values + ffn.linear2.bias) @ E.T,
-        N_("those are probabilities (softmax): return the logit contributions E v"): (
+        tr("those are probabilities (softmax): return the logit contributions E v"): (
             values @ E.T
         ).softmax(-1),
-        N_("that is the other layer's W2: read model.layers[layer]"): model.value_logits(1 - layer),
+        tr("that is the other layer's W2: read model.layers[layer]"): model.value_logits(1 - layer),
     }
 
 
@@ -214,9 +222,9 @@ def check_value_projection(fn: Callable) -> CheckResult:
                     )
                 if close(got, expected, atol=1e-9):
                     continue
-                for hint, wrong in _projection_suspects(model, layer).items():
-                    if close(got, wrong, atol=1e-9):
-                        raise Hint(tr(hint))
+                hint = first_suspect(got, _projection_suspects(model, layer), atol=1e-9)
+                if hint:
+                    raise Hint(hint)
             raise Hint(tr("the values differ from linear2.weight.T @ E.T (E = model.unembedding)"))
         return tr("equals E v_i for every unit, on 3 random models.")
 

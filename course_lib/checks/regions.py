@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from course_lib.checks import CheckResult, Hint, require_return, run_check
+from course_lib.checks import CheckResult, Hint, first_suspect, require_return, run_check
 from course_lib.i18n import N_, tr
 from course_lib.model.geometry import (
     TRIANGLE_F,
@@ -106,9 +106,9 @@ def _truth_table(
             name=name,
             values=[int(v) for v in expected],
         )
-    for hint, values in suspects.items():
-        if torch.allclose(got, torch.tensor(values), atol=1e-6):
-            raise Hint(hint)
+    hint = first_suspect(got, suspects)
+    if hint:
+        raise Hint(hint)
     raise Hint(
         tr(
             "{name} on (0,0), (0,1), (1,0), (1,1) gave {got}, expected {expected}",
@@ -150,14 +150,6 @@ def check_or_relu(fn: Callable) -> CheckResult:
         tr("that is XOR: OR is 1 at (1, 1) too"): [0.0, 1, 1, 0],
     }
     return run_check(N_("OR from ReLU"), lambda: _truth_table(fn, "OR", [0.0, 1, 1, 1], suspects))
-
-
-def _first_suspect(got: np.ndarray, suspects: dict[str, np.ndarray]) -> str | None:
-    """The hint of the first suspect whose values ``got`` equals (within 1e-6), or None."""
-    for hint, values in suspects.items():
-        if np.shape(got) == np.shape(values) and np.allclose(got, values, atol=1e-6):
-            return hint
-    return None
 
 
 # Exercise 4: the point (0, -0.7) lies 0.1 below edge f1 (y = -0.6) and inside f2 and f3.
@@ -205,7 +197,7 @@ def check_outside_prediction(fn: Callable) -> CheckResult:
             plus: np.array([1 + k5 * d, 1 + k20 * d]),
             relu_out: np.array([outputs[0], 0.0]),
         }
-        hint = _first_suspect(got[:2], suspects)
+        hint = first_suspect(got[:2], suspects)
         if hint:
             raise Hint(hint)
         if not np.allclose(got[:2], outputs, atol=1e-6):
@@ -297,7 +289,7 @@ def check_polygon_detector(fn: Callable) -> CheckResult:
             if np.allclose(output, reference, atol=1e-6):
                 continue
             suspects = {h: v[:, 0] for h, v in _detector_suspects(polygon, k, points).items()}
-            hint = _first_suspect(output, suspects)
+            hint = first_suspect(output, suspects)
             if hint:
                 raise Hint(tr("{n}-gon: {hint}", n=n, hint=hint))
             clear = ~in_band(polygon, points, k, side="outside")

@@ -8,7 +8,15 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from course_lib.checks import CheckResult, Hint, close, require_return, run_check, shape_of
+from course_lib.checks import (
+    CheckResult,
+    Hint,
+    close,
+    first_suspect,
+    require_return,
+    run_check,
+    shape_of,
+)
 from course_lib.i18n import N_, tr
 from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection, layer_norm
 from course_lib.model.transformer import MultiHeadAttention
@@ -16,7 +24,7 @@ from course_lib.model.transformer import MultiHeadAttention
 EPS = 0.5  # large on purpose: where eps goes then changes the answer visibly
 
 
-def _layer_norm_suspects(x, gain, bias, eps) -> list[tuple[str, torch.Tensor]]:
+def _layer_norm_suspects(x, gain, bias, eps) -> dict[str, torch.Tensor]:
     """The usual wrong versions, each with the hint that names its mistake."""
     centred = x - x.mean(dim=-1, keepdim=True)
     var_b = x.var(dim=-1, keepdim=True, unbiased=False)
@@ -28,36 +36,42 @@ def _layer_norm_suspects(x, gain, bias, eps) -> list[tuple[str, torch.Tensor]]:
     swapped = bias * centred / torch.sqrt(var_b + eps) + gain
     no_affine = centred / torch.sqrt(var_b + eps)
     over_all = gain * (x - x.mean()) / torch.sqrt(x.var(unbiased=False) + eps) + bias
-    return [
-        (
-            tr("eps is outside the square root: divide by sqrt(var + eps), not sqrt(var) + eps"),
-            eps_outside,
-        ),
-        (
-            tr("the variance is unbiased (divides by n - 1): LayerNorm uses mean((x - mean)^2)"),
-            unbiased_var,
-        ),
-        (
-            tr(
-                "that is the unbiased std + eps variant (x.std() divides by n - 1, eps outside "
-                "the sqrt); nn.LayerNorm computes sqrt(biased var + eps)"
+    return dict(
+        [
+            (
+                tr(
+                    "eps is outside the square root: divide by sqrt(var + eps), not sqrt(var) + eps"
+                ),
+                eps_outside,
             ),
-            unbiased_std,
-        ),
-        (tr("eps is missing: divide by sqrt(var + eps)"), no_eps),
-        (tr("gain and bias are swapped: multiply by gain, then add bias"), swapped),
-        (
-            tr("gain and bias are not applied: after normalising, multiply by gain, add bias"),
-            no_affine,
-        ),
-        (
-            tr(
-                "the statistics are taken over the whole tensor: LayerNorm normalises each "
-                "position over its last dimension (dim=-1, keepdim=True)"
+            (
+                tr(
+                    "the variance is unbiased (divides by n - 1): LayerNorm uses mean((x - mean)^2)"
+                ),
+                unbiased_var,
             ),
-            over_all,
-        ),
-    ]
+            (
+                tr(
+                    "that is the unbiased std + eps variant (x.std() divides by n - 1, eps outside "
+                    "the sqrt); nn.LayerNorm computes sqrt(biased var + eps)"
+                ),
+                unbiased_std,
+            ),
+            (tr("eps is missing: divide by sqrt(var + eps)"), no_eps),
+            (tr("gain and bias are swapped: multiply by gain, then add bias"), swapped),
+            (
+                tr("gain and bias are not applied: after normalising, multiply by gain, add bias"),
+                no_affine,
+            ),
+            (
+                tr(
+                    "the statistics are taken over the whole tensor: LayerNorm normalises each "
+                    "position over its last dimension (dim=-1, keepdim=True)"
+                ),
+                over_all,
+            ),
+        ]
+    )
 
 
 def check_layer_norm(fn: Callable) -> CheckResult:
@@ -82,9 +96,9 @@ def check_layer_norm(fn: Callable) -> CheckResult:
                 )
             if close(got, expected):
                 continue
-            for hint, wrong in _layer_norm_suspects(x, gain, bias, EPS):
-                if close(got, wrong):
-                    raise Hint(hint)
+            hint = first_suspect(got, _layer_norm_suspects(x, gain, bias, EPS))
+            if hint:
+                raise Hint(hint)
             raise Hint(tr("the values differ from gain * (x - mean) / sqrt(var + eps) + bias"))
         return tr(
             "matches gain * (x - mean) / sqrt(var + eps) + bias, the formula of nn.LayerNorm."
@@ -147,9 +161,10 @@ def check_sublayer_connection(fn: Callable, norm_first: bool = False) -> CheckRe
                 expected = x + sub(norm(x)) if norm_first else norm(x + sub(x))
                 if close(got, expected, atol=1e-5):
                     continue
-                for hint, wrong in _connection_suspects(x, sub, norm, norm_first).items():
-                    if close(got, wrong, atol=1e-5):
-                        raise Hint(hint)
+                suspects = _connection_suspects(x, sub, norm, norm_first)
+                hint = first_suspect(got, suspects, atol=1e-5)
+                if hint:
+                    raise Hint(hint)
             raise Hint(tr("the values differ from {formula}", formula=formula))
         return tr("matches {formula}.", formula=formula)
 
@@ -299,9 +314,9 @@ def check_pre_norm_encoder_layer(fn: Callable) -> CheckResult:
                     )
                 if close(got, expected, atol=1e-5):
                     continue
-                for hint, wrong in _encoder_suspects(x, *parts).items():
-                    if close(got, wrong, atol=1e-5):
-                        raise Hint(hint)
+                hint = first_suspect(got, _encoder_suspects(x, *parts), atol=1e-5)
+                if hint:
+                    raise Hint(hint)
             raise Hint(tr("the values differ from h = x + attention(norm1(x)); h + ffn(norm2(h))"))
         return tr(
             "equals nn.TransformerEncoderLayer(norm_first=True) within 1e-5, 3 random layers."

@@ -1,0 +1,38 @@
+"""The one helper every checker names a mistake with: the first listed suspect that the answer
+equals wins, within the checker's tolerance and only at the same shape; an answer that matches no
+suspect gets None (the checker then says what differs). And no checker loops over its suspects on
+its own."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from course_lib.checks import first_suspect
+
+SUSPECTS = {"b1 is missing": np.array([1.0, 2.0]), "b2 is missing": np.array([1.0, 2.0 + 1e-9])}
+
+
+def test_the_first_matching_suspect_names_the_mistake():
+    assert first_suspect(np.array([1.0, 2.0]), SUSPECTS) == "b1 is missing"  # both match: first
+    assert first_suspect(torch.tensor([1.0, 2.0]), SUSPECTS) == "b1 is missing"
+
+
+def test_no_suspect_within_tolerance_or_of_another_shape_gives_none():
+    assert first_suspect(np.array([1.0, 2.1]), SUSPECTS) is None
+    assert first_suspect(np.array([[1.0, 2.0]]), SUSPECTS) is None
+    assert first_suspect(np.array([1.0, 2.001]), SUSPECTS, atol=1e-2) == "b1 is missing"
+
+
+def test_every_checker_names_its_suspects_through_the_helper():
+    folder = Path(__file__).resolve().parents[2] / "course_lib" / "checks"
+    loops = []
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.For) and "suspect" in ast.unparse(node.iter):
+                loops.append(f"{path.name}:{node.lineno}")
+    assert [loop for loop in loops if not loop.startswith("__init__.py")] == [], loops
+    assert len(loops) == 1  # first_suspect's own loop
