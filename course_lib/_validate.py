@@ -3,7 +3,10 @@ accepted."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+
+import numpy as np
 
 
 def positive_int(name: str, value: object) -> int:
@@ -13,6 +16,40 @@ def positive_int(name: str, value: object) -> int:
     if value <= 0:
         raise ValueError(f"{name} must be a positive int, got {value!r}")
     return value
+
+
+def integer(name: str, value: object) -> int:
+    """Return ``value`` if it is an int (a bool is not), else raise naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
+    return int(value)
+
+
+def int_at_least(name: str, value: object, minimum: int) -> int:
+    """Return ``value`` if it is an int >= ``minimum``, else raise naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(
+            f"{name} must be an int >= {minimum}, got {value!r} ({type(value).__name__})"
+        )
+    if value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def flag(name: str, value: object) -> bool:
+    """Return ``value`` if it is a bool, else raise naming ``name``."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be a bool, got {value!r} ({type(value).__name__})")
+    return bool(value)
+
+
+def positive_number(name: str, value: object) -> float:
+    """Return ``value`` as a float if it is a finite number > 0, else raise naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise TypeError(f"{name} must be a number > 0, got {value!r} ({type(value).__name__})")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return float(value)
 
 
 def probability(name: str, value: object) -> float:

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
-from course_lib._validate import choice, last_dim, positive_int, probability
+from course_lib._validate import (
+    choice,
+    flag,
+    int_at_least,
+    integer,
+    last_dim,
+    positive_int,
+    positive_number,
+    probability,
+)
 
 
 @pytest.mark.parametrize("value", [1, 7, 10**9])
@@ -77,3 +87,31 @@ def test_last_dim_rejects_any_other_shape_showing_it(shape):
         match=rf"^x must have last dimension 512 \(d_model\), got shape {re.escape(str(shape))}$",
     ):
         last_dim("x", shape, 512)
+
+
+@pytest.mark.parametrize(
+    ("check", "value", "error", "message"),
+    [
+        (lambda v: integer("seed", v), True, TypeError, r"seed must be an int, got True \(bool\)"),
+        (lambda v: integer("seed", v), 1.0, TypeError, r"seed must be an int, got 1.0"),
+        (lambda v: int_at_least("steps", v, 0), -1, ValueError, r"steps must be an int >= 0"),
+        (lambda v: int_at_least("steps", v, 2), "3", TypeError, r"steps must be an int >= 2"),
+        (lambda v: int_at_least("steps", v, 0), False, TypeError, r"got False \(bool\)"),
+        (lambda v: flag("bias", v), 1, TypeError, r"bias must be a bool, got 1 \(int\)"),
+        (lambda v: flag("bias", v), "yes", TypeError, r"bias must be a bool"),
+        (lambda v: positive_number("eps", v), 0, ValueError, r"eps must be a finite number > 0"),
+        (lambda v: positive_number("eps", v), float("inf"), ValueError, r"finite number > 0"),
+        (lambda v: positive_number("eps", v), float("nan"), ValueError, r"finite number > 0"),
+        (lambda v: positive_number("eps", v), True, TypeError, r"eps must be a number > 0"),
+    ],
+)
+def test_the_shared_checks_reject_what_they_must_naming_the_argument(check, value, error, message):
+    with pytest.raises(error, match=message):
+        check(value)
+
+
+def test_the_shared_checks_return_what_they_accept_as_plain_python():
+    assert integer("seed", np.int64(3)) == 3 and type(integer("seed", np.int64(3))) is int
+    assert int_at_least("n", 0, 0) == 0 and int_at_least("n", np.int32(5), 2) == 5
+    assert flag("bias", np.bool_(True)) is True and flag("bias", False) is False
+    assert positive_number("eps", 1) == 1.0 and positive_number("eps", np.float32(0.5)) == 0.5

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from course_lib._validate import flag
 from course_lib.checks import (
     CheckResult,
     Hint,
@@ -148,8 +149,7 @@ def _connection_suspects(x, sub, norm, norm_first: bool) -> dict[str, torch.Tens
 def check_sublayer_connection(fn: Callable, norm_first: bool = False) -> CheckResult:
     """``fn(x, sublayer, norm)`` must return post-norm norm(x + sublayer(x)) or, with
     ``norm_first``, pre-norm x + sublayer(norm(x)) (dropout left out: eval mode)."""
-    if not isinstance(norm_first, bool):
-        raise TypeError(f"norm_first must be a bool, got {norm_first!r}")
+    flag("norm_first", norm_first)
     formula = "x + sublayer(norm(x))" if norm_first else "norm(x + sublayer(x))"
 
     def check() -> str:

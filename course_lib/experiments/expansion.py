@@ -11,7 +11,7 @@ from functools import lru_cache
 import contourpy
 import numpy as np
 
-from course_lib._validate import choice
+from course_lib._validate import choice, int_at_least
 from course_lib.experiments.tasks import TASKS, label_grid
 from course_lib.model.geometry import grid
 
@@ -22,8 +22,7 @@ def true_boundary(task: str, resolution: int = 200) -> tuple[np.ndarray, ...]:
     label of ``label_grid`` on a resolution x resolution grid, traced once per task (cached; the
     arrays are read-only)."""
     choice("task", task, TASKS)
-    if isinstance(resolution, bool) or not isinstance(resolution, int) or resolution < 2:
-        raise ValueError(f"resolution must be an int >= 2, got {resolution!r}")
+    int_at_least("resolution", resolution, 2)
     points = grid(resolution).reshape(resolution, resolution, 2)
     truth = label_grid(task, resolution).astype(float)
     lines: list[np.ndarray] = []

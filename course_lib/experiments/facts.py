@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from course_lib._validate import positive_int
+from course_lib._validate import integer, positive_int
 
 PAD, BOS = "<pad>", "<bos>"
 MAX_LEN = 12  # tokens per line, <bos> included: the model's context
@@ -133,8 +133,7 @@ def make_corpus(
     corpus. Capitals are unique per entity; colours, animals and foods are shared."""
     positive_int("n_entities", n_entities)
     positive_int("repeats", repeats)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, got {seed!r}")
+    integer("seed", seed)
     if isinstance(filler_per_fact, bool) or not isinstance(filler_per_fact, (int, float)):
         raise TypeError(f"filler_per_fact must be a number in [0, 10], got {filler_per_fact!r}")
     if not 0 <= filler_per_fact <= 10:

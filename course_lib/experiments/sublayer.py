@@ -20,7 +20,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
-from course_lib._validate import choice, positive_int
+from course_lib._validate import choice, flag, int_at_least, positive_int
 from course_lib.experiments import DTYPE, default_dtype
 from course_lib.experiments.training import adam_steps
 from course_lib.model.ffn import FeedForward
@@ -38,8 +38,7 @@ class ToyConnection(nn.Module):
     def __init__(self, d_model: int, placement: str = "post", residual: bool = True) -> None:
         super().__init__()
         self.placement = choice("placement", placement, PLACEMENTS)
-        if not isinstance(residual, bool):
-            raise TypeError(f"residual must be a bool, got {residual!r}")
+        flag("residual", residual)
         self.residual = residual
         self.norm = LayerNorm(d_model)
 
@@ -236,8 +235,7 @@ def warmup_race(
     ``learning_rate`` (warm-up over ``warmup_steps``, 0 = none, then linear decay)."""
     choice("placement", placement, ("post", "pre"))
     positive_int("steps", steps)
-    if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:
-        raise ValueError(f"warmup_steps must be an int >= 0, got {warmup_steps!r}")
+    int_at_least("warmup_steps", warmup_steps, 0)
     if not seeds or not all(isinstance(s, int) for s in seeds):
         raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
     with torch_threads(1), default_dtype(DTYPE):

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib._validate import choice, positive_int
+from course_lib._validate import choice, integer, positive_int
 from course_lib.experiments import DTYPE
 from course_lib.experiments.tasks import make_task
 from course_lib.model.ffn import ACTIVATIONS
@@ -136,8 +136,7 @@ def train_mlps(
     for activation, d_ff, seed in runs:
         choice("activation", activation, ACTIVATIONS)
         positive_int("d_ff", d_ff)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int, got {seed!r}")
+        integer("seed", seed)
     data, width = make_task(task, n_points), max(d for _, d, _ in runs)
     params = [p.requires_grad_() for p in _padded_init(runs, data.Y.shape[1], width)]
     # contiguous copies: bmm on a stride-0 (expanded) batch takes a path ~10x slower

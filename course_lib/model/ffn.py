@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib._validate import choice, last_dim, positive_int, probability
+from course_lib._validate import choice, flag, last_dim, positive_int, probability
 
 ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "relu": F.relu,
@@ -143,8 +143,7 @@ def count_parameters(d_model: int = 512, d_ff: int = 2048, bias: bool = True) ->
     (``bias=False``: the two weight matrices only, as in gated FFNs, which have no biases)."""
     positive_int("d_model", d_model)
     positive_int("d_ff", d_ff)
-    if not isinstance(bias, bool):
-        raise TypeError(f"bias must be a bool, got {bias!r}")
+    flag("bias", bias)
     return 2 * d_model * d_ff + (d_ff + d_model if bias else 0)
 
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from course_lib._validate import positive_int
+from course_lib._validate import positive_int, positive_number
 
 # Triangle f and triangle g (vertices, counter-clockwise, so edge i here is edge i of half_planes:
 # g1 the lower-right edge); they overlap in a small quadrilateral-ish region.
@@ -130,15 +130,6 @@ def in_band(polygon: object, points: object, sharpness: float, side: str = "insi
     if side == "inside":
         return (distance > 0) & (distance < 1.0 / sharpness)
     return (distance <= 0) & (distance > -1.0 / sharpness)
-
-
-def positive_number(name: str, value: object) -> float:
-    """``value`` as a float if it is a finite number > 0, else raise naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-        raise TypeError(f"{name} must be a number > 0, got {value!r} ({type(value).__name__})")
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
 
 
 def regular_polygon(n: int, radius: float = 0.8, rotation: float = 0.0) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from course_lib._validate import int_at_least
 from course_lib.model.geometry import grid
 
 Window = tuple[float, float, float, float]  # (x_min, x_max, y_min, y_max)
@@ -35,8 +36,7 @@ def _window(window: Window) -> Window:
 
 def region_bound(n: int) -> int:
     """At most 1 + n + n(n-1)/2 regions for n lines in the plane (all crossing, no three concurrent)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    int_at_least("n", n, 0)
     return 1 + n + n * (n - 1) // 2
 
 
@@ -122,8 +122,7 @@ def grid_points(resolution: int = 200, window: Window = UNIT_SQUARE) -> np.ndarr
 
     The unit square is ``grid(resolution)`` itself; another window is that grid mapped onto it.
     """
-    if isinstance(resolution, bool) or not isinstance(resolution, int) or resolution < 2:
-        raise ValueError(f"resolution must be an int >= 2, got {resolution!r}")
+    int_at_least("resolution", resolution, 2)
     window = _window(window)
     points = grid(resolution)
     if window == UNIT_SQUARE:

@@ -15,15 +15,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib._validate import choice, last_dim, positive_int, probability
+from course_lib._validate import choice, flag, last_dim, positive_int, positive_number, probability
 from course_lib.model.ffn import FeedForward
 from course_lib.model.transformer import MultiHeadAttention
 
 
 def _positive_eps(eps: float) -> float:
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or eps <= 0:
-        raise ValueError(f"eps must be a positive float, got {eps!r}")
-    return float(eps)
+    return positive_number("eps", eps)
 
 
 def layer_norm(
@@ -110,8 +108,7 @@ class SublayerConnection(nn.Module):
         self, d_model: int, dropout: float = 0.1, norm_first: bool = False, eps: float = 1e-5
     ) -> None:
         super().__init__()
-        if not isinstance(norm_first, bool):
-            raise TypeError(f"norm_first must be a bool, got {norm_first!r}")
+        flag("norm_first", norm_first)
         self.norm = LayerNorm(d_model, eps)
         self.dropout = nn.Dropout(probability("dropout", dropout))
         self.norm_first = norm_first

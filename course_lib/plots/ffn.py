@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from matplotlib.ticker import MaxNLocator
 
-from course_lib._validate import positive_int
+from course_lib._validate import int_at_least, positive_int
 from course_lib.i18n import N_, tr
 from course_lib.model.ffn import NUMPY_ACTIVATIONS
 from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
@@ -118,8 +118,7 @@ class HiddenActivityData:
             )
         for name in ("parameters", "flops"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+            int_at_least(name, value, 0)
         object.__setattr__(self, "hidden", hidden)
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from course_lib._validate import choice, positive_int
+from course_lib._validate import choice, int_at_least, positive_int
 from course_lib.experiments.expansion import true_boundary
 from course_lib.experiments.stored_runs import ACTIVATIONS, WIDTHS, stored_or_trained
 from course_lib.experiments.tasks import TASKS
@@ -69,8 +69,7 @@ def regions_data(d_ff: int, seed: int) -> RegionsData:
     weights of every training run with this seed): each grid point's region, the exact count,
     the bound 1 + n + n(n-1)/2 and the units' lines."""
     positive_int("d_ff", d_ff)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    int_at_least("seed", seed, 0)
     weights = init_weights(seed, d_ff, 1)
     W1, b1 = weights["W1"].numpy(), weights["b1"].numpy().ravel()
     return RegionsData(

@@ -52,7 +52,7 @@ def test_true_boundary_follows_the_resolution():
         (("circle",), ValueError, "task"),
         ((3,), TypeError, "task"),
         (("xor", 1), ValueError, "resolution"),
-        (("xor", 2.5), ValueError, "resolution"),
+        (("xor", 2.5), TypeError, "resolution"),
     ],
 )
 def test_true_boundary_rejects_bad_arguments_naming_them(arguments, error, named):

@@ -128,8 +128,8 @@ def test_grid_points_cover_the_window_row_by_row():
             ValueError,
             "window",
         ),
-        (lambda: region_bound(-1), ValueError, "n must be a non-negative int"),
-        (lambda: region_bound(2.0), ValueError, "n must be a non-negative int"),
+        (lambda: region_bound(-1), ValueError, "n must be an int >= 0"),
+        (lambda: region_bound(2.0), TypeError, "n must be an int >= 0"),
         (lambda: grid_points(1), ValueError, "resolution must be an int >= 2"),
         (
             lambda: activation_patterns(np.ones((2, 1)), np.ones(1), np.ones(3)),

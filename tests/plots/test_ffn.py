@@ -116,8 +116,8 @@ def test_hidden_activity_view_takes_a_hidden_activity_data():
     [
         ({"d_ff": 5}, ValueError, r"hidden must have shape \(tokens, d_ff\) = \(tokens, 5\)"),
         ({"hidden": np.zeros(4)}, ValueError, r"hidden must have shape .*got \(4,\)"),
-        ({"parameters": -1}, ValueError, r"parameters must be a non-negative int, got -1"),
-        ({"flops": 1.5}, ValueError, r"flops must be a non-negative int, got 1.5"),
+        ({"parameters": -1}, ValueError, r"parameters must be an int >= 0, got -1"),
+        ({"flops": 1.5}, TypeError, r"flops must be an int >= 0, got 1.5"),
         ({"d_ff": 0}, ValueError, r"d_ff must be a positive int, got 0"),
         ({"activation": None}, TypeError, r"activation must be a str, got None"),
     ],

@@ -298,16 +298,16 @@ def test_frame_keys_give_every_combination_up_to_the_limit_and_one_at_a_time_bey
 
 
 @pytest.mark.parametrize(
-    ("limits", "message"),
+    ("limits", "error", "message"),
     [
-        ({"fr": 0}, r"limits: edition must be one of \['en', 'zh'\], got 'fr'"),
-        ({"zh": -1}, r"limits\['zh'\] must be an int >= 0, got -1"),
-        ({"zh": True}, r"limits\['zh'\] must be an int >= 0, got True"),
-        ({"en": "all"}, r"limits\['en'\] must be an int >= 0, got 'all'"),
+        ({"fr": 0}, ValueError, r"limits: edition must be one of \['en', 'zh'\], got 'fr'"),
+        ({"zh": -1}, ValueError, r"limits\['zh'\] must be an int >= 0, got -1"),
+        ({"zh": True}, TypeError, r"limits\['zh'\] must be an int >= 0, got True"),
+        ({"en": "all"}, TypeError, r"limits\['en'\] must be an int >= 0, got 'all'"),
     ],
 )
-def test_build_rejects_limits_it_cannot_use_naming_them(tmp_path, limits, message):
-    with pytest.raises(ValueError, match=message):
+def test_build_rejects_limits_it_cannot_use_naming_them(tmp_path, limits, error, message):
+    with pytest.raises(error, match=message):
         site.build(tmp_path / "out", limits=limits)
     assert not (tmp_path / "out").exists()
 

@@ -18,6 +18,7 @@ import shutil
 import time
 from pathlib import Path
 
+from course_lib._validate import int_at_least
 from course_lib.tools.site.frames import demo_outputs, frame_keys, render_demos
 from course_lib.tools.site.pages import write_assets, write_home, write_pages
 from course_lib.tools.site.texts import (
@@ -63,8 +64,7 @@ def build(out: Path, source: Path = NOTEBOOKS, limits: dict[str, int] | None = N
     for edition, limit in limits.items():
         if edition not in EDITIONS:
             raise ValueError(f"limits: edition must be one of {list(EDITIONS)}, got {edition!r}")
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-            raise ValueError(f"limits[{edition!r}] must be an int >= 0, got {limit!r}")
+        int_at_least(f"limits[{edition!r}]", limit, 0)
     import nbformat
 
     from course_lib.widgets import all_demos, demo_class
