@@ -3,8 +3,9 @@ accepted."""
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -77,3 +78,28 @@ def last_dim(name: str, shape: tuple[int, ...], expected: int) -> None:
         raise ValueError(
             f"{name} must have last dimension {expected} (d_model), got shape {tuple(shape)}"
         )
+
+
+def tensor_input(name: str, x: object, d_model: int, dims: int | None = None) -> None:
+    """Raise unless ``x`` is a tensor whose last dimension is ``d_model`` (and that has ``dims``
+    dimensions, (batch, seq_len, d_model), if given), naming ``name``."""
+    if not hasattr(x, "dim") or not hasattr(x, "shape"):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
+    if dims is not None and x.dim() != dims:
+        raise ValueError(f"{name} must be (batch, seq_len, d_model), got shape {tuple(x.shape)}")
+    last_dim(name, tuple(x.shape), d_model)
+
+
+def checked_by(check: Callable[..., None]) -> Callable:
+    """A method's argument checks, kept out of its body: ``check(self, *args, **kwargs)`` runs
+    first and raises on a bad argument, so a ``forward`` reads like its formula."""
+
+    def wrap(method: Callable) -> Callable:
+        @functools.wraps(method)
+        def checked(self, *args, **kwargs):
+            check(self, *args, **kwargs)
+            return method(self, *args, **kwargs)
+
+        return checked
+
+    return wrap

@@ -14,7 +14,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib._validate import choice, flag, last_dim, positive_int, probability
+from course_lib._validate import (
+    checked_by,
+    choice,
+    flag,
+    last_dim,
+    positive_int,
+    probability,
+    tensor_input,
+)
 
 ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "relu": F.relu,
@@ -63,11 +71,12 @@ class FeedForward(nn.Module):
         self.dropout = nn.Dropout(probability("dropout", dropout))
         self.linear2 = nn.Linear(d_ff, d_model)  # W2: down-projection (降维)
 
+    def _check(self, x: torch.Tensor) -> None:
+        tensor_input("x", x, self.d_model)
+
+    @checked_by(_check)
     def hidden(self, x: torch.Tensor) -> torch.Tensor:
         """The hidden activations act(x W1 + b1): (..., d_model) -> (..., d_ff), before dropout."""
-        if not isinstance(x, torch.Tensor):
-            raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
-        last_dim("x", tuple(x.shape), self.d_model)
         return ACTIVATIONS[self.activation](self.linear1(x))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -191,10 +200,13 @@ class GatedFeedForward(nn.Module):
         self.dropout = nn.Dropout(probability("dropout", dropout))
         self.down = nn.Linear(d_ff, d_model, bias=False)  # W2
 
+    def _check(self, x: torch.Tensor) -> None:
+        tensor_input("x", x, self.d_model)
+
+    @checked_by(_check)
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        last_dim("x", tuple(x.shape), self.d_model)
         act = ACTIVATIONS[GATED_VARIANTS[self.variant]]
-        return self.down(self.dropout(act(self.gate(x)) * self.up(x)))
+        return self.down(self.dropout(act(self.gate(x)) * self.up(x)))  # (..., d_model)
 
 
 def count_gated_parameters(d_model: int = 512, d_ff: int = 1365) -> int:
@@ -262,12 +274,11 @@ def as_conv1d(ffn: FeedForward) -> nn.Module:
                 self.conv2.weight.copy_(ffn.linear2.weight.unsqueeze(-1))
                 self.conv2.bias.copy_(ffn.linear2.bias)
 
+        def _check(self, x: torch.Tensor) -> None:
+            tensor_input("x", x, self.d_model, dims=3)
+
+        @checked_by(_check)
         def forward(self, x: torch.Tensor) -> torch.Tensor:
-            if x.dim() != 3:
-                raise ValueError(
-                    f"x must have shape (batch, seq_len, d_model), got shape {tuple(x.shape)}"
-                )
-            last_dim("x", tuple(x.shape), self.d_model)
             hidden = ACTIVATIONS[self.activation](self.conv1(x.transpose(1, 2)))
             return self.conv2(self.dropout(hidden)).transpose(1, 2)
 

@@ -15,7 +15,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib._validate import choice, flag, last_dim, positive_int, positive_number, probability
+from course_lib._validate import (
+    checked_by,
+    choice,
+    flag,
+    positive_int,
+    positive_number,
+    probability,
+    tensor_input,
+)
 from course_lib.model.ffn import FeedForward
 from course_lib.model.transformer import MultiHeadAttention
 
@@ -49,8 +57,11 @@ class LayerNorm(nn.Module):
         self.weight = nn.Parameter(torch.ones(d_model))  # the gain, learnable (可学习的缩放)
         self.bias = nn.Parameter(torch.zeros(d_model))  # the shift, learnable
 
+    def _check(self, x: torch.Tensor) -> None:
+        tensor_input("x", x, self.d_model)
+
+    @checked_by(_check)
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        last_dim("x", tuple(x.shape), self.d_model)
         return layer_norm(x, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
@@ -77,8 +88,11 @@ class RMSNorm(nn.Module):
         self.eps = _positive_eps(eps)
         self.weight = nn.Parameter(torch.ones(d_model))  # the gain, learnable; there is no bias
 
+    def _check(self, x: torch.Tensor) -> None:
+        tensor_input("x", x, self.d_model)
+
+    @checked_by(_check)
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        last_dim("x", tuple(x.shape), self.d_model)
         return rms_norm(x, self.weight, self.eps)
 
     def extra_repr(self) -> str:
@@ -113,11 +127,14 @@ class SublayerConnection(nn.Module):
         self.dropout = nn.Dropout(probability("dropout", dropout))
         self.norm_first = norm_first
 
+    def _check(self, x: torch.Tensor, sublayer: Callable) -> None:
+        if not callable(sublayer):
+            raise TypeError(f"sublayer must be callable, got {type(sublayer).__name__}")
+
+    @checked_by(_check)
     def forward(
         self, x: torch.Tensor, sublayer: Callable[[torch.Tensor], torch.Tensor]
     ) -> torch.Tensor:
-        if not callable(sublayer):
-            raise TypeError(f"sublayer must be callable, got {type(sublayer).__name__}")
         if self.norm_first:
             return x + self.dropout(sublayer(self.norm(x)))
         return self.norm(x + self.dropout(sublayer(x)))

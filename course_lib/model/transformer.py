@@ -9,7 +9,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from course_lib._validate import last_dim, positive_int, probability
+from course_lib._validate import checked_by, positive_int, probability, tensor_input
 from course_lib.model.ffn import count_parameters
 
 
@@ -22,7 +22,7 @@ class Embeddings(nn.Module):
         self.d_model = positive_int("d_model", d_model)
         self.lut = nn.Embedding(vocab_size, d_model)
 
-    def forward(self, token_ids: torch.Tensor) -> torch.Tensor:
+    def _check(self, token_ids: torch.Tensor) -> None:
         if not isinstance(token_ids, torch.Tensor):
             raise TypeError(f"token_ids must be an integer tensor, got {type(token_ids).__name__}")
         if token_ids.dtype not in (torch.int64, torch.int32):
@@ -32,7 +32,10 @@ class Embeddings(nn.Module):
                 f"token_ids must lie in [0, {self.vocab_size}), got values from "
                 f"{int(token_ids.min())} to {int(token_ids.max())}"
             )
-        return self.lut(token_ids) * math.sqrt(self.d_model)
+
+    @checked_by(_check)
+    def forward(self, token_ids: torch.Tensor) -> torch.Tensor:
+        return self.lut(token_ids) * math.sqrt(self.d_model)  # (batch, seq_len, d_model)
 
 
 def sinusoidal_table(max_len: int, d_model: int) -> torch.Tensor:
@@ -60,15 +63,16 @@ class PositionalEncoding(nn.Module):
             "pe", sinusoidal_table(max_len, d_model).unsqueeze(0), persistent=False
         )
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.dim() != 3:  # a 2-D x would broadcast against the (1, seq_len, d_model) table
-            raise ValueError(f"x must be (batch, seq_len, d_model), got shape {tuple(x.shape)}")
-        last_dim("x", tuple(x.shape), self.d_model)
+    def _check(self, x: torch.Tensor) -> None:
+        tensor_input("x", x, self.d_model, dims=3)  # 2-D would broadcast against the table
         if x.shape[1] > self.pe.shape[1]:
             raise ValueError(
                 f"seq_len must be at most max_len={self.pe.shape[1]}, got {x.shape[1]}"
             )
-        return self.dropout(x + self.pe[:, : x.shape[1]])
+
+    @checked_by(_check)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.dropout(x + self.pe[:, : x.shape[1]])  # (batch, seq_len, d_model)
 
 
 def create_sequence_mask(size: int) -> torch.Tensor:
@@ -125,6 +129,11 @@ class MultiHeadAttention(nn.Module):
         batch, length, _ = x.shape
         return x.view(batch, length, self.num_heads, self.d_k).transpose(1, 2)
 
+    def _check(self, query, key, value, mask=None) -> None:
+        for name, t in (("query", query), ("key", key), ("value", value)):
+            tensor_input(name, t, self.d_model, dims=3)
+
+    @checked_by(_check)
     def forward(
         self,
         query: torch.Tensor,
@@ -132,12 +141,6 @@ class MultiHeadAttention(nn.Module):
         value: torch.Tensor,
         mask: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        for name, t in (("query", query), ("key", key), ("value", value)):
-            if t.dim() != 3:
-                raise ValueError(
-                    f"{name} must be (batch, seq_len, d_model), got shape {tuple(t.shape)}"
-                )
-            last_dim(name, tuple(t.shape), self.d_model)
         if mask is not None and mask.dim() == 3:
             mask = mask.unsqueeze(1)  # (batch, L, S) -> (batch, 1, L, S): the same for every head
         q, k, v = (

@@ -394,7 +394,10 @@ def test_as_conv1d_rejects_other_modules():
 
 @pytest.mark.parametrize(
     "shape, pattern",
-    [((2, 5, 7), r"x must have last dimension 6"), ((5, 6), r"x must have shape \(batch")],
+    [
+        ((2, 5, 7), r"x must have last dimension 6"),
+        ((5, 6), r"x must be \(batch, seq_len, d_model\)"),
+    ],
 )
 def test_as_conv1d_rejects_an_input_of_the_wrong_shape(shape, pattern):
     with pytest.raises(ValueError, match=pattern):
