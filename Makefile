@@ -2,7 +2,7 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-LINTED := course_lib tests notebooks benchmarks conftest.py
+LINTED := course_lib devtools tests notebooks benchmarks conftest.py
 
 .PHONY: lab test suite lint unit nbval portability portability-blas browser notebooks editions site bench setup chromium clean
 
@@ -72,17 +72,17 @@ lint: $(STAMP)
 # Re-execute every notebook of both editions in place after a change, so the stored outputs match
 # (nbval compares them). NB=path re-executes one.
 notebooks: $(STAMP)
-	$(PY) -m course_lib.tools.notebooks $(if $(NB),$(NB),notebooks/*.ipynb notebooks/zh/*.ipynb)
+	$(PY) -m devtools.notebooks $(if $(NB),$(NB),notebooks/*.ipynb notebooks/zh/*.ipynb)
 
 # After changing a lesson's code in English: copy every code cell into the Chinese edition, list
 # what still differs, then re-execute both editions (`make notebooks`).
 editions: $(STAMP)
-	$(PY) -m course_lib.tools.editions sync
+	$(PY) -m devtools.editions sync
 
 # The static website of both editions into site/ (open site/index.html, or serve the folder):
 # stored outputs, navigation, glossaries, and every demo as pre-rendered frames that need no kernel.
 site: $(STAMP)
-	$(PY) -m course_lib.tools.site site
+	$(PY) -m devtools.site site
 
 # pytest-benchmark over benchmarks/test_*.py (never part of `make test`), then benchmarks/RESULTS.md
 # against the previous run. BENCH_ARGS: e.g. "--quick --only width" (see benchmarks/README.md).

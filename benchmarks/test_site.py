@@ -28,7 +28,7 @@ def site_pages():
     from playwright.sync_api import sync_playwright
     from siteserver import SiteServer
 
-    from course_lib.tools import site
+    from devtools import site
 
     if not CHROMIUM.exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")

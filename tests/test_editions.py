@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_lib.tools import editions
+from devtools import editions
 
 FOLDER = Path(__file__).parent.parent / "notebooks"
 PAIRS = [(path, editions.zh_path(path)) for path in editions.english_notebooks(FOLDER)]

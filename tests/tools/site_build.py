@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from course_lib.tools import site
+from devtools import site
 
 TEST_LIMITS = {"zh": 0}  # per edition, as site.build takes them: the Chinese demos one at a time
 

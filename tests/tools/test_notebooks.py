@@ -1,10 +1,10 @@
-"""course_lib.tools.notebooks: re-executing a notebook in place numbers its cells 1..n and stores outputs."""
+"""devtools.notebooks: re-executing a notebook in place numbers its cells 1..n and stores outputs."""
 
 from __future__ import annotations
 
 import nbformat
 
-from course_lib.tools.notebooks import execute_notebook, main
+from devtools.notebooks import execute_notebook, main
 
 
 def test_execute_notebook_runs_every_cell_in_order_and_saves_outputs(tmp_path):
@@ -33,7 +33,7 @@ def test_execute_notebook_runs_every_cell_in_order_and_saves_outputs(tmp_path):
 def test_main_executes_each_path_given_and_reports_the_time(monkeypatch, capsys):
     seen = []
     monkeypatch.setattr(
-        "course_lib.tools.notebooks.execute_notebook", lambda path: seen.append(path) or 1.25
+        "devtools.notebooks.execute_notebook", lambda path: seen.append(path) or 1.25
     )
     main(["a.ipynb", "b.ipynb"])
     assert [str(p) for p in seen] == ["a.ipynb", "b.ipynb"]

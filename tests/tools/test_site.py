@@ -1,4 +1,4 @@
-"""course_lib.tools.site: the static site of both editions, built once for the test session."""
+"""devtools.site: the static site of both editions, built once for the test session."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import nbformat
 import pytest
 from PIL import Image
 
-from course_lib.tools import site
 from course_lib.widgets import all_demos, demo_class
+from devtools import site
 from tests.tools.site_build import TEST_LIMITS, built_site
 
 EDITION_DIRS = {"en": site.NOTEBOOKS, "zh": site.NOTEBOOKS / "zh"}
@@ -319,7 +319,7 @@ def test_no_frame_of_either_edition_was_drawn_with_a_problem(built):
 
 
 def test_a_frame_drawn_wrong_fails_the_build_naming_the_demo_and_the_problem(tmp_path, monkeypatch):
-    import course_lib.tools.site as built_module
+    import devtools.site as built_module
 
     def wrong(demos, edition, out, limit):
         row = {"demo": "width", "problems": ["{'d_ff': 8}: Glyph 23485 missing from font(s)"]}

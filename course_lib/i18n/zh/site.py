@@ -1,4 +1,4 @@
-"""Chinese texts of the static site's own pages (course_lib.tools.site)."""
+"""Chinese texts of the static site's own pages (devtools.site)."""
 
 MESSAGES: dict[str, str] = {
     "Lessons": "课程",

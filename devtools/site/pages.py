@@ -13,8 +13,8 @@ import shutil
 from pathlib import Path
 
 from course_lib.i18n import tr
-from course_lib.tools.site.frames import demo_html
-from course_lib.tools.site.texts import (
+from devtools.site.frames import demo_html
+from devtools.site.texts import (
     ASSETS,
     EDITION_NAME,
     EDITIONS,

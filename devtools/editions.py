@@ -7,7 +7,7 @@ exception is the language switch, two lines of the first code cell::
     from course_lib.i18n import set_language
     set_language("zh")
 
-``python -m course_lib.tools.editions check`` lists every difference (tests/test_editions.py runs
+``python -m devtools.editions check`` lists every difference (tests/test_editions.py runs
 it); ``sync`` copies the English code cells into the Chinese notebooks, after which ``make
 notebooks`` re-executes them; ``init NOTEBOOK`` starts the Chinese copy of a new lesson, with the
 English prose still to translate.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 SWITCH = ("from course_lib.i18n import set_language", 'set_language("zh")')
 
 
@@ -115,7 +115,7 @@ def init(english: Path) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    usage = "usage: python -m course_lib.tools.editions check | sync | init NOTEBOOK"
+    usage = "usage: python -m devtools.editions check | sync | init NOTEBOOK"
     if not argv or argv[0] not in ("check", "sync", "init"):
         print(usage)
         return 2

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from course_lib.tools.site.texts import (
+from devtools.site.texts import (
     FULL_PRODUCT_LIMIT,
     WIDGET_STATE,
     WIDGET_VIEW,

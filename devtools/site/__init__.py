@@ -2,7 +2,7 @@
 formulas as MathML, and every live demo as precomputed frames that a few lines of JavaScript swap,
 so the sliders work with no kernel and no network.
 
-    python -m course_lib.tools.site [OUT]      # OUT defaults to "site"
+    python -m devtools.site [OUT]      # OUT defaults to "site"
 
 OUT/index.html is the course home; OUT/<edition>/<notebook>.html a page per notebook and
 OUT/<edition>/glossary.html every lesson's glossary; OUT/frames/<edition>/<demo>/<n>.png the demos'
@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from course_lib._validate import int_at_least
-from course_lib.tools.site.frames import demo_outputs, frame_keys, render_demos
-from course_lib.tools.site.pages import write_assets, write_home, write_pages
-from course_lib.tools.site.texts import (
+from devtools.site.frames import demo_outputs, frame_keys, render_demos
+from devtools.site.pages import write_assets, write_home, write_pages
+from devtools.site.texts import (
     EDITIONS,
     FULL_PRODUCT_LIMIT,
     NOTEBOOKS,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from course_lib.i18n import N_, language, set_language, tr
 
-PROJECT = Path(__file__).resolve().parents[3]
+PROJECT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = PROJECT / "notebooks"
 ASSETS = Path(__file__).resolve().parents[1] / "site_assets"
 EDITIONS = ("en", "zh")  # "en": notebooks/*.ipynb, "zh": notebooks/zh/*.ipynb
