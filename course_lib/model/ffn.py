@@ -58,6 +58,8 @@ class FeedForward(nn.Module):
     x: (..., d_model) -> (..., d_model); the hidden layer has d_ff units (512 -> 2048 -> 512).
     The hidden dropout is an implementation choice (tensor2tensor, PyTorch), not in the paper's
     formula; the paper's dropouts sit outside the FFN (``model.transformer.dropout_sites``).
+    Its input is exactly the hidden units, so a forward pre-hook on ``self.dropout`` reads or
+    edits them (``model.language_model`` does, for every kind of FFN).
     """
 
     def __init__(
@@ -204,9 +206,12 @@ class GatedFeedForward(nn.Module):
         tensor_input("x", x, self.d_model)
 
     @checked_by(_check)
+    def hidden(self, x: torch.Tensor) -> torch.Tensor:
+        """The hidden units act(x W) * (x V): (..., d_model) -> (..., d_ff), before dropout."""
+        return ACTIVATIONS[GATED_VARIANTS[self.variant]](self.gate(x)) * self.up(x)
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        act = ACTIVATIONS[GATED_VARIANTS[self.variant]]
-        return self.down(self.dropout(act(self.gate(x)) * self.up(x)))  # (..., d_model)
+        return self.down(self.dropout(self.hidden(x)))  # (..., d_model)
 
 
 def count_gated_parameters(d_model: int = 512, d_ff: int = 1365) -> int:
@@ -250,39 +255,43 @@ def parameter_table(ffn: FeedForward) -> list[tuple[str, tuple[int, ...], int]]:
     return rows
 
 
-def as_conv1d(ffn: FeedForward) -> nn.Module:
+class ConvFeedForward(nn.Module):
+    """The FFN as two kernel-size-1 Conv1d layers (the view of the original paper), with the
+    weights of ``ffn`` copied: x (batch, seq_len, d_model) -> the same shape. The formula is the
+    FFN's, act(conv1(x)) then conv2, on (batch, channels, seq_len) instead of (..., d_model)."""
+
+    def __init__(self, ffn: FeedForward) -> None:
+        super().__init__()
+        if not isinstance(ffn, FeedForward):
+            raise TypeError(f"ffn must be a FeedForward, got {type(ffn).__name__}")
+        like = {"dtype": ffn.linear1.weight.dtype, "device": ffn.linear1.weight.device}
+        self.d_model, self.activation = ffn.d_model, ffn.activation
+        self.conv1 = nn.Conv1d(ffn.d_model, ffn.d_ff, kernel_size=1, **like)
+        self.dropout = nn.Dropout(ffn.dropout.p)
+        self.conv2 = nn.Conv1d(ffn.d_ff, ffn.d_model, kernel_size=1, **like)
+        with torch.no_grad():
+            self.conv1.weight.copy_(ffn.linear1.weight.unsqueeze(-1))
+            self.conv1.bias.copy_(ffn.linear1.bias)
+            self.conv2.weight.copy_(ffn.linear2.weight.unsqueeze(-1))
+            self.conv2.bias.copy_(ffn.linear2.bias)
+
+    def _check(self, x: torch.Tensor) -> None:
+        tensor_input("x", x, self.d_model, dims=3)
+
+    @checked_by(_check)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        hidden = ACTIVATIONS[self.activation](self.conv1(x.transpose(1, 2)))  # (batch, d_ff, L)
+        return self.conv2(self.dropout(hidden)).transpose(1, 2)
+
+    def extra_repr(self) -> str:
+        return f"activation={self.activation!r}"
+
+
+def as_conv1d(ffn: FeedForward) -> ConvFeedForward:
     """The same FFN as two kernel-size-1 Conv1d layers (the view of the original paper), same weights.
 
     Takes x: (batch, seq_len, d_model) like the FFN and returns the same shape. The result is an
     independent module: copies of the weights, and its own dropout (same p) as a submodule, so its
     ``.eval()`` and ``.train()`` switch that dropout; it starts in ``ffn``'s mode.
     """
-    if not isinstance(ffn, FeedForward):
-        raise TypeError(f"ffn must be a FeedForward, got {type(ffn).__name__}")
-
-    class _ConvFFN(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            like = {"dtype": ffn.linear1.weight.dtype, "device": ffn.linear1.weight.device}
-            self.d_model, self.activation = ffn.d_model, ffn.activation
-            self.conv1 = nn.Conv1d(ffn.d_model, ffn.d_ff, kernel_size=1, **like)
-            self.dropout = nn.Dropout(ffn.dropout.p)
-            self.conv2 = nn.Conv1d(ffn.d_ff, ffn.d_model, kernel_size=1, **like)
-            with torch.no_grad():
-                self.conv1.weight.copy_(ffn.linear1.weight.unsqueeze(-1))
-                self.conv1.bias.copy_(ffn.linear1.bias)
-                self.conv2.weight.copy_(ffn.linear2.weight.unsqueeze(-1))
-                self.conv2.bias.copy_(ffn.linear2.bias)
-
-        def _check(self, x: torch.Tensor) -> None:
-            tensor_input("x", x, self.d_model, dims=3)
-
-        @checked_by(_check)
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            hidden = ACTIVATIONS[self.activation](self.conv1(x.transpose(1, 2)))
-            return self.conv2(self.dropout(hidden)).transpose(1, 2)
-
-        def extra_repr(self) -> str:
-            return f"activation={self.activation!r}"
-
-    return _ConvFFN().train(ffn.training)
+    return ConvFeedForward(ffn).train(ffn.training)

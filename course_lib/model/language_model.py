@@ -12,16 +12,16 @@ act(x W) * (x V), and its values the rows of W2 as well.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 
 import torch
 from torch import nn
 
 from course_lib._validate import choice, positive_int
 from course_lib.model.ffn import (
-    ACTIVATIONS,
     GATED_VARIANTS,
-    FeedForward,
     GatedFeedForward,
     equal_budget_gated_d_ff,
 )
@@ -34,19 +34,25 @@ HiddenEdit = Callable[[int, torch.Tensor], torch.Tensor]
 FFN_KINDS = ("plain", *GATED_VARIANTS)  # plain: FeedForward with ``activation``; else gated
 
 
-def _ffn_with_edit(
-    ffn: FeedForward | GatedFeedForward, index: int, x: torch.Tensor, edit: HiddenEdit | None
-) -> torch.Tensor:
-    """The FFN's formula with ``edit`` on its hidden units, x (..., d_model) -> (..., d_model):
-    plain, linear2(dropout(act(x W1 + b1))); gated, down(dropout(act(x W) * (x V)))."""
-    if isinstance(ffn, GatedFeedForward):
-        act = ACTIVATIONS[GATED_VARIANTS[ffn.variant]]
-        hidden, out = act(ffn.gate(x)) * ffn.up(x), ffn.down
-    else:
-        hidden, out = ffn.hidden(x), ffn.linear2
+@contextmanager
+def editing_hidden_units(layers: nn.ModuleList, edit: HiddenEdit | None) -> Iterator[None]:
+    """While the block runs, ``edit`` applied to every layer's FFN hidden units. The FFN's own
+    forward computes them; what enters its dropout is exactly act(x W1 + b1) (or act(x W) * (x V)),
+    so a forward pre-hook there changes them before W2 reads them."""
+    handles = []
     if edit is not None:
-        hidden = edit(index, hidden)
-    return out(ffn.dropout(hidden))
+        for i, layer in enumerate(layers):
+            hook = partial(_edited, edit, i)
+            handles.append(layer.ffn.dropout.register_forward_pre_hook(hook))
+    try:
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def _edited(edit: HiddenEdit, index: int, _module: nn.Module, args: tuple) -> tuple:
+    return (edit(index, args[0]),)
 
 
 class LanguageModel(nn.Module):
@@ -122,9 +128,9 @@ class LanguageModel(nn.Module):
         length = self._sequence_length(token_ids)
         mask = self.causal[:length, :length]  # (seq_len, seq_len): True = may attend
         x = self.position(self.embed(token_ids))
-        for i, layer in enumerate(self.layers):
-            x = layer.sublayers[0](x, lambda h, layer=layer: layer.self_attn(h, h, h, mask))
-            x = layer.sublayers[1](x, lambda h, i=i, f=layer.ffn: _ffn_with_edit(f, i, h, edit))
+        with editing_hidden_units(self.layers, edit):
+            for layer in self.layers:
+                x = layer(x, mask)
         return x
 
     def forward(self, token_ids: torch.Tensor, edit: HiddenEdit | None = None) -> torch.Tensor:

@@ -13,7 +13,7 @@ from course_lib.model.ffn import (
     equal_budget_gated_d_ff,
     module_parameters,
 )
-from course_lib.model.language_model import LanguageModel, _ffn_with_edit
+from course_lib.model.language_model import LanguageModel, editing_hidden_units
 from course_lib.model.transformer import create_sequence_mask
 
 VOCAB = 30
@@ -64,7 +64,9 @@ def test_the_ffn_inside_is_feedforward_and_its_hidden_units_are_readable(activat
     ffn = model.layers[0].ffn
     assert isinstance(ffn, FeedForward) and ffn.activation == activation
     x = torch.randn(2, 5, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
-    torch.testing.assert_close(_ffn_with_edit(ffn, 0, x, None), ffn(x), atol=0, rtol=0)
+    with torch.no_grad(), editing_hidden_units(model.layers, lambda _i, h: h):
+        torch.testing.assert_close(ffn(x), ffn.linear2(ffn.hidden(x)), atol=0, rtol=0)
+    assert not ffn.dropout._forward_pre_hooks  # the edit's hook is gone once the block ends
     with torch.no_grad():
         first = model.layers[0]
         h = model.position(model.embed(tokens))
@@ -166,7 +168,8 @@ def test_a_gated_models_hidden_units_are_the_gate_times_the_linear_branch():
         x = first.sublayers[1].norm(h)  # pre-norm: the FFN reads LN(x)
         expected = F.silu(x @ first.ffn.gate.weight.T) * (x @ first.ffn.up.weight.T)
         hidden = model.ffn_hidden(tokens)
-        torch.testing.assert_close(_ffn_with_edit(first.ffn, 0, x, None), first.ffn(x))
+        with editing_hidden_units(model.layers, lambda _i, h: 2 * h):  # through the same hook
+            torch.testing.assert_close(first.ffn(x), first.ffn.down(2 * first.ffn.hidden(x)))
     assert hidden.shape == (2, 2, 5, 16)
     torch.testing.assert_close(hidden[0], expected, atol=1e-12, rtol=0)
     values = first.ffn.down.weight.T  # (d_ff, d_model): W2's rows
