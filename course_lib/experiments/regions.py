@@ -3,16 +3,25 @@ by hand? Helpers around ``course_lib.experiments.training`` (data, never plots).
 
 ``train_widths`` trains every width of a sweep in ONE batched model (``training.train_mlps``, which
 pads narrower networks with zero units that never move), for the cost of a single run.
+
+``trained`` (one width's networks, trained on their own) reads them from ``TRAINED_FILE`` when
+they are stored there, every width and activation the trained demo offers, so the demo draws
+without training; ``python -m course_lib.experiments.regions`` rebuilds the file (about 25 s),
+and a test retrains a few and compares.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
+import torch
 
 from course_lib._validate import positive_int
+from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.training import TrainResult, stack_results, train_mlps
 from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes, unit_lines
 
@@ -21,6 +30,9 @@ SEEDS = (0, 1, 2)
 STEPS = 300
 LR = 0.05
 N_POINTS = 1000
+STORED_ACTIVATIONS = ("relu", "gelu", "silu", "tanh")  # the trained demo's
+TRAINED_FILE = Path(__file__).parent.parent / "data" / "trained_triangles.npz"
+WEIGHTS = ("W1", "b1", "W2", "b2")
 
 
 @lru_cache(maxsize=64)  # the trained demo alone visits 44 (d_ff, activation) pairs
@@ -50,9 +62,44 @@ def width_sweep(
 
 
 def trained(d_ff: int, activation: str = "relu") -> TrainResult:
-    """The default seeds' networks of width ``d_ff``, trained on their own (cached): the same
-    whichever cells ran before. The sweep's padded networks of that width agree up to rounding."""
-    return train_widths(activation, (positive_int("d_ff", d_ff),))[d_ff]
+    """The default seeds' networks of width ``d_ff``, trained on their own: the stored ones when
+    ``TRAINED_FILE`` holds them, else trained now (cached). The same whichever cells ran before;
+    the sweep's padded networks of that width agree up to rounding."""
+    stored = _stored().get((activation, positive_int("d_ff", d_ff)))
+    return stored if stored is not None else train_widths(activation, (d_ff,))[d_ff]
+
+
+def _settings() -> dict[str, object]:
+    return {"seeds": SEEDS, "steps": STEPS, "lr": LR, "n_points": N_POINTS}
+
+
+def save_trained(path: Path = TRAINED_FILE) -> int:
+    """Train and store every width and activation of the trained demo; the file's size."""
+    arrays: dict[str, np.ndarray] = {}
+    for activation in STORED_ACTIVATIONS:
+        for d_ff in D_FFS:
+            run = train_widths(activation, (d_ff,))[d_ff]
+            for name in (*WEIGHTS, "accuracy", "losses"):
+                value = getattr(run, name)
+                arrays[f"{activation}|{d_ff}|{name}"] = np.asarray(value, dtype=np.float64)
+    return save_npz(path, arrays, _settings())
+
+
+@lru_cache(maxsize=1)
+def _stored(path: Path = TRAINED_FILE) -> dict[tuple[str, int], TrainResult]:
+    """The stored networks by (activation, d_ff); none if the file's settings are not today's."""
+    arrays, settings = load_npz(path, "set of trained networks", "course_lib.experiments.regions")
+    if settings != _settings():
+        return {}
+    found = {}
+    for key in {k.rsplit("|", 1)[0] for k in arrays}:
+        activation, d_ff = key.split("|")[0], int(key.split("|")[1])
+        weights = [torch.from_numpy(arrays[f"{key}|{name}"]) for name in WEIGHTS]
+        accuracy, losses = arrays[f"{key}|accuracy"], arrays[f"{key}|losses"]
+        found[activation, d_ff] = TrainResult(
+            "triangles", d_ff, activation, SEEDS, *weights, accuracy, losses
+        )
+    return found
 
 
 def hidden_lines(
@@ -83,3 +130,13 @@ def edge_match(
         np.linalg.norm(true[:, None] + learned[None], axis=2),
     )
     return distance.min(axis=1)
+
+
+if __name__ == "__main__":  # rebuild TRAINED_FILE: python -m course_lib.experiments.regions
+    start = time.perf_counter()
+    size = save_trained()
+    runs = len(STORED_ACTIVATIONS) * len(D_FFS)
+    print(
+        f"trained {runs} widths x activations, {len(SEEDS)} seeds each, in "
+        f"{time.perf_counter() - start:.0f} s; wrote {size / 1e3:.0f} kB to {TRAINED_FILE}"
+    )
