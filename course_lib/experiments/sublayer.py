@@ -24,26 +24,27 @@ from course_lib._validate import choice, flag, int_at_least, positive_int
 from course_lib.experiments import DTYPE, default_dtype
 from course_lib.experiments.training import adam_steps
 from course_lib.model.ffn import FeedForward
-from course_lib.model.sublayer import LayerNorm
+from course_lib.model.sublayer import LayerNorm, SublayerConnection
 from course_lib.model.transformer import MultiHeadAttention
 from course_lib.threads import torch_threads
 
 PLACEMENTS = ("post", "pre", "none")
 
 
-class ToyConnection(nn.Module):
-    """A sublayer connection with the norm after ("post"), before ("pre") or nowhere ("none"),
-    and the residual path on or off. x: (batch, seq_len, d_model) -> same shape."""
+class ToyConnection(SublayerConnection):
+    """The model's ``SublayerConnection`` (no dropout), post-norm or pre-norm, with the two
+    ablations this experiment measures: the norm nowhere (``placement="none"``) or the residual
+    path off. x: (batch, seq_len, d_model) -> same shape."""
 
     def __init__(self, d_model: int, placement: str = "post", residual: bool = True) -> None:
-        super().__init__()
-        self.placement = choice("placement", placement, PLACEMENTS)
-        flag("residual", residual)
-        self.residual = residual
-        self.norm = LayerNorm(d_model)
+        choice("placement", placement, PLACEMENTS)
+        super().__init__(d_model, 0.0, norm_first=placement == "pre")
+        self.placement, self.residual = placement, flag("residual", residual)
 
     def forward(self, x: torch.Tensor, sublayer: Callable) -> torch.Tensor:
-        h = sublayer(self.norm(x) if self.placement == "pre" else x)
+        if self.residual and self.placement != "none":
+            return super().forward(x, sublayer)  # the model's connection, its formula unchanged
+        h = sublayer(self.norm(x) if self.placement == "pre" else x)  # an ablation of it
         out = x + h if self.residual else h
         return self.norm(out) if self.placement == "post" else out
 
