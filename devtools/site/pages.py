@@ -85,38 +85,31 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
 
 
 def navigation(edition: str, pages: list[tuple[str, str]], page: str, root: str) -> dict:
-    """The header, the list of lessons and the previous/next links of ``page``."""
-    ui = {key: word(edition, key) for key in ("lessons", "glossary", "previous", "next")}
-    esc, here = html.escape, posixpath.basename(page)
+    """What the page template's header, list of lessons and previous/next links show for
+    ``page`` (the markup itself lives in the template, site_assets/course_page)."""
+    here = posixpath.basename(page)
     other = "zh" if edition == "en" else "en"
-    other_lang = HTML_LANG[other]
-    current = {name: ' aria-current="page"' if name == here else "" for name, _ in pages}
-    items = "".join(
-        f'<li><a href="{name}"{current[name]}>{esc(t)}</a></li>' for name, t in pages[:-1]
-    )
-    nav = (
-        f'<nav class="site-nav" aria-label="{ui["lessons"]}"><h2>{ui["lessons"]}</h2>'
-        f'<ol>{items}</ol><h2>{ui["glossary"]}</h2><ol><li><a href="glossary.html"'
-        f"{current['glossary.html']}>{ui['glossary']}</a></li></ol></nav>"
-    )
-    header = (
-        f'<header class="site-header"><a class="site-home" href="{root}index.html">'
-        f'{esc(pages[0][1])}</a><a class="other-edition" lang="{other_lang}" '
-        f'hreflang="{other_lang}" href="../{other}/{here}">{EDITION_NAME[other]}</a></header>'
-    )
     names = [name for name, _ in pages]
     at = names.index(here)
-    links = []
-    if at > 0:
-        prev_name, prev_title = pages[at - 1]
-        links.append(f'<a rel="prev" href="{prev_name}">← {ui["previous"]}: {esc(prev_title)}</a>')
-    if at + 1 < len(pages):
-        next_name, next_title = pages[at + 1]
-        links.append(f'<a rel="next" href="{next_name}">{ui["next"]}: {esc(next_title)} →</a>')
-    pager = (
-        f'<nav class="pager" aria-label="{ui["previous"]} / {ui["next"]}">{"".join(links)}</nav>'
-    )
-    return {"nav": nav, "header": header, "pager": pager}
+    return {
+        "ui": {key: word(edition, key) for key in ("lessons", "glossary", "previous", "next")},
+        "home": {"href": f"{root}index.html", "title": pages[0][1]},
+        "other": {
+            "lang": HTML_LANG[other],
+            "href": f"../{other}/{here}",
+            "name": EDITION_NAME[other],
+        },
+        "lessons": [
+            {"href": name, "title": title, "current": name == here} for name, title in pages[:-1]
+        ],
+        "glossary_current": here == "glossary.html",
+        "prev": dict(zip(("href", "title"), pages[at - 1], strict=True)) if at > 0 else None,
+        "next": (
+            dict(zip(("href", "title"), pages[at + 1], strict=True))
+            if at + 1 < len(pages)
+            else None
+        ),
+    }
 
 
 def export(nb, site: dict) -> str:
@@ -158,8 +151,7 @@ def write_home(out: Path, titles: dict[str, str]) -> None:
         f'<ul class="home-editions">{editions}</ul>'
     )
     nb.cells = [nbformat.v4.new_markdown_cell(text)]
-    site = {"lang": "en", "title": titles["en"]}
-    site |= dict.fromkeys(("root", "header", "nav", "pager", "show_code"), "")
+    site = {"lang": "en", "title": titles["en"], "root": "", "show_code": "", "lessons": None}
     (out / "index.html").write_text(export(nb, site), encoding="utf-8")
 
 
