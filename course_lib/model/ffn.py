@@ -88,6 +88,20 @@ class FeedForward(nn.Module):
         return f"activation={self.activation!r}"
 
 
+def ffn_formula(
+    x: torch.Tensor,
+    W1: torch.Tensor,
+    b1: torch.Tensor,
+    W2: torch.Tensor,
+    b2: torch.Tensor,
+    activation: str = "relu",
+) -> torch.Tensor:
+    """act(x W1 + b1) W2 + b2 on tensors in the formula's layout, W1 (d_in, d_ff), W2 (d_ff, d_out):
+    the FFN with given weights, for networks built by hand (``FeedForward`` holds them in
+    ``nn.Linear``'s transposed layout, ``numpy_ffn`` is the same in NumPy)."""
+    return ACTIVATIONS[choice("activation", activation, ACTIVATIONS)](x @ W1 + b1) @ W2 + b2
+
+
 def numpy_ffn(
     x: np.ndarray,
     W1: np.ndarray,
@@ -173,6 +187,15 @@ def module_parameters(module: nn.Module) -> int:
 GATED_VARIANTS: dict[str, str] = {"reglu": "relu", "geglu": "gelu", "swiglu": "silu"}
 
 
+def gated_hidden(
+    x: torch.Tensor, W: torch.Tensor, V: torch.Tensor, variant: str = "swiglu"
+) -> torch.Tensor:
+    """The gated FFN's hidden units act(x W) * (x V), the activation the variant's (SwiGLU:
+    SiLU): x (..., d_model), W and V (d_model, d_ff) in the formula's layout -> (..., d_ff)."""
+    act = ACTIVATIONS[GATED_VARIANTS[choice("variant", variant, GATED_VARIANTS)]]
+    return act(x @ W) * (x @ V)
+
+
 def gated_ffn(
     x: torch.Tensor, W: torch.Tensor, V: torch.Tensor, W2: torch.Tensor, variant: str = "swiglu"
 ) -> torch.Tensor:
@@ -180,8 +203,7 @@ def gated_ffn(
 
     x: (..., d_model); W, V: (d_model, d_ff); W2: (d_ff, d_model), the formula's layout.
     """
-    act = ACTIVATIONS[GATED_VARIANTS[choice("variant", variant, GATED_VARIANTS)]]
-    return (act(x @ W) * (x @ V)) @ W2
+    return gated_hidden(x, W, V, variant) @ W2
 
 
 class GatedFeedForward(nn.Module):
@@ -208,7 +230,7 @@ class GatedFeedForward(nn.Module):
     @checked_by(_check)
     def hidden(self, x: torch.Tensor) -> torch.Tensor:
         """The hidden units act(x W) * (x V): (..., d_model) -> (..., d_ff), before dropout."""
-        return ACTIVATIONS[GATED_VARIANTS[self.variant]](self.gate(x)) * self.up(x)
+        return gated_hidden(x, self.gate.weight.T, self.up.weight.T, self.variant)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.down(self.dropout(self.hidden(x)))  # (..., d_model)

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from course_lib.model.ffn import ffn_formula
 from course_lib.model.geometry import (
     as_points,
     grid,
@@ -102,8 +103,7 @@ class PolygonNetwork(nn.Module):
 def ffn_2d(x: object, W1: object, b1: object, W2: object, b2: object) -> torch.Tensor:
     """relu(x W1 + b1) W2 + b2 in float64 for points x (N, 2): W1 (2, H), b1 (H,), W2 (H, P),
     b2 (P,) -> (N, P). The FFN's formula with its own output width (d_model is 2 only on input)."""
-    x, W1, b1, W2, b2 = (torch.as_tensor(a, dtype=DTYPE) for a in (x, W1, b1, W2, b2))
-    return torch.relu(x @ W1 + b1) @ W2 + b2
+    return ffn_formula(*(torch.as_tensor(a, dtype=DTYPE) for a in (x, W1, b1, W2, b2)))
 
 
 class SixUnitNetwork(nn.Module):
