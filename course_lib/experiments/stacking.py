@@ -16,7 +16,7 @@ import torch
 from course_lib._validate import choice, positive_int
 from course_lib.experiments import DTYPE
 from course_lib.experiments.tasks import make_task
-from course_lib.experiments.training import accuracy, adam_steps, bce_per_model
+from course_lib.experiments.training import accuracy, adam_steps, bce_per_model, stack_logits
 from course_lib.model.ffn import ACTIVATIONS
 from course_lib.threads import torch_threads
 
@@ -70,11 +70,7 @@ def _train_stack(task, dims, activation, seeds, steps, lr, n_points) -> np.ndarr
     layers = _init_stack(dims, seeds)
 
     def logits() -> torch.Tensor:
-        h = x
-        for i in range(0, len(layers), 2):
-            h = torch.baddbmm(layers[i + 1], h, layers[i])
-            h = ACTIVATIONS[activation](h) if i + 2 < len(layers) else h
-        return h
+        return stack_logits(layers, x, activation)
 
     adam_steps(layers, lambda _: bce_per_model(logits(), y), steps, lr)
     return accuracy(logits(), y)

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from course_lib._validate import positive_int
 from course_lib.experiments import DTYPE
-from course_lib.experiments.training import adam_steps
+from course_lib.experiments.training import adam_steps, stack_logits
 from course_lib.model.ffn import count_parameters, flops_per_token
 from course_lib.threads import torch_threads
 
@@ -71,7 +71,7 @@ def _fit(batches, d_model: int, d_ff: int, seeds, lr: float) -> np.ndarray:
     params = [t.requires_grad_() for t in (W1, b1, W2, b2)]
 
     def student(x: torch.Tensor) -> torch.Tensor:
-        return torch.baddbmm(b2, F.relu(torch.baddbmm(b1, x.expand(len(seeds), -1, -1), W1)), W2)
+        return stack_logits(params, x.expand(len(seeds), -1, -1), "relu")
 
     def losses(step: int) -> torch.Tensor:
         x, y = batches[step]

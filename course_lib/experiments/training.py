@@ -104,6 +104,18 @@ class TrainResult:
         return torch.sigmoid(logits).numpy()
 
 
+def stack_logits(layers: Sequence[torch.Tensor], x: torch.Tensor, activation: str) -> torch.Tensor:
+    """Stacked networks of any depth, one per model: ``layers`` = [W1, b1, W2, b2, ...], each W
+    (models, in, out) and b (models, 1, out); x (models, N, d_in) -> logits (models, N, d_out),
+    ``activation`` between layers and none after the last."""
+    h = x
+    for i in range(0, len(layers), 2):
+        h = torch.baddbmm(layers[i + 1], h, layers[i])
+        if i + 2 < len(layers):
+            h = ACTIVATIONS[activation](h)
+    return h
+
+
 def mlp_logits(params, x: torch.Tensor, blocks: Sequence[tuple[str, int]]) -> torch.Tensor:
     """Stacked networks 2 -> width -> k: x (models, N, 2) -> logits (models, N, k). ``blocks``
     lists (activation, how many consecutive models use it)."""
