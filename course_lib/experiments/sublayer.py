@@ -23,9 +23,7 @@ from torch.func import functional_call, stack_module_state, vmap
 from course_lib._validate import choice, flag, int_at_least, positive_int
 from course_lib.experiments import DTYPE, default_dtype
 from course_lib.experiments.training import adam_steps
-from course_lib.model.ffn import FeedForward
-from course_lib.model.sublayer import LayerNorm, SublayerConnection
-from course_lib.model.transformer import MultiHeadAttention
+from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection
 from course_lib.threads import torch_threads
 
 PLACEMENTS = ("post", "pre", "none")
@@ -52,8 +50,10 @@ class ToyConnection(SublayerConnection):
 def xavier_init(module: nn.Module) -> nn.Module:
     """Xavier-uniform weights and zero biases for every Linear, as common implementations of the
     Transformer use (tensor2tensor, The Annotated Transformer; the paper names no initialisation).
-    PyTorch's own default init gives far smaller sublayer outputs."""
-    for layer in module.modules():
+    PyTorch's own default init gives far smaller sublayer outputs. A module may name the order
+    its parts draw their weights in (``init_order``); otherwise registration order."""
+    parts = module.init_order() if hasattr(module, "init_order") else [module]
+    for layer in (m for part in parts for m in part.modules()):
         if isinstance(layer, nn.Linear):
             nn.init.xavier_uniform_(layer.weight)
             nn.init.zeros_(layer.bias)
@@ -74,19 +74,25 @@ class ToyEncoder(nn.Module):
         d_ff: int = 128,
     ) -> None:
         super().__init__()
-        positive_int("depth", depth)
-        self.attn = nn.ModuleList(MultiHeadAttention(d_model, num_heads, 0.0) for _ in range(depth))
-        self.ffn = nn.ModuleList(FeedForward(d_model, d_ff, 0.0) for _ in range(depth))
-        self.connections = nn.ModuleList(
-            ToyConnection(d_model, placement, residual) for _ in range(2 * depth)
+        self.layers = nn.ModuleList(
+            EncoderLayer(d_model, num_heads, d_ff, 0.0, norm_first=placement == "pre")
+            for _ in range(positive_int("depth", depth))
         )
+        for layer in self.layers:  # the model's block, its connections those of the experiment
+            layer.sublayers = nn.ModuleList(
+                ToyConnection(d_model, placement, residual) for _ in range(2)
+            )
         self.final_norm = LayerNorm(d_model) if placement == "pre" else nn.Identity()
+
+    def init_order(self) -> list[nn.Module]:
+        """Every attention, then every FFN: the order the stack's weights are drawn in, as it was
+        built before its layers were the model's ``EncoderLayer`` (so its numbers stay)."""
+        return [layer.self_attn for layer in self.layers] + [layer.ffn for layer in self.layers]
 
     def forward(self, x: torch.Tensor, trace: list | None = None) -> torch.Tensor:
         """``trace``, if given, collects the stream after every layer (for activation scales)."""
-        for i, (attn, ffn) in enumerate(zip(self.attn, self.ffn, strict=True)):
-            x = self.connections[2 * i](x, lambda h, attn=attn: attn(h, h, h))
-            x = self.connections[2 * i + 1](x, ffn)
+        for layer in self.layers:
+            x = layer(x)
             if trace is not None:
                 trace.append(x)
         return self.final_norm(x)
@@ -123,7 +129,7 @@ def depth_profile(
         loss = F.cross_entropy(head(output).reshape(-1, 16), target.reshape(-1))
         loss.backward()
     rms = [float(t.detach().pow(2).mean().sqrt()) for t in trace]
-    grads = [float(f.linear2.weight.grad.norm()) for f in model.ffn]
+    grads = [float(layer.ffn.linear2.weight.grad.norm()) for layer in model.layers]
     out_rms = float(output.detach().pow(2).mean().sqrt())
     return DepthProfile(
         depth, placement, residual, np.array(rms), np.array(grads), loss.item(), out_rms

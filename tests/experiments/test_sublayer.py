@@ -44,7 +44,7 @@ def test_toy_encoder_traces_every_layer_and_keeps_shape():
 
 def test_xavier_init_zeroes_biases():
     model = xavier_init(ToyEncoder(1))
-    assert float(model.ffn[0].linear1.bias.detach().abs().sum()) == 0.0
+    assert float(model.layers[0].ffn.linear1.bias.detach().abs().sum()) == 0.0
 
 
 def test_profile_shapes_and_caching():
@@ -128,3 +128,17 @@ def test_pre_norm_final_layer_norm_brings_the_grown_stream_back_to_unit_scale():
     assert abs(pre.output_rms - 1.0) < 1e-3  # the final LayerNorm rescales it
     post = depth_profile(16, "post", True)
     assert abs(post.output_rms - post.activation_rms[-1]) < 1e-12  # no final norm: the same
+
+
+@pytest.mark.parametrize("placement", ["post", "pre"])
+def test_the_toy_stack_is_the_models_encoder_block_and_connection(placement):
+    from course_lib.model.sublayer import EncoderLayer, SublayerConnection
+
+    toy = ToyEncoder(2, placement)
+    assert all(isinstance(layer, EncoderLayer) for layer in toy.layers)
+    x = torch.randn(2, 5, 32, generator=torch.Generator().manual_seed(3))
+    for connection in (c for layer in toy.layers for c in layer.sublayers):
+        model = SublayerConnection(32, 0.0, norm_first=placement == "pre")
+        model.load_state_dict(connection.state_dict())
+        sublayer = toy.layers[0].ffn
+        torch.testing.assert_close(connection(x, sublayer), model(x, sublayer), atol=0, rtol=0)
