@@ -18,10 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from course_lib._validate import positive_int
-from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.experiments.stored_runs import save_runs, stored_run
 from course_lib.experiments.training import TrainResult, stack_results, train_mlps
 from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes, unit_lines
 
@@ -32,7 +31,6 @@ LR = 0.05
 N_POINTS = 1000
 STORED_ACTIVATIONS = ("relu", "gelu", "silu", "tanh")  # the trained demo's
 TRAINED_FILE = Path(__file__).parent.parent / "data" / "trained_triangles.npz"
-WEIGHTS = ("W1", "b1", "W2", "b2")
 
 
 @lru_cache(maxsize=64)  # the trained demo alone visits 44 (d_ff, activation) pairs
@@ -65,41 +63,36 @@ def trained(d_ff: int, activation: str = "relu") -> TrainResult:
     """The default seeds' networks of width ``d_ff``, trained on their own: the stored ones when
     ``TRAINED_FILE`` holds them, else trained now (cached). The same whichever cells ran before;
     the sweep's padded networks of that width agree up to rounding."""
-    stored = _stored().get((activation, positive_int("d_ff", d_ff)))
+    stored = stored_trained(positive_int("d_ff", d_ff), activation)
     return stored if stored is not None else train_widths(activation, (d_ff,))[d_ff]
 
 
-def _settings() -> dict[str, object]:
-    return {"seeds": SEEDS, "steps": STEPS, "lr": LR, "n_points": N_POINTS}
+@lru_cache(maxsize=64)
+def stored_trained(d_ff: int, activation: str, path: Path = TRAINED_FILE) -> TrainResult | None:
+    """The seeds' networks of width ``d_ff`` as ``path`` stores them (in ``stored_runs``' format,
+    one run per seed, keyed by the training settings), or None if any is missing."""
+    runs = [stored_run("triangles", d_ff, activation, s, STEPS, LR, N_POINTS, path) for s in SEEDS]
+    return None if None in runs else stack_results(runs)
+
+
+def _one_seed(result: TrainResult, i: int) -> TrainResult:
+    """Seed ``i`` of a result over several seeds, as a single-seed result."""
+    weights = (getattr(result, n)[i : i + 1] for n in ("W1", "b1", "W2", "b2"))
+    return TrainResult(
+        result.task, result.d_ff, result.activation, (result.seeds[i],), *weights,
+        result.accuracy[i : i + 1], result.losses[i : i + 1],
+    )  # fmt: skip
 
 
 def save_trained(path: Path = TRAINED_FILE) -> int:
-    """Train and store every width and activation of the trained demo; the file's size."""
-    arrays: dict[str, np.ndarray] = {}
-    for activation in STORED_ACTIVATIONS:
-        for d_ff in D_FFS:
-            run = train_widths(activation, (d_ff,))[d_ff]
-            for name in (*WEIGHTS, "accuracy", "losses"):
-                value = getattr(run, name)
-                arrays[f"{activation}|{d_ff}|{name}"] = np.asarray(value, dtype=np.float64)
-    return save_npz(path, arrays, _settings())
-
-
-@lru_cache(maxsize=1)
-def _stored(path: Path = TRAINED_FILE) -> dict[tuple[str, int], TrainResult]:
-    """The stored networks by (activation, d_ff); none if the file's settings are not today's."""
-    arrays, settings = load_npz(path, "set of trained networks", "course_lib.experiments.regions")
-    if settings != _settings():
-        return {}
-    found = {}
-    for key in {k.rsplit("|", 1)[0] for k in arrays}:
-        activation, d_ff = key.split("|")[0], int(key.split("|")[1])
-        weights = [torch.from_numpy(arrays[f"{key}|{name}"]) for name in WEIGHTS]
-        accuracy, losses = arrays[f"{key}|accuracy"], arrays[f"{key}|losses"]
-        found[activation, d_ff] = TrainResult(
-            "triangles", d_ff, activation, SEEDS, *weights, accuracy, losses
-        )
-    return found
+    """Train and store every width and activation of the trained demo; how many runs."""
+    runs = [
+        _one_seed(train_widths(activation, (d_ff,))[d_ff], i)
+        for activation in STORED_ACTIVATIONS
+        for d_ff in D_FFS
+        for i in range(len(SEEDS))
+    ]
+    return save_runs(runs, STEPS, LR, N_POINTS, path)
 
 
 def hidden_lines(
@@ -134,9 +127,8 @@ def edge_match(
 
 if __name__ == "__main__":  # rebuild TRAINED_FILE: python -m course_lib.experiments.regions
     start = time.perf_counter()
-    size = save_trained()
-    runs = len(STORED_ACTIVATIONS) * len(D_FFS)
+    runs = save_trained()
     print(
-        f"trained {runs} widths x activations, {len(SEEDS)} seeds each, in "
-        f"{time.perf_counter() - start:.0f} s; wrote {size / 1e3:.0f} kB to {TRAINED_FILE}"
+        f"trained {len(STORED_ACTIVATIONS) * len(D_FFS)} widths x activations, {len(SEEDS)} "
+        f"seeds each, in {time.perf_counter() - start:.0f} s; wrote {runs} runs to {TRAINED_FILE}"
     )

@@ -56,6 +56,10 @@ def scoreboard(
     runs = np.asarray(sweep.trained)  # (seeds, widths, layers)
     narrow, wide = sweep.settings.widths[0], sweep.settings.widths[-1]
     wider_sparser = bool((runs[:, -1] < runs[:, 0]).all())
+    erasing_lowers = bool(erased.own.mean() < 0)
+    random_barely = bool(abs(np.mean(random_units)) < 0.02)
+    trained, untrained = np.asarray(trained), np.asarray(untrained)
+    sparser = bool((trained < untrained).all())
     return [
         Row(
             "Geva et al. 2021",
@@ -82,10 +86,10 @@ def scoreboard(
             tr("erase a fact's top units: change of p(answer)"),
             _percent(DAI_2022["suppress"], 0),
             _percent(float(erased.own.mean())),
-            bool(erased.own.mean() < 0),
+            erasing_lowers,
             tr("stronger: 5 units of 512 carry more of a fact than in BERT"),
             N_("Dai et al.: erasing lowers p(answer), as in the paper"),
-            bool(erased.own.mean() < 0),
+            erasing_lowers,
         ),
         Row(
             "Dai et al. 2022",
@@ -112,23 +116,20 @@ def scoreboard(
             tr("baseline: random units, change of p(answer)"),
             f"{100 * DAI_2022['baseline']:+.1f} %",
             _percent(float(np.mean(random_units))),
-            bool(abs(np.mean(random_units)) < 0.02),
+            random_barely,
             "",
             N_("Dai et al.: random units barely matter, as in the paper"),
-            bool(abs(np.mean(random_units)) < 0.02),
+            random_barely,
         ),
         Row(
             "Li et al. 2023",
             tr("units active per token, trained"),
             ", ".join(f"{100 * v:.1f} % ({k})" for k, v in LI_2023.items()),
             " / ".join(f"{100 * v:.0f} %" for v in trained),
-            bool((np.asarray(trained) < np.asarray(untrained)).all()),
+            sparser,
             tr("sparser than at initialisation, as there, but 105k parameters and 600 steps"),
             N_("Li et al.: training makes the FFN sparser here too, but it stays near half"),
-            bool(
-                (np.asarray(trained) < np.asarray(untrained)).all()
-                and (np.asarray(trained) > 0.3).all()
-            ),
+            sparser and bool((trained > 0.3).all()),
         ),
         Row(
             "Li et al. 2023",

@@ -89,9 +89,26 @@ def stored_or_trained(
     path: Path = RUNS_FILE,
 ) -> TrainResult:
     """The stored run for these arguments if there is one, else ``train_mlp`` (cached)."""
-    stored = _load(path).get(_key(task, d_ff, activation, seed, steps, lr, n_points))
+    stored = stored_run(task, d_ff, activation, seed, steps, lr, n_points, path)
     if stored is None:
         return train_mlp(task, d_ff, activation, (seed,), steps, lr, n_points)
+    return stored
+
+
+def stored_run(
+    task: str,
+    d_ff: int,
+    activation: str,
+    seed: int,
+    steps: int,
+    lr: float,
+    n_points: int,
+    path: Path,
+) -> TrainResult | None:
+    """The run ``path`` stores for these arguments (one seed), or None."""
+    stored = _load(path).get(_key(task, d_ff, activation, seed, steps, lr, n_points))
+    if stored is None:
+        return None
     k, vector = stored
     return TrainResult(task, d_ff, activation, (seed,), **_unpack(vector, d_ff, k))
 

@@ -11,7 +11,13 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from nbval.plugin import get_sanitize_patterns
+from nbformat import from_dict
+from nbval.plugin import (
+    coalesce_streams,
+    find_comment_markers,
+    find_metadata_tags,
+    get_sanitize_patterns,
+)
 
 SANITIZE = Path(__file__).resolve().parents[2] / "notebooks" / "sanitize.cfg"
 SKIPPED_KEYS = {
@@ -26,8 +32,7 @@ SKIPPED_KEYS = {
     "image/png",
     "image/jpeg",
 }
-MARKERS = {"NBVAL_IGNORE_OUTPUT", "NBVAL_SKIP"}
-TAGS = {"nbval-ignore-output", "nbval-skip"}
+UNCOMPARED = {("check", False), ("skip", True)}  # NBVAL_IGNORE_OUTPUT, NBVAL_SKIP
 
 
 def sanitizer(config: Path = SANITIZE):
@@ -43,12 +48,11 @@ def sanitizer(config: Path = SANITIZE):
 
 
 def compared(cell: dict) -> bool:
-    """False for a cell whose outputs nbval does not compare (a marker alone on a comment line,
-    or the matching tag)."""
-    source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-    lines = {line.strip().lstrip("#").strip() for line in source.splitlines()}
-    tags = set(cell.get("metadata", {}).get("tags", []))
-    return not (lines & MARKERS or tags & TAGS)
+    """False for a cell whose outputs nbval does not compare, by nbval's own reading of its
+    markers (alone on a comment line) and tags."""
+    markers = find_comment_markers(_text(cell["source"]))
+    tags = find_metadata_tags(cell.get("metadata", {})) or ()
+    return not UNCOMPARED & {*markers, *tags}
 
 
 def _text(value) -> object:
@@ -56,20 +60,11 @@ def _text(value) -> object:
 
 
 def flatten(outputs: list[dict], sanitize) -> dict[str, list]:
-    """nbval's view of a cell's outputs: per key (a stream's name, an output's MIME type or other
-    field), its values in order; consecutive stream outputs of one name joined, as both
-    JupyterLab and nbval's reading of them join them."""
-    merged: list[dict] = []
-    for output in outputs:
-        if output.get("output_type") == "stream":
-            last = merged[-1] if merged else {}
-            if last.get("output_type") == "stream" and last["name"] == output["name"]:
-                last["text"] += _text(output["text"])
-                continue
-            output = {**output, "text": _text(output["text"])}
-        merged.append(output)
+    """nbval's view of a cell's outputs: streams of one name joined (nbval's ``coalesce_streams``),
+    then per key (a stream's name, an output's MIME type or other field) its values in order."""
+    nodes = [from_dict({**o, "text": _text(o["text"])} if "text" in o else o) for o in outputs]
     flat: dict[str, list] = defaultdict(list)
-    for output in merged:
+    for output in coalesce_streams(nodes):
         if output.get("output_type") == "stream":
             flat[output["name"]].append(sanitize(output["text"]))
             continue

@@ -82,16 +82,23 @@ def test_classify_units_gives_every_unit_one_pattern_and_mostly_shallow_ones():
         assert (patterns[layer] == "token").sum() > 2 * semantic > 0
 
 
-def test_the_promotion_count_is_a_direct_count():
-    model, corpus = stored_model()
-    prompts, answers = corpus.prompts()
-    result = firing_units_promote_answers(model, corpus, layer=1, firing=1, top_tokens=10)
+def promoted_by_top_unit(model, corpus) -> list[set[str]]:
+    """Per fact, the 10 words promoted by the layer-1 unit firing most on its prompt, counted by
+    hand (unit_promotes, one unit at a time)."""
+    prompts, _ = corpus.prompts()
     with torch.no_grad():
         hidden = model.ffn_hidden(prompts)[1, :, -1]
-    hits = 0
-    for i, fact in enumerate(corpus.facts):
-        promoted = [w for w, _ in unit_promotes(model, corpus, 1, int(hidden[i].argmax()), k=10)]
-        hits += fact.answer in promoted
+    return [
+        {w for w, _ in unit_promotes(model, corpus, 1, int(hidden[i].argmax()), k=10)}
+        for i in range(len(corpus.facts))
+    ]
+
+
+def test_the_promotion_count_is_a_direct_count():
+    model, corpus = stored_model()
+    result = firing_units_promote_answers(model, corpus, layer=1, firing=1, top_tokens=10)
+    promoted = promoted_by_top_unit(model, corpus)
+    hits = sum(fact.answer in promoted[i] for i, fact in enumerate(corpus.facts))
     assert result.hits == hits and result.facts == 48
     assert result.chance == pytest.approx(48 * 10 / len(corpus.vocabulary))
     assert result.hits > 3 * result.chance  # shipped: 28 of 48 against 5.8
@@ -167,14 +174,8 @@ def test_layer_contributions_split_each_layers_effect_on_the_answers_logit():
 
 def test_the_relation_matched_control_counts_hits_of_other_entities_units_on_this_answer():
     model, corpus = stored_model()
-    prompts, answers = corpus.prompts()
     result = firing_units_promote_answers(model, corpus, layer=1, firing=1, top_tokens=10)
-    with torch.no_grad():
-        hidden = model.ffn_hidden(prompts)[1, :, -1]
-    promoted = {
-        j: {w for w, _ in unit_promotes(model, corpus, 1, int(hidden[j].argmax()), k=10)}
-        for j in range(len(corpus.facts))
-    }
+    promoted = promoted_by_top_unit(model, corpus)
     facts, expected = corpus.facts, 0.0
     for fact in facts:
         others = [

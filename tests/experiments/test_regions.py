@@ -106,9 +106,9 @@ STORED_WEIGHT_ATOL, STORED_LOSS_ATOL = 1e-6, 1e-8
 
 @pytest.mark.parametrize(("d_ff", "activation"), [(6, "relu"), (12, "tanh"), (2, "gelu")])
 def test_a_stored_trained_width_is_what_training_it_now_gives(d_ff, activation):
-    from course_lib.experiments.regions import _stored
+    from course_lib.experiments.regions import stored_trained
 
-    stored = _stored()[activation, d_ff]
+    stored = stored_trained(d_ff, activation)
     fresh = train_widths.__wrapped__(activation, (d_ff,))[d_ff]
     assert trained(d_ff, activation) is stored and stored.seeds == fresh.seeds
     for name in ("W1", "b1", "W2", "b2"):
@@ -120,21 +120,21 @@ def test_a_stored_trained_width_is_what_training_it_now_gives(d_ff, activation):
 
 
 def test_every_width_and_activation_of_the_trained_demo_is_stored_in_float64():
-    from course_lib.experiments.regions import STORED_ACTIVATIONS, _stored
+    from course_lib.experiments.regions import STORED_ACTIVATIONS, stored_trained
     from course_lib.widgets.regions import TRAINED_ACTIVATIONS
 
-    stored = _stored()
+    stored = {(a, d): stored_trained(d, a) for a in STORED_ACTIVATIONS for d in D_FFS}
     assert set(TRAINED_ACTIVATIONS) <= set(STORED_ACTIVATIONS)
-    assert set(stored) == {(a, d) for a in STORED_ACTIVATIONS for d in D_FFS}
+    assert None not in stored.values()
     assert all(r.W1.dtype == torch.float64 and r.W1.shape[0] == len(SEEDS) for r in stored.values())
 
 
 def test_a_file_of_other_settings_is_not_used_and_the_width_is_trained(tmp_path):
-    from course_lib.experiments import stored_file
-    from course_lib.experiments.regions import TRAINED_FILE, _stored
+    from course_lib.experiments.regions import TRAINED_FILE, _one_seed, stored_trained
+    from course_lib.experiments.stored_runs import save_runs
 
-    arrays, settings = stored_file.load_npz(TRAINED_FILE, "x", "y")
+    run = stored_trained(6, "relu")
     stale = tmp_path / "stale.npz"
-    stored_file.save_npz(stale, arrays, settings | {"steps": STEPS + 1})
-    assert _stored.__wrapped__(stale) == {}
-    assert len(_stored.__wrapped__(TRAINED_FILE)) == 44
+    save_runs([_one_seed(run, i) for i in range(len(SEEDS))], STEPS + 1, LR, N_POINTS, stale)
+    assert stored_trained.__wrapped__(6, "relu", stale) is None
+    assert stored_trained.__wrapped__(6, "relu", TRAINED_FILE) is not None
