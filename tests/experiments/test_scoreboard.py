@@ -77,6 +77,10 @@ def test_every_claim_holds_for_the_toys_measurements_and_says_which_agree():
             "Li et al.: training makes the FFN sparser here too, but it stays near half",
         ),
         (
+            {"trained": np.array([0.2, 0.25])},  # sparser, but no longer near half
+            "Li et al.: training makes the FFN sparser here too, but it stays near half",
+        ),
+        (
             {
                 "sweep": SimpleNamespace(
                     trained=np.array([[[0.51, 0.50], [0.45, 0.46]], [[0.50, 0.44], [0.44, 0.45]]]),
