@@ -41,19 +41,29 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 def compared_in_browser(items) -> set[str]:
-    """The notebooks (as nbval names them) whose outputs the browser suite compares after its own
-    Run All: where Chromium is there to run it, nbval need not execute them natively again."""
+    """The English notebooks (as nbval names them) that nbval need not execute: the browser suite
+    compares their outputs with the committed ones after its own Run All, which computes as another
+    CPU would (tests/browser/labserver.py), and nbval runs their Chinese editions natively, whose
+    code cells are theirs character for character (tests/test_editions.py). So each code cell runs
+    once natively and once as another CPU. Where Chromium is missing, or a notebook's Chinese
+    edition is not collected, nbval keeps it."""
     if not CHROMIUM.exists():
         return set()
+    collected = {item.nodeid.split("::", 1)[0] for item in items}
     ids = [item.nodeid for item in items if item.nodeid.startswith(COMPARED_IN_BROWSER)]
-    return {f"notebooks/{nodeid[len(COMPARED_IN_BROWSER) : -1]}" for nodeid in ids}
+    names = {nodeid[len(COMPARED_IN_BROWSER) : -1] for nodeid in ids}
+    return {
+        f"notebooks/{name}"
+        for name in names
+        if "/" not in name and f"notebooks/zh/{name}" in collected
+    }
 
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they deselect
 def pytest_collection_modifyitems(config, items):
-    """nbval's items of the notebooks the browser suite checks are deselected (a lesson runs
-    natively once, not twice); then the longest kinds of unit first (a stable sort: each unit
-    keeps its own order)."""
+    """nbval's items of the English notebooks the browser suite checks are deselected (each code
+    cell runs natively once and as another CPU once, not more); then the longest kinds of unit
+    first (a stable sort: each unit keeps its own order)."""
     in_browser = compared_in_browser(items)
     dropped = [item for item in items if item.nodeid.split("::", 1)[0] in in_browser]
     if dropped:

@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PARTS = (
     ("lint: ruff and import-linter", "lint"),
     ("unit tests, nbval and the browser suite, on 2 workers", "suite"),
-    ("portability pass (scalar kernels, one thread, 2 workers)", "portability"),
 )
 
 

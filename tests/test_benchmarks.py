@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from pytest_benchmark.stats import Stats
 
-from benchmarks import controls, goals, report, run
+from benchmarks import controls, goals, make_test, report, run
 from benchmarks.conftest import matches, settings_of
 from benchmarks.notebook_timer import (
     FLOOR_SOURCE,
@@ -543,7 +543,7 @@ def test_benchmarks_cover_every_demo_control_and_notebook_and_only_selects():
     }
     assert {i.split("[", 1)[1][:-1] for i in ids if "::test_control[" in i} == wanted
     assert {i.split("[", 1)[1][:-1] for i in ids if "::test_notebook[" in i} == set(notebooks)
-    assert sum("::test_make_test_part[" in i for i in ids) == 3
+    assert sum("::test_make_test_part[" in i for i in ids) == len(make_test.PARTS)
     demo, control = demos[0], demos[0].controls[0]
     picked = _collect("--only", f"{demo.name}.{control.name}", "--only", notebooks[0])
     assert sorted(i.split("::")[1] for i in picked) == sorted(

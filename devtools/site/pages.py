@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import functools
 import html
 import posixpath
 import re
@@ -112,12 +113,18 @@ def navigation(edition: str, pages: list[tuple[str, str]], page: str, root: str)
     }
 
 
-def export(nb, site: dict) -> str:
+@functools.cache
+def _exporter():
+    """One HTML exporter for every page: loading its templates took half of each page's time."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="course_page", extra_template_basedirs=[str(ASSETS)])
     exporter.exclude_input_prompt = exporter.exclude_output_prompt = True
-    body, _ = exporter.from_notebook_node(nb, resources={"site": site})
+    return exporter
+
+
+def export(nb, site: dict) -> str:
+    body, _ = _exporter().from_notebook_node(nb, resources={"site": site})
     return body
 
 

@@ -19,7 +19,7 @@ from browser_suite import (
     in_ci,
     open_lab,
 )
-from labserver import LabServer
+from labserver import LabServer, other_cpu
 
 _skipped_for_chromium = []
 
@@ -58,12 +58,14 @@ def served_root() -> Iterator[Path]:
 
 @pytest.fixture(scope="session")
 def lab(served_root: Path) -> Iterator[LabServer]:
-    """JupyterLab started with `make lab`'s options, serving ``served_root``."""
+    """JupyterLab started with `make lab`'s options, serving ``served_root``; its kernels compute
+    as another CPU would (labserver.other_cpu)."""
     server = LabServer(
         served_root.parent / f"{served_root.name}-home",
         secrets.token_hex(16),
         root=served_root,
         expose_app=True,
+        environment=other_cpu(),
     )
     try:
         server.wait_ready()

@@ -1,5 +1,7 @@
 """JupyterLab for the browser suite: started with the options `make lab` uses (course_lib.tools.lab),
-in isolated config/runtime folders, and stopped with every kernel it started."""
+in isolated config/runtime folders, and stopped with every kernel it started. The suite's server
+runs its kernels as another CPU computes (``other_cpu``), so each lesson's Run All is also its
+check that the committed outputs hold on a machine whose kernels differ from this one's."""
 
 from __future__ import annotations
 
@@ -31,6 +33,18 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+OTHER_CPU_FILE = Path(__file__).resolve().parents[1] / "other_cpu.mk"
+
+
+def other_cpu() -> dict[str, str]:
+    """The environment that makes PyTorch and the BLAS compute as another CPU would: the
+    ``OTHER_CPU`` line of tests/other_cpu.mk, which the Makefile includes too."""
+    for line in OTHER_CPU_FILE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("OTHER_CPU :="):
+            return dict(item.split("=", 1) for item in line.split(":=", 1)[1].split())
+    raise ValueError(f"{OTHER_CPU_FILE} has no 'OTHER_CPU :=' line")
+
+
 def isolated_environment(home: Path) -> dict[str, str]:
     """os.environ with Jupyter, IPython and matplotlib writing under ``home`` only."""
     env = {**os.environ, **isolated_dirs(home)}
@@ -45,7 +59,15 @@ def isolated_environment(home: Path) -> dict[str, str]:
 class LabServer:
     """A running ``jupyter lab``: its URL, token and the REST calls the suite needs."""
 
-    def __init__(self, home: Path, token: str, root: Path | None = None, expose_app: bool = False):
+    def __init__(
+        self,
+        home: Path,
+        token: str,
+        root: Path | None = None,
+        expose_app: bool = False,
+        environment: dict[str, str] | None = None,
+    ):
+        """``environment``: variables added to the server's (and so its kernels') environment."""
         self.home, self.token, self.port = home, token, free_port()
         home.mkdir(parents=True, exist_ok=True)
         self.arguments = lab_arguments(self.port, token)
@@ -58,7 +80,7 @@ class LabServer:
         self.log = (home / f"lab-{self.port}.log").open("wb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "jupyter", "lab", *self.arguments, *extra],
-            env=isolated_environment(home),
+            env=isolated_environment(home) | (environment or {}),
             cwd=home,
             stdout=self.log,
             stderr=subprocess.STDOUT,

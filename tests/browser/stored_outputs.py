@@ -1,9 +1,10 @@
 """A lesson's outputs after Run All in JupyterLab against the ones committed with it, compared as
 nbval compares them (notebooks/sanitize.cfg applied; images, widget models, metadata, execution
-counts and tracebacks left out; cells marked NBVAL_IGNORE_OUTPUT or NBVAL_SKIP skipped). Run
-All in the browser executes each lesson natively already, so this comparison is the lesson's
-native nbval check: conftest.py deselects nbval's own items for the notebooks the browser suite
-runs, and the portability pass still runs the English notebooks as another CPU would."""
+counts and tracebacks left out; cells marked NBVAL_IGNORE_OUTPUT or NBVAL_SKIP skipped). The
+browser suite's kernels compute as another CPU would (labserver.other_cpu), so for an English
+lesson this comparison is the portability pass's check (`make portability`), done on the Run All
+the browser needs anyway; nbval runs the Chinese edition natively, and conftest.py deselects
+nbval's items for the English notebooks compared here."""
 
 from __future__ import annotations
 

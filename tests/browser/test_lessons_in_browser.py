@@ -8,6 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from browser_suite import ARTIFACTS, NOTEBOOKS, opened_lesson
+from labserver import other_cpu
 from learner import control_problems, naming_problems, run_all_problems, stretched_images
 from stored_outputs import differences
 
@@ -19,7 +20,8 @@ LESSONS = [p.relative_to(NOTEBOOKS) for p in sorted(NOTEBOOKS.glob("*.ipynb"))]
 # reaches the kernel-driven widgets and that Chromium draws their Chinese labels (README's zh
 # picture is its screenshot). Every Chinese lesson is checked elsewhere, and running each one here
 # again would test the same code twice: its code cells are the English ones character for
-# character (test_editions.py), nbval executes every one natively, every frame of every demo is
+# character (test_editions.py), nbval executes every one natively (and this suite runs every English
+# one as another CPU computes), every frame of every demo is
 # drawn in Chinese and checked for missing glyphs (the site's build, tests/tools/test_site.py), and
 # every Chinese page of the site is opened and driven in Chromium (test_site_in_browser.py). Each
 # lesson run here is compared with its committed outputs (test_run_all_gives_the_committed_outputs)
@@ -46,11 +48,22 @@ def test_run_all_runs_every_code_cell_without_error(lesson):
 
 
 def test_run_all_gives_the_committed_outputs(lesson, request):
-    """nbval's check, done on the browser's own Run All (stored_outputs.py says why)."""
+    """nbval's check, done on the browser's own Run All, which computed as another CPU would
+    (stored_outputs.py says why)."""
     stored = nbformat.read(NOTEBOOKS / request.node.callspec.params["lesson"], as_version=4)
     code = [cell for cell in stored.cells if cell.cell_type == "code"]
     problems = differences(lesson.outputs(), code, lesson.name)
     assert not problems, "\n".join(problems)
+
+
+def test_the_lessons_kernel_computed_as_another_cpu(lesson):
+    """The comparison above checks that the outputs hold on a CPU unlike this one only because
+    the kernel ran with PyTorch's scalar kernels and one thread (tests/other_cpu.mk)."""
+    wanted = other_cpu()
+    torch = "__import__('torch')"
+    capability = lesson.ask_kernel(f"{torch}.backends.cpu.get_cpu_capability()")
+    assert capability == repr(wanted["ATEN_CPU_CAPABILITY"].upper())
+    assert lesson.ask_kernel(f"{torch}.get_num_threads()") == wanted["OMP_NUM_THREADS"]
 
 
 def test_every_control_changes_its_output_without_error(lesson):

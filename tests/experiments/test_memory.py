@@ -166,10 +166,16 @@ def _nudge(layer: int, unit: int, delta: float):
 
 
 def _central_difference(model, corpus, fact: int, layer: int, unit: int, eps: float) -> float:
+    """d log p(answer) / d(unit) of one fact by central difference, run on its prompt alone (the
+    facts do not interact: _answer_log_probs gives each the same value alone as in the batch)."""
+    prompts, answers = corpus.prompts()
+
+    def log_p(delta: float) -> torch.Tensor:
+        logits = model(prompts[fact : fact + 1], _nudge(layer, unit, delta))[0, -1]
+        return logits.log_softmax(dim=-1)[answers[fact]]
+
     with torch.no_grad():
-        up = _answer_log_probs(model, corpus, _nudge(layer, unit, eps))[fact]
-        down = _answer_log_probs(model, corpus, _nudge(layer, unit, -eps))[fact]
-    return ((up - down) / (2 * eps)).item()
+        return ((log_p(eps) - log_p(-eps)) / (2 * eps)).item()
 
 
 @pytest.mark.parametrize("fact", [5, 17, 40])
@@ -179,6 +185,10 @@ def test_every_units_gradient_equals_a_finite_difference_through_every_later_lay
     model, corpus = stored_model()
     activations, gradients = unit_gradients(model, corpus)
     assert activations.shape == gradients.shape == (48, SETTINGS.num_layers, SETTINGS.d_ff)
+    prompts, answers = corpus.prompts()
+    with torch.no_grad():  # the fact's prompt alone gives what the batch gives it
+        alone = model(prompts[fact : fact + 1])[0, -1].log_softmax(dim=-1)[answers[fact]]
+        assert abs(alone - _answer_log_probs(model, corpus)[fact]).item() < 1e-12
     rng = np.random.default_rng(fact)
     for layer in range(SETTINGS.num_layers):
         units = {63, *rng.choice(SETTINGS.d_ff, size=24, replace=False).tolist()}

@@ -1,0 +1,5 @@
+# Another CPU, simulated on this one: PyTorch's scalar kernels instead of AVX2/AVX-512, one thread
+# for torch and the BLAS. The committed outputs must come out unchanged, as on a learner's machine.
+# One definition, read by the Makefile (`make portability`) and by the browser suite, whose
+# JupyterLab kernels compute this way (tests/browser/labserver.py).
+OTHER_CPU := ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
