@@ -6,7 +6,6 @@ parameter count is as close as possible to the budget (1 layer has no hidden lay
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -14,9 +13,14 @@ import numpy as np
 import torch
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments import DTYPE
 from course_lib.experiments.tasks import make_task
-from course_lib.experiments.training import accuracy, adam_steps, bce_per_model, stack_logits
+from course_lib.experiments.training import (
+    accuracy,
+    adam_steps,
+    bce_per_model,
+    stack_logits,
+    uniform_layer,
+)
 from course_lib.model.ffn import ACTIVATIONS
 from course_lib.threads import torch_threads
 
@@ -50,17 +54,16 @@ class DepthResult:
 
 
 def _init_stack(dims: list[int], seeds: tuple[int, ...]) -> list[torch.Tensor]:
+    """Every layer's W and b for every seed, stacked: ``uniform_layer``, the first layer spread
+    three times wider as in ``init_weights``; one generator per seed and layer."""
     layers = []
     for index, (a, b) in enumerate(zip(dims[:-1], dims[1:], strict=True)):
-        scale = (
-            3 / math.sqrt(a) if index == 0 else 1 / math.sqrt(a)
-        )  # spread first lines like init_weights
-        ws, bs = [], []
-        for seed in seeds:
-            g = torch.Generator().manual_seed(1000 * seed + index)
-            ws.append((torch.rand(a, b, generator=g, dtype=DTYPE) * 2 - 1) * scale)
-            bs.append((torch.rand(1, b, generator=g, dtype=DTYPE) * 2 - 1) / math.sqrt(a))
-        layers += [torch.stack(ws).requires_grad_(), torch.stack(bs).requires_grad_()]
+        spread = 3 if index == 0 else 1
+        drawn = [
+            uniform_layer(torch.Generator().manual_seed(1000 * seed + index), a, b, spread)
+            for seed in seeds
+        ]
+        layers += [torch.stack(ts).requires_grad_() for ts in zip(*drawn, strict=True)]
     return layers
 
 

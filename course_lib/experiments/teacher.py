@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from course_lib._validate import positive_int
 from course_lib.experiments import DTYPE
-from course_lib.experiments.training import adam_steps, stack_logits
+from course_lib.experiments.training import adam_steps, stack_logits, uniform_layer
 from course_lib.model.ffn import count_parameters, flops_per_token
 from course_lib.threads import torch_threads
 
@@ -57,17 +57,12 @@ def _batches(target, d_model: int, steps: int, batch: int) -> list[tuple[torch.T
 
 
 def _fit(batches, d_model: int, d_ff: int, seeds, lr: float) -> np.ndarray:
-    gens = [torch.Generator().manual_seed(s) for s in seeds]
-    W1 = torch.stack(
-        [torch.randn(d_model, d_ff, generator=g, dtype=DTYPE) / d_model**0.5 for g in gens]
-    )
-    W2 = torch.stack(
-        [torch.randn(d_ff, d_model, generator=g, dtype=DTYPE) / d_ff**0.5 for g in gens]
-    )
-    b1, b2 = (
-        torch.zeros(len(seeds), 1, d_ff, dtype=DTYPE),
-        torch.zeros(len(seeds), 1, d_model, dtype=DTYPE),
-    )
+    """Students of width ``d_ff``, one per seed, trained together from ``uniform_layer``'s start."""
+    drawn = []
+    for seed in seeds:
+        g = torch.Generator().manual_seed(seed)
+        drawn.append((*uniform_layer(g, d_model, d_ff), *uniform_layer(g, d_ff, d_model)))
+    W1, b1, W2, b2 = (torch.stack(ts) for ts in zip(*drawn, strict=True))
     params = [t.requires_grad_() for t in (W1, b1, W2, b2)]
 
     def student(x: torch.Tensor) -> torch.Tensor:

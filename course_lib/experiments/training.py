@@ -60,24 +60,29 @@ def accuracy(logits: torch.Tensor, y: torch.Tensor) -> np.ndarray:
         return ((logits > 0) == (y > 0.5)).all(dim=2).double().mean(dim=1).numpy()
 
 
-def init_weights(seed: int, d_ff: int, k: int) -> dict[str, torch.Tensor]:
-    """One seed's starting weights W1 (2, d_ff), b1 (1, d_ff), W2 (d_ff, k), b2 (1, k).
-
-    Uniform like nn.Linear's default, W1 three times wider so the lines start spread over the
-    square; the same for a seed whether it is trained alone or in any batch.
-    """
-    g = torch.Generator().manual_seed(seed)
-    bound1, bound2 = 1 / math.sqrt(2), 1 / math.sqrt(d_ff)
+def uniform_layer(
+    g: torch.Generator, fan_in: int, fan_out: int, spread: float = 1.0
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """A linear layer's starting W (fan_in, fan_out) and b (1, fan_out), drawn from ``g`` in that
+    order: uniform in ±1/sqrt(fan_in) like nn.Linear's default, W ``spread`` times wider."""
+    bound = 1 / math.sqrt(fan_in)
 
     def uniform(*shape: int) -> torch.Tensor:
         return torch.rand(*shape, generator=g, dtype=DTYPE) * 2 - 1
 
-    return {
-        "W1": uniform(2, d_ff) * bound1 * 3,
-        "b1": uniform(1, d_ff) * bound1,
-        "W2": uniform(d_ff, k) * bound2,
-        "b2": uniform(1, k) * bound2,
-    }
+    return uniform(fan_in, fan_out) * bound * spread, uniform(1, fan_out) * bound
+
+
+def init_weights(seed: int, d_ff: int, k: int) -> dict[str, torch.Tensor]:
+    """One seed's starting weights W1 (2, d_ff), b1 (1, d_ff), W2 (d_ff, k), b2 (1, k).
+
+    ``uniform_layer`` for both layers, W1 three times wider so the lines start spread over the
+    square; the same for a seed whether it is trained alone or in any batch.
+    """
+    g = torch.Generator().manual_seed(seed)
+    W1, b1 = uniform_layer(g, 2, d_ff, spread=3)
+    W2, b2 = uniform_layer(g, d_ff, k)
+    return {"W1": W1, "b1": b1, "W2": W2, "b2": b2}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from course_lib.experiments.training import (
     stack_results,
     train_mlp,
     train_mlps,
+    uniform_layer,
 )
 
 
@@ -111,3 +112,28 @@ def test_default_dtype_sets_and_restores_torchs_default():
     with default_dtype():
         assert torch.zeros(1).dtype == torch.float64
     assert torch.get_default_dtype() == before
+
+
+def test_uniform_layer_draws_w_then_b_within_nn_linears_bound_w_spread_wider():
+    W, b = uniform_layer(torch.Generator().manual_seed(3), 16, 5, spread=3)
+    assert W.shape == (16, 5) and b.shape == (1, 5) and W.dtype == b.dtype == DTYPE
+    assert b.abs().max() <= 1 / 4 < W.abs().max() <= 3 / 4  # bound 1/sqrt(16), W three times
+    g = torch.Generator().manual_seed(3)
+    first, second = (
+        torch.rand(*shape, generator=g, dtype=DTYPE) * 2 - 1 for shape in [(16, 5), (1, 5)]
+    )
+    torch.testing.assert_close(W, first * 3 / 4, atol=1e-15, rtol=0)
+    torch.testing.assert_close(b, second / 4, atol=1e-15, rtol=0)
+
+
+def test_init_weights_and_the_depth_comparisons_stacks_start_from_uniform_layer():
+    from course_lib.experiments.stacking import _init_stack
+
+    g = torch.Generator().manual_seed(5)
+    (W1, b1), (W2, b2) = uniform_layer(g, 2, 4, spread=3), uniform_layer(g, 4, 1)
+    start = init_weights(5, 4, 1)
+    for name, drawn in {"W1": W1, "b1": b1, "W2": W2, "b2": b2}.items():
+        assert torch.equal(start[name], drawn), name
+    W, b = uniform_layer(torch.Generator().manual_seed(1000 * 7 + 1), 4, 1)  # seed 7, layer 1
+    stack = _init_stack([2, 4, 1], (7,))
+    assert torch.equal(stack[2][0], W) and torch.equal(stack[3][0], b)
