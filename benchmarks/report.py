@@ -1,6 +1,9 @@
-"""RESULTS.md from pytest-benchmark's JSON (``results.json``): every figure beside its goal, the
-goals missed, and a before/after table against an earlier run. pytest-benchmark computes each
-benchmark's statistics; here they are only picked out (by ``extra_info["kind"]``) and judged."""
+"""RESULTS.md from pytest-benchmark's JSON (``results.json``): what pytest-benchmark does not do.
+It times every benchmark, computes each one's statistics, saves the runs and compares them with
+earlier ones (`make bench` prints its comparison with the previous run). Here its numbers are
+picked out (by ``extra_info["kind"]``) and set beside the course's own: the floors they are
+divided by, the goals they are judged against, the p95 over passes the goals define, and the
+classroom's capacity."""
 
 from __future__ import annotations
 
@@ -281,45 +284,6 @@ def control_section(summary: dict[str, Any]) -> list[str]:
     return ["## Controls", "", *table(header, rows), ""]
 
 
-def comparable(results: dict[str, Any]) -> dict[str, float]:
-    """The numbers a before/after table compares: each notebook's median wall time, and each
-    control's first-visit and re-render p95, from pytest-benchmark's JSON or from the
-    ``results.json`` of the benchmark before it (keys ``notebooks`` and ``controls``)."""
-    found: dict[str, float] = {}
-    for bench in results.get("benchmarks", []):
-        info = bench["extra_info"]
-        if info.get("kind") == "notebook":
-            found[f"`{info['notebook']}` wall s"] = bench["stats"]["median"]
-        elif info.get("kind") == "control" and info["mode"] != "cached":
-            value = p95(bench["stats"].get("data"), len(info["values"]))
-            if value is not None:
-                found[f"`{info['demo']}.{info['control']}` {MODES[info['mode']]} p95 ms"] = (
-                    1000 * value
-                )
-    for nb in results.get("notebooks") or []:  # the earlier format
-        found[f"`{nb['name']}` wall s"] = nb["wall_s"]["median"]
-    for c in results.get("controls") or []:
-        for mode in ("first", "warm", "zh"):
-            if mode in c:
-                found[f"`{c['demo']}.{c['control']}` {MODES[mode]} p95 ms"] = c[mode]["p95"]
-    return found
-
-
-def comparison_section(results: dict[str, Any], baseline: dict[str, Any] | None) -> list[str]:
-    """Before/after for every number present in both runs, in this run's order."""
-    before, after = comparable(baseline or {}), comparable(results)
-    rows = []
-    for what, new in after.items():
-        if what in before:
-            old = before[what]
-            digits = 2 if what.endswith(" s") else 1
-            ratio = f"{new / old:.2f} ×" if old else "—"
-            rows.append([what, fmt(old, digits), fmt(new, digits), ratio])
-    if not rows:
-        return []
-    return ["## Before / after", "", *table("what | before | after | after ÷ before", rows), ""]
-
-
 def load_warning(results: dict[str, Any]) -> list[str]:
     """A note when other work kept the cores busy: wall times are then inflated."""
     cores = results.get("machine_info", {}).get("course", {}).get("cores_usable") or 1
@@ -332,22 +296,6 @@ def load_warning(results: dict[str, Any]) -> list[str]:
         f"**The machine was busy**: a 1-minute load average of {busiest:.1f} on {cores} usable cores. "
         "Wall times are inflated by waiting for a core; the CPU times beside them are less affected.",
         "",
-    ]
-
-
-def method(settings: dict[str, Any]) -> list[str]:
-    """How the numbers were taken, for the reader of RESULTS.md."""
-    repeat, values = settings.get("repeat", "?"), settings.get("values_per_control", "?")
-    return [
-        "- Timing: pytest-benchmark (`benchmarks/test_*.py`, pedantic mode: one call per round, `time.perf_counter`, setup outside the timing); every median and IQR is over a benchmark's rounds; a control's p95 is the median over the passes of each pass's p95. Its JSON is `results.json`.",
-        f"- Notebooks: each notebook of both editions (`notebooks/*.ipynb`, `notebooks/zh/*.ipynb`) found is copied with its folder to a temporary folder and executed top to bottom by nbclient in a fresh `python3` kernel, {repeat} round(s); wall time from kernel start to shutdown. The floor runs first, after one unmeasured warm-up round (file caches, matplotlib font cache).",
-        "- Slowest cells: per cell, the median over rounds of the time from sending it to its reply; `[n]` is the cell's index in the notebook (from 0, markdown cells counted).",
-        "- Peak memory: RSS of the kernel plus its child processes, sampled every 20 ms from a thread, or the kernel's own high-water mark (VmHWM) if larger; median over rounds. Kernel CPU: user + system time of the kernel and its children.",
-        f"- Controls: every control of every demo from `course_lib.widgets.all_demos()`, over every value of its grid or {values} spread evenly over it, the other controls at their defaults, {repeat} time(s) over those values (one round per value visited); the time of `demo.png(**values)` (render + PNG encode, what the widget's callback waits for). *First visit*: the demo's cache (`demo.clear_cache()`) and every `lru_cache`/`cache` of the loaded `course_lib` modules emptied first (caches held elsewhere, e.g. in closures, are not seen). *Re-render*: the experiment caches warm, the figure drawn and encoded again. *Cached*: the PNG cache hit a revisited value gets. *Re-render in Chinese*: the re-render in the Chinese edition (`set_language(\"zh\")`, its texts drawn with the CJK font). CPU: this process's CPU time (all threads) over the same call.",
-        f"- Control floor: a new empty figure of the demo's default figure size and dpi encoded as PNG ({20 * repeat if isinstance(repeat, int) else '20 × repeat'} rounds).",
-        "- `make test`'s parts: `make lint` and `make suite` run as subprocesses (the targets `make test` runs, with their environment variables), one round each per repetition; their total is judged against the goal of 3 min.",
-        "- The static site: `make site` built into a temporary folder and served on 127.0.0.1; in Chromium every control of every demo on each lesson page moved two steps (the browser suite's own driver, `tests/browser/sitepage.py`); a swap is the page's own time from setting the frame to its decoded image. Goal: median ≤ 16 ms per page (one frame at 60 Hz).",
-        "- Goals (issue 7): every control p95 ≤ 100 ms for cached values and anything that trains nothing, ≤ 1 s for a first visit that trains (with a busy text saying training); every notebook ≤ 60 s; the whole course ≤ 3 × the sum of the floors; peak kernel memory ≤ 1 GiB.",
     ]
 
 
@@ -413,7 +361,7 @@ def site_section(summary: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
-def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
+def render(results: dict[str, Any]) -> str:
     """The whole RESULTS.md."""
     summary = summarize(results)
     found = misses(summary)
@@ -439,7 +387,6 @@ def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         *site_section(summary),
         *make_test_section(summary["make_test"]),
         *classroom_section(results, summary),
-        *comparison_section(results, baseline),
         "## Goals missed",
         "",
         *([f"- {line}" for line in found] or ["None."]),
@@ -447,7 +394,9 @@ def render(results: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         *(["## Errors", "", *[f"- {e}" for e in errors], ""] if errors else []),
         "## How it is measured",
         "",
-        *method(course.get("settings", {})),
+        "`benchmarks/README.md` says how each number is taken; the settings of this run are in the "
+        "first table. pytest-benchmark keeps every run in `artifacts/benchmarks/` and compares it "
+        "with the one before (`pytest-benchmark compare` shows any two).",
         "",
     ]
     return "\n".join(lines)

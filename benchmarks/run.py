@@ -1,15 +1,15 @@
 """``make bench``: pytest-benchmark times every notebook and every demo control (benchmarks/test_*.py),
-then RESULTS.md is written from its JSON, with a before/after table against the previous run.
+saves the run and compares it with the previous one in the terminal; then RESULTS.md is written
+from its JSON.
 
     python benchmarks/run.py                          # everything, 3 rounds (make bench)
     python benchmarks/run.py --quick --only width     # 1 round, 5 values per control, names with "width"
-    python benchmarks/run.py --baseline none -k "control and not cached" --benchmark-cprofile=cumtime
+    python benchmarks/run.py -k "control and not cached" --benchmark-cprofile=cumtime
 
-With --from-json FILE nothing is measured: RESULTS.md is written from that pytest-benchmark JSON
-(a run saved with --benchmark-save, say) against --baseline. Options other than --baseline, --out
-and --from-json go to pytest: the benchmark's own (--quick, --repeat N, --values N, --only NAME,
---cell-timeout S; see benchmarks/conftest.py) and pytest-benchmark's (--benchmark-save=NAME,
---benchmark-compare=NNNN, --benchmark-compare-fail=median:10%, ...).
+With --from-json FILE nothing is measured: RESULTS.md is written from that pytest-benchmark JSON.
+Options other than --out and --from-json go to pytest: the benchmark's own (--quick, --repeat N,
+--values N, --only NAME, --cell-timeout S; see benchmarks/conftest.py) and pytest-benchmark's
+(--benchmark-save=NAME, --benchmark-compare=NNNN, --benchmark-compare-fail=median:10%, ...).
 """
 
 from __future__ import annotations
@@ -28,38 +28,29 @@ sys.path.insert(0, str(HERE.parent))
 from benchmarks import report  # noqa: E402
 
 
-def load_baseline(choice: str | None, previous: Path) -> dict | None:
-    """The run to compare with: ``choice`` (a JSON file, or 'none'), else the previous run's."""
-    if choice is not None and choice.lower() == "none":
-        return None
-    path = Path(choice) if choice is not None else previous
-    if not path.is_file():
-        if choice is not None:
-            raise SystemExit(f"--baseline {choice!r}: no such file")
-        return None
-    return json.loads(path.read_text())
-
-
 def pytest_command(json_path: Path, extra: list[str]) -> list[str]:
-    """pytest over benchmarks/ with pytest-benchmark's JSON into ``json_path``; saved runs
-    (--benchmark-save) go to artifacts/benchmarks unless --benchmark-storage says otherwise."""
+    """pytest over benchmarks/ with pytest-benchmark's JSON into ``json_path``. pytest-benchmark
+    saves the run in artifacts/benchmarks (unless --benchmark-storage or --benchmark-save say
+    otherwise) and compares it with the newest run saved there (unless --benchmark-compare does)."""
     command = [sys.executable, "-m", "pytest", str(HERE), "--benchmark-only", "-p", "no:xdist"]
     command += [f"--benchmark-json={json_path}", "--benchmark-group-by=group"]
     if not any(arg.startswith("--benchmark-storage") for arg in extra):
         command.append(f"--benchmark-storage=file://{HERE.parent / 'artifacts' / 'benchmarks'}")
+    if not any(arg.startswith(("--benchmark-save", "--benchmark-autosave")) for arg in extra):
+        command.append("--benchmark-autosave")
+    if not any(arg.split("=")[0] == "--benchmark-compare" for arg in extra):
+        command.append("--benchmark-compare")
     return [*command, *extra]
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
-    parser.add_argument("--baseline", help="an earlier run's JSON (default: the results.json this run replaces; 'none': no table)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where results.json and RESULTS.md go")  # fmt: skip
     parser.add_argument("--from-json", type=Path, metavar="FILE", help="measure nothing: RESULTS.md from this pytest-benchmark JSON")  # fmt: skip
     args, extra = parser.parse_known_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     previous = args.out / "results.json"
-    baseline = load_baseline(args.baseline, previous if args.from_json is None else Path("none"))
     path, code = args.from_json, 0
     if path is None:
         path = args.out / "results.new.json"
@@ -72,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             return code or 1
         path = path.replace(previous)
     results = json.loads(path.read_text())
-    (args.out / "RESULTS.md").write_text(report.render(results, baseline))
+    (args.out / "RESULTS.md").write_text(report.render(results))
     missed = report.misses(report.summarize(results))
     print(f"wrote {args.out / 'RESULTS.md'}; {len(missed)} goal(s) missed", file=sys.stderr)
     for line in missed + results.get("course", {}).get("failures", []):

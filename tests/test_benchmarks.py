@@ -221,38 +221,18 @@ def test_every_report_table_row_has_as_many_cells_as_its_header():
         report.table("a | b", [["1"]])
 
 
-def test_before_after_against_a_previous_run():
-    before, after = _results(), _results()
-    after["benchmarks"][1]["stats"]["median"] = 8.0
-    text = report.render(after, baseline=before)
-    assert "| `01_x.ipynb` wall s | 16.00 | 8.00 | 0.50 × |" in text
-    assert "| `tiny.a` first visit p95 ms | 466.3 | 466.3 | 1.00 × |" in text
-    assert "| `tiny.a` re-render p95 ms | 59.0 | 59.0 | 1.00 × |" in text
-    assert "## Before / after" not in report.render(after, baseline=None)
-
-
-def test_before_after_reads_the_results_json_of_the_benchmark_before_pytest_benchmark():
-    earlier = {
-        "notebooks": [{"name": "01_x.ipynb", "wall_s": {"median": 20.0}}],
-        "controls": [
-            {"demo": "tiny", "control": "a", "first": {"p95": 250.0}, "warm": {"p95": 120.0}}
-        ],
-    }
-    text = report.render(_results(), baseline=earlier)
-    assert "| `01_x.ipynb` wall s | 20.00 | 16.00 | 0.80 × |" in text
-    assert "| `tiny.a` first visit p95 ms | 250.0 | 466.3 | 1.87 × |" in text
-    assert "| `tiny.a` re-render p95 ms | 120.0 | 59.0 | 0.49 × |" in text
-
-
-def test_from_json_rewrites_the_report_of_a_saved_run_against_a_baseline(tmp_path):
-    before, after = _results(), _results()
-    after["benchmarks"][1]["stats"]["median"] = 8.0
-    (tmp_path / "before.json").write_text(json.dumps(before))
-    (tmp_path / "after.json").write_text(json.dumps(after))
-    options = ["--out", str(tmp_path), "--baseline", str(tmp_path / "before.json")]
-    assert run.main([*options, "--from-json", str(tmp_path / "after.json")]) == 0
-    assert (tmp_path / "RESULTS.md").read_text() == report.render(after, before)
+def test_from_json_rewrites_the_report_of_a_saved_run_and_measures_nothing(tmp_path):
+    saved = _results()
+    saved["benchmarks"][1]["stats"]["median"] = 8.0
+    (tmp_path / "saved.json").write_text(json.dumps(saved))
+    assert run.main(["--out", str(tmp_path), "--from-json", str(tmp_path / "saved.json")]) == 0
+    assert (tmp_path / "RESULTS.md").read_text() == report.render(saved)
     assert not (tmp_path / "results.json").exists()  # nothing measured, nothing replaced
+
+
+def test_the_report_leaves_comparing_runs_to_pytest_benchmark():
+    text = report.render(_results())
+    assert "## Before / after" not in text and "pytest-benchmark compare" in text
 
 
 # --- goals ----------------------------------------------------------------------------------
@@ -556,19 +536,6 @@ def test_benchmarks_cover_every_demo_control_and_notebook_and_only_selects():
     )
 
 
-def test_baseline_defaults_to_the_previous_results_and_none_disables_it(tmp_path):
-    previous = tmp_path / "results.json"
-    assert run.load_baseline(None, previous) is None
-    previous.write_text('{"datetime": "yesterday"}')
-    assert run.load_baseline(None, previous) == {"datetime": "yesterday"}
-    assert run.load_baseline("none", previous) is None
-    other = tmp_path / "other.json"
-    other.write_text('{"datetime": "last week"}')
-    assert run.load_baseline(str(other), previous) == {"datetime": "last week"}
-    with pytest.raises(SystemExit, match="no such file"):
-        run.load_baseline(str(tmp_path / "missing.json"), previous)
-
-
 def test_make_bench_runs_pytest_benchmark_into_a_json(tmp_path):
     command = run.pytest_command(tmp_path / "new.json", ["--quick", "--only", "width"])
     assert command[1:5] == ["-m", "pytest", str(ROOT / "benchmarks"), "--benchmark-only"]
@@ -577,3 +544,16 @@ def test_make_bench_runs_pytest_benchmark_into_a_json(tmp_path):
     assert any(arg.endswith("artifacts/benchmarks") for arg in command)
     own = run.pytest_command(tmp_path, ["--benchmark-storage=file:///elsewhere"])
     assert sum(arg.startswith("--benchmark-storage") for arg in own) == 1
+
+
+def test_make_bench_saves_each_run_and_compares_it_with_the_previous_one_unless_told(tmp_path):
+    command = run.pytest_command(tmp_path / "new.json", ["--quick"])
+    assert "--benchmark-autosave" in command and "--benchmark-compare" in command
+    told = [
+        "--benchmark-save=before",
+        "--benchmark-compare=0001",
+        "--benchmark-compare-fail=min:5%",
+    ]
+    own = run.pytest_command(tmp_path / "new.json", told)
+    assert "--benchmark-autosave" not in own and "--benchmark-compare" not in own
+    assert own[-3:] == told
