@@ -178,3 +178,44 @@ def test_a_template_of_fields_and_punctuation_alone_is_no_pattern(chinese):
     with a colon by changing the colon, and hide that it has no entry."""
     with pytest.warns(MissingTranslation):
         assert translate("nothing here: is translated") == "nothing here: is translated"
+
+
+# --- typography of the Chinese edition's outputs ---------------------------------------------
+ZH_NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks" / "zh").glob("*.ipynb"))
+HALF_WIDTH_COLON_AFTER_CHINESE = __import__("re").compile(r"[\u4e00-\u9fff）」]: ")
+
+
+def _printed_lines(path: Path) -> list[str]:
+    """Every line a Chinese notebook's stored outputs print (streams and plain-text results)."""
+    import nbformat
+
+    lines = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            texts = [output.get("text", ""), output.get("data", {}).get("text/plain", "")]
+            lines += [line for text in texts for line in "".join(text).splitlines()]
+    return lines
+
+
+def test_a_colon_after_chinese_text_is_full_width_in_every_chinese_output():
+    assert len(ZH_NOTEBOOKS) >= 6
+    found = [
+        f"{path.name}: {line}"
+        for path in ZH_NOTEBOOKS
+        for line in _printed_lines(path)
+        if HALF_WIDTH_COLON_AFTER_CHINESE.search(line)
+    ]
+    assert not found, "\n".join(found[:10])
+
+
+def test_a_checker_line_joins_its_name_and_message_in_the_learners_typography():
+    from course_lib.checks import CheckResult
+
+    assert str(CheckResult("parameter formula", "passed", "ok")) == "✔ parameter formula: ok"
+    set_language("zh")
+    try:
+        line = str(CheckResult("parameter formula", "failed", "不对"))
+    finally:
+        set_language("en")
+    assert line == f"✘ {zh.MESSAGES['parameter formula']}：不对"
+    assert HALF_WIDTH_COLON_AFTER_CHINESE.search(f"✘ {zh.MESSAGES['parameter formula']}: 不对")

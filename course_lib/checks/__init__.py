@@ -35,7 +35,7 @@ class CheckResult:
 
     def __str__(self) -> str:
         mark = {"passed": "✔", "failed": "✘", "not attempted": "…"}[self.status]
-        return f"{mark} {tr(self.name)}: {self.message}"
+        return f"{mark} " + tr("{name}: {message}", name=tr(self.name), message=self.message)
 
 
 def run_check(name: str, check: Callable[[], str | None]) -> CheckResult:

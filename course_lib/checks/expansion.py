@@ -134,7 +134,7 @@ def check_collapsed_rank(fn: Callable[[int, int], int]) -> CheckResult:
             if got != expected:
                 raise Hint(_diagnose_rank(got, expected, d_model, d_ff))
         return tr(
-            "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 x 512 matrix could not."
+            "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 × 512 matrix could not."
         )
 
     return run_check(N_("collapsed rank"), check)

@@ -5,6 +5,7 @@ MESSAGES: dict[str, str] = {
     "{statement}: {shown}": "{statement}：{shown}",
     "the lesson says: {line}; this run does not confirm it": "课程中的结论：{line}；本次运行未能证实",
     # course_lib.checks
+    "{name}: {message}": "{name}：{message}",
     "passed, well done.": "通过，做得好。",
     "not attempted yet (the stub still raises NotImplementedError)": (
         "尚未作答（函数框架仍在抛出 NotImplementedError）"
