@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 import string
 import warnings
 from pathlib import Path
@@ -182,7 +184,7 @@ def test_a_template_of_fields_and_punctuation_alone_is_no_pattern(chinese):
 
 # --- typography of the Chinese edition's outputs ---------------------------------------------
 ZH_NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks" / "zh").glob("*.ipynb"))
-HALF_WIDTH_COLON_AFTER_CHINESE = __import__("re").compile(r"[\u4e00-\u9fff）」]: ")
+HALF_WIDTH_COLON_AFTER_CHINESE = re.compile(r"[\u4e00-\u9fff）」]: ")
 
 
 def _printed_lines(path: Path) -> list[str]:
@@ -219,3 +221,49 @@ def test_a_checker_line_joins_its_name_and_message_in_the_learners_typography():
         set_language("en")
     assert line == f"✘ {zh.MESSAGES['parameter formula']}：不对"
     assert HALF_WIDTH_COLON_AFTER_CHINESE.search(f"✘ {zh.MESSAGES['parameter formula']}: 不对")
+
+
+CHINESE = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef（）“”]")
+NOT_A_PARAGRAPH = ("#", "|", "-", "*", ">", "`", "!", "<", "$")
+
+
+def paragraph_breaks(markdown: str) -> list[str]:
+    """Lines of one paragraph broken between two Chinese characters: Markdown joins them with a
+    space, which Chinese text does not have. Headings, tables, lists, quotes, images, HTML,
+    formulas and code are not paragraphs."""
+    found, fenced = [], False
+    lines = markdown.splitlines()
+    for line, following in itertools.pairwise(lines):
+        fenced ^= line.lstrip().startswith("```")
+        if fenced or not line.strip() or not following.strip():
+            continue
+        if line.lstrip().startswith(NOT_A_PARAGRAPH) or following.lstrip().startswith(
+            NOT_A_PARAGRAPH
+        ):
+            continue
+        if CHINESE.match(line.rstrip()[-1]) and CHINESE.match(following.lstrip()[0]):
+            found.append(f"{line.rstrip()[-12:]}⏎{following.lstrip()[:12]}")
+    return found
+
+
+def test_paragraph_breaks_finds_a_break_between_chinese_characters_only():
+    assert paragraph_breaks("第一行，\n第二行。") == ["第一行，⏎第二行。"]
+    assert paragraph_breaks("第一行，第二行。\n\n第三段") == []
+    assert paragraph_breaks("## 标题\n正文") == [] and paragraph_breaks("English\nwords") == []
+    assert paragraph_breaks("```\n代码\n注释\n```") == []
+
+
+def test_no_chinese_paragraph_is_broken_between_two_chinese_characters():
+    import nbformat
+
+    root = Path(__file__).resolve().parents[1]
+    texts = {"README.md": (root / "README.md").read_text(encoding="utf-8")}
+    for path in ZH_NOTEBOOKS:
+        cells = nbformat.read(path, as_version=4).cells
+        texts |= {
+            f"{path.name} cell {i}": c.source
+            for i, c in enumerate(cells)
+            if c.cell_type == "markdown"
+        }
+    found = [f"{where}: {b}" for where, text in texts.items() for b in paragraph_breaks(text)]
+    assert not found, "\n".join(found[:10])
