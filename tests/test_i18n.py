@@ -267,3 +267,26 @@ def test_no_chinese_paragraph_is_broken_between_two_chinese_characters():
         }
     found = [f"{where}: {b}" for where, text in texts.items() for b in paragraph_breaks(text)]
     assert not found, "\n".join(found[:10])
+
+
+SPACED_PERCENT = re.compile(r"[0-9}] %")
+
+
+def test_the_chinese_edition_writes_percentages_one_way_with_no_space():
+    """``3.5%``, as the catalogue's ``{x:.1%}`` formats print them, never ``3.5 %``: in the
+    catalogue's texts, the Chinese prose and every printed line with Chinese in it."""
+    import nbformat
+
+    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
+    for path in ZH_NOTEBOOKS:
+        cells = nbformat.read(path, as_version=4).cells
+        texts |= {
+            f"{path.name} cell {i}": c.source
+            for i, c in enumerate(cells)
+            if c.cell_type == "markdown"
+        }
+        texts |= {
+            f"{path.name}: {line}": line for line in _printed_lines(path) if CHINESE.search(line)
+        }
+    found = [where for where, text in texts.items() if SPACED_PERCENT.search(text)]
+    assert not found, "\n".join(found[:10])

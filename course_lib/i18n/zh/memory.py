@@ -187,14 +187,14 @@ MESSAGES: dict[str, str] = {
     "erasing a fact's top 5 units lowers its p(answer)": (
         "擦除一个事实的前 5 个单元会降低它的 p(answer)"
     ),
-    "by over 20 %": "降幅超过 20 %",
+    "by over 20 %": "降幅超过 20%",
     "unrelated facts keep theirs far better": "无关事实的概率保持得好得多",
     "less than half the fact's drop": "降幅不到该事实的一半",
     "the fact is hit harder than unrelated facts, for nearly every fact": (
         "几乎每个事实自身受到的影响都比无关事实大"
     ),
     "random units barely matter": "随机单元几乎没有影响",
-    "mean change within 2 %": "平均变化在 2 % 以内",
+    "mean change within 2 %": "平均变化在 2% 以内",
     "the spread is wide: from almost nothing to almost all": (
         "差异很大：从几乎不受影响到几乎全部丢失"
     ),
@@ -203,12 +203,12 @@ MESSAGES: dict[str, str] = {
         "把同样的单元加倍，平均而言并不会提高 p(answer)"
     ),
     "it rises for {a} of {b} facts only": "只有 {a}/{b} 个事实的概率上升",
-    "no fact gains even 1 %": "没有任何事实的概率提高哪怕 1 %",
+    "no fact gains even 1 %": "没有任何事实的概率提高哪怕 1%",
     "the answers are saturated: no fact could gain even 2 %": (
-        "答案已经饱和：没有哪个事实还能提高 2 %"
+        "答案已经饱和：没有哪个事实还能提高 2%"
     ),
     "the answers leave p little room: no fact could gain even 2 %": (
-        "p 的上升空间很小：没有哪个事实还能提高 2 %"
+        "p 的上升空间很小：没有哪个事实还能提高 2%"
     ),
     "in log-odds, which have no ceiling, doubling lowers the answer for most facts": (
         "在没有上限的对数几率上，加倍让大多数事实的答案下降"
@@ -246,7 +246,7 @@ MESSAGES: dict[str, str] = {
     "scale 1 is the model as trained": "缩放系数 1 就是训练好的原模型",
     # section 7
     "the variants have equal budgets": "各变体的参数预算相同",
-    "within 1 %: the plain FFN's biases": "相差在 1 % 以内：来自普通 FFN 的偏置",
+    "within 1 %: the plain FFN's biases": "相差在 1% 以内：来自普通 FFN 的偏置",
     "the spread over seeds swamps every gap": "种子间的波动淹没了所有差距",
     "after the last step the small model does not reproduce the paper's ranking": (
         "训练结束时，这个小模型没有复现论文的排名"
@@ -261,7 +261,7 @@ MESSAGES: dict[str, str] = {
     ),
     # section 3: Geva et al.'s agreement rate
     "in both layers about a third of the units agree": "两层中都约有三分之一的单元一致",
-    "between 25 and 40 %": "在 25 % 到 40 % 之间",
+    "between 25 and 40 %": "在 25% 到 40% 之间",
     "far more than by chance": "远多于随机水平",
     "over 5 times chance": "超过随机水平的 5 倍",
     "the rate does not rise from the lower layer to the upper one, unlike Geva et al.'s": (
