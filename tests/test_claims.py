@@ -15,6 +15,18 @@ def test_a_claim_that_holds_prints_one_checked_line(capsys):
     assert returned is None  # nothing for a notebook to echo after the printed line
 
 
+def test_in_chinese_a_claims_measured_part_stands_in_brackets(capsys):
+    from course_lib.i18n import set_language, zh
+
+    set_language("zh")
+    try:
+        claim("fewer units than edges: no seed solves it", True, "d_ff 2 to 5")
+    finally:
+        set_language("en")
+    statement = zh.MESSAGES["fewer units than edges: no seed solves it"]
+    assert capsys.readouterr().out == f"✔ {statement}（d_ff 从 2 到 5）\n"
+
+
 def test_a_claim_without_a_measurement_prints_the_statement_alone(capsys):
     claim("every row sums to 1", np.bool_(True))
     assert capsys.readouterr().out == "✔ every row sums to 1\n"

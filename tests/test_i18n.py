@@ -165,7 +165,7 @@ def test_a_claim_prints_in_the_learners_language(chinese, capsys):
     from course_lib.claims import ClaimFailed, claim
 
     claim("max error below 1e-9", True, "2 of 3")
-    assert capsys.readouterr().out == "✔ 最大误差低于 1e-9：2/3\n"
+    assert capsys.readouterr().out == "✔ 最大误差低于 1e-9（2/3）\n"
     with pytest.raises(ClaimFailed, match="课程中的结论：最大误差低于 1e-3；"):
         claim("max error below 1e-3", False)
 

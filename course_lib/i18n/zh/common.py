@@ -2,7 +2,8 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.claims
-    "{statement}: {shown}": "{statement}：{shown}",
+    # the measured part in brackets: a second colon would follow a statement that has one
+    "{statement}: {shown}": "{statement}（{shown}）",
     "the lesson says: {line}; this run does not confirm it": "课程中的结论：{line}；本次运行未能证实",
     # course_lib.checks
     "{name}: {message}": "{name}：{message}",

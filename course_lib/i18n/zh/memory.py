@@ -138,7 +138,7 @@ MESSAGES: dict[str, str] = {
     "the model knows its facts": "模型掌握了它的全部事实",
     "{a} of {b} right": "答对 {a}/{b}",
     "far above the majority guess": "远高于多数类猜测",
-    "that guess: {a} of {b}": "该猜测：{a}/{b}",
+    "that guess: {a} of {b}": "该猜测只答对 {a}/{b}",
     "every answer gets p above 0.95": "每个答案的 p 都高于 0.95",
     # section 2
     "layer {layer}: shallow keys outnumber semantic ones": "第 {layer} 层：浅层键多于语义键",
@@ -246,7 +246,7 @@ MESSAGES: dict[str, str] = {
     "scale 1 is the model as trained": "缩放系数 1 就是训练好的原模型",
     # section 7
     "the variants have equal budgets": "各变体的参数预算相同",
-    "within 1 %: the plain FFN's biases": "相差在 1% 以内：来自普通 FFN 的偏置",
+    "within 1 %: the plain FFN's biases": "相差在 1% 以内，差额来自普通 FFN 的偏置",
     "the spread over seeds swamps every gap": "种子间的波动淹没了所有差距",
     "after the last step the small model does not reproduce the paper's ranking": (
         "训练结束时，这个小模型没有复现论文的排名"
