@@ -290,3 +290,30 @@ def test_the_chinese_edition_writes_percentages_one_way_with_no_space():
         }
     found = [where for where, text in texts.items() if SPACED_PERCENT.search(text)]
     assert not found, "\n".join(found[:10])
+
+
+def test_the_chinese_edition_calls_each_concept_by_one_term():
+    """The terms table (course_lib/i18n/zh/terms.py) against the catalogue, the Chinese prose and
+    every printed line: a variant may appear only where the prose names it as another name
+    (也叫, 又称) or in a glossary table row."""
+    import nbformat
+
+    from course_lib.i18n.zh.terms import TERMS
+
+    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
+    for path in ZH_NOTEBOOKS:
+        for i, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            if cell.cell_type == "markdown":
+                rows = [
+                    line for line in cell.source.splitlines() if not line.lstrip().startswith("|")
+                ]
+                texts[f"{path.name} cell {i}"] = "\n".join(rows)
+        texts |= {f"{path.name}: {line}": line for line in _printed_lines(path)}
+    found = []
+    for where, text in texts.items():
+        for term, variants in TERMS.items():
+            for variant in variants:
+                named = text.count(f"也叫{variant}") + text.count(f"又称{variant}")
+                if text.count(variant) > named:
+                    found.append(f"{where}: {variant} (the course says {term})")
+    assert not found, "\n".join(found[:10])

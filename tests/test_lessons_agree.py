@@ -2,7 +2,7 @@
 dropout is an implementation choice, not in the paper's formula; dropout is a regulariser that
 makes over-fitting less likely, it prevents nothing) and what d_ff is (the hidden width). A
 sentence of either edition that states the corrected claim as fact fails here; quoting the source
-in order to correct it is allowed (the paragraph then names the source, "source" / "原课程", or says
+in order to correct it is allowed (the paragraph then names the source, "source" / "课程笔记", or says
 "not in the paper's formula" / "不在论文的公式里")."""
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ CORRECTED = {
     "an encoder layer has three dropouts": re.compile(r"three dropouts|三个 ?dropout", re.I),
     "d_ff is an output dimension": re.compile(r"d_ff[^.。]{0,40}(output dimension|输出维度)"),
 }
-QUOTING_THE_SOURCE = re.compile(r"\bsource\b|原课程|原讲义|not in the paper|不在论文")
+QUOTING_THE_SOURCE = re.compile(
+    r"\bsource\b|course notes|课程笔记|not in the paper|不在论文"
+)  # terms.py
 
 
 def prose_lines(path: Path) -> list[tuple[int, str]]:
@@ -72,4 +74,6 @@ def test_the_check_rejects_each_corrected_claim(line: str):
 
 def test_the_check_allows_quoting_the_source_to_correct_it():
     line = 'The source calls it "against overfitting (防止过拟合)"; it is a regulariser.'
+    assert contradictions([(5, line)]) == []
+    line = "课程笔记说 FFN 的 dropout 能“防止过拟合”。这需要纠正：dropout 是一种正则化手段。"
     assert contradictions([(5, line)]) == []

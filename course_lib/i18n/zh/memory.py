@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     "random units": "随机单元",
     "zeroing {n} units at the prompt's last word": "在提示的最后一个词处将 {n} 个单元置零",
     "relative change of p(answer), one dot per fact (bar: mean)": (
-        "p(answer) 的相对变化，每个点是一个事实（竖线：均值）"
+        "p(answer) 的相对变化，每个点是一条事实（竖线：均值）"
     ),
     # course_lib.plots.memory: the knowledge-neuron demo
     "as trained": "原模型",
@@ -30,7 +30,7 @@ MESSAGES: dict[str, str] = {
     "d_ff = {d_ff}, trained, mean of {seeds} seeds: {active}": (
         "d_ff = {d_ff}，训练后，{seeds} 个种子的平均：{active}"
     ),
-    "{right} of {facts} facts": "答对 {right}/{facts} 个事实",
+    "{right} of {facts} facts": "答对 {right}/{facts} 条事实",
     # course_lib.checks.memory: checker names
     "the unit that stores a fact": "存储事实的单元",
     "erasing prediction": "擦除效果预测",
@@ -90,12 +90,12 @@ MESSAGES: dict[str, str] = {
         "无关事实依赖的是其他单元：它们的变化远小于该事实"
     ),
     "not close yet: think how much one fact owes to its 5 strongest units": (
-        "还不够接近：想一想一个事实在多大程度上依赖它最强的 5 个单元"
+        "还不够接近：想一想一条事实在多大程度上依赖它最强的 5 个单元"
     ),
     "measured: own fact {own:+.2f}, unrelated facts {unrelated:+.2f}. "
     "A fact leans on its units far more than other facts do, but no unit holds it alone.": (
         "实测：该事实 {own:+.2f}，无关事实 {unrelated:+.2f}。"
-        "一个事实对这些单元的依赖远大于其他事实，但没有哪个单元能独自承载它。"
+        "一条事实对这些单元的依赖远大于其他事实，但没有哪个单元能独自承载它。"
     ),
     # course_lib.checks.memory: the value projection
     "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
@@ -179,41 +179,41 @@ MESSAGES: dict[str, str] = {
     "on average, layer 1's units act almost only directly": (
         "平均而言，第 1 层的单元几乎只通过直接路径起作用"
     ),
-    "{a} of {b} facts, direct path positive": "{a}/{b} 个事实的直接路径为正",
+    "{a} of {b} facts, direct path positive": "{a}/{b} 条事实的直接路径为正",
     "{a} of {b} facts, more through layer 1 than direct": (
-        "{a}/{b} 个事实经过第 1 层的部分大于直接部分"
+        "{a}/{b} 条事实经过第 1 层的部分大于直接部分"
     ),
     "{a} of {b}; at random about {c}": "{a}/{b}；随机挑选约为 {c}",
     "erasing a fact's top 5 units lowers its p(answer)": (
-        "擦除一个事实的前 5 个单元会降低它的 p(answer)"
+        "擦除一条事实的前 5 个单元会降低它的 p(answer)"
     ),
     "by over 20 %": "降幅超过 20%",
     "unrelated facts keep theirs far better": "无关事实的概率保持得好得多",
     "less than half the fact's drop": "降幅不到该事实的一半",
     "the fact is hit harder than unrelated facts, for nearly every fact": (
-        "几乎每个事实自身受到的影响都比无关事实大"
+        "几乎每条事实自身受到的影响都比无关事实大"
     ),
     "random units barely matter": "随机单元几乎没有影响",
     "mean change within 2 %": "平均变化在 2% 以内",
     "the spread is wide: from almost nothing to almost all": (
         "差异很大：从几乎不受影响到几乎全部丢失"
     ),
-    "{a} of {b} facts lose more than half": "{a}/{b} 个事实损失过半",
+    "{a} of {b} facts lose more than half": "{a}/{b} 条事实损失过半",
     "doubling the same units does not raise p(answer) on average": (
         "把同样的单元加倍，平均而言并不会提高 p(answer)"
     ),
-    "it rises for {a} of {b} facts only": "只有 {a}/{b} 个事实的概率上升",
+    "it rises for {a} of {b} facts only": "只有 {a}/{b} 条事实的概率上升",
     "no fact gains even 1 %": "没有任何事实的概率提高哪怕 1%",
     "the answers are saturated: no fact could gain even 2 %": (
-        "答案已经饱和：没有哪个事实还能提高 2%"
+        "答案已经饱和：没有哪条事实还能提高 2%"
     ),
     "the answers leave p little room: no fact could gain even 2 %": (
-        "p 的上升空间很小：没有哪个事实还能提高 2%"
+        "p 的上升空间很小：没有哪条事实还能提高 2%"
     ),
     "in log-odds, which have no ceiling, doubling lowers the answer for most facts": (
         "在没有上限的对数几率上，加倍让大多数事实的答案下降"
     ),
-    "{a} of {b} facts, lower": "{a}/{b} 个事实下降",
+    "{a} of {b} facts, lower": "{a}/{b} 条事实下降",
     "every p(answer) above 0.98": "所有 p(answer) 都高于 0.98",
     # section 5
     "at initialisation about half the units fire": "初始化时约有一半单元激活",
@@ -221,7 +221,7 @@ MESSAGES: dict[str, str] = {
     "by more than 2 points": "超过 2 个百分点",
     "still far from large models' few percent": "离大模型的百分之几仍很远",
     "d_ff 256 and 512 learn all 48 facts in every seed": (
-        "d_ff 256 和 512 在每个种子中都学会了全部 48 个事实"
+        "d_ff 256 和 512 在每个种子中都学会了全部 48 条事实"
     ),
     "at initialisation about half fire at every width": "初始化时，每种宽度都约有一半单元激活",
     "within 5 points, mean": "种子平均值与一半相差不到 5 个百分点",
@@ -288,12 +288,12 @@ MESSAGES: dict[str, str] = {
     "semantic keys, lower / upper layer": "语义键的个数，低层 / 高层",
     "more in upper layers": "高层更多",
     "2 layers and 48 facts: no depth to sort patterns over": (
-        "只有 2 层、48 个事实：没有足够的深度来区分模式"
+        "只有 2 层、48 条事实：没有足够的深度来区分模式"
     ),
     "Geva et al.: the upper layer holds no more semantic keys here": (
         "Geva 等人：这里高层的语义键并不更多"
     ),
-    "erase a fact's top units: change of p(answer)": "擦除一个事实的前几个单元：p(answer) 的变化",
+    "erase a fact's top units: change of p(answer)": "擦除一条事实的前几个单元：p(answer) 的变化",
     "stronger: 5 units of 512 carry more of a fact than in BERT": (
         "效果更强：512 个单元中的 5 个承载了事实的更大部分，多于 BERT"
     ),
@@ -307,11 +307,11 @@ MESSAGES: dict[str, str] = {
     "Dai et al.: doubling lowers p(answer) here, unlike the paper": (
         "Dai 等人：这里加倍会降低 p(answer)，与论文相反"
     ),
-    "units per fact above 0.2 x the largest attribution": "每个事实中归因超过最大值 0.2 倍的单元数",
+    "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
     "one prompt per fact: no refining over paraphrases, which drops most units": (
-        "每个事实只有一个提示：无法用同义改写来筛选，而这种筛选会去掉大部分单元"
+        "每条事实只有一个提示：无法用同义改写来筛选，而这种筛选会去掉大部分单元"
     ),
-    "Dai et al.: a fact has far more such units here": "Dai 等人：这里每个事实的此类单元要多得多",
+    "Dai et al.: a fact has far more such units here": "Dai 等人：这里每条事实的此类单元要多得多",
     "baseline: random units, change of p(answer)": "基线：随机单元，p(answer) 的变化",
     "Dai et al.: random units barely matter, as in the paper": (
         "Dai 等人：随机单元几乎没有影响，与论文一致"

@@ -240,6 +240,6 @@ MESSAGES: dict[str, str] = {
     ),
     "post-norm: every position leaves with mean 0": "后置层归一化：每个位置输出的均值都是 0",
     "causal mask: sequences 2 and 3 differ only in token 4, so they agree on tokens 1-3 only": (
-        "因果掩码：序列 2 和 3 只在第 4 个词元上不同，所以两者只在第 1-3 个词元上一致"
+        "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1-3 个 token 上一致"
     ),
 }

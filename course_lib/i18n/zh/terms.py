@@ -1,0 +1,12 @@
+"""One Chinese term per concept: the word the catalogue and the Chinese lessons use, and the
+variants they do not (a test reads every text of the Chinese edition against this table). A
+glossary table row may still name a variant, once, for a learner who meets it elsewhere."""
+
+TERMS: dict[str, tuple[str, ...]] = {
+    "课程笔记": ("原课程", "源讲义", "原文"),  # the source texts the course grew from
+    "token": ("词元",),
+    "条事实": ("个事实",),  # the measure word for 事实
+    "表达能力": ("模型容量",),  # capacity
+    "通用近似器": ("万能逼近器", "万能近似器"),  # universal approximator
+    "通用近似定理": ("万能近似定理", "万能逼近定理"),  # universal approximation theorem
+}
