@@ -317,3 +317,17 @@ def test_the_chinese_edition_calls_each_concept_by_one_term():
                 if text.count(variant) > named:
                     found.append(f"{where}: {variant} (the course says {term})")
     assert not found, "\n".join(found[:10])
+
+
+def test_the_chinese_edition_cites_as_geva_deng_ren():
+    """Every citation in the Chinese texts reads "Geva 等人", not "Geva et al.": the catalogue's
+    texts and the Chinese prose (code and its comments are the English edition's)."""
+    import nbformat
+
+    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
+    for path in ZH_NOTEBOOKS:
+        for i, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            if cell.cell_type == "markdown":
+                texts[f"{path.name} cell {i}"] = cell.source
+    found = [where for where, text in texts.items() if "et al" in text]
+    assert not found, "\n".join(found[:10])

@@ -19,7 +19,7 @@ MESSAGES: dict[str, str] = {
     ),
     # course_lib.plots.memory: the sparsity demo
     "large trained models (Li et al. 2023): a few percent": (
-        "训练好的大模型（Li et al. 2023）：仅百分之几"
+        "训练好的大模型（Li 等人 2023）：仅百分之几"
     ),
     "layer {layer} trained": "第 {layer} 层，训练后",
     "layer {layer} at init": "第 {layer} 层，初始化时",
