@@ -331,3 +331,20 @@ def test_the_chinese_edition_cites_as_geva_deng_ren():
                 texts[f"{path.name} cell {i}"] = cell.source
     found = [where for where, text in texts.items() if "et al" in text]
     assert not found, "\n".join(found[:10])
+
+
+TIMES_AS_X = re.compile(r"(?<![A-Za-z_])x(?=\d)|\d x \d")
+
+
+def test_the_chinese_edition_writes_times_as_a_times_sign():
+    """ "×4.1" and "512 × 512", never an x: in the catalogue's texts and every printed line with
+    Chinese in it."""
+    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
+    for path in ZH_NOTEBOOKS:
+        texts |= {
+            f"{path.name}: {line}": line for line in _printed_lines(path) if CHINESE.search(line)
+        }
+    found = [where for where, text in texts.items() if TIMES_AS_X.search(text)]
+    assert not found, "\n".join(found[:10])
+    assert TIMES_AS_X.search("64 -> 128 个单元：x4.1") and TIMES_AS_X.search("512 x 512")
+    assert not TIMES_AS_X.search("FFN(打乱的 x)") and not TIMES_AS_X.search("x W1 + b1")

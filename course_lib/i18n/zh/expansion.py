@@ -193,7 +193,7 @@ MESSAGES: dict[str, str] = {
     "the exact count never exceeds the bound": "精确计数从不超过上界",
     "the grid never finds more regions than there are": "网格找到的区域从不多于实际的区域",
     "doubling the units about quadruples the pieces": "单元数翻倍，线性区域数约变为四倍",
-    "64 -> 128 units: x{growth}": "64 -> 128 个单元：x{growth}",
+    "64 -> 128 units: ×{growth}": "64 -> 128 个单元：×{growth}",
     "from d_ff = 6 on, every seed's count stays below the bound": (
         "从 d_ff = 6 起，每个种子的区域数都低于上界"
     ),

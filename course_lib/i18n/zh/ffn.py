@@ -240,8 +240,8 @@ MESSAGES: dict[str, str] = {
     "ReLU sets about half the units to exactly 0": "ReLU 把大约一半的单元置为恰好 0",
     "GELU, SiLU and the identity make no exact zeros": "GELU、SiLU 和恒等函数不产生恰好为 0 的值",
     "FLOPs grow in proportion to d_ff": "FLOPs 与 d_ff 成正比增长",
-    "x{ratio} for 8 x the width": "宽度为 8 倍时为 x{ratio}",
-    "parameters grow a little less than 8 x (b2 does not grow)": (
+    "×{ratio} for 8 × the width": "宽度为 8 倍时为 ×{ratio}",
+    "parameters grow a little less than 8 × (b2 does not grow)": (
         "参数量的增长略小于 8 倍（b2 不随之增长）"
     ),
 }
