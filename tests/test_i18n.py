@@ -199,12 +199,41 @@ def _printed_lines(path: Path) -> list[str]:
     return lines
 
 
+def catalogue_texts() -> dict[str, str]:
+    """The Chinese catalogue's texts, by where a failure names them."""
+    return {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
+
+
+def prose_texts(without_tables: bool = False) -> dict[str, str]:
+    """Every markdown cell of the Chinese notebooks; ``without_tables`` drops table rows."""
+    import nbformat
+
+    texts = {}
+    for path in ZH_NOTEBOOKS:
+        for i, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            if cell.cell_type == "markdown":
+                lines = cell.source.splitlines()
+                if without_tables:
+                    lines = [line for line in lines if not line.lstrip().startswith("|")]
+                texts[f"{path.name} cell {i}"] = "\n".join(lines)
+    return texts
+
+
+def printed_texts(chinese_only: bool = False) -> dict[str, str]:
+    """Every printed line of the Chinese notebooks (``chinese_only``: those with Chinese in them)."""
+    return {
+        f"{path.name}: {line}": line
+        for path in ZH_NOTEBOOKS
+        for line in _printed_lines(path)
+        if not chinese_only or CHINESE.search(line)
+    }
+
+
 def test_a_colon_after_chinese_text_is_full_width_in_every_chinese_output():
     assert len(ZH_NOTEBOOKS) >= 6
     found = [
-        f"{path.name}: {line}"
-        for path in ZH_NOTEBOOKS
-        for line in _printed_lines(path)
+        where
+        for where, line in printed_texts().items()
         if HALF_WIDTH_COLON_AFTER_CHINESE.search(line)
     ]
     assert not found, "\n".join(found[:10])
@@ -254,17 +283,8 @@ def test_paragraph_breaks_finds_a_break_between_chinese_characters_only():
 
 
 def test_no_chinese_paragraph_is_broken_between_two_chinese_characters():
-    import nbformat
-
     root = Path(__file__).resolve().parents[1]
-    texts = {"README.md": (root / "README.md").read_text(encoding="utf-8")}
-    for path in ZH_NOTEBOOKS:
-        cells = nbformat.read(path, as_version=4).cells
-        texts |= {
-            f"{path.name} cell {i}": c.source
-            for i, c in enumerate(cells)
-            if c.cell_type == "markdown"
-        }
+    texts = {"README.md": (root / "README.md").read_text(encoding="utf-8")} | prose_texts()
     found = [f"{where}: {b}" for where, text in texts.items() for b in paragraph_breaks(text)]
     assert not found, "\n".join(found[:10])
 
@@ -275,19 +295,7 @@ SPACED_PERCENT = re.compile(r"[0-9}] %")
 def test_the_chinese_edition_writes_percentages_one_way_with_no_space():
     """``3.5%``, as the catalogue's ``{x:.1%}`` formats print them, never ``3.5 %``: in the
     catalogue's texts, the Chinese prose and every printed line with Chinese in it."""
-    import nbformat
-
-    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
-    for path in ZH_NOTEBOOKS:
-        cells = nbformat.read(path, as_version=4).cells
-        texts |= {
-            f"{path.name} cell {i}": c.source
-            for i, c in enumerate(cells)
-            if c.cell_type == "markdown"
-        }
-        texts |= {
-            f"{path.name}: {line}": line for line in _printed_lines(path) if CHINESE.search(line)
-        }
+    texts = catalogue_texts() | prose_texts() | printed_texts(chinese_only=True)
     found = [where for where, text in texts.items() if SPACED_PERCENT.search(text)]
     assert not found, "\n".join(found[:10])
 
@@ -296,19 +304,9 @@ def test_the_chinese_edition_calls_each_concept_by_one_term():
     """The terms table (course_lib/i18n/zh/terms.py) against the catalogue, the Chinese prose and
     every printed line: a variant may appear only where the prose names it as another name
     (也叫, 又称) or in a glossary table row."""
-    import nbformat
-
     from course_lib.i18n.zh.terms import TERMS
 
-    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
-    for path in ZH_NOTEBOOKS:
-        for i, cell in enumerate(nbformat.read(path, as_version=4).cells):
-            if cell.cell_type == "markdown":
-                rows = [
-                    line for line in cell.source.splitlines() if not line.lstrip().startswith("|")
-                ]
-                texts[f"{path.name} cell {i}"] = "\n".join(rows)
-        texts |= {f"{path.name}: {line}": line for line in _printed_lines(path)}
+    texts = catalogue_texts() | prose_texts(without_tables=True) | printed_texts()
     found = []
     for where, text in texts.items():
         for term, variants in TERMS.items():
@@ -322,13 +320,7 @@ def test_the_chinese_edition_calls_each_concept_by_one_term():
 def test_the_chinese_edition_cites_as_geva_deng_ren():
     """Every citation in the Chinese texts reads "Geva 等人", not "Geva et al.": the catalogue's
     texts and the Chinese prose (code and its comments are the English edition's)."""
-    import nbformat
-
-    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
-    for path in ZH_NOTEBOOKS:
-        for i, cell in enumerate(nbformat.read(path, as_version=4).cells):
-            if cell.cell_type == "markdown":
-                texts[f"{path.name} cell {i}"] = cell.source
+    texts = catalogue_texts() | prose_texts()
     found = [where for where, text in texts.items() if "et al" in text]
     assert not found, "\n".join(found[:10])
 
@@ -339,11 +331,7 @@ TIMES_AS_X = re.compile(r"(?<![A-Za-z_])x(?=\d)|\d x \d")
 def test_the_chinese_edition_writes_times_as_a_times_sign():
     """ "×4.1" and "512 × 512", never an x: in the catalogue's texts and every printed line with
     Chinese in it."""
-    texts = {f"catalogue: {key}": value for key, value in zh.MESSAGES.items()}
-    for path in ZH_NOTEBOOKS:
-        texts |= {
-            f"{path.name}: {line}": line for line in _printed_lines(path) if CHINESE.search(line)
-        }
+    texts = catalogue_texts() | printed_texts(chinese_only=True)
     found = [where for where, text in texts.items() if TIMES_AS_X.search(text)]
     assert not found, "\n".join(found[:10])
     assert TIMES_AS_X.search("64 -> 128 个单元：x4.1") and TIMES_AS_X.search("512 x 512")
