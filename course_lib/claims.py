@@ -1,31 +1,38 @@
-"""Checked claims: a lesson's sentence about a result, tested in the cell that computed it.
+"""Checked claims: a lesson's sentence about a result, tested in the cell that computed it; and
+``show``, a lesson's labelled output, in the learner's language too.
 
-``claim("post-norm learns fewer seeds without warm-up", 1 < 3, "1 of 3 seeds, 3 of 3 with it")``
-prints one stable line, ``✔ post-norm learns fewer seeds without warm-up: 1 of 3 seeds, …``, or
+``claim("post-norm learns fewer seeds", cold < warm, "{cold} of 3 against {warm} of 3", cold=1,
+warm=3)`` prints one stable line, ``✔ post-norm learns fewer seeds: 1 of 3 against 3 of 3``, or
 raises ``ClaimFailed`` so the cell fails (and with it nbval). A notebook's stored outputs then
-prove what the lesson says, not digits that change from one CPU to another. In the Chinese edition
-the line is printed in Chinese: ``statement`` and ``shown`` are looked up in the catalogue
-(``course_lib.i18n.translate``), so both editions run the same code.
+prove what the lesson says, not digits that change from one CPU to another.
+
+``statement`` and ``shown`` are templates, as gettext has them: each is looked up in the learner's
+language first (``course_lib.i18n.tr``), then filled with ``fields``. So the Chinese edition runs
+the same code and prints the same numbers in Chinese sentences, and tests/test_i18n.py finds every
+template by reading the notebooks, as xgettext reads source files.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from course_lib.i18n import tr, translate
+from course_lib.i18n import fields as i18n_fields
+from course_lib.i18n import tr
 
-__all__ = ["ClaimFailed", "claim"]
+__all__ = ["ClaimFailed", "claim", "show"]
 
 
 class ClaimFailed(AssertionError):
     """A lesson's statement about a result does not hold for what was just computed."""
 
 
-def claim(statement: str, holds: bool, shown: str = "") -> None:
-    """Print ``✔ statement: shown`` if ``holds``; raise ClaimFailed if not.
+def claim(statement: str, holds: bool, shown: str = "", /, **fields) -> None:
+    """Print ``✔ statement (shown)`` if ``holds``; raise ClaimFailed if not.
 
-    ``holds`` must be a real bool (numpy's included): an array or tensor has no single truth.
-    ``shown`` is what the learner should see measured, printed only with digits that hold on any CPU.
+    ``statement`` and ``shown`` are templates (``"{hits} of 48"``), translated, then filled with
+    ``fields`` (``hits=41``). ``holds`` must be a real bool (numpy's included): an array or tensor
+    has no single truth. ``shown`` is what the learner should see measured, printed only with
+    digits that hold on any CPU.
     """
     if not isinstance(statement, str) or not statement.strip():
         raise TypeError(f"statement must be a non-empty str, got {statement!r}")
@@ -35,8 +42,28 @@ def claim(statement: str, holds: bool, shown: str = "") -> None:
         raise TypeError(
             f"holds must be a bool (a comparison's result), got {type(holds).__name__}: {holds!r}"
         )
-    statement, shown = translate(statement), translate(shown)
+    named = i18n_fields(statement) | i18n_fields(shown)
+    if set(fields) != named:
+        raise TypeError(
+            f"fields must be the templates' fields {sorted(named)}, got {sorted(fields)}"
+        )
+    statement = tr(statement, **fields)
+    shown = tr(shown, **fields) if shown else ""
     line = tr("{statement}: {shown}", statement=statement, shown=shown) if shown else statement
     if not holds:
         raise ClaimFailed(tr("the lesson says: {line}; this run does not confirm it", line=line))
     print(f"✔ {line}")
+
+
+def show(template: str, /, **fields) -> None:
+    """Print one labelled line in the learner's language: ``show("output shape: {shape}",
+    shape=(2, 4, 512))``. Like a claim's texts, ``template`` is looked up first, then filled, so
+    labels are translated and numbers keep the digits the template gives them in every edition."""
+    if not isinstance(template, str):
+        raise TypeError(f"template must be a str, got {type(template).__name__}")
+    named = i18n_fields(template)
+    if set(fields) != named:
+        raise TypeError(
+            f"fields must be the template's fields {sorted(named)}, got {sorted(fields)}"
+        )
+    print(tr(template, **fields))

@@ -38,12 +38,14 @@ def with_switch(source: str) -> str:
     after = [i for i in imports if lines[i].startswith("from course_lib") and lines[i] > SWITCH[0]]
     at = after[0] if after else (imports[-1] + 1 if imports else 0)
     lines.insert(at, SWITCH[0])
+    if lines[-1].startswith(("import ", "from ")):
+        lines.append("")  # a cell of imports only: the call after a blank line, as ruff wants it
     lines.append(SWITCH[1])
     return "\n".join(lines)
 
 
 def without_switch(source: str) -> str:
-    return "\n".join(line for line in source.splitlines() if line not in SWITCH)
+    return "\n".join(line for line in source.splitlines() if line not in SWITCH).rstrip("\n")
 
 
 def differences(english: Path, chinese: Path) -> list[str]:

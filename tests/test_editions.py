@@ -123,3 +123,10 @@ def test_the_switch_is_the_only_difference_and_keeps_imports_sorted():
     assert switched.splitlines()[3] == "from course_lib.i18n import set_language"
     assert switched.splitlines()[-1] == 'set_language("zh")'
     assert editions.without_switch(switched) == source
+
+
+def test_a_first_cell_of_imports_only_gets_the_switch_after_a_blank_line():
+    source = "import torch\n\nimport course_lib\nfrom course_lib.claims import show"
+    switched = editions.with_switch(source)
+    assert switched.endswith('from course_lib.i18n import set_language\n\nset_language("zh")')
+    assert editions.without_switch(switched) == source

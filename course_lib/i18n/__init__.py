@@ -1,9 +1,10 @@
 """The learner's language (学习者的语言): every sentence the course's code shows comes from here.
 
-The English text is the key. ``tr("d_ff={d_ff}: {count} regions", d_ff=8, count=37)`` returns the
-sentence in the current language, filled in; ``N_("...")`` only marks a text that is translated
-later (a demo's busy line, a module-level label). Claims print text a lesson's code formatted
-itself, so ``translate(text)`` also recognises a formatted sentence by its catalogue pattern.
+The English text is the key. ``tr("d_ff={d_ff}: {count} regions", d_ff=8, count=37)`` looks the
+template up in the current language, then fills it in (gettext's order: never translate a text
+after formatting it); ``N_("...")`` only marks a text that is translated later (a demo's busy line,
+a module-level label). A lesson's claims pass templates and fields the same way
+(``course_lib.claims``).
 
 One catalogue per language: ``course_lib.i18n.zh.MESSAGES`` maps each English text to its Chinese
 text. A missing entry shows the English text and warns with ``MissingTranslation``, which fails the
@@ -16,19 +17,18 @@ from __future__ import annotations
 import re
 import string
 import warnings
-from functools import cache
 
 __all__ = [
     "LANGUAGES",
     "MissingTranslation",
     "N_",
     "catalogue",
+    "fields",
+    "has_words",
     "language",
     "language_version",
-    "needs_translation",
     "set_language",
     "tr",
-    "translate",
 ]
 
 LANGUAGES = ("en", "zh")
@@ -77,8 +77,17 @@ def catalogue(language: str) -> dict[str, str]:
 
 
 def fields(template: str) -> set[str]:
-    """The named fields of a template: ``"{n} of {total:d}"`` -> {"n", "total"}."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    """The names a template is filled with: ``"{n} of {total:d}"`` -> {"n", "total"};
+    ``"{r.hits} of {r.facts}"`` -> {"r"}."""
+    names = (name for _, name, _, _ in string.Formatter().parse(template) if name)
+    return {re.split(r"[.\[]", name, maxsplit=1)[0] for name in names}
+
+
+def has_words(template: str) -> bool:
+    """Whether ``template`` has words outside its fields: ``"×{ratio:.2f}"`` and ``"{n:,}"`` have
+    none, so they read the same in every language and need no catalogue entry."""
+    literal = "".join(text for text, _, _, _ in string.Formatter().parse(template))
+    return bool(re.search(r"[^\W\d_]", literal))
 
 
 def tr(message: str, /, **values) -> str:
@@ -88,106 +97,12 @@ def tr(message: str, /, **values) -> str:
     text = message
     if _state["language"] != "en":
         found = catalogue(_state["language"]).get(message)
-        if found is None:
+        if found is not None:
+            text = found
+        elif has_words(message):
             warnings.warn(
                 f"no {_state['language']} translation for {message!r}",
                 MissingTranslation,
                 stacklevel=2,
             )
-        else:
-            text = found
     return text.format(**values) if values else text
-
-
-# Words a formatted text may keep in English in every edition: code names and the course's
-# symbols. Anything else in ASCII letters is English a learner would read, so it needs an entry.
-KEPT = {
-    "relu", "gelu", "silu", "tanh", "swiglu", "geglu", "reglu", "glu", "identity", "sigmoid",
-    "ffn", "numpy", "pytorch", "torch", "nn", "linear", "layernorm", "rmsnorm", "batchnorm",
-    "conv1d", "softmax", "adam", "xor", "ring", "spiral", "triangles", "max", "min", "sqrt", "exp",
-    "std", "rms", "mean", "norm", "true", "false", "none", "post", "pre", "float32", "float64",
-    "gpt", "bert", "lm", "the", "x", "k", "n", "f", "g", "p", "w", "b", "eval", "train", "in", "out",
-}  # fmt: skip
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
-
-
-def needs_translation(text: str) -> bool:
-    """True if ``text`` has English words a learner of another edition would have to read:
-    numbers, code names (``d_ff``, ``W1``) and the words in ``KEPT`` need no translation."""
-    for token in re.split(r"[\s,;:()\[\]{}=<>|·/+*×÷≈~→-]+", text):
-        if not token or re.search(r"[\d_.]", token):
-            continue
-        for word in _WORD.findall(token):
-            word = word.strip("'")  # a quoted code name: 'gelu'
-            if word.lower() not in KEPT and len(word) > 1:
-                return True
-    return False
-
-
-def _plain(template: str) -> str:
-    """``template`` without format specs: a matched part is already text ("{x:.2f}" -> "{x}")."""
-    out = []
-    for literal, name, _, _ in string.Formatter().parse(template):
-        out.append(literal.replace("{", "{{").replace("}", "}}"))
-        if name is not None:
-            out.append("{" + name + "}")
-    return "".join(out)
-
-
-@cache
-def _patterns(language: str, size: int) -> list[tuple[re.Pattern, str]]:
-    """Each catalogue entry with fields, as a regex that recognises its formatted English text."""
-    del size  # only part of the cache key
-    patterns = []
-    for english, other in catalogue(language).items():
-        parsed = list(string.Formatter().parse(english))
-        if not any(name is not None for _, name, _, _ in parsed):
-            continue
-        if not re.search(r"[^\W\d_]", "".join(literal for literal, _, _, _ in parsed)):
-            continue  # "{statement}: {shown}" only joins texts: as a pattern it would match anything
-        regex, seen, auto = "", set(), 0
-        for literal, name, _, _ in parsed:
-            regex += re.escape(literal)
-            if name is None:
-                continue
-            if name == "":
-                name, auto = str(auto), auto + 1
-            group = f"_{name}" if name.isdigit() else name
-            regex += f"(?P={group})" if group in seen else f"(?P<{group}>.+?)"
-            seen.add(group)
-        literal_length = sum(len(literal) for literal, _, _, _ in parsed)
-        patterns.append((literal_length, re.compile(regex + r"\Z", re.DOTALL), _plain(other)))
-    # the most specific first: "{a} of {b} against {c} of {d}" before "{a} of {b}"
-    patterns.sort(key=lambda entry: -entry[0])
-    return [(pattern, other) for _, pattern, other in patterns]
-
-
-def _index(group: str) -> int:
-    return int(group[1:])
-
-
-def translate(text: str) -> str:
-    """``text``, already formatted in English, in the current language.
-
-    An exact catalogue entry wins; otherwise the first entry whose pattern matches the whole text
-    is filled with the parts it matched (``"below {tol}"`` turns "below 1e-06" into "低于 1e-06").
-    Text with nothing to translate (numbers, code names) comes back as it is.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    current = _state["language"]
-    if current == "en" or not text:
-        return text
-    messages = catalogue(current)
-    if text in messages:
-        return messages[text]
-    for pattern, other in _patterns(current, len(messages)):
-        match = pattern.match(text)
-        if match:
-            parts = match.groupdict()
-            named = {k: v for k, v in parts.items() if not k.startswith("_")}
-            ordered = [parts[k] for k in sorted((k for k in parts if k[0] == "_"), key=_index)]
-            return other.format(*ordered, **named)
-    if needs_translation(text):
-        warnings.warn(f"no {current} translation for {text!r}", MissingTranslation, stacklevel=2)
-    return text

@@ -250,16 +250,17 @@ def equal_budget_gated_d_ff(d_ff: int) -> int:
 
 
 def trace_shapes(ffn: FeedForward, x: torch.Tensor) -> list[tuple[str, tuple[int, ...]]]:
-    """The shape after each step of ``ffn`` on ``x``: input, Linear1, activation, Dropout, Linear2."""
+    """The shape after each step of ``ffn`` on ``x``, by step: "input", "linear1", the activation's
+    name ("relu", …), "dropout", "linear2" (the module's own names; a lesson labels them)."""
     last_dim("x", tuple(x.shape), ffn.d_model)
     steps = [("input", x)]
     h = ffn.linear1(x)
-    steps.append(("Linear1 (up-projection)", h))
+    steps.append(("linear1", h))
     h = ACTIVATIONS[ffn.activation](h)
-    steps.append((f"{ffn.activation}", h))
+    steps.append((ffn.activation, h))
     h = ffn.dropout(h)
-    steps.append(("Dropout", h))
-    steps.append(("Linear2 (down-projection)", ffn.linear2(h)))
+    steps.append(("dropout", h))
+    steps.append(("linear2", ffn.linear2(h)))
     return [(name, tuple(t.shape)) for name, t in steps]
 
 

@@ -165,21 +165,20 @@ def transformer_layer_parameters(d_model: int = 512, d_ff: int = 2048) -> dict[s
     return parts
 
 
-# Where each dropout of our layers sits, by the module that owns it: (what it drops, who put it there)
-_DROPOUT_PLACES = {
-    "PositionalEncoding": ("embeddings + positional encoding", "paper"),
-    "SublayerConnection": ("sublayer output, before the residual add", "paper"),
-    "FeedForward": ("FFN hidden layer, after the activation", "implementation"),
-    "MultiHeadAttention": ("attention weights, after the softmax", "implementation"),
+# Who put each dropout of our layers there, by the module that owns it
+_DROPOUT_SOURCES = {
+    "PositionalEncoding": "paper",  # on embeddings + positional encoding
+    "SublayerConnection": "paper",  # on a sublayer's output, before the residual add
+    "FeedForward": "implementation",  # on the FFN's hidden layer, after the activation
+    "MultiHeadAttention": "implementation",  # on the attention weights, after the softmax
 }
 
 
 def dropout_sites(model: nn.Module) -> list[tuple[str, float, str, str]]:
-    """Every ``nn.Dropout`` in ``model`` as (name, p, what it drops, "paper" or "implementation").
-
-    The place is read off the module that owns the dropout; "paper" means Vaswani et al. 2017
-    (section 5.4), "implementation" a choice of tensor2tensor and PyTorch.
-    """
+    """Every ``nn.Dropout`` in ``model`` as (name, p, owner, source): ``owner`` is the class of the
+    module it sits in ("SublayerConnection", …), which says what it drops; ``source`` is "paper"
+    (Vaswani et al. 2017, section 5.4), "implementation" (a choice of tensor2tensor and PyTorch) or
+    "unknown" (a module not of this course)."""
     if not isinstance(model, nn.Module):
         raise TypeError(f"model must be an nn.Module, got {type(model).__name__}")
     owners = dict(model.named_modules())
@@ -187,8 +186,7 @@ def dropout_sites(model: nn.Module) -> list[tuple[str, float, str, str]]:
     for name, module in owners.items():
         if isinstance(module, nn.Dropout):
             owner = type(owners[name.rpartition(".")[0]]).__name__
-            where, source = _DROPOUT_PLACES.get(owner, (f"inside a {owner}", "unknown"))
-            sites.append((name, module.p, where, source))
+            sites.append((name, module.p, owner, _DROPOUT_SOURCES.get(owner, "unknown")))
     return sites
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
-from course_lib.i18n import N_, tr, translate
+from course_lib.i18n import N_, tr
 from course_lib.literature import LI_2023
 from course_lib.plots import COLORS, GREY, PALETTE, new_figure, plain_log_axis, tint
 
@@ -21,10 +21,10 @@ EFFECT_COLORS = {
 }
 
 
-def neuron_effects_figure(changes: dict[str, np.ndarray], title: str) -> Figure:
+def neuron_effects_figure(changes: dict[str, np.ndarray], zeroed: int) -> Figure:
     """One row of dots per group, one dot per fact, at the relative change of p(answer),
     p_after / p_before - 1, with the group's mean as a bar: ``changes`` maps a group ("own fact",
-    "unrelated facts", "random units") to (facts,)."""
+    "unrelated facts", "random units") to (facts,), each measured with ``zeroed`` units set to 0."""
     fig = new_figure(6.4, 2.8)
     ax = fig.add_subplot()
     for row, (name, values) in enumerate(changes.items()):
@@ -35,11 +35,11 @@ def neuron_effects_figure(changes: dict[str, np.ndarray], title: str) -> Figure:
             [values.mean()] * 2, [row - 0.38, row + 0.38], color=COLORS["unit lines"], linewidth=2
         )
     ax.axvline(0, color=GREY, linewidth=0.8, linestyle=":")
-    ax.set_yticks(range(len(changes)), [translate(name) for name in changes])
+    ax.set_yticks(range(len(changes)), [tr(name) for name in changes])
     ax.invert_yaxis()
     ax.set_xlim(-1.05, 0.1)
     ax.set_xlabel(tr("relative change of p(answer), one dot per fact (bar: mean)"))
-    ax.set_title(translate(title))
+    ax.set_title(tr("zeroing {n} units at the prompt's last word", n=zeroed))
     return fig
 
 

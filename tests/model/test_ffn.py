@@ -411,10 +411,10 @@ def test_trace_shapes_follows_512_2048_512():
     shapes = trace_shapes(FeedForward(512, 2048), torch.randn(2, 4, 512))
     assert shapes == [
         ("input", (2, 4, 512)),
-        ("Linear1 (up-projection)", (2, 4, 2048)),
+        ("linear1", (2, 4, 2048)),
         ("relu", (2, 4, 2048)),
-        ("Dropout", (2, 4, 2048)),
-        ("Linear2 (down-projection)", (2, 4, 512)),
+        ("dropout", (2, 4, 2048)),
+        ("linear2", (2, 4, 512)),
     ]
 
 

@@ -346,26 +346,21 @@ def encoder_with_positions() -> nn.ModuleDict:
     )
 
 
-def test_dropout_sites_names_every_dropout_with_its_place_and_source():
+def test_dropout_sites_names_every_dropout_with_its_owner_and_source():
     stack = encoder_with_positions()
-    sites = {name: (p, where, source) for name, p, where, source in dropout_sites(stack)}
+    sites = {name: (p, owner, source) for name, p, owner, source in dropout_sites(stack)}
     every_dropout = {n for n, m in stack.named_modules() if isinstance(m, nn.Dropout)}
     assert set(sites) == every_dropout
-    assert sites["pe.dropout"] == (0.2, "embeddings + positional encoding", "paper")
+    assert sites["pe.dropout"] == (0.2, "PositionalEncoding", "paper")
     for i in (0, 1):
-        assert sites[f"layer.sublayers.{i}.dropout"][2] == "paper"
-        assert "before the residual add" in sites[f"layer.sublayers.{i}.dropout"][1]
-    assert sites["layer.ffn.dropout"][1:] == (
-        "FFN hidden layer, after the activation",
-        "implementation",
-    )
-    assert sites["layer.self_attn.dropout"][2] == "implementation"
-    assert "attention weights" in sites["layer.self_attn.dropout"][1]
+        assert sites[f"layer.sublayers.{i}.dropout"] == (0.3, "SublayerConnection", "paper")
+    assert sites["layer.ffn.dropout"] == (0.3, "FeedForward", "implementation")
+    assert sites["layer.self_attn.dropout"] == (0.3, "MultiHeadAttention", "implementation")
 
 
 def test_dropout_sites_marks_a_dropout_in_an_unknown_module_as_unknown():
     sites = dropout_sites(nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5)))
-    assert sites == [("1", 0.5, "inside a Sequential", "unknown")]
+    assert sites == [("1", 0.5, "Sequential", "unknown")]
 
 
 def test_dropout_sites_rejects_a_non_module():

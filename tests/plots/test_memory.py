@@ -37,7 +37,7 @@ def test_neuron_effects_figure_draws_one_dot_per_fact_and_each_groups_mean():
         "unrelated facts": np.array([-0.1, 0.0, -0.05]),
         "random units": np.array([0.0, -0.01, 0.01]),
     }
-    fig = neuron_effects_figure(changes, "zeroing")
+    fig = neuron_effects_figure(changes, zeroed=5)
     (ax,) = fig.axes
     assert len(ax.collections) == 3
     for row, (collection, (name, values)) in enumerate(
@@ -47,6 +47,7 @@ def test_neuron_effects_figure_draws_one_dot_per_fact_and_each_groups_mean():
         np.testing.assert_allclose(offsets[:, 0], values)
         assert bool((np.abs(offsets[:, 1] - row) < 0.3).all())
         assert to_hex(collection.get_facecolor()[0]) == to_hex(EFFECT_COLORS[name])
+    assert ax.get_title() == "zeroing 5 units at the prompt's last word"
     means = [line.get_xdata()[0] for line in ax.lines[:3]]  # then the zero line
     np.testing.assert_allclose(means, [v.mean() for v in changes.values()])
     assert [t.get_text() for t in ax.get_yticklabels()] == list(changes)

@@ -31,12 +31,8 @@ MESSAGES: dict[str, str] = {
     "legend: {labels}": "图例：{labels}",
     "panel {n}: {what}": "子图 {n}：{what}",
     # the measured part of claims, shared by the lessons (most specific patterns win)
-    "max |difference| below {tol}": "最大 |差值| 低于 {tol}",
-    "max error below {tol}": "最大误差低于 {tol}",
-    "below {tol}": "低于 {tol}",
-    "above {tol}": "高于 {tol}",
-    "within {tol}": "误差在 {tol} 以内",
-    "{a} of {b} against {c} of {d}": "{a}/{b} 对比 {c}/{d}",
-    "{a} of {b}": "{a}/{b}",
-    "{a} against {b}": "{a} 对比 {b}",
+    "max |difference| below 1e-5": "最大 |差值| 低于 1e-5",
+    "max |difference| below 1e-12": "最大 |差值| 低于 1e-12",
+    "course_lib {version}": "course_lib {version}",
+    "PyTorch {version} (CPU is enough for every lesson)": "PyTorch {version}（每一课用 CPU 就够了）",
 }

@@ -156,22 +156,12 @@ MESSAGES: dict[str, str] = {
     ),
     "matches (silu(x W) * (x V)) W2.": "与 (silu(x W) * (x V)) W2 一致。",
     # lesson 2's claims: statements and their measured parts
-    "d_model=8, d_ff={d_ff}: two layers equal one matrix": (
-        "d_model=8，d_ff={d_ff}：两层线性层等于一个矩阵"
-    ),
-    "max |difference| below {tol}, rank {rank} (bound {bound})": (
-        "最大 |差值| 低于 {tol}，秩为 {rank}（上界 {bound}）"
-    ),
     "both curves fall as d_ff grows": "两条曲线都随 d_ff 增大而下降",
     "the built units lose nothing from d_ff = 2·d_model on": (
         "从 d_ff = 2·d_model 起，构造的单元不丢失任何信息"
     ),
-    "from d_ff={d_ff}": "从 d_ff={d_ff} 起",
     "a live retrain with these settings reproduces the stored sweep": (
         "用这些设置现场重新训练，复现了存储的扫描结果"
-    ),
-    "xor, relu, {widths} widths x {seeds} seeds, all within 0.005": (
-        "xor，relu，{widths} 个宽度 x {seeds} 个种子，误差全部在 0.005 以内"
     ),
     "identity: the same accuracy at every width, on every task": (
         "identity：在每个任务上，所有宽度的准确率都相同"
@@ -183,21 +173,15 @@ MESSAGES: dict[str, str] = {
     "ReLU: trained networks need more units than the triangles' edges": (
         "ReLU：训练出的网络所需的单元数多于三角形的边数"
     ),
-    "{edges} edges, first width reaching {threshold}: {width}": (
-        "{edges} 条边，首个达到 {threshold} 的宽度：{width}"
-    ),
     "SiLU on the ring sits at the threshold: just above at 32, just below at 64": (
         "SiLU 在圆环上恰好处于阈值附近：32 时略高于阈值，64 时略低于阈值"
     ),
-    "medians {above} and {below}": "中位数分别为 {above} 和 {below}",
     "the exact count never exceeds the bound": "精确计数从不超过上界",
     "the grid never finds more regions than there are": "网格找到的区域从不多于实际的区域",
     "doubling the units about quadruples the pieces": "单元数翻倍，线性区域数约变为四倍",
-    "64 -> 128 units: ×{growth}": "64 -> 128 个单元：×{growth}",
     "from d_ff = 6 on, every seed's count stays below the bound": (
         "从 d_ff = 6 起，每个种子的区域数都低于上界"
     ),
-    "seeds {seeds}, widths up to {top}": "种子 {seeds}，宽度最大到 {top}",
     "identity: the same accuracy at d_ff 1, 8 and 64, and below 0.6, on every task": (
         "identity：在每个任务上，d_ff 取 1、8、64 时准确率都相同，且都低于 0.6"
     ),
@@ -207,12 +191,10 @@ MESSAGES: dict[str, str] = {
     "each doubling of d_ff gains less than the one before": ("d_ff 每翻倍一次，收益都比上一次小"),
     "one linear layer has 3 parameters": "一个线性层有 3 个参数",
     "one linear layer draws one straight line": "一个线性层只能画出一条直线",
-    "every seed below {tol}": "每个种子都低于 {tol}",
     "every stack with a hidden layer beats it on every seed": (
         "每个带隐藏层的堆叠在每个种子上都胜过它"
     ),
     "no depth wins on every seed": "没有哪个深度在每个种子上都最好",
-    "best per seed: {layers} layers": "各种子的最佳层数：{layers}",
     "the 2-layer stack is best on no seed": "两层的堆叠在任何种子上都不是最好的",
     "SwiGLU at 8/3·d_model matches a plain FFN at 4·d_model": (
         "宽 8/3·d_model 的 SwiGLU 与宽 4·d_model 的普通 FFN 参数量相当"
@@ -223,4 +205,17 @@ MESSAGES: dict[str, str] = {
     "gated at d_ff' = {d_ff_equal}: the plain budget up to rounding": (
         "d_ff' = {d_ff_equal} 的门控 FFN：除取整误差外，与普通 FFN 的预算相同"
     ),
+    "d_model=8, d_ff={d_ff:>2}: two layers equal one matrix": "d_model=8，d_ff={d_ff:>2}：两层线性层等于一个矩阵",
+    "max |difference| below 1e-10, rank {rank} (bound {bound})": "最大 |差值| 低于 1e-10，秩为 {rank}（上界 {bound}）",
+    "from d_ff={exact_from}": "从 d_ff={exact_from} 起",
+    "{ring} against {xor}": "{ring} 对比 {xor}",
+    "{TRIANGLE_EDGES} edges, first width reaching {THRESHOLD}: {relu_triangles}": "{TRIANGLE_EDGES} 条边，首个达到 {THRESHOLD} 的宽度：{relu_triangles}",
+    "medians {at_32:.3f} and {at_64:.3f}": "中位数分别为 {at_32:.3f} 和 {at_64:.3f}",
+    "64 -> 128 units: ×{growth:.1f}": "64 -> 128 个单元：×{growth:.1f}",
+    "seeds {REGIONS_SEEDS}, widths up to {widest}": "种子 {REGIONS_SEEDS}，宽度最大到 {widest}",
+    "best per seed: {best} layers": "各种子的最佳层数：{best}",
+    "d_model 4096: d_ff' = {d_equal}, 8/3 · 4096 = {product:.2f}": "d_model 4096: d_ff' = {d_equal}, 8/3 · 4096 = {product:.2f}",
+    "{gated_equal:,} against {plain:,}": "{gated_equal:,} 对比 {plain:,}",
+    "xor, relu, {widths} widths × {seeds} seeds, all within 0.005": "xor，relu，{widths} 个宽度 × {seeds} 个种子，误差全部在 0.005 以内",
+    "every seed below 0.6": "每个种子都低于 0.6",
 }

@@ -136,21 +136,14 @@ MESSAGES: dict[str, str] = {
     ),
     "{n} tensors, bit for bit": "{n} 个张量，逐位相同",
     "the model knows its facts": "模型掌握了它的全部事实",
-    "{a} of {b} right": "答对 {a}/{b}",
     "far above the majority guess": "远高于多数类猜测",
-    "that guess: {a} of {b}": "该猜测只答对 {a}/{b}",
     "every answer gets p above 0.95": "每个答案的 p 都高于 0.95",
     # section 2
     "layer {layer}: shallow keys outnumber semantic ones": "第 {layer} 层：浅层键多于语义键",
     "the upper layer has no more semantic keys than the lower one here": (
         "这里上层的语义键并不比下层多"
     ),
-    "unit {unit} above is a relation key": "上面的单元 {unit} 是关系键",
     # section 3
-    "layer 1: the unit firing most promotes the answer, far above chance": (
-        "第 1 层：激活最强的单元提升答案的比例远高于随机水平"
-    ),
-    "{a} of {b}, chance {c}": "{a}/{b}，随机水平 {c}",
     "layer 1: the unit firing most promotes the answer, over twice the relation-matched control": (
         "第 1 层：激活最强的单元提升答案的次数，超过按关系匹配的对照的两倍"
     ),
@@ -161,11 +154,6 @@ MESSAGES: dict[str, str] = {
         "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案，高于对照"
     ),
     "layer 0: not clearly above the control": "第 0 层：没有明显高于对照",
-    "{a} of {b}, control {c}": "{a}/{b}，对照 {c}",
-    "layer 1: one of the 3 firing most does, for most facts": (
-        "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案"
-    ),
-    "layer 0: not above chance": "第 0 层：不高于随机水平",
     # section 4
     "attribution's top unit is among the 5 that matter most, for most facts": (
         "对大多数事实，归因最高的单元在最重要的 5 个单元之中"
@@ -179,11 +167,6 @@ MESSAGES: dict[str, str] = {
     "on average, layer 1's units act almost only directly": (
         "平均而言，第 1 层的单元几乎只通过直接路径起作用"
     ),
-    "{a} of {b} facts, direct path positive": "{a}/{b} 条事实的直接路径为正",
-    "{a} of {b} facts, more through layer 1 than direct": (
-        "{a}/{b} 条事实经过第 1 层的部分大于直接部分"
-    ),
-    "{a} of {b}; at random about {c}": "{a}/{b}；随机挑选约为 {c}",
     "erasing a fact's top 5 units lowers its p(answer)": (
         "擦除一条事实的前 5 个单元会降低它的 p(answer)"
     ),
@@ -198,14 +181,8 @@ MESSAGES: dict[str, str] = {
     "the spread is wide: from almost nothing to almost all": (
         "差异很大：从几乎不受影响到几乎全部丢失"
     ),
-    "{a} of {b} facts lose more than half": "{a}/{b} 条事实损失过半",
     "doubling the same units does not raise p(answer) on average": (
         "把同样的单元加倍，平均而言并不会提高 p(answer)"
-    ),
-    "it rises for {a} of {b} facts only": "只有 {a}/{b} 条事实的概率上升",
-    "no fact gains even 1 %": "没有任何事实的概率提高哪怕 1%",
-    "the answers are saturated: no fact could gain even 2 %": (
-        "答案已经饱和：没有哪条事实还能提高 2%"
     ),
     "the answers leave p little room: no fact could gain even 2 %": (
         "p 的上升空间很小：没有哪条事实还能提高 2%"
@@ -213,8 +190,6 @@ MESSAGES: dict[str, str] = {
     "in log-odds, which have no ceiling, doubling lowers the answer for most facts": (
         "在没有上限的对数几率上，加倍让大多数事实的答案下降"
     ),
-    "{a} of {b} facts, lower": "{a}/{b} 条事实下降",
-    "every p(answer) above 0.98": "所有 p(answer) 都高于 0.98",
     # section 5
     "at initialisation about half the units fire": "初始化时约有一半单元激活",
     "training makes both layers a little sparser": "训练让两层都变得稍微稀疏一些",
@@ -229,14 +204,12 @@ MESSAGES: dict[str, str] = {
         "每个种子中，最宽的 FFN 在两层的激活比例都低于最窄的"
     ),
     "the seeds' mean falls at most doublings of d_ff": "d_ff 每翻一倍，种子平均值大多会下降",
-    "layer 0: {a} of {b}, layer 1: {c} of {d}": "第 0 层：{a}/{b}，第 1 层：{c}/{d}",
     "training sparsifies d_ff 512 in every seed and layer": (
         "训练让 d_ff 512 在每个种子、每一层都变得更稀疏"
     ),
     "at d_ff 32 whether training ends denser depends on the seed": (
         "在 d_ff 32 处，训练后是否更稠密取决于种子"
     ),
-    "denser in {a} of {b} (seed, layer) pairs": "在 {b} 个（种子，层）组合中有 {a} 个更稠密",
     "every run stays far from large models' few percent": "每次运行都离大模型的百分之几很远",
     # section 6
     "default: erasing the 5 units lowers p(answer)": "默认设置：擦除这 5 个单元会降低 p(answer)",
@@ -251,7 +224,6 @@ MESSAGES: dict[str, str] = {
     "after the last step the small model does not reproduce the paper's ranking": (
         "训练结束时，这个小模型没有复现论文的排名"
     ),
-    "SwiGLU comes {a} of {b}": "SwiGLU 排第 {a}（共 {b} 个）",
     "early on SwiGLU learns fastest, each variant clear of the next": (
         "训练初期 SwiGLU 学得最快，各变体之间拉开了明显差距"
     ),
@@ -338,4 +310,23 @@ MESSAGES: dict[str, str] = {
     "Shazeer: the toy does not reproduce the ranking at the end of training": (
         "Shazeer：训练结束时，玩具模型没有复现这个排名"
     ),
+    "{n} of {total} right": "答对 {n}/{total}",
+    "that guess: {guessed} of 48": "该猜测只答对 {guessed}/48",
+    "{upper} against {lower}": "{upper} 对比 {lower}",
+    "unit {unit} above is a relation key": "上面的单元 {unit} 是关系键",
+    "{token} against {semantic}": "{token} 对比 {semantic}",
+    "{r.hits} of 48, control {r.control:.1f}": "{r.hits}/48，对照 {r.control:.1f}",
+    "{raised} of 48 facts, direct path positive": "{raised}/48 条事实的直接路径为正",
+    "{n} of 48 facts, more through layer 1 than direct": "{n}/48 条事实经过第 1 层的部分大于直接部分",
+    "{agree} of 48; at random about {chance:.1f}": "{agree}/48；随机挑选约为 {chance:.1f}",
+    "{hit} of 48": "{hit}/48",
+    "{half} of 48 facts lose more than half": "{half}/48 条事实损失过半",
+    "it rises for {rose} of 48 facts only": "只有 {rose}/48 条事实的概率上升",
+    "{fell} of 48 facts, lower": "{fell}/48 条事实下降",
+    "layer 0: {layer_0} of 4, layer 1: {layer_1} of 4": "第 0 层：{layer_0}/4，第 1 层：{layer_1}/4",
+    "denser in {n} of {total} (seed, layer) pairs": "在 {total} 个（种子，层）组合中有 {n} 个更稠密",
+    "{kept} of 48": "{kept}/48",
+    "SwiGLU comes {place} of 3": "SwiGLU 排第 {place}（共 3 个）",
+    "above 30%": "高于 30%",
+    "below 1e-12": "低于 1e-12",
 }

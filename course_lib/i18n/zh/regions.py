@@ -168,18 +168,15 @@ MESSAGES: dict[str, str] = {
     "k = 10, 0.05 from the edge: six-unit is 1 inside, 0.5 outside; sharp 0.5 inside, 0 outside": (
         "k = 10、离边 0.05 处，六单元网络内侧为 1、外侧为 0.5；陡峭变体内侧为 0.5、外侧为 0"
     ),
-    "six-unit {six}, sharp {sharp}": "六单元网络 {six}，陡峭变体 {sharp}",
     "the inverse gives every point back": "逆映射找回了每一个点",
     "the network collapses the 40000 grid points onto 4 outputs": (
         "网络把 40000 个网格点坍缩到 4 个输出值上"
     ),
-    "the rarest output is shared by {n} points": "最少见的输出值也由 {n} 个点共享",
     "the linear map keeps every grid point distinct": "线性映射让每个网格点保持互不相同",
     "six edge features tell apart more cells than the two outputs": (
         "六个边特征区分出的小格比两个输出多"
     ),
     "fewer units than edges: no seed solves it": "单元数少于边数时，没有一个种子能完成任务",
-    "d_ff {low} to {high}": "d_ff 从 {low} 到 {high}",
     "with exactly six units fewer seeds solve it than with eight": (
         "恰好六个单元时，完成任务的种子比八个单元时少"
     ),
@@ -193,7 +190,6 @@ MESSAGES: dict[str, str] = {
     "the L-shape network agrees with the oracle except within 1/k inside a piece's edge": (
         "L 形网络与判定一致，只有凸块边界内侧 1/k 以内的点除外"
     ),
-    "{share} of the grid agrees": "{share} 的网格点一致",
     "hidden == relu(|w_j| · distance)": (
         "hidden == relu(|w_j| · distance)，即隐藏单元的值是 |w_j| 乘以有符号距离再取 ReLU"
     ),
@@ -201,4 +197,14 @@ MESSAGES: dict[str, str] = {
         "对每个输入，2048 个单元中约有一半被激活"
     ),
     "between 45% and 55%": "介于 45% 与 55% 之间",
+    "six-unit {six_unit}, sharp {sharp}": "六单元网络 {six_unit}，陡峭变体 {sharp}",
+    "the rarest output is shared by {rarest} points": "最少见的输出值也由 {rarest} 个点共享",
+    "{n_codes} against {n_outputs}": "{n_codes} 对比 {n_outputs}",
+    "{six} of {seeds} against {eight} of {seeds}": "{six}/{seeds} 对比 {eight}/{seeds}",
+    "n 8 -> 16: ÷{ratio:.1f}": "n 8 -> 16: ÷{ratio:.1f}",
+    "{agreed:.2%} of the grid agrees": "{agreed:.2%} 的网格点一致",
+    "max error below 1e-9": "最大误差低于 1e-9",
+    "max error below 1e-12": "最大误差低于 1e-12",
+    "d_ff 2 to 5": "d_ff 从 2 到 5",
+    "d_ff 8 to 12": "d_ff 从 8 到 12",
 }

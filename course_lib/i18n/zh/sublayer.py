@@ -157,7 +157,6 @@ MESSAGES: dict[str, str] = {
     "largest |mean| below 1e-5": "最大 |均值| 低于 1e-5",
     "after: every position has variance 1 (up to ε)": "归一化后：每个位置的方差都是 1（相差不超过 ε）",
     "ours equals nn.LayerNorm": "我们的实现与 nn.LayerNorm 相同",
-    "d_model={d}: the ratio is sqrt(d/(d-1))": "d_model={d}：比值为 sqrt(d/(d-1))",
     "LayerNorm: each of the 6 positions has mean 0": "LayerNorm：6 个位置的均值都是 0",
     "BatchNorm: each of the 4 features has mean 0": "BatchNorm：4 个特征的均值都是 0",
     "BatchNorm: positions keep nonzero means": "BatchNorm：各个位置的均值仍不为 0",
@@ -177,9 +176,6 @@ MESSAGES: dict[str, str] = {
     "post-norm: every position leaves with std 1": "后置层归一化：每个位置输出的标准差都是 1",
     "pre-norm: the output keeps the scale of x": "前置层归一化：输出保留了 x 的尺度",
     "std above 2.5": "标准差高于 2.5",
-    "norm_first={norm_first} {activation}: encoder and decoder equal PyTorch's": (
-        "norm_first={norm_first} {activation}：编码器层和解码器层都与 PyTorch 的相同"
-    ),
     "both layers have exactly these 4 dropout sites": "两个层都恰好有这 4 处随机失活",
     "no norm, no residual: signal and gradient fade toward 0": (
         "无归一化、无残差：信号和梯度都衰减到接近 0"
@@ -198,14 +194,12 @@ MESSAGES: dict[str, str] = {
     ),
     "16 layers against 4": "16 层对比 4 层",
     "with it, the output leaves at RMS 1": "加上它，输出的 RMS 为 1",
-    "within {tol}, at {layers} layers": "{layers} 层时，误差在 {tol} 以内",
     "pre-norm: the last layer's gradient falls at every doubling of depth": (
         "前置层归一化：深度每翻一倍，最后一层的梯度都会下降"
     ),
     "from 2 to 16 layers it falls by a factor near sqrt(2/16), the ratio of the O(.) bounds": (
         "从 2 层到 16 层，它下降的倍数接近 sqrt(2/16)，即两个 O(·) 上界之比"
     ),
-    "{measured} measured, {bound} from the bound": "实测 {measured}，上界给出 {bound}",
     "post-norm: the last layer's gradient does not shrink with depth": (
         "后置层归一化：最后一层的梯度不随深度减小"
     ),
@@ -242,4 +236,12 @@ MESSAGES: dict[str, str] = {
     "causal mask: sequences 2 and 3 differ only in token 4, so they agree on tokens 1-3 only": (
         "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1-3 个 token 上一致"
     ),
+    "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 sqrt(d/(d-1))",
+    "norm_first={norm_first!s:5} {activation}: encoder and decoder equal PyTorch's": "norm_first={norm_first!s:5} {activation}：编码器层和解码器层都与 PyTorch 的相同",
+    "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界给出 {bound:.2f}",
+    "{post_cold} of 3 against {post_warm} of 3": "{post_cold}/3 对比 {post_warm}/3",
+    "within 1e-4": "误差在 1e-4 以内",
+    "within 1e-6": "误差在 1e-6 以内",
+    "within 1e-3, at 16 layers": "16 层时，误差在 1e-3 以内",
+    "within 1e-3": "误差在 1e-3 以内",
 }
