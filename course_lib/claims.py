@@ -14,12 +14,18 @@ template by reading the notebooks, as xgettext reads source files.
 
 from __future__ import annotations
 
+import ast
+import inspect
+import io
+import textwrap
+import tokenize
+
 import numpy as np
 
 from course_lib.i18n import fields as i18n_fields
 from course_lib.i18n import tr
 
-__all__ = ["ClaimFailed", "claim", "show"]
+__all__ = ["ClaimFailed", "claim", "show", "show_source", "source_code"]
 
 
 class ClaimFailed(AssertionError):
@@ -67,3 +73,34 @@ def show(template: str, /, **fields) -> None:
             f"fields must be the template's fields {sorted(named)}, got {sorted(fields)}"
         )
     print(tr(template, **fields))
+
+
+def source_code(function) -> str:
+    """``function``'s code as the course's module has it, without its docstring and comments:
+    the English prose of a module is not the lesson's, and the code reads the same in every
+    edition."""
+    if not callable(function):
+        raise TypeError(f"function must be a function or method, got {type(function).__name__}")
+    source = textwrap.dedent(inspect.getsource(function))
+    lines = source.splitlines()
+    node = ast.parse(source).body[0]
+    first = node.body[0] if node.body else None
+    dropped = set()
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        if isinstance(first.value.value, str):
+            dropped = set(range(first.lineno - 1, first.end_lineno))
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start[0] - 1, token.start[1]
+            lines[row] = lines[row][:column].rstrip()
+            if not lines[row].strip():
+                dropped.add(row)
+    return "\n".join(line for i, line in enumerate(lines) if i not in dropped)
+
+
+def show_source(function) -> None:
+    """Show ``source_code(function)`` as a highlighted Python block: the code a lesson points at,
+    the same in either edition."""
+    from IPython.display import Markdown, display
+
+    display(Markdown(f"```python\n{source_code(function)}\n```"))

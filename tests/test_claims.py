@@ -57,3 +57,34 @@ def test_statement_must_be_non_empty_text(statement):
 def test_shown_must_be_text():
     with pytest.raises(TypeError, match="shown must be a str, got float"):
         claim("a statement", True, 0.5)
+
+
+def _documented(x):
+    """A docstring: English prose the lesson does not show.
+
+    Over two paragraphs."""
+    # a comment line
+    y = x + 1  # a trailing comment
+    return f"{y} # not a comment"
+
+
+def test_source_code_drops_the_docstring_and_comments_but_keeps_the_code():
+    from course_lib.claims import source_code
+
+    expected = 'def _documented(x):\n    y = x + 1\n    return f"{y} # not a comment"'
+    assert source_code(_documented) == expected
+    with pytest.raises(TypeError, match="function must be a function or method, got int"):
+        source_code(3)
+
+
+def test_show_source_displays_the_code_as_a_python_block(monkeypatch):
+    import IPython.display
+
+    from course_lib.claims import show_source
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    show_source(_documented)
+    (markdown,) = shown
+    assert markdown.data.startswith("```python\ndef _documented(x):\n")
+    assert markdown.data.endswith('return f"{y} # not a comment"\n```')

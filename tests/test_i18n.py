@@ -428,11 +428,18 @@ CODE_WORDS = {
     "ReLU", "GELU", "SiLU", "SwiGLU", "Dropout", "dropout", "eval", "token", "FFN", "FLOPs",
     "Adam", "BCE",  # the optimiser and the loss, by their names
     "triangles", "ring", "xor", "spiral",  # lesson 2's tasks, by the names the code takes
+    "AND", "OR", "XOR",  # logic gates
+    "edges", "hidden", "distance",  # lesson 3's code, quoted: a module's part, a claim's formula
+    "RMS", "dL", "dLoss", "True", "False", "None",  # a measure's name, a gradient, Python's values
+    "norm", "residual", "none", "post", "pre",  # the depth demo's controls and their values
+    "gain", "bias", "eps", "mean", "var",  # layer_norm's arguments, in the formula a check quotes
 }  # fmt: skip
 KEPT_PHRASES = ("GPT-2 small", "Add & Norm")  # a model's name; the paper's name of the block
 # a word in Latin letters that is not part of an identifier (d_ff, W1, torch.int32, p=0.1, 'gelu')
 LATIN_WORD = re.compile(r"(?<![\w.=/'\"-])[A-Za-z]{2,}(?![\w(=.'\"-])")
-HIDDEN_BEHIND = ("image/png", "application/vnd.jupyter.widget-view+json")  # text/plain not shown
+# what JupyterLab shows instead of a result's text/plain
+HIDDEN_BEHIND = ("image/png", "application/vnd.jupyter.widget-view+json", "text/markdown")
+CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)  # code shown as code (show_source)
 
 
 def shown_texts(path: Path) -> dict[str, str]:
@@ -449,7 +456,7 @@ def shown_texts(path: Path) -> dict[str, str]:
             if not any(kind in data for kind in HIDDEN_BEHIND):
                 found.append("".join(data.get("text/plain", "")))
             found += [
-                re.sub(r"<[^>]+>", " ", "".join(data.get(kind, "")))
+                re.sub(r"<[^>]+>", " ", CODE_BLOCK.sub(" ", "".join(data.get(kind, ""))))
                 for kind in ("text/markdown", "text/html")
             ]
             found.append(output.get("metadata", {}).get("image/png", {}).get("alt", ""))
@@ -485,7 +492,7 @@ def test_english_words_finds_english_not_code_names():
 
 # Lessons whose outputs still print English labels, tables and model strings (issue 22, item 2):
 # each must fail the check below until it is converted, and is then taken off this list.
-STILL_ENGLISH = {"03_triangle_regions", "04_sublayer_connection", "05_ffn_memory"}
+STILL_ENGLISH = {"05_ffn_memory"}
 
 
 @pytest.mark.parametrize(
@@ -508,3 +515,19 @@ def test_a_chinese_notebook_shows_no_english_word_outside_code_names(path):
         if (words := english_words(text))
     }
     assert not found, "\n".join(f"{where}: {words}" for where, words in found.items())
+
+
+LATEX_TEXT = re.compile(r"\\text\{([^}]*)\}")
+LATEX_CODE = {"step", "out", "Sublayer", "LN"}  # the formulas' function names: step_k, out(p), …
+
+
+def test_the_chinese_formulas_write_their_words_in_chinese():
+    """Words inside a formula's \\text{} are prose too (\\text{how far } p … read as English)."""
+    found = {
+        where: sorted(words)
+        for where, text in prose_texts().items()
+        for inner in LATEX_TEXT.findall(text)
+        if (words := english_words(inner.replace("\\_", "_")) - LATEX_CODE)
+    }
+    assert not found, found
+    assert english_words("how far ") == {"how", "far"}  # what the check would have found

@@ -28,22 +28,36 @@ KINDS = ("slider", "dropdown", "toggle")
 
 @dataclass(frozen=True)
 class Control:
-    """One control: ``name`` is both the data function's keyword and the label the learner sees."""
+    """One control: ``name`` is both the data function's keyword and the label the learner sees.
+    ``labels`` (one per value, marked with ``N_``) are shown instead of values that are words,
+    in the learner's language; numbers and code names show as they are."""
 
     name: str
     values: Sequence[Any]
     default: Any
     kind: str = "slider"
+    labels: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {list(KINDS)}, got {self.kind!r}")
+        if self.labels is not None and len(self.labels) != len(self.values):
+            raise ValueError(
+                f"labels must give one label per value of {self.name!r} ({len(self.values)}), "
+                f"got {len(self.labels)}: {list(self.labels)}"
+            )
         if len(self.values) < 2:
             raise ValueError(
                 f"control {self.name!r} needs at least 2 values, got {list(self.values)}"
             )
         if self.default not in self.values:
             raise ValueError(f"default {self.default!r} of {self.name!r} is not among its values")
+
+    def shown(self) -> list[str]:
+        """What the learner reads for each value: its label in the current language, or the value."""
+        if self.labels is None:
+            return [str(value) for value in self.values]
+        return [tr(label) for label in self.labels]
 
 
 class View(Protocol):
@@ -134,12 +148,13 @@ def _make_control(control: Control, continuous: bool):
     import ipywidgets as w
 
     common = {"description": control.name, "style": {"description_width": "initial"}}
+    options = list(zip(control.shown(), control.values, strict=True))  # (label, value) pairs
     if control.kind == "dropdown":
-        return w.Dropdown(options=list(control.values), value=control.default, **common)
+        return w.Dropdown(options=options, value=control.default, **common)
     if control.kind == "toggle":
-        return w.ToggleButtons(options=list(control.values), value=control.default, **common)
+        return w.ToggleButtons(options=options, value=control.default, **common)
     return w.SelectionSlider(
-        options=list(control.values),
+        options=options,
         value=control.default,
         continuous_update=continuous,
         layout=w.Layout(width="420px"),

@@ -126,11 +126,23 @@ def demos() -> list[Demo]:
         Demo(
             "triangle regions",
             (
-                Control("preset", tuple(G_PRESETS), "seed picture", kind="dropdown"),
+                Control(
+                    "preset",
+                    tuple(G_PRESETS),
+                    "seed picture",
+                    kind="dropdown",
+                    labels=(N_("seed picture"), N_("apart"), N_("inside f"), N_("mirrored")),
+                ),
                 Control("apex_x", APEX_X, -0.1),
                 Control("apex_y", APEX_Y, 0.9),
                 Control("sharpness", SHARPNESS, 20),
-                Control("network", tuple(NETWORKS), "six-unit", kind="dropdown"),
+                Control(
+                    "network",
+                    tuple(NETWORKS),
+                    "six-unit",
+                    kind="dropdown",
+                    labels=(N_("six-unit"), N_("sharp")),
+                ),
             ),
             data=triangles_data,
             view=TrianglesView,

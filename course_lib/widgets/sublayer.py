@@ -6,6 +6,7 @@ from itertools import product
 
 from course_lib._validate import choice
 from course_lib.experiments.sublayer import PLACEMENTS, DepthProfile, depth_profile
+from course_lib.i18n import N_
 from course_lib.plots.sublayer import DepthProfileView
 from course_lib.widgets import Control, Demo
 
@@ -38,7 +39,7 @@ def demos() -> list[Demo]:
             (
                 Control("depth", DEPTHS, 8),
                 Control("norm", NORMS, "post", kind="toggle"),
-                Control("residual", RESIDUALS, "on", kind="toggle"),
+                Control("residual", RESIDUALS, "on", kind="toggle", labels=(N_("on"), N_("off"))),
             ),
             data=depth_data,
             view=DepthProfileView,

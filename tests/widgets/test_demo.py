@@ -196,12 +196,34 @@ def test_build_returns_a_vbox_of_controls_status_and_image():
     assert set(controls) == {"d_ff", "activation"}
     assert isinstance(controls["d_ff"], w.SelectionSlider)
     assert isinstance(controls["activation"], w.Dropdown)
-    assert list(controls["d_ff"].options) == [8, 16, 32]
+    assert list(controls["d_ff"].options) == [("8", 8), ("16", 16), ("32", 32)]
     assert controls["d_ff"].value == 16 and controls["activation"].value == "relu"
     assert "course-demo-image" in image._dom_classes
     assert "course-demo-status" in status._dom_classes
     assert status.value == "ready"
     assert image.value == demo.png()
+
+
+def test_a_control_with_labels_shows_them_in_the_learners_language():
+    from course_lib.i18n import N_, set_language
+
+    toggle = Control("residual", ("on", "off"), "on", kind="toggle", labels=(N_("on"), N_("off")))
+    demo = Demo("t", (Control("d_ff", (1, 2), 1), toggle), data=Recorder(), view=LineView)
+    set_language("zh")
+    try:
+        controls, _, _ = widget_parts(build(demo))
+    finally:
+        set_language("en")
+    assert list(controls["residual"].options) == [("开", "on"), ("关", "off")]
+    assert controls["residual"].value == "on"  # the data function still gets the value
+    assert toggle.shown() == ["on", "off"]
+
+
+def test_a_control_needs_one_label_per_value():
+    with pytest.raises(
+        ValueError, match=r"labels must give one label per value of 'n' \(3\), got 2"
+    ):
+        Control("n", (1, 2, 3), 1, labels=("one", "two"))
 
 
 def test_build_makes_toggle_buttons_for_a_toggle_control():
