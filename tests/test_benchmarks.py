@@ -10,11 +10,13 @@ import os
 import subprocess
 import sys
 import types
+import warnings
 from pathlib import Path
 
 import nbformat
 import numpy as np
 import pytest
+from pytest_benchmark.logger import PytestBenchmarkWarning
 from pytest_benchmark.stats import Stats
 
 from benchmarks import controls, goals, make_test, report, run
@@ -513,7 +515,9 @@ def _collect(*options: str) -> list[str]:
         "-p",
         "no:cacheprovider",
     ]
-    code = pytest.main([*arguments, *options], plugins=[collected])
+    with warnings.catch_warnings():  # "benchmarks disabled under xdist": nothing is measured here
+        warnings.simplefilter("ignore", PytestBenchmarkWarning)
+        code = pytest.main([*arguments, *options], plugins=[collected])
     assert code == pytest.ExitCode.OK, f"collecting the benchmarks ended with {code!r}"
     return collected.ids
 
