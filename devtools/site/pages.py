@@ -52,14 +52,34 @@ def fix_links(body: str, folder: Path, source: Path, page: str) -> str:
     return re.sub(r'href="([^":#]+)\.ipynb(#[^"]*)?"', one, body)
 
 
+NBVAL_MARKER = re.compile(r"^# NBVAL_[A-Z_]+$")
+
+
+def for_readers(source: str) -> str:
+    """A code cell as a reader of the site sees it: without nbval's markers and the comment lines
+    that follow one (they tell the test runner, not the reader, why an output is not compared)."""
+    kept, skipping = [], False
+    for line in source.splitlines():
+        if NBVAL_MARKER.match(line.strip()):
+            skipping = True
+            continue
+        if skipping and line.lstrip().startswith("#"):
+            continue
+        skipping = False
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, counts: dict):
     """``nb`` ready for export: math as placeholders, images as files with alt text, demos as
-    kernel-free HTML, no widget state."""
+    kernel-free HTML, no widget state, code without the test runner's markers."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     edition, stem = page.split("/")[0], Path(page).stem
     heading, math_found = "", []
     for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            cell.source = for_readers(cell.source)
         if cell.cell_type == "markdown":
             headings = re.findall(r"^#+\s+(.+)$", cell.source, re.M)
             heading = re.sub(r"[`*$]", "", headings[-1]).strip() if headings else heading

@@ -107,3 +107,30 @@ def open_page(browser, url: str) -> tuple[object, list[str]]:
     page.wait_for_load_state("load")
     page.wait_for_function(ALL_READY, timeout=PAGE_READY_MS)
     return page, errors
+
+
+PHONE = {"width": 390, "height": 844}  # a common phone's screen, in CSS pixels
+_SIDEWAYS = """() => {
+  const width = document.documentElement.clientWidth;
+  const clips = (el) => ["auto", "scroll", "hidden"].includes(getComputedStyle(el).overflowX);
+  const outside = [...document.querySelectorAll("body *")].filter((el) => {
+    if (el.getBoundingClientRect().right <= width + 1) return false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (clips(a)) return false;  // it scrolls inside its own block
+    }
+    return true;
+  });
+  return {
+    scroll: document.documentElement.scrollWidth - width,
+    outside: outside.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
+  };
+}"""
+
+
+def sideways_problems(page) -> list[str]:
+    """What makes ``page`` scroll sideways on a phone (it is resized to ``PHONE``)."""
+    page.set_viewport_size(PHONE)
+    found = page.evaluate(_SIDEWAYS)
+    if found["scroll"] <= 0:
+        return []
+    return [f"scrolls sideways by {found['scroll']} px at 390 px wide: {found['outside']}"]

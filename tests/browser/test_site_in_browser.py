@@ -1,6 +1,7 @@
 """The static site (``make site``) in Chromium, served over HTTP with no kernel: every page of both
 editions loads cleanly, shows every image with its alt text, and every kernel-free demo answers
-each control by swapping to the right precomputed frame. How fast it swaps is recorded in
+each control by swapping to the right precomputed frame, and fits a phone's 390 px without
+scrolling sideways. How fast it swaps is recorded in
 artifacts/browser/site-swaps/ and judged by the benchmark (benchmarks/test_site.py), never
 here: a slower machine must not fail the suite. A demo whose script does not swap frames is caught.
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from browser_suite import ARTIFACTS, NOTEBOOKS
-from sitepage import exercise_demos, open_page
+from sitepage import exercise_demos, open_page, sideways_problems
 from siteserver import SiteServer
 
 from tests.tools.site_build import built_site
@@ -58,8 +59,25 @@ def test_site_page_loads_cleanly_and_every_demo_control_swaps_its_frame(browser,
             )
         assert not problems, "\n".join(problems)
         assert not errors, "\n".join(errors)
+        sideways = sideways_problems(page)  # last: it turns the page into a phone's
+        page.screenshot(path=str(ARTIFACTS / f"site-{name}-phone.png"))
+        assert not sideways, "\n".join(sideways)
     finally:
         page.close()
+
+
+def test_the_phone_check_catches_a_page_wider_than_the_screen(browser, tmp_path: Path):
+    wide = tmp_path / "site"
+    shutil.copytree(built_site()[0], wide)
+    css = wide / "assets" / "course.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\nmain { min-width: 40rem; }\n")
+    with SiteServer(wide) as server:
+        page, _ = open_page(browser, f"{server.url}/en/01_feed_forward.html")
+        try:
+            problems = sideways_problems(page)
+        finally:
+            page.close()
+    assert problems and "scrolls sideways by" in problems[0], problems
 
 
 def test_the_swap_check_catches_a_demo_whose_script_never_changes_the_frame(

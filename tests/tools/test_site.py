@@ -347,3 +347,17 @@ def test_a_frame_drawn_wrong_fails_the_build_naming_the_demo_and_the_problem(tmp
         site.SiteError, match=r"en frames drawn wrong:\nwidth, \{'d_ff': 8\}: Glyph"
     ):
         site.build(tmp_path / "out", source=tmp_path / "notebooks")
+
+
+def test_no_page_shows_the_test_runners_markers(pages):
+    for path, page in pages.items():
+        text = "".join(page.text)
+        assert "NBVAL_" not in text and "nbval cannot compare" not in text, path
+
+
+def test_for_readers_drops_a_marker_and_its_reason_but_keeps_the_code():
+    from devtools.site.pages import for_readers
+
+    source = "# NBVAL_IGNORE_OUTPUT\n# A live widget; nbval cannot compare it\nbuild(demo)  # kept"
+    assert for_readers(source) == "build(demo)  # kept"
+    assert for_readers("x = 1\n# a reader's comment\ny = 2") == "x = 1\n# a reader's comment\ny = 2"
