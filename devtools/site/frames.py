@@ -26,6 +26,8 @@ from devtools.site.texts import (
     word,
 )
 
+QUESTION_CLASS = "course-question"  # course_lib.widgets.quiz.ask's box
+
 
 def demo_outputs(nb, path: Path, by_class: dict) -> dict[int, object]:
     """Code cell index -> the Demo whose widget its output shows; SiteError if one has none."""
@@ -37,6 +39,8 @@ def demo_outputs(nb, path: Path, by_class: dict) -> dict[int, object]:
                 continue
             model_id = output["data"][WIDGET_VIEW].get("model_id")
             classes = state.get(model_id, {}).get("state", {}).get("_dom_classes", [])
+            if QUESTION_CLASS in classes:
+                continue  # a question: the page shows it as a form (devtools.site.quiz)
             demos = [by_class[c] for c in classes if c in by_class]
             if not demos:
                 raise SiteError(

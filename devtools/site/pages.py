@@ -15,6 +15,7 @@ from pathlib import Path
 
 from course_lib.i18n import tr
 from devtools.site.frames import demo_html
+from devtools.site.quiz import asked, progress_html, question_html
 from devtools.site.texts import (
     ASSETS,
     EDITION_NAME,
@@ -76,10 +77,20 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     edition, stem = page.split("/")[0], Path(page).stem
-    heading, math_found = "", []
+    heading, math_found, questions = "", [], 0
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
             cell.source = for_readers(cell.source)
+            key = asked(cell.source)
+            if key is not None:  # the notebook's widget becomes a form that answers in the page
+                form = question_html(key, edition)
+                if not questions:  # the page's score, above its first question
+                    form = progress_html(edition) + form
+                cell.outputs = [
+                    {"output_type": "display_data", "metadata": {}, "data": {"text/html": form}}
+                ]
+                questions += 1
+                continue
         if cell.cell_type == "markdown":
             headings = re.findall(r"^#+\s+(.+)$", cell.source, re.M)
             heading = re.sub(r"[`*$]", "", headings[-1]).strip() if headings else heading
@@ -189,7 +200,8 @@ def write_assets(out: Path) -> None:
     css = (ASSETS / "course.css").read_text(encoding="utf-8")
     css += "\n/* code colours (Pygments) */\n" + HtmlFormatter().get_style_defs(".highlight")
     (out / "assets" / "course.css").write_text(css, encoding="utf-8")
-    shutil.copyfile(ASSETS / "demo.js", out / "assets" / "demo.js")
+    for script in ("demo.js", "quiz.js"):
+        shutil.copyfile(ASSETS / script, out / "assets" / script)
 
 
 def write_pages(

@@ -36,6 +36,9 @@ WORDS = {
         "Run the notebook for every combination."
     ),
     "glossary_intro": N_("The glossary of every lesson, on one page."),
+    "check": N_("Check my answer"),
+    # {right} and {total} are filled in by the page's script (site_assets/quiz.js)
+    "progress": N_("Questions on this page answered correctly: {right} of {total}"),
     "home": N_(
         "An interactive course on the Transformer's position-wise feed-forward network, in five "
         "lessons. Every figure and every slider works here in the browser, with no Python "

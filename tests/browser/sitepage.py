@@ -134,3 +134,48 @@ def sideways_problems(page) -> list[str]:
     if found["scroll"] <= 0:
         return []
     return [f"scrolls sideways by {found['scroll']} px at 390 px wide: {found['outside']}"]
+
+
+_QUESTIONS = """() => [...document.querySelectorAll("form.site-question")].map((form) => ({
+  key: form.dataset.question,
+  data: JSON.parse(form.querySelector("script.question-data").textContent),
+  choices: form.querySelectorAll("input[type=radio]").length,
+}))"""
+_PROGRESS = """() => { const p = document.querySelector(".quiz-progress");
+  return p ? {right: Number(p.dataset.right), text: p.textContent} : null; }"""
+
+
+def _answer(page, key: str, choice: int) -> dict:
+    form = page.locator(f'form.site-question[data-question="{key}"]')
+    form.locator(f'input[value="{choice}"]').check()
+    form.locator("button[type=submit]").click()
+    return {
+        "reply": form.locator(".question-reply").text_content(),
+        "result": form.get_attribute("data-result"),
+    }
+
+
+def question_problems(page) -> list[str]:
+    """Answer each question of ``page`` once wrong, then right, as a reader would, then reload:
+    each reply must be the question's own, the page's count must follow, and the answers must
+    still be there after the reload (the browser's local storage). Empty when all is well."""
+    questions, problems = page.evaluate(_QUESTIONS), []
+    for n, q in enumerate(questions):
+        answer, replies = q["data"]["answer"], q["data"]["replies"]
+        wrong = (answer + 1) % q["choices"]
+        got = _answer(page, q["key"], wrong)
+        if got != {"reply": f"✘ {replies[wrong]}", "result": "wrong"}:
+            problems.append(f"{q['key']}: a wrong answer showed {got}")
+        got = _answer(page, q["key"], answer)
+        if got != {"reply": f"✔ {replies[answer]}", "result": "right"}:
+            problems.append(f"{q['key']}: the right answer showed {got}")
+        progress = page.evaluate(_PROGRESS)
+        if progress is None or progress["right"] != n + 1:
+            problems.append(f"{q['key']}: the page's count says {progress} after {n + 1} right")
+    if questions:
+        page.reload()
+        page.wait_for_function("() => document.documentElement.dataset.questionsReady === 'true'")
+        progress = page.evaluate(_PROGRESS)
+        if progress is None or progress["right"] != len(questions):
+            problems.append(f"after a reload the page's count says {progress}")
+    return problems

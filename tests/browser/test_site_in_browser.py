@@ -1,7 +1,8 @@
 """The static site (``make site``) in Chromium, served over HTTP with no kernel: every page of both
 editions loads cleanly, shows every image with its alt text, and every kernel-free demo answers
-each control by swapping to the right precomputed frame, and fits a phone's 390 px without
-scrolling sideways. How fast it swaps is recorded in
+each control by swapping to the right precomputed frame, every question answers a reader's
+choice with its own reply and keeps it, and every page fits a phone's 390 px without scrolling
+sideways. How fast it swaps is recorded in
 artifacts/browser/site-swaps/ and judged by the benchmark (benchmarks/test_site.py), never
 here: a slower machine must not fail the suite. A demo whose script does not swap frames is caught.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from browser_suite import ARTIFACTS, NOTEBOOKS
-from sitepage import exercise_demos, open_page, sideways_problems
+from sitepage import exercise_demos, open_page, question_problems, sideways_problems
 from siteserver import SiteServer
 
 from tests.tools.site_build import built_site
@@ -57,6 +58,8 @@ def test_site_page_loads_cleanly_and_every_demo_control_swaps_its_frame(browser,
             page.locator(".site-demo").first.screenshot(
                 path=str(ARTIFACTS / f"site-{name}-demo.png")
             )
+        assert not problems, "\n".join(problems)
+        problems = question_problems(page)  # every question answered wrong, then right
         assert not problems, "\n".join(problems)
         assert not errors, "\n".join(errors)
         sideways = sideways_problems(page)  # last: it turns the page into a phone's

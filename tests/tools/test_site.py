@@ -6,6 +6,7 @@ import io
 import json
 import math
 import posixpath
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -124,7 +125,7 @@ def test_no_page_loads_anything_from_outside_the_site(pages):
         scripts = [a.get("src") for a in page.all("script") if a.get("src")]
         sheets = [a["href"] for a in page.all("link") if a.get("rel") == "stylesheet"]
         root = "" if name == "index.html" else "../"
-        assert scripts == [f"{root}assets/demo.js"], (name, scripts)
+        assert scripts == [f"{root}assets/demo.js", f"{root}assets/quiz.js"], (name, scripts)
         assert sheets == [f"{root}assets/course.css"], (name, sheets)
         assert page.all("title") and "".join(page.text).strip(), name
 
@@ -361,3 +362,28 @@ def test_for_readers_drops_a_marker_and_its_reason_but_keeps_the_code():
     source = "# NBVAL_IGNORE_OUTPUT\n# A live widget; nbval cannot compare it\nbuild(demo)  # kept"
     assert for_readers(source) == "build(demo)  # kept"
     assert for_readers("x = 1\n# a reader's comment\ny = 2") == "x = 1\n# a reader's comment\ny = 2"
+
+
+FORM = re.compile(
+    r'<form\b[^>]*\bdata-question="([a-z0-9-]+)"[^>]*>.*?class="question-data"[^>]*>(.*?)</script>',
+    re.S,
+)
+
+
+def test_every_question_is_a_form_with_the_notebooks_choices_and_replies(built):
+    from course_lib.questions import QUESTIONS, question
+    from devtools.site.texts import speaking
+
+    out, seen = built[0], {"en": [], "zh": []}
+    for edition in seen:
+        for path in sorted((out / edition).glob("0*.html")):
+            text = path.read_text(encoding="utf-8")
+            forms = FORM.findall(text)
+            assert text.count('class="quiz-progress"') == (1 if forms else 0), path
+            for key, data in forms:
+                data, q = json.loads(data.replace("<\\/", "</")), question(key)
+                with speaking(edition):
+                    replies = [q.reply(i)[1] for i in range(len(q.choices))]
+                assert data == {"answer": q.answer, "replies": replies}, (path, key)
+                seen[edition].append(key)
+    assert sorted(seen["en"]) == sorted(seen["zh"]) == sorted(QUESTIONS)

@@ -355,4 +355,12 @@ MESSAGES: dict[str, str] = {
     "Geva et al. 2021": "Geva 等人 2021",
     "Dai et al. 2022": "Dai 等人 2022",
     "Li et al. 2023": "Li 等人 2023",
+    # lesson 5's question
+    "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(answer) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(answer) 平均会……",
+    "rises, as in the paper": "像论文中那样上升",
+    "There is no room: a p above 0.95 can rise by 5 % at most, and the units do not only push the answer.": "没有上升的空间：高于 0.95 的概率最多只能再升 5%，而且这些单元提升的不只是答案。",
+    "does not change": "不变",
+    "Doubling 5 units of 512 is a large edit: it changes the logits of every word those units' value vectors touch.": "把 512 个单元中的 5 个加倍是很大的改动：这些单元的值向量涉及的每个词的 logit 都会改变。",
+    "falls a little": "略有下降",
+    "Right: saturated answers cannot rise, and the doubled units also raise other words; in log-odds, which have no ceiling, the fall is clear.": "对：已饱和的答案无法再上升，而加倍的单元还会提升别的词；在没有上限的 log-odds 上，下降很明显。",
 }

@@ -230,4 +230,13 @@ MESSAGES: dict[str, str] = {
     "mirrored": "镜像",
     "six-unit": "六单元",
     "sharp": "陡峭变体",
+    # lesson 3's question
+    "An inscribed n-gon approximates a disc with n features. Doubling n divides the area it misses by about…": "内接正 n 边形用 n 个特征逼近一个圆盘。n 翻倍时，它漏掉的面积大约缩小为原来的几分之一？",
+    "2": "1/2",
+    "The gap shrinks faster than 1/n: every edge also gets shorter.": "差距缩小得比 1/n 更快：每条边也变短了。",
+    "4": "1/4",
+    "Right: the missed area shrinks like 1/n².": "对：漏掉的面积像 1/n² 一样缩小。",
+    "That would be 1/n³: but there are n slivers of area ~1/n³, so ~1/n² in all.": "那是 1/n³；但一共有 n 条面积约为 1/n³ 的细条，合起来约为 1/n²。",
+    "it does not shrink": "不会缩小",
+    "More features describe the disc better: the gap goes to 0 as n grows.": "特征越多，对圆盘的描述越好：n 增大时差距趋于 0。",
 }

@@ -20,4 +20,7 @@ MESSAGES: dict[str, str] = {
         "关于 Transformer 逐位置前馈网络（FFN）的交互式课程，共五课。"
         "这里的每张图和每个滑块都能直接在浏览器中使用，无需运行 Python；在笔记本中你还可以修改代码。"
     ),
+    # the site's questions
+    "Check my answer": "检查答案",
+    "Questions on this page answered correctly: {right} of {total}": "本页答对的题目：{right}/{total}",
 }

@@ -266,4 +266,14 @@ MESSAGES: dict[str, str] = {
     "token ids:               {shape}": "token 编号：            {shape}",
     "embeddings + positions:  {shape}": "词嵌入 + 位置编码：     {shape}",
     "after the encoder layer: {shape}": "经过编码器层后：        {shape}",
+    # lesson 4's question
+    "A pre-norm stack at initialisation grows from 2 to 16 layers. What happens to the gradient of its last layer's W2?": "初始化时的前置层归一化堆叠从 2 层加深到 16 层。最后一层 W2 的梯度会怎样？",
+    "it falls, by a factor near √(2/16)": "下降，倍数接近 √(2/16)",
+    "Right: the bound is O(d·√(ln d / L)); more layers dilute the last one's share.": "对：上界是 O(d·√(ln d / L))；层数越多，最后一层分到的份额越小。",
+    "it stays the same": "保持不变",
+    "That is post-norm: its last-layer bound O(d·√ln d) does not depend on L.": "那是后置层归一化：它最后一层的上界 O(d·√ln d) 与 L 无关。",
+    "it grows with depth": "随深度增大",
+    "Growth toward the output is what post-norm shows in the paper; pre-norm's stream grows, and its normalised last layer sees a smaller share of it.": "越靠近输出梯度越大，这是论文中后置层归一化的表现；前置层归一化的残差流不断变大，最后一层归一化后只分到其中更小的一份。",
+    "it vanishes": "消失",
+    "The residual path keeps every layer's gradient of order 1; it falls, but only like 1/√L.": "残差路径让每一层的梯度都保持在 1 的量级；它会下降，但只是像 1/√L 那样下降。",
 }
