@@ -105,6 +105,84 @@ _QUESTIONS = (
         ),
     ),
     Question(
+        "position-wise",
+        "explain",
+        N_(
+            "Running the FFN on one position at a time gives the same output as running it on the "
+            "whole sequence. What follows?"
+        ),
+        (
+            Choice(
+                N_("The FFN cannot move information from one token to another"),
+                N_(
+                    "Right: each output row depends on its own input row only; moving information "
+                    "between tokens is attention's job."
+                ),
+                correct=True,
+            ),
+            Choice(
+                N_("A Transformer ignores the order of the words"),
+                N_(
+                    "The FFN does, but the model does not: the order enters through the positional "
+                    "encoding, and attention mixes the positions."
+                ),
+            ),
+            Choice(
+                N_("Each position has its own FFN weights"),
+                N_(
+                    "The opposite: one W1 and one W2 serve every position; that is why a "
+                    "kernel-size-1 convolution computes the same thing."
+                ),
+            ),
+            Choice(
+                N_("The FFN works only for sequences of a fixed length"),
+                N_(
+                    "It works for any length: it sees one position at a time, so the length never "
+                    "enters its weights."
+                ),
+            ),
+        ),
+    ),
+    Question(
+        "layernorm-not-batchnorm",
+        "explain",
+        N_(
+            "BatchNorm's output for sequence 1 changed when sequence 2 left the batch; LayerNorm's "
+            "did not. Why do Transformers use LayerNorm?"
+        ),
+        (
+            Choice(
+                N_("A position's output depends on that position alone"),
+                N_(
+                    "Right: not on the batch, its padding or its size, and the same function runs at "
+                    "training and at inference, where BatchNorm switches to running averages."
+                ),
+                correct=True,
+            ),
+            Choice(
+                N_("BatchNorm cannot take 3-D tensors"),
+                N_(
+                    "It can: nn.BatchNorm1d took (batch, features, positions) above; what differs "
+                    "is what it averages over, not the shape."
+                ),
+            ),
+            Choice(
+                N_("LayerNorm has no learnable parameters"),
+                N_(
+                    "It has two per feature, a gain γ and a bias β; RMSNorm is the one that drops "
+                    "the bias."
+                ),
+            ),
+            Choice(
+                N_("Only LayerNorm removes the input's scale"),
+                N_(
+                    "Both remove it, over different axes: BatchNorm over the batch and the "
+                    "positions, LayerNorm over each position's features."
+                ),
+            ),
+        ),
+    ),
+    Question(
         "regions-three-units",
         "predict",
         N_(

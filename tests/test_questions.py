@@ -28,6 +28,8 @@ def test_every_question_is_asked_once_in_the_course_and_in_both_editions():
     assert english == chinese
     keys = [k for ks in english.values() for k in ks]
     assert sorted(keys) == sorted(QUESTIONS), "every question asked, and only once"
+    kinds = {question(k).kind for k in keys}
+    assert kinds == {"predict", "explain"}, kinds
     lessons = [name for name, ks in english.items() if ks]
     assert len(lessons) == 5, f"one question per lesson at least: {lessons}"
 

@@ -141,6 +141,7 @@ _QUESTIONS = """() => [...document.querySelectorAll("form.site-question")].map((
   data: JSON.parse(form.querySelector("script.question-data").textContent),
   choices: form.querySelectorAll("input[type=radio]").length,
 }))"""
+_READY = "() => document.documentElement.dataset.questionsReady === 'true'"
 _PROGRESS = """() => { const p = document.querySelector(".quiz-progress");
   return p ? {right: Number(p.dataset.right), text: p.textContent} : null; }"""
 
@@ -160,6 +161,10 @@ def question_problems(page) -> list[str]:
     each reply must be the question's own, the page's count must follow, and the answers must
     still be there after the reload (the browser's local storage). Empty when all is well."""
     questions, problems = page.evaluate(_QUESTIONS), []
+    if questions:  # a reader's answers are kept per question, shared by the two editions' pages
+        page.evaluate("() => localStorage.clear()")
+        page.reload()
+        page.wait_for_function(_READY)
     for n, q in enumerate(questions):
         answer, replies = q["data"]["answer"], q["data"]["replies"]
         wrong = (answer + 1) % q["choices"]
@@ -174,7 +179,7 @@ def question_problems(page) -> list[str]:
             problems.append(f"{q['key']}: the page's count says {progress} after {n + 1} right")
     if questions:
         page.reload()
-        page.wait_for_function("() => document.documentElement.dataset.questionsReady === 'true'")
+        page.wait_for_function(_READY)
         progress = page.evaluate(_PROGRESS)
         if progress is None or progress["right"] != len(questions):
             problems.append(f"after a reload the page's count says {progress}")

@@ -282,4 +282,14 @@ MESSAGES: dict[str, str] = {
     "seq_len {n:5d}: FFN {ffn:>10,}  attention {attention:>10,}  FFN share {share:.0%}": "seq_len {n:5d}：FFN {ffn:>10,}  注意力 {attention:>10,}  FFN 占比 {share:.0%}",
     "available activations: {names}": "可用的激活函数：{names}",
     "d_ff  activation  > 0    exactly 0  parameters  FLOPs/token": "d_ff  激活函数    > 0    恰为 0     参数量      FLOPs/token",
+    # lesson 1's explain question
+    "Running the FFN on one position at a time gives the same output as running it on the whole sequence. What follows?": "逐个位置地运行 FFN，与对整个序列运行它，输出完全相同。由此可以得出什么？",
+    "The FFN cannot move information from one token to another": "FFN 无法在 token 之间传递信息",
+    "Right: each output row depends on its own input row only; moving information between tokens is attention's job.": "对：每一行输出只取决于它自己那一行输入；在 token 之间传递信息是注意力的工作。",
+    "A Transformer ignores the order of the words": "Transformer 不考虑词的顺序",
+    "The FFN does, but the model does not: the order enters through the positional encoding, and attention mixes the positions.": "FFN 确实不考虑，但整个模型会考虑：顺序通过位置编码进入模型，再由注意力在位置之间混合。",
+    "Each position has its own FFN weights": "每个位置都有自己的一套 FFN 权重",
+    "The opposite: one W1 and one W2 serve every position; that is why a kernel-size-1 convolution computes the same thing.": "恰恰相反：所有位置共用同一个 W1 和同一个 W2；正因为如此，核大小为 1 的卷积才会算出同样的结果。",
+    "The FFN works only for sequences of a fixed length": "FFN 只能处理固定长度的序列",
+    "It works for any length: it sees one position at a time, so the length never enters its weights.": "任何长度都可以：它一次只看一个位置，序列长度根本不会进入它的权重。",
 }

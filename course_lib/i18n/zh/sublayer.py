@@ -276,4 +276,14 @@ MESSAGES: dict[str, str] = {
     "Growth toward the output is what post-norm shows in the paper; pre-norm's stream grows, and its normalised last layer sees a smaller share of it.": "越靠近输出梯度越大，这是论文中后置层归一化的表现；前置层归一化的残差流不断变大，最后一层归一化后只分到其中更小的一份。",
     "it vanishes": "消失",
     "The residual path keeps every layer's gradient of order 1; it falls, but only like 1/√L.": "残差路径让每一层的梯度都保持在 1 的量级；它会下降，但只是像 1/√L 那样下降。",
+    # lesson 4's explain question
+    "BatchNorm's output for sequence 1 changed when sequence 2 left the batch; LayerNorm's did not. Why do Transformers use LayerNorm?": "序列 2 离开批次后，BatchNorm 对序列 1 的输出变了，LayerNorm 的却没变。Transformer 为什么用 LayerNorm？",
+    "A position's output depends on that position alone": "每个位置的输出只取决于这个位置本身",
+    "Right: not on the batch, its padding or its size, and the same function runs at training and at inference, where BatchNorm switches to running averages.": "对：与批次、批次里的填充和批次大小都无关，而且训练和推理时计算的是同一个函数；BatchNorm 在推理时则要改用滑动平均。",
+    "BatchNorm cannot take 3-D tensors": "BatchNorm 处理不了三维张量",
+    "It can: nn.BatchNorm1d took (batch, features, positions) above; what differs is what it averages over, not the shape.": "可以处理：上面的 nn.BatchNorm1d 接收的就是 (batch, features, positions)；两者的区别在于对哪些数求平均，而不在于形状。",
+    "LayerNorm has no learnable parameters": "LayerNorm 没有可学习的参数",
+    "It has two per feature, a gain γ and a bias β; RMSNorm is the one that drops the bias.": "它每个特征有两个参数：增益 γ 和偏置 β；去掉偏置的是 RMSNorm。",
+    "Only LayerNorm removes the input's scale": "只有 LayerNorm 会去掉输入的尺度",
+    "Both remove it, over different axes: BatchNorm over the batch and the positions, LayerNorm over each position's features.": "两者都会去掉尺度，只是沿不同的轴：BatchNorm 沿批次和位置，LayerNorm 沿每个位置的特征。",
 }
