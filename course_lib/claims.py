@@ -32,6 +32,15 @@ class ClaimFailed(AssertionError):
     """A lesson's statement about a result does not hold for what was just computed."""
 
 
+def _require_fields(fields: dict, *templates: str) -> None:
+    """TypeError unless ``fields`` fill exactly the fields the templates name."""
+    named = set().union(*(i18n_fields(t) for t in templates))
+    if set(fields) != named:
+        raise TypeError(
+            f"fields must be the templates' fields {sorted(named)}, got {sorted(fields)}"
+        )
+
+
 def claim(statement: str, holds: bool, shown: str = "", /, **fields) -> None:
     """Print ``✔ statement (shown)`` if ``holds``; raise ClaimFailed if not.
 
@@ -48,11 +57,7 @@ def claim(statement: str, holds: bool, shown: str = "", /, **fields) -> None:
         raise TypeError(
             f"holds must be a bool (a comparison's result), got {type(holds).__name__}: {holds!r}"
         )
-    named = i18n_fields(statement) | i18n_fields(shown)
-    if set(fields) != named:
-        raise TypeError(
-            f"fields must be the templates' fields {sorted(named)}, got {sorted(fields)}"
-        )
+    _require_fields(fields, statement, shown)
     statement = tr(statement, **fields)
     shown = tr(shown, **fields) if shown else ""
     line = tr("{statement}: {shown}", statement=statement, shown=shown) if shown else statement
@@ -67,11 +72,7 @@ def show(template: str, /, **fields) -> None:
     labels are translated and numbers keep the digits the template gives them in every edition."""
     if not isinstance(template, str):
         raise TypeError(f"template must be a str, got {type(template).__name__}")
-    named = i18n_fields(template)
-    if set(fields) != named:
-        raise TypeError(
-            f"fields must be the template's fields {sorted(named)}, got {sorted(fields)}"
-        )
+    _require_fields(fields, template)
     print(tr(template, **fields))
 
 

@@ -3,7 +3,6 @@ learner's language by the notebook's widget."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import nbformat
@@ -12,9 +11,9 @@ import pytest
 from course_lib.i18n import set_language
 from course_lib.questions import QUESTIONS, Choice, Question, question
 from course_lib.widgets.quiz import ask, reply_line
+from devtools.site.quiz import ASK
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-ASK = re.compile(r'\bask\("([a-z0-9-]+)"\)')
 
 
 def asked_in(path: Path) -> list[str]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from course_lib.i18n import tr
 from course_lib.questions import question
 
-__all__ = ["ask", "reply_line"]
+__all__ = ["QUESTION_CLASS", "ask", "reply_line"]
+
+QUESTION_CLASS = "course-question"  # the box's class: the site finds a question's output by it
 
 
 def reply_line(key: str, choice: int) -> str:
@@ -37,5 +39,5 @@ def ask(key: str):
 
     button.on_click(check)
     box = w.VBox([prompt, choices, button, reply])
-    box.add_class("course-question")
+    box.add_class(QUESTION_CLASS)
     return box

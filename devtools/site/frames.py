@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from course_lib.widgets.quiz import QUESTION_CLASS
 from devtools.site.texts import (
     FULL_PRODUCT_LIMIT,
     WIDGET_STATE,
@@ -25,8 +26,6 @@ from devtools.site.texts import (
     speaking,
     word,
 )
-
-QUESTION_CLASS = "course-question"  # course_lib.widgets.quiz.ask's box
 
 
 def demo_outputs(nb, path: Path, by_class: dict) -> dict[int, object]:
