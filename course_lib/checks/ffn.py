@@ -1,11 +1,10 @@
-"""Checkers for lesson 1: the NumPy forward pass, the parameter formula, a FeedForward module,
+"""Checkers for lesson 1: the parameter formula, a FeedForward module,
 attention weights for a few queries, and a prediction of GPT-2 small's FFN size."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
 import torch
 
 from course_lib.checks import (
@@ -20,92 +19,10 @@ from course_lib.checks import (
 from course_lib.i18n import N_, tr
 from course_lib.model.ffn import (
     ACTIVATIONS,
-    NUMPY_ACTIVATIONS,
     FeedForward,
     count_parameters,
-    numpy_ffn,
 )
 from course_lib.model.transformer import scaled_dot_product_attention, transformer_layer_parameters
-
-
-def _random_ffn_arrays(seed: int, d_model: int = 6, d_ff: int = 10, batch: tuple = (2, 3)):
-    rng = np.random.default_rng(seed)
-    x = rng.normal(size=(*batch, d_model))
-    W1, W2 = rng.normal(size=(d_model, d_ff)), rng.normal(size=(d_ff, d_model))
-    b1, b2 = rng.normal(size=d_ff), rng.normal(size=d_model)
-    return x, W1, b1, W2, b2
-
-
-def _diagnose_numpy(got, x, W1, b1, W2, b2) -> str:
-    """Name the likely mistake by comparing with the usual wrong versions."""
-    relu = lambda z: np.maximum(0.0, z)  # noqa: E731
-    suspects = {
-        tr("you forgot b1 (the first bias)"): relu(x @ W1) @ W2 + b2,
-        tr("you forgot b2 (the second bias)"): relu(x @ W1 + b1) @ W2,
-        tr("the ReLU is missing: without it the two layers collapse into one linear map"): (
-            x @ W1 + b1
-        )
-        @ W2
-        + b2,
-        tr("the ReLU is applied after the second layer instead of between the two"): relu(
-            (x @ W1 + b1) @ W2 + b2
-        ),
-        tr("the ReLU is applied both between the layers and after the second"): relu(
-            relu(x @ W1 + b1) @ W2 + b2
-        ),
-    }
-    for name, act in {**NUMPY_ACTIVATIONS, "sigmoid": lambda z: 1 / (1 + np.exp(-z))}.items():
-        if name not in ("relu", "identity"):
-            suspects[tr("the activation is {name}; this FFN uses ReLU, max(0, z)", name=name)] = (
-                act(x @ W1 + b1) @ W2 + b2
-            )
-    return first_suspect(got, suspects) or tr(
-        "the values differ from max(0, x W1 + b1) W2 + b2: check the order of the operations"
-    )
-
-
-def check_numpy_ffn(fn: Callable) -> CheckResult:
-    """``fn(x, W1, b1, W2, b2)`` must return max(0, x W1 + b1) W2 + b2 for x (..., d_model)."""
-
-    def check() -> str:
-        for seed in range(3):
-            x, W1, b1, W2, b2 = _random_ffn_arrays(seed)
-            expected = numpy_ffn(x, W1, b1, W2, b2)  # before fn, which might change its inputs
-            try:
-                got = fn(*(a.copy() for a in (x, W1, b1, W2, b2)))
-            except ValueError as error:
-                if "matmul" in str(error) or "align" in str(error):
-                    raise Hint(
-                        tr(
-                            "the shapes do not line up ({error}): in the formula W1 is "
-                            "(d_model, d_ff), so it is x @ W1, not x @ W1.T "
-                            "(torch's nn.Linear stores the transpose)",
-                            error=error,
-                        )
-                    ) from None
-                raise
-            require_return(got)
-            if shape_of(got) != expected.shape:
-                if shape_of(got)[-1] == W1.shape[1]:
-                    raise Hint(
-                        tr(
-                            "the output has shape {shape}: the last dimension is d_ff; "
-                            "did you skip the second layer (W2)?",
-                            shape=shape_of(got),
-                        )
-                    )
-                raise Hint(
-                    tr(
-                        "the output has shape {shape}, expected {expected}: is a weight transposed?",
-                        shape=shape_of(got),
-                        expected=expected.shape,
-                    )
-                )
-            if not close(got, expected):
-                raise Hint(_diagnose_numpy(got, x, W1, b1, W2, b2))
-        return tr("matches max(0, x W1 + b1) W2 + b2 on random inputs, every position at once.")
-
-    return run_check(N_("numpy_ffn"), check)
 
 
 def check_parameter_formula(fn: Callable[[int, int], int]) -> CheckResult:

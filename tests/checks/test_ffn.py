@@ -14,10 +14,9 @@ from course_lib.checks.ffn import (
     check_attention_weights,
     check_feed_forward,
     check_gpt2_ffn,
-    check_numpy_ffn,
     check_parameter_formula,
 )
-from course_lib.model.ffn import FeedForward, numpy_ffn
+from course_lib.model.ffn import FeedForward
 
 # --- the framework ----------------------------------------------------------------------------
 
@@ -77,91 +76,6 @@ def test_shape_of_reads_tensors_arrays_and_lists():
     assert shape_of(torch.zeros(2, 3)) == (2, 3)
     assert shape_of(np.zeros((4,))) == (4,)
     assert shape_of([[1, 2, 3]]) == (1, 3)
-
-
-# --- check_numpy_ffn --------------------------------------------------------------------------
-
-
-def relu(z):
-    return np.maximum(0.0, z)
-
-
-def reference_numpy(x, W1, b1, W2, b2):
-    return relu(x @ W1 + b1) @ W2 + b2
-
-
-def reference_numpy_torch_result(x, W1, b1, W2, b2):
-    return torch.as_tensor(reference_numpy(x, W1, b1, W2, b2))
-
-
-def test_check_numpy_ffn_passes_the_reference():
-    assert check_numpy_ffn(reference_numpy).status == "passed"
-    assert check_numpy_ffn(numpy_ffn).status == "passed"
-
-
-def test_check_numpy_ffn_passes_a_correct_answer_returned_as_a_tensor():
-    assert check_numpy_ffn(reference_numpy_torch_result).status == "passed"
-
-
-def test_check_numpy_ffn_says_not_attempted_for_the_stub():
-    def stub(x, W1, b1, W2, b2):
-        raise NotImplementedError  # your code here
-
-    assert check_numpy_ffn(stub).status == "not attempted"
-
-
-NUMPY_MISTAKES = {
-    "missing b1": (lambda x, W1, b1, W2, b2: relu(x @ W1) @ W2 + b2, "forgot b1"),
-    "missing b2": (lambda x, W1, b1, W2, b2: relu(x @ W1 + b1) @ W2, "forgot b2"),
-    "missing relu": (lambda x, W1, b1, W2, b2: (x @ W1 + b1) @ W2 + b2, "ReLU is missing"),
-    "relu after layer 2": (
-        lambda x, W1, b1, W2, b2: relu((x @ W1 + b1) @ W2 + b2),
-        "after the second layer instead of between",
-    ),
-    "relu twice": (
-        lambda x, W1, b1, W2, b2: relu(relu(x @ W1 + b1) @ W2 + b2),
-        "both between the layers and after the second",
-    ),
-    "transposed W1": (
-        lambda x, W1, b1, W2, b2: relu(x @ W1.T + b1) @ W2 + b2,
-        "x @ W1, not x @ W1.T",
-    ),
-    "transposed W2": (
-        lambda x, W1, b1, W2, b2: relu(x @ W1 + b1) @ W2.T + b2,
-        "shapes do not line up",
-    ),
-    "returns None": (lambda x, W1, b1, W2, b2: None, "returned None"),
-    "skips W2": (lambda x, W1, b1, W2, b2: relu(x @ W1 + b1), "skip the second layer (W2)"),
-    "sigmoid not relu": (
-        lambda x, W1, b1, W2, b2: (1 / (1 + np.exp(-(x @ W1 + b1)))) @ W2 + b2,
-        "the activation is sigmoid",
-    ),
-    "tanh not relu": (
-        lambda x, W1, b1, W2, b2: np.tanh(x @ W1 + b1) @ W2 + b2,
-        "the activation is tanh",
-    ),
-    "relu on the input": (
-        lambda x, W1, b1, W2, b2: (relu(x) @ W1 + b1) @ W2 + b2,
-        "check the order of the operations",
-    ),
-    "first position only": (
-        lambda x, W1, b1, W2, b2: reference_numpy(x[..., :1, :], W1, b1, W2, b2),
-        "expected (2, 3, 6)",
-    ),
-    "changes W1 in place": (
-        lambda x, W1, b1, W2, b2: relu(x @ W1.__iadd__(1.0) + b1) @ W2 + b2,
-        "check the order of the operations",
-    ),
-    "crashes": (lambda x, W1, b1, W2, b2: x.nonexistent, "raised AttributeError"),
-}
-
-
-@pytest.mark.parametrize("mistake", NUMPY_MISTAKES)
-def test_check_numpy_ffn_rejects_a_typical_mistake_naming_it(mistake):
-    fn, phrase = NUMPY_MISTAKES[mistake]
-    result = check_numpy_ffn(fn)
-    assert result.status == "failed"
-    assert phrase in result.message
 
 
 # --- check_parameter_formula ------------------------------------------------------------------

@@ -22,44 +22,10 @@ MESSAGES: dict[str, str] = {
     ),
     "{parameters:,} params, {flops:,} FLOPs/token": "参数 {parameters:,}，每 token {flops:,} FLOPs",
     # course_lib.checks.ffn: checker names
-    "numpy_ffn": "numpy_ffn",
     "parameter formula": "参数量公式",
     "FeedForward": "FeedForward 模块",
     "attention weights": "注意力权重",
     "GPT-2 small's FFN": "GPT-2 small 的 FFN",
-    # check_numpy_ffn
-    "you forgot b1 (the first bias)": "你漏掉了 b1（第一层的偏置）",
-    "you forgot b2 (the second bias)": "你漏掉了 b2（第二层的偏置）",
-    "the ReLU is missing: without it the two layers collapse into one linear map": (
-        "缺少 ReLU：没有它，两个线性层会坍缩成一个线性映射"
-    ),
-    "the ReLU is applied after the second layer instead of between the two": (
-        "ReLU 用在了第二层之后，而它应该在两层之间"
-    ),
-    "the ReLU is applied both between the layers and after the second": (
-        "ReLU 既用在了两层之间，又用在了第二层之后"
-    ),
-    "the activation is {name}; this FFN uses ReLU, max(0, z)": (
-        "激活函数用成了 {name}；这个 FFN 用的是 ReLU，即 max(0, z)"
-    ),
-    "the values differ from max(0, x W1 + b1) W2 + b2: check the order of the operations": (
-        "结果与 max(0, x W1 + b1) W2 + b2 不同：请检查运算的顺序"
-    ),
-    "the shapes do not line up ({error}): in the formula W1 is (d_model, d_ff), so it is "
-    "x @ W1, not x @ W1.T (torch's nn.Linear stores the transpose)": (
-        "形状对不上（{error}）：公式里 W1 的形状是 (d_model, d_ff)，所以应写 x @ W1，"
-        "而不是 x @ W1.T（torch 的 nn.Linear 存的才是转置）"
-    ),
-    "the output has shape {shape}: the last dimension is d_ff; "
-    "did you skip the second layer (W2)?": (
-        "输出的形状是 {shape}：最后一维是 d_ff；是不是漏掉了第二层（W2）？"
-    ),
-    "the output has shape {shape}, expected {expected}: is a weight transposed?": (
-        "输出的形状是 {shape}，应为 {expected}：是不是某个权重转置了？"
-    ),
-    "matches max(0, x W1 + b1) W2 + b2 on random inputs, every position at once.": (
-        "在随机输入上与 max(0, x W1 + b1) W2 + b2 一致，一次算完所有位置。"
-    ),
     # check_parameter_formula
     "{call}: you counted the weights but not the biases b1 (d_ff) and b2 (d_model)": (
         "{call}：你只数了权重，没数偏置 b1（d_ff 个）和 b2（d_model 个）"
