@@ -54,7 +54,14 @@ class Exercise:
 
 
 def _hidden(cell) -> bool:
-    return cell.cell_type == "code" and cell.metadata.get("jupyter", {}).get("source_hidden", False)
+    """A collapsed solution: its code folded, its output shown (a predict question's folded
+    result hides both, tests/test_questions.py)."""
+    folded = cell.metadata.get("jupyter", {})
+    return (
+        cell.cell_type == "code"
+        and folded.get("source_hidden")
+        and not folded.get("outputs_hidden")
+    )
 
 
 def exercises(cells, edition: str = "en") -> list[Exercise]:

@@ -84,3 +84,33 @@ def test_the_widget_replies_to_the_chosen_answer_in_the_learners_language():
         assert _click(box, q.answer).startswith("✔ 对")
     finally:
         set_language("en")
+
+
+def folded_after_questions(path: Path) -> tuple[list[int], list[int]]:
+    """(the code cells between a predict question and the next prose, the folded code cells)."""
+    cells, waiting, after, folded = nbformat.read(path, as_version=4).cells, False, [], []
+    for index, cell in enumerate(cells):
+        if cell.cell_type == "markdown":
+            waiting = False
+            continue
+        keys = ASK.findall(cell.source)
+        if keys:
+            waiting = question(keys[0]).kind == "predict"
+            continue
+        after += [index] if waiting else []
+        hidden = cell.metadata.get("jupyter", {})
+        folded += [index] if hidden.get("outputs_hidden") and hidden.get("source_hidden") else []
+    return after, folded
+
+
+@pytest.mark.parametrize(
+    "path", sorted(NOTEBOOKS.glob("**/0*.ipynb")), ids=lambda p: p.relative_to(NOTEBOOKS).as_posix()
+)
+def test_a_predict_questions_result_is_folded_until_its_cell_runs(path: Path):
+    """The committed result of a predict question (the code cells up to the next prose) is stored
+    folded, code and outputs (its claims state the answer), so the learner answers before seeing
+    it; running the cell unfolds its outputs. No other cell's outputs are folded."""
+    after, folded = folded_after_questions(path)
+    assert after == folded
+    if any(question(k).kind == "predict" for k in asked_in(path)):
+        assert after, "a predict question is followed by the cell that computes its answer"

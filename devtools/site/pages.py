@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 from course_lib.i18n import tr
+from course_lib.questions import question
 from devtools.site.frames import demo_html
 from devtools.site.quiz import asked, progress_html, question_html
 from devtools.site.texts import (
@@ -77,12 +78,15 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     edition, stem = page.split("/")[0], Path(page).stem
-    heading, math_found, questions = "", [], 0
+    heading, math_found, questions, predicted = "", [], 0, None
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
             cell.source = for_readers(cell.source)
             key = asked(cell.source)
+            if predicted and cell.metadata.get("jupyter", {}).get("outputs_hidden"):
+                cell.metadata["reveal_after"] = predicted  # hidden until the reader answers
             if key is not None:  # the notebook's widget becomes a form that answers in the page
+                predicted = key if question(key).kind == "predict" else None
                 form = question_html(key, edition)
                 if not questions:  # the page's score, above its first question
                     form = progress_html(edition) + form
@@ -92,6 +96,7 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
                 questions += 1
                 continue
         if cell.cell_type == "markdown":
+            predicted = None  # a predict question's result ends where the prose resumes
             headings = re.findall(r"^#+\s+(.+)$", cell.source, re.M)
             heading = re.sub(r"[`*$]", "", headings[-1]).strip() if headings else heading
             cell.source = math_to_placeholders(cell.source, math_found, counts["math_failures"])
@@ -220,6 +225,7 @@ def write_pages(
             "lang": HTML_LANG[edition],
             "root": "../",
             "show_code": word(edition, "show_code"),
+            "reveal": {k: word(edition, k) for k in ("reveal_waiting", "reveal_show")},
             "title": title if name == "00_index.html" else f"{title} · {pages[0][1]}",
             **navigation(edition, pages, page, "../"),
         }

@@ -37,6 +37,8 @@ WORDS = {
     ),
     "glossary_intro": N_("The glossary of every lesson, on one page."),
     "check": N_("Check my answer"),
+    "reveal_waiting": N_("The result is hidden until you answer the question above."),
+    "reveal_show": N_("Show it now"),
     # {right} and {total} are filled in by the page's script (site_assets/quiz.js)
     "progress": N_("Questions on this page answered correctly: {right} of {total}"),
     "home": N_(

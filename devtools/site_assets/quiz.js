@@ -30,6 +30,28 @@ function showProgress(forms) {
   progress.dataset.right = String(right);
 }
 
+// A predict question's result stays hidden until the reader answers it (or asks to see it).
+function reveal(key) {
+  document.querySelectorAll(`.reveal-after[data-question="${key}"]`).forEach((box) => {
+    box.classList.remove("waiting");
+    box.querySelector(".reveal-note").hidden = true;
+  });
+}
+
+function hideUntilAnswered() {
+  const noted = new Set(); // one note per question, above the first of its results
+  document.querySelectorAll(".reveal-after").forEach((box) => {
+    const key = box.dataset.question;
+    if (remembered(key)) return;
+    box.classList.add("waiting");
+    if (noted.has(key)) return;
+    noted.add(key);
+    const note = box.querySelector(".reveal-note");
+    note.hidden = false;
+    note.querySelector("button").addEventListener("click", () => reveal(key));
+  });
+}
+
 function setUpQuestion(form, forms) {
   const data = JSON.parse(form.querySelector("script.question-data").textContent);
   const reply = form.querySelector(".question-reply");
@@ -54,11 +76,13 @@ function setUpQuestion(form, forms) {
     const choice = Number(picked.value);
     remember(form.dataset.question, { choice, correct: answer(choice) });
     showProgress(forms);
+    reveal(form.dataset.question);
   });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   const forms = [...document.querySelectorAll("form.site-question")];
+  hideUntilAnswered();
   forms.forEach((form) => setUpQuestion(form, forms));
   showProgress(forms);
   document.documentElement.dataset.questionsReady = "true";

@@ -146,6 +146,22 @@ _PROGRESS = """() => { const p = document.querySelector(".quiz-progress");
   return p ? {right: Number(p.dataset.right), text: p.textContent} : null; }"""
 
 
+_REVEALS = """(key) => [...document.querySelectorAll(`.reveal-after[data-question="${key}"]`)]
+  .map((box) => ({shown: box.querySelector(".output_wrapper").offsetParent !== null,
+                  note: !box.querySelector(".reveal-note").hidden}))"""
+
+
+def _reveal_problems(page, key: str, shown: bool) -> list[str]:
+    """A predict question's results must be hidden behind a note before it is answered, and
+    shown once it is (or once the reader asks to see them)."""
+    boxes = page.evaluate(_REVEALS, key)
+    notes = 0 if shown else 1  # one note per unanswered question, whatever its results
+    if boxes and ({b["shown"] for b in boxes} != {shown} or sum(b["note"] for b in boxes) != notes):
+        state = "answered" if shown else "unanswered"
+        return [f"{key}: its results, {state}, show as {boxes}"]
+    return []
+
+
 def _answer(page, key: str, choice: int) -> dict:
     form = page.locator(f'form.site-question[data-question="{key}"]')
     form.locator(f'input[value="{choice}"]').check()
@@ -159,7 +175,9 @@ def _answer(page, key: str, choice: int) -> dict:
 def question_problems(page) -> list[str]:
     """Answer each question of ``page`` once wrong, then right, as a reader would, then reload:
     each reply must be the question's own, the page's count must follow, and the answers must
-    still be there after the reload (the browser's local storage). Empty when all is well."""
+    still be there after the reload (the browser's local storage). A predict question's results
+    stay hidden until it is answered (the first one's are shown by its "show" button instead).
+    Empty when all is well."""
     questions, problems = page.evaluate(_QUESTIONS), []
     if questions:  # a reader's answers are kept per question, shared by the two editions' pages
         page.evaluate("() => localStorage.clear()")
@@ -168,7 +186,13 @@ def question_problems(page) -> list[str]:
     for n, q in enumerate(questions):
         answer, replies = q["data"]["answer"], q["data"]["replies"]
         wrong = (answer + 1) % q["choices"]
+        problems += _reveal_problems(page, q["key"], shown=False)
+        if n == 0 and page.evaluate(_REVEALS, q["key"]):  # "show it now", without answering
+            note = page.locator(f'.reveal-after[data-question="{q["key"]}"] .reveal-note button')
+            note.first.click()
+            problems += _reveal_problems(page, q["key"], shown=True)
         got = _answer(page, q["key"], wrong)
+        problems += _reveal_problems(page, q["key"], shown=True)
         if got != {"reply": f"✘ {replies[wrong]}", "result": "wrong"}:
             problems.append(f"{q['key']}: a wrong answer showed {got}")
         got = _answer(page, q["key"], answer)
@@ -183,4 +207,6 @@ def question_problems(page) -> list[str]:
         progress = page.evaluate(_PROGRESS)
         if progress is None or progress["right"] != len(questions):
             problems.append(f"after a reload the page's count says {progress}")
+        for q in questions:  # answered before: shown at once
+            problems += _reveal_problems(page, q["key"], shown=True)
     return problems

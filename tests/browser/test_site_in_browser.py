@@ -51,15 +51,15 @@ def test_site_page_loads_cleanly_and_every_demo_control_swaps_its_frame(browser,
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         name = "index" if path == "index.html" else path.replace("/", "-").removesuffix(".html")
         page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"))
-        problems, swaps = exercise_demos(page)
+        problems = question_problems(page)  # every question answered wrong, then right
+        assert not problems, "\n".join(problems)
+        problems, swaps = exercise_demos(page)  # after the answers: they reveal hidden demos
         SWAPS.mkdir(parents=True, exist_ok=True)
         (SWAPS / f"{name}.json").write_text(json.dumps({"page": path, "swaps": swaps}, indent=1))
         if page.locator(".site-demo").count():
             page.locator(".site-demo").first.screenshot(
                 path=str(ARTIFACTS / f"site-{name}-demo.png")
             )
-        assert not problems, "\n".join(problems)
-        problems = question_problems(page)  # every question answered wrong, then right
         assert not problems, "\n".join(problems)
         assert not errors, "\n".join(errors)
         sideways = sideways_problems(page)  # last: it turns the page into a phone's

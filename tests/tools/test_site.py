@@ -387,3 +387,23 @@ def test_every_question_is_a_form_with_the_notebooks_choices_and_replies(built):
                 assert data == {"answer": q.answer, "replies": replies}, (path, key)
                 seen[edition].append(key)
     assert sorted(seen["en"]) == sorted(seen["zh"]) == sorted(QUESTIONS)
+
+
+REVEAL = re.compile(r'<div class="reveal-after" data-question="([a-z0-9-]+)">')
+
+
+def test_a_predict_questions_results_wait_for_its_answer_and_nothing_else_does(built):
+    """Every predict question's folded results are wrapped for the page's script to hide until
+    the reader answers (site_assets/quiz.js); an explain question's prose is not."""
+    from course_lib.questions import QUESTIONS, question
+    from devtools.site.texts import word
+
+    out, wrapped = built[0], {"en": [], "zh": []}
+    for edition, keys in wrapped.items():
+        for path in sorted((out / edition).glob("0*.html")):
+            text = path.read_text(encoding="utf-8")
+            keys += REVEAL.findall(text)
+            assert text.count(word(edition, "reveal_waiting")) == len(REVEAL.findall(text))
+    predict = {k for k in QUESTIONS if question(k).kind == "predict"}
+    assert set(wrapped["en"]) == set(wrapped["zh"]) == predict
+    assert wrapped["en"] == wrapped["zh"]

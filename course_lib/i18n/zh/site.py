@@ -22,5 +22,7 @@ MESSAGES: dict[str, str] = {
     ),
     # the site's questions
     "Check my answer": "检查答案",
+    "The result is hidden until you answer the question above.": "回答上面的问题之后，结果才会显示。",
+    "Show it now": "现在就显示",
     "Questions on this page answered correctly: {right} of {total}": "本页答对的题目：{right}/{total}",
 }
