@@ -54,14 +54,8 @@ class Exercise:
 
 
 def _hidden(cell) -> bool:
-    """A collapsed solution: its code folded, its output shown (a predict question's folded
-    result hides both, tests/test_questions.py)."""
-    folded = cell.metadata.get("jupyter", {})
-    return (
-        cell.cell_type == "code"
-        and folded.get("source_hidden")
-        and not folded.get("outputs_hidden")
-    )
+    """A collapsed solution (or a predict question's folded result, which follows an ``ask``)."""
+    return cell.cell_type == "code" and cell.metadata.get("jupyter", {}).get("source_hidden", False)
 
 
 def exercises(cells, edition: str = "en") -> list[Exercise]:
@@ -155,6 +149,18 @@ def test_explain_exercises_ask_explain_questions():
         for e in exercises(_cells(path)):
             if e.kind == "explain":
                 assert question(e.solution).kind == "explain", (path.name, e.number)
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_every_solution_is_folded_code_and_output(path: Path):
+    """A solution's checker line names the answer ("post-norm 1.0, pre-norm 3.0"), so its output
+    is folded with its code, in both editions."""
+    for edition, folder in (("en", NOTEBOOKS), ("zh", NOTEBOOKS / "zh")):
+        cells = _cells(folder / path.name)
+        for e in exercises(cells, edition):
+            if e.kind != "explain":
+                cell = next(c for c in cells[e.cell :] if c.source == e.solution)
+                assert cell.metadata["jupyter"].get("outputs_hidden"), (edition, e.number)
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)

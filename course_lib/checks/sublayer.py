@@ -37,6 +37,8 @@ def _layer_norm_suspects(x, gain, bias, eps) -> dict[str, torch.Tensor]:
     swapped = bias * centred / torch.sqrt(var_b + eps) + gain
     no_affine = centred / torch.sqrt(var_b + eps)
     over_all = gain * (x - x.mean()) / torch.sqrt(x.var(unbiased=False) + eps) + bias
+    batch_mean, batch_var = x.mean(dim=0, keepdim=True), x.var(dim=0, keepdim=True, unbiased=False)
+    over_batch = gain * (x - batch_mean) / torch.sqrt(batch_var + eps) + bias
     return dict(
         [
             (
@@ -70,6 +72,13 @@ def _layer_norm_suspects(x, gain, bias, eps) -> dict[str, torch.Tensor]:
                     "position over its last dimension (dim=-1, keepdim=True)"
                 ),
                 over_all,
+            ),
+            (
+                tr(
+                    "the statistics are taken over dim 0, across the batch: that is BatchNorm's "
+                    "direction; LayerNorm normalises each position over its own features (dim=-1)"
+                ),
+                over_batch,
             ),
         ]
     )

@@ -83,8 +83,11 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
         if cell.cell_type == "code":
             cell.source = for_readers(cell.source)
             key = asked(cell.source)
-            if predicted and cell.metadata.get("jupyter", {}).get("outputs_hidden"):
+            folded = cell.metadata.get("jupyter", {})
+            if predicted and folded.get("outputs_hidden"):
                 cell.metadata["reveal_after"] = predicted  # hidden until the reader answers
+            elif folded.get("outputs_hidden") and folded.get("source_hidden"):
+                cell.metadata["solution"] = True  # code and output behind one "show" button
             if key is not None:  # the notebook's widget becomes a form that answers in the page
                 predicted = key if question(key).kind == "predict" else None
                 form = question_html(key, edition)
@@ -225,6 +228,7 @@ def write_pages(
             "lang": HTML_LANG[edition],
             "root": "../",
             "show_code": word(edition, "show_code"),
+            "show_solution": word(edition, "show_solution"),
             "reveal": {k: word(edition, k) for k in ("reveal_waiting", "reveal_show")},
             "title": title if name == "00_index.html" else f"{title} · {pages[0][1]}",
             **navigation(edition, pages, page, "../"),

@@ -30,6 +30,7 @@ WORDS = {
     "previous": N_("Previous"),
     "next": N_("Next"),
     "show_code": N_("Show the code"),
+    "show_solution": N_("Show the solution"),
     "full": N_("Precomputed frames: every combination of the controls."),
     "one-at-a-time": N_(
         "Precomputed frames: one control at a time; the others stay at their defaults. "

@@ -70,6 +70,15 @@ def test_layer_norm_checker_reports_a_stub_as_not_attempted():
             lambda x, g, b, e: g * (x - x.mean()) / torch.sqrt(x.var(unbiased=False) + e) + b,
             "whole tensor",
         ),
+        (
+            lambda x, g, b, e: (
+                g
+                * (x - x.mean(0, keepdim=True))
+                / torch.sqrt(x.var(0, keepdim=True, unbiased=False) + e)
+                + b
+            ),
+            "across the batch",
+        ),
         (lambda x, g, b, e: (x - x.mean(-1)[..., None])[..., 0], "shape"),
         (lambda x, g, b, e: None, "None"),
     ],

@@ -407,3 +407,20 @@ def test_a_predict_questions_results_wait_for_its_answer_and_nothing_else_does(b
     predict = {k for k in QUESTIONS if question(k).kind == "predict"}
     assert set(wrapped["en"]) == set(wrapped["zh"]) == predict
     assert wrapped["en"] == wrapped["zh"]
+
+
+def test_every_exercise_solution_sits_behind_one_button_with_its_output(built):
+    """A solution's checker line names the answer, so the page folds code and output together."""
+    from tests.test_exercises import exercises
+
+    out = built[0]
+    for edition in ("en", "zh"):
+        for path in sorted(EDITION_DIRS[edition].glob("0[1-9]*.ipynb")):
+            found = exercises(nbformat.read(path, as_version=4).cells, edition)
+            coding = [e for e in found if e.kind != "explain"]
+            text = (out / edition / f"{path.stem}.html").read_text(encoding="utf-8")
+            boxes = re.findall(
+                r'<details class="hidden-source solution">(.*?)</details>', text, re.S
+            )
+            assert len(boxes) == len(coding), (edition, path.name)
+            assert all("✔" in box for box in boxes), "each holds its checker's passing line"

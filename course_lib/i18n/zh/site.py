@@ -6,6 +6,7 @@ MESSAGES: dict[str, str] = {
     "Previous": "上一课",
     "Next": "下一课",
     "Show the code": "显示代码",
+    "Show the solution": "显示答案",
     "Precomputed frames: every combination of the controls.": (
         "预先计算的画面：控件取值的每一种组合。"
     ),

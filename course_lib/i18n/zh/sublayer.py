@@ -60,6 +60,10 @@ MESSAGES: dict[str, str] = {
     "last dimension (dim=-1, keepdim=True)": (
         "统计量是在整个张量上算的：LayerNorm 对每个位置在最后一维上归一化（dim=-1, keepdim=True）"
     ),
+    "the statistics are taken over dim 0, across the batch: that is BatchNorm's direction; "
+    "LayerNorm normalises each position over its own features (dim=-1)": (
+        "统计量是沿 dim 0、跨批次算的：那是 BatchNorm 的方向；LayerNorm 对每个位置在它自己的特征上归一化（dim=-1）"
+    ),
     "the output has shape {got}, expected {expected}: keep the last dimension (keepdim=True when "
     "you take the mean and variance)": (
         "输出形状是 {got}，应为 {expected}：求均值和方差时保留最后一维（keepdim=True）"
