@@ -13,14 +13,16 @@ unexport PYTHONDONTWRITEBYTECODE
 
 setup: $(STAMP)
 
-# torch==2.13.0 goes in first so the CPU build is used (a bare `torch` would pull a CUDA build).
-$(STAMP): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile torch==2.13.0
+# PyTorch's CPU build goes in first, from PyTorch's CPU index where it answers (PyPI's torch for
+# Linux is the CUDA build, GBs of NVIDIA libraries), else from pip's configured index at once;
+# install_torch.py says which build it installed. pip's progress is shown: a first run downloads.
+$(STAMP): pyproject.toml course_lib/tools/install_torch.py
+	@test -x $(PY) || { echo "Creating $(VENV) with $$(python3 --version)"; python3 -m venv $(VENV); }
+	$(PY) course_lib/tools/install_torch.py
 	@# --no-compile: Python compiles a module the first time it is imported and keeps the bytecode,
 	@# so only what runs is compiled (about 2,500 of the venv's 10,000 modules, 8 s once), not
 	@# every module of torch's test, compiler and distributed packages (27 s on 2 cores).
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile -e '.[dev]'
+	$(PY) -m pip install --disable-pip-version-check --no-compile -e '.[dev]'
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)

@@ -75,6 +75,7 @@ def test_lab_main_prints_the_url_with_the_token_it_passes(as_user, monkeypatch, 
         f"127.0.0.1:{port}/lab/tree/notebooks/00_index.ipynb?token={token}"
         in capsys.readouterr().out
     )
+    assert "--ServerApp.log_level=WARN" in calls[0], "the server's log does not bury the URL"
 
 
 def test_free_port_skips_a_port_in_use():
