@@ -89,9 +89,8 @@ def main(edition: str | None = None) -> None:
     port, token = free_port(), secrets.token_hex(24)
     open_browser = not os.environ.get("CI")
     arguments = [*lab_arguments(port, token, open_browser), "--ServerApp.port_retries=0"]
-    arguments.append(
-        "--ServerApp.log_level=WARN"
-    )  # the URL below stays the last line a learner sees
+    # warnings and errors only, so that the URL below stays the last line a learner sees
+    arguments += ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
     print(f"\nThe course: http://127.0.0.1:{port}/lab/tree/{page}?token={token}\n", flush=True)
     os.chdir(PROJECT)
     os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab", *arguments, page])
