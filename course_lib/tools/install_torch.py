@@ -28,7 +28,7 @@ PYPI = "https://pypi.org/simple"  # torch's own requirements, should the CPU ind
 PROBE_SECONDS = 5.0  # how long an unreachable index may delay the install, at most
 FIRST_RUN = (  # sizes measured with `pip download` of torch==2.13.0+cpu and '.[dev]' (README)
     "First run: installing PyTorch's CPU build (about 190 MB to download), then JupyterLab and the "
-    "course's other packages (about 260 MB); the finished .venv takes about 1.6 GB of disk. "
+    "course's other packages (about 260 MB); the finished .venv takes about 1.5 GB of disk. "
     "Later runs start in seconds."
 )
 
