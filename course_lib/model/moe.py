@@ -1,0 +1,178 @@
+"""A mixture of experts (混合专家, MoE): the FFN split into E experts, of which a router runs k.
+
+    gates(x) = renormalise(top_k(softmax(x W_r)))        one weight per expert, k of them nonzero
+    MoE(x)   = Σ_i gates_i(x) · FFN_i(x)                  only the chosen experts run
+
+Shazeer et al. 2017 (the sparsely gated MoE), Lepikhin et al. 2020 (GShard, k = 2), Fedus et al.
+2021 (the Switch Transformer: k = 1, the load-balancing loss, the capacity factor), Jiang et al.
+2024 (Mixtral 8x7B: 8 SwiGLU experts, k = 2). Each expert is the course's ``FeedForward``;
+parameter and FLOP counts build on ``model.ffn``'s.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from course_lib._validate import checked_by, flag, int_at_least, positive_int, tensor_input
+from course_lib.model.ffn import (
+    FeedForward,
+    count_gated_parameters,
+    count_parameters,
+    flops_per_token,
+)
+
+
+def top_k_gates(logits: torch.Tensor, k: int, renormalise: bool = True) -> torch.Tensor:
+    """The router's gates, (..., E) -> (..., E): softmax over the experts, keep the k largest,
+    zero the rest. ``renormalise``: the kept ones sum to 1 (a softmax over the k largest logits,
+    Mixtral's form); else they keep their probabilities (the Switch Transformer's k = 1, whose
+    router would otherwise get no gradient from the task: one renormalised gate is always 1).
+    Ties go to the lower expert index (torch.topk's order)."""
+    int_at_least("k", k, 1)
+    if k > logits.shape[-1]:
+        raise ValueError(f"k must be at most the number of experts {logits.shape[-1]}, got {k}")
+    probabilities = logits.softmax(dim=-1)
+    top = probabilities.topk(k, dim=-1)
+    kept = top.values / top.values.sum(dim=-1, keepdim=True) if renormalise else top.values
+    return torch.zeros_like(probabilities).scatter(-1, top.indices, kept)
+
+
+class MixtureOfExperts(nn.Module):
+    """MoE(x) = Σ_i g_i(x) FFN_i(x) with g = top_k_gates(x W_r, k): (..., d_model) -> (..., d_model).
+
+    ``num_experts`` experts, each a ``FeedForward(d_model, d_ff)``; a bias-free linear router
+    (d_model -> num_experts). Each expert runs on the tokens routed to it only. ``renormalise``:
+    see ``top_k_gates`` (False for the Switch Transformer's k = 1).
+    """
+
+    def __init__(
+        self,
+        d_model: int = 512,
+        d_ff: int = 2048,
+        num_experts: int = 8,
+        k: int = 2,
+        dropout: float = 0.0,
+        activation: str = "relu",
+        renormalise: bool = True,
+    ) -> None:
+        super().__init__()
+        self.d_model = positive_int("d_model", d_model)
+        self.renormalise = flag("renormalise", renormalise)
+        self.num_experts = positive_int("num_experts", num_experts)
+        self.k = int_at_least("k", k, 1)
+        if k > num_experts:
+            raise ValueError(f"k must be at most num_experts={num_experts}, got {k}")
+        self.router = nn.Linear(d_model, num_experts, bias=False)  # W_r: one score per expert
+        self.experts = nn.ModuleList(
+            FeedForward(d_model, d_ff, dropout, activation) for _ in range(num_experts)
+        )
+
+    def _check(self, x: torch.Tensor) -> None:
+        tensor_input("x", x, self.d_model)
+
+    @checked_by(_check)
+    def gates(self, x: torch.Tensor) -> torch.Tensor:
+        """Each token's weight for each expert, (..., num_experts): k nonzero, summing to 1."""
+        return top_k_gates(self.router(x), self.k, self.renormalise)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        gates = self.gates(x)
+        out = torch.zeros_like(x)
+        for i, expert in enumerate(self.experts):
+            chosen = gates[..., i] > 0  # the tokens the router sends to expert i
+            out[chosen] += gates[..., i][chosen, None] * expert(x[chosen])
+        return out
+
+    def extra_repr(self) -> str:
+        return f"num_experts={self.num_experts}, k={self.k}, renormalise={self.renormalise}"
+
+
+def expert_load(gates: torch.Tensor) -> torch.Tensor:
+    """f_i: the fraction of tokens whose largest gate is expert i, (..., E) -> (E,)."""
+    choices = gates.reshape(-1, gates.shape[-1]).argmax(dim=-1)
+    return torch.bincount(choices, minlength=gates.shape[-1]).to(gates.dtype) / choices.numel()
+
+
+def balancing_loss(logits: torch.Tensor, alpha: float = 0.01) -> torch.Tensor:
+    """The Switch Transformer's auxiliary loss α · E · Σ_i f_i · P_i (Fedus et al. 2021, eq. 4):
+    f_i the fraction of tokens sent to expert i (top-1), P_i the mean router probability of expert
+    i. It is α when the load is uniform and grows to α · E when every token goes to one expert;
+    its gradient flows through P (f counts, and has none)."""
+    probabilities = logits.reshape(-1, logits.shape[-1]).softmax(dim=-1)
+    f = expert_load(probabilities).detach()
+    return alpha * logits.shape[-1] * (f * probabilities.mean(dim=0)).sum()
+
+
+def capacity(tokens: int, num_experts: int, capacity_factor: float = 1.0) -> int:
+    """Tokens an expert may take in a batch: ⌈capacity_factor · tokens / E⌉ (Fedus et al. 2021);
+    a token routed to a full expert is dropped and passes on through the residual connection."""
+    positive_int("tokens", tokens)
+    positive_int("num_experts", num_experts)
+    if not capacity_factor > 0:
+        raise ValueError(f"capacity_factor must be positive, got {capacity_factor!r}")
+    return math.ceil(capacity_factor * tokens / num_experts)
+
+
+def moe_parameters(
+    d_model: int, d_ff: int, num_experts: int, k: int, gated: bool = False, bias: bool = True
+) -> dict[str, int]:
+    """One MoE layer's parameters: "total" (router + every expert) and "active" (router + the k
+    experts a token runs). ``gated``: SwiGLU experts of three bias-free matrices (Mixtral)."""
+    positive_int("num_experts", num_experts)
+    int_at_least("k", k, 1)
+    if k > num_experts:
+        raise ValueError(f"k must be at most num_experts={num_experts}, got {k}")
+    expert = (
+        count_gated_parameters(d_model, d_ff) if gated else count_parameters(d_model, d_ff, bias)
+    )
+    router = d_model * num_experts if num_experts > 1 else 0  # one expert needs no router
+    return {"total": router + num_experts * expert, "active": router + k * expert}
+
+
+def moe_flops_per_token(
+    d_model: int, d_ff: int, num_experts: int, k: int, gated: bool = False
+) -> int:
+    """FLOPs per token of one MoE layer: the router's d_model x E product, then k experts (a gated
+    expert has three matrix products, a plain one two; a multiply-add is 2 FLOPs)."""
+    expert = flops_per_token(d_model, d_ff) * (3 if gated else 2) // 2
+    router = 2 * d_model * num_experts if num_experts > 1 else 0
+    return router + int_at_least("k", k, 1) * expert
+
+
+@dataclass(frozen=True)
+class DecoderConfig:
+    """A decoder-only language model's published shape: grouped-query attention, SwiGLU experts,
+    RMSNorm (weights only), untied input and output embeddings (Mistral, Mixtral)."""
+
+    name: str
+    vocab: int
+    d_model: int
+    layers: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    d_ff: int  # each expert's width
+    num_experts: int = 1
+    k: int = 1
+
+
+def decoder_parameters(config: DecoderConfig) -> dict[str, int]:
+    """Parameters of the whole model: "total", "active" per token, and the FFN layers' share."""
+    c = config
+    attention = c.d_model * c.head_dim * (2 * c.heads + 2 * c.kv_heads)  # W_q, W_o; W_k, W_v
+    moe = moe_parameters(c.d_model, c.d_ff, c.num_experts, c.k, gated=True)
+    norms = 2 * c.d_model  # two RMSNorms per layer
+    embeddings = 2 * c.vocab * c.d_model + c.d_model  # input, output, and the final RMSNorm
+    parts = {key: c.layers * (attention + moe[key] + norms) + embeddings for key in moe}
+    parts["ffn_total"] = c.layers * moe["total"]
+    return parts
+
+
+# Jiang et al. 2024 (Mixtral of Experts), Table 1, and Jiang et al. 2023 (Mistral 7B): the same
+# shape but for the FFN, 8 experts and k = 2 in Mixtral, one dense FFN in Mistral.
+MIXTRAL_8X7B = DecoderConfig("Mixtral 8x7B", 32000, 4096, 32, 32, 8, 128, 14336, 8, 2)
+MISTRAL_7B = DecoderConfig("Mistral 7B", 32000, 4096, 32, 32, 8, 128, 14336, 1, 1)

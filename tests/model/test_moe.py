@@ -1,0 +1,145 @@
+"""course_lib.model.moe: the mixture of experts is the FFN when there is one expert, a weighted sum
+of every expert when k = E, runs each expert on its own tokens only, and its counts match the
+modules and the published Mixtral numbers."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from course_lib.literature import MIXTRAL_2024
+from course_lib.model.ffn import module_parameters
+from course_lib.model.moe import (
+    MISTRAL_7B,
+    MIXTRAL_8X7B,
+    MixtureOfExperts,
+    balancing_loss,
+    capacity,
+    decoder_parameters,
+    expert_load,
+    moe_flops_per_token,
+    moe_parameters,
+    top_k_gates,
+)
+
+
+def _moe(num_experts=4, k=2, seed=0, d_model=6, d_ff=10):
+    torch.manual_seed(seed)
+    return MixtureOfExperts(d_model, d_ff, num_experts, k).double().eval()
+
+
+def _x(seed=1, d_model=6):
+    return torch.randn(
+        3, 5, d_model, dtype=torch.float64, generator=torch.Generator().manual_seed(seed)
+    )
+
+
+def test_one_expert_is_the_ffn():
+    moe, x = _moe(num_experts=1, k=1), _x()
+    assert torch.equal(moe.gates(x), torch.ones(3, 5, 1, dtype=torch.float64))
+    assert torch.allclose(moe(x), moe.experts[0](x), atol=1e-15)
+
+
+def test_a_dense_mixture_is_the_softmax_weighted_sum_of_every_expert():
+    moe, x = _moe(num_experts=3, k=3), _x()
+    weights = (x @ moe.router.weight.T).softmax(dim=-1)  # computed here, not by the module
+    direct = sum(weights[..., i, None] * expert(x) for i, expert in enumerate(moe.experts))
+    assert torch.allclose(moe(x), direct, atol=1e-12)
+
+
+def test_top_k_keeps_k_gates_that_sum_to_one_as_a_softmax_over_the_k_largest_logits():
+    logits = torch.tensor([[2.0, -1.0, 0.5, 1.0], [0.0, 3.0, 3.0, -2.0]], dtype=torch.float64)
+    gates = top_k_gates(logits, 2)
+    assert ((gates > 0).sum(-1) == 2).all() and torch.allclose(
+        gates.sum(-1), torch.ones(2, dtype=torch.float64)
+    )
+    assert torch.allclose(
+        gates[0, [0, 3]], torch.tensor([2.0, 1.0], dtype=torch.float64).softmax(0)
+    )
+    assert gates[0, 1] == gates[0, 2] == 0
+    assert torch.allclose(gates[1, [1, 2]], torch.tensor([0.5, 0.5], dtype=torch.float64))
+
+
+def test_the_sparse_forward_equals_the_gated_sum_and_runs_each_expert_on_its_tokens_only():
+    moe, x = _moe(num_experts=4, k=2), _x()
+    gates = moe.gates(x)
+    dense = sum(gates[..., i, None] * e(x) for i, e in enumerate(moe.experts))
+    assert torch.allclose(moe(x), dense, atol=1e-12)
+    seen = []
+    hooks = [
+        e.register_forward_hook(lambda m, i, o: seen.append(i[0].shape[0])) for e in moe.experts
+    ]
+    moe(x)
+    for hook in hooks:
+        hook.remove()
+    assert seen == [int((gates[..., i] > 0).sum()) for i in range(4)]
+    assert sum(seen) == 2 * 15, "k of E experts per token: half the dense compute here"
+
+
+def test_the_counts_match_the_module():
+    moe = MixtureOfExperts(8, 32, 4, 2)
+    counts = moe_parameters(8, 32, 4, 2)
+    assert counts["total"] == module_parameters(moe)
+    one_expert = module_parameters(moe.experts[0])
+    assert counts["active"] == module_parameters(moe.router) + 2 * one_expert
+    assert moe_flops_per_token(8, 32, 4, 2) == 2 * 8 * 4 + 2 * (4 * 8 * 32)
+
+
+def test_mixtrals_published_totals_follow_from_its_published_shape():
+    mixtral, mistral = decoder_parameters(MIXTRAL_8X7B), decoder_parameters(MISTRAL_7B)
+    assert abs(mixtral["total"] / MIXTRAL_2024["total"] - 1) < 0.005
+    assert abs(mixtral["active"] / MIXTRAL_2024["active"] - 1) < 0.005
+    assert mistral["total"] == mistral["active"]
+    # the same layers but for the FFN: Mixtral's active parameters are Mistral's plus one expert
+    # per layer and the routers
+    expert = 3 * 4096 * 14336
+    assert mixtral["active"] - mistral["total"] == 32 * (expert + 4096 * 8)
+
+
+def test_the_balancing_loss_is_alpha_when_balanced_and_alpha_e_when_collapsed():
+    uniform = torch.eye(4, dtype=torch.float64).repeat(5, 1) * 50  # each expert takes a quarter
+    assert expert_load(uniform.softmax(-1)).tolist() == [0.25] * 4
+    assert balancing_loss(uniform, alpha=0.01).item() == pytest.approx(0.01, rel=1e-9)
+    collapsed = torch.zeros(20, 4, dtype=torch.float64)
+    collapsed[:, 0] = 50
+    assert balancing_loss(collapsed, alpha=0.01).item() == pytest.approx(0.04, rel=1e-9)
+
+
+def test_the_balancing_loss_gradient_matches_a_finite_difference():
+    logits = torch.randn(12, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
+    logits.requires_grad_(True)
+    (grad,) = torch.autograd.grad(balancing_loss(logits, alpha=0.1), logits)
+    step, i, j = 1e-6, 5, 2
+    bumped = logits.detach().clone()
+    bumped[i, j] += step  # small enough not to change any token's top expert
+    lower = logits.detach().clone()
+    lower[i, j] -= step
+    numeric = (balancing_loss(bumped, 0.1) - balancing_loss(lower, 0.1)) / (2 * step)
+    assert grad[i, j].item() == pytest.approx(numeric.item(), rel=1e-6, abs=1e-12)
+
+
+def test_capacity_rounds_up_the_factor_times_an_even_share():
+    assert capacity(8, 4, 1.0) == 2
+    assert capacity(8, 4, 1.25) == 3
+    assert capacity(10, 4, 1.0) == 3
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match=r"k must be at most num_experts=4, got 5"):
+        MixtureOfExperts(8, 16, 4, 5)
+    with pytest.raises(ValueError, match=r"k must be at most the number of experts 3, got 4"):
+        top_k_gates(torch.zeros(2, 3), 4)
+    with pytest.raises(ValueError, match="capacity_factor must be positive, got 0"):
+        capacity(8, 4, 0)
+    with pytest.raises(ValueError, match="x"):
+        _moe()(torch.zeros(2, 7, dtype=torch.float64))
+
+
+def test_switch_gates_keep_the_probability_so_the_router_learns_from_the_task():
+    logits = torch.tensor([[2.0, 0.0, -1.0]], dtype=torch.float64, requires_grad=True)
+    mixtral = top_k_gates(logits, 1)
+    assert mixtral.tolist() == [[1.0, 0.0, 0.0]]  # renormalised: always 1, no gradient
+    switch = top_k_gates(logits, 1, renormalise=False)
+    assert switch[0, 0].item() == pytest.approx(logits.softmax(-1)[0, 0].item())
+    (grad,) = torch.autograd.grad(switch[0, 0], logits)
+    assert grad.abs().sum() > 0
