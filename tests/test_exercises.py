@@ -3,7 +3,7 @@ spread through the lesson, and none shows its answer above its task.
 
 An exercise is a Markdown heading ``### Exercise N · <kind>: <title>`` (Chinese edition:
 ``### 练习 N · <kind>：<title>``) followed by its stub and, for a coding exercise, the solution in a
-collapsed code cell; an *explain* exercise asks a question of ``course_lib.questions`` with
+collapsed code cell; an *explain* exercise (or a predict one) asks a question of ``course_lib.questions`` with
 ``ask(...)``. The kinds:
 
 - predict: the learner commits a number, a sign or a choice before the cell that computes it;
@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_lib.questions import question
+from course_lib.questions import QUESTIONS, question
 from devtools.site.quiz import ASK
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
@@ -51,6 +51,11 @@ class Exercise:
     cell: int  # the heading's cell
     solution: str  # the collapsed solution's code, or the asked question's key
     stub: str = ""  # the code the learner starts from: a find-the-bug exercise's planted bug
+
+    @property
+    def asks(self) -> bool:
+        """Whether the exercise is a question (``ask``), not code."""
+        return self.solution in QUESTIONS
 
 
 def _hidden(cell) -> bool:
@@ -92,7 +97,7 @@ def answer_lines(exercise: Exercise) -> list[str]:
     """What would give the answer away: each line of the solution's code that the stub does not
     already hold, without comments, and the expression each ``return`` gives; for an explain
     exercise, the right choice's text."""
-    if ASK.fullmatch(f'ask("{exercise.solution}")'):
+    if exercise.asks:
         q = question(exercise.solution)
         return [_squeezed(q.choices[q.answer].text)]
     given = {_squeezed(line.split("  #")[0]) for line in exercise.stub.splitlines()}
@@ -158,7 +163,7 @@ def test_every_solution_is_folded_code_and_output(path: Path):
     for edition, folder in (("en", NOTEBOOKS), ("zh", NOTEBOOKS / "zh")):
         cells = _cells(folder / path.name)
         for e in exercises(cells, edition):
-            if e.kind != "explain":
+            if not e.asks:
                 cell = next(c for c in cells[e.cell :] if c.source == e.solution)
                 assert cell.metadata["jupyter"].get("outputs_hidden"), (edition, e.number)
 
@@ -247,7 +252,14 @@ def test_a_find_the_bug_exercise_is_judged_by_its_fix_not_by_the_lines_it_keeps(
     assert shown_above(leaky, exercises(leaky)[0]) == [(0, "torch.relu(scaled)")]
 
 
-CHECKS = {"01": "ffn", "02": "expansion", "03": "regions", "04": "sublayer", "05": "memory"}
+CHECKS = {
+    "01": "ffn",
+    "02": "expansion",
+    "03": "regions",
+    "04": "sublayer",
+    "05": "memory",
+    "06": "moe",
+}
 PLANTED = "    raise NotImplementedError  # delete this line once you have fixed the bug below\n"
 
 

@@ -85,7 +85,7 @@ def expected_frames(demo, edition: str) -> tuple[str, int]:
 def test_every_notebook_of_both_editions_has_its_page_and_the_home_links_both(pages):
     for edition, folder in EDITION_DIRS.items():
         stems = [p.stem for p in sorted(folder.glob("*.ipynb"))]
-        assert len(stems) == 6
+        assert len(stems) == 7  # the index and six lessons
         for stem in [*stems, "glossary"]:
             assert f"{edition}/{stem}.html" in pages, f"no page for {edition}/{stem}"
     home = {a["href"] for a in pages["index.html"].all("a")}
@@ -232,7 +232,7 @@ def test_glossary_gathers_every_lessons_table_under_a_link_to_the_lesson(pages):
     for edition in site.EDITIONS:
         glossary = pages[f"{edition}/glossary.html"]
         lessons = [p for p in sorted(EDITION_DIRS[edition].glob("0[1-9]*.ipynb"))]
-        assert len(glossary.all("table")) == len(lessons) == 5
+        assert len(glossary.all("table")) == len(lessons) == 6
         hrefs = [a.get("href") for a in glossary.all("a")]
         for lesson in lessons:
             assert hrefs.count(f"{lesson.stem}.html") >= 2, f"{edition}: no link to {lesson}"
@@ -417,7 +417,7 @@ def test_every_exercise_solution_sits_behind_one_button_with_its_output(built):
     for edition in ("en", "zh"):
         for path in sorted(EDITION_DIRS[edition].glob("0[1-9]*.ipynb")):
             found = exercises(nbformat.read(path, as_version=4).cells, edition)
-            coding = [e for e in found if e.kind != "explain"]
+            coding = [e for e in found if not e.asks]
             text = (out / edition / f"{path.stem}.html").read_text(encoding="utf-8")
             boxes = re.findall(
                 r'<details class="hidden-source solution">(.*?)</details>', text, re.S

@@ -9,7 +9,7 @@ a text listed under two topics is an error.
 
 from __future__ import annotations
 
-from course_lib.i18n.zh import common, expansion, ffn, memory, regions, site, sublayer
+from course_lib.i18n.zh import common, expansion, ffn, memory, moe, regions, site, sublayer
 
 TOPICS = {
     "common": common.MESSAGES,
@@ -18,6 +18,7 @@ TOPICS = {
     "regions": regions.MESSAGES,
     "sublayer": sublayer.MESSAGES,
     "memory": memory.MESSAGES,
+    "moe": moe.MESSAGES,
     "site": site.MESSAGES,
 }
 

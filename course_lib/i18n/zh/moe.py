@@ -1,0 +1,120 @@
+"""Chinese texts for the mixture-of-experts topic (see course_lib.i18n.zh)."""
+
+MESSAGES: dict[str, str] = {
+    # notebooks/06_mixture_of_experts.ipynb: section 1
+    "router scores {shape}: one per expert": "路由器分数 {shape}：每个专家一个",
+    "gates         {shape}: nonzero per token {n}": "门控权重      {shape}：每个 token 的非零个数 {n}",
+    "output        {shape}": "输出          {shape}",
+    "every token's gates sum to 1": "每个 token 的门控权重之和为 1",
+    "each token runs exactly 2 of the 8 experts": "每个 token 恰好运行 8 个专家中的 2 个",
+    "one expert: the layer is the FFN": "一个专家：这一层就是 FFN",
+    "k = E: the softmax-weighted sum of every expert": "k = E：全部专家按 softmax 加权的和",
+    # section 2
+    "model          parameters  active per token  FFN FLOPs per token and layer": (
+        "模型           参数量      每 token 激活参数   每 token 每层 FFN FLOPs"
+    ),
+    "{name:13s} {total:9.2f}B {active:12.2f}B {flops:>21,}": (
+        "{name:13s} {total:9.2f}B {active:12.2f}B {flops:>21,}"
+    ),
+    "Mixtral's published total follows from its shape": "Mixtral 公布的总参数量可由其结构算出",
+    "{ours:.1f}B against the paper's {paper:.1f}B": "{ours:.1f}B，论文为 {paper:.1f}B",
+    "and so does its active count": "它的激活参数量也一样",
+    "a token uses about 28 % of the parameters, not 2/8": "一个 token 约用到 28% 的参数，而不是 2/8",
+    "the experts hold almost all the weights": "专家几乎占了全部权重",
+    "against Mistral 7B: ×{held:.1f} the parameters, ×{used:.1f} per token": (
+        "与 Mistral 7B 相比：参数量 ×{held:.1f}，每 token ×{used:.1f}"
+    ),
+    "many more parameters held than used": "拥有的参数远多于用到的参数",
+    # section 3
+    "{steps} Adam steps; per seed: the busiest expert's share, experts used (above 5 % of": (
+        "{steps} 步 Adam；每个种子：最忙专家的份额、被用上的专家数（占点数 5% 以上"
+    ),
+    "the points), accuracy": "的专家）、准确率",
+    "α = {alpha}: busiest {b}  used {u}  accuracy {acc}": (
+        "α = {alpha}：最忙 {b}  用上 {u}  准确率 {acc}"
+    ),
+    "without the loss, at most half the experts are used, on every seed": (
+        "不加该损失时，每个种子都至多用上一半的专家"
+    ),
+    "with it, more than half, on every seed": "加上它，每个种子都用上一半以上",
+    "the busiest expert takes less with the loss, on every seed": (
+        "加上损失后，每个种子中最忙的专家分到的都更少"
+    ),
+    "the mean accuracy moves by less than 0.05": "平均准确率的变化小于 0.05",
+    # section 4
+    "capacity factor {factor}: {room} points per expert": "容量因子 {factor}：每个专家 {room} 个点",
+    "  dropped per seed, α = 0: {without}; α = 0.1: {with_}": (
+        "  每个种子丢弃的比例，α = 0：{without}；α = 0.1：{with_}"
+    ),
+    "at factor 2 the balanced routers drop under 2 % of the points, on every seed": (
+        "因子为 2 时，均衡后的路由器在每个种子上丢弃的点都不到 2%"
+    ),
+    "the unbalanced ones drop more than 5 %, on every seed": "未均衡的在每个种子上都丢弃 5% 以上",
+    "even balanced, the busiest expert takes over 1.5 × the even share, on every seed": (
+        "即使均衡了，每个种子中最忙的专家仍分到均匀份额的 1.5 倍以上"
+    ),
+    # course_lib.plots.moe
+    "α = {alpha}, seed {seed}": "α = {alpha}，种子 {seed}",
+    "α = {alpha}": "α = {alpha}",
+    "even load": "均匀负载",
+    "experts, busiest first": "专家（最忙的在前）",
+    "share of the points": "所占的点的比例",
+    "load, every seed ({task})": "负载，每个种子（{task}）",
+    # course_lib.checks.moe
+    "top-k router": "top-k 路由器",
+    "balancing loss": "均衡损失",
+    "the k gates do not sum to 1: divide the kept probabilities by their sum": (
+        "k 个门控权重之和不为 1：把保留的概率除以它们的和"
+    ),
+    "every expert keeps its gate: zero all but the k largest": (
+        "每个专家都保留了门控权重：除最大的 k 个外全部置零"
+    ),
+    "the gates are raw logits: take the softmax first": "门控权重用的是原始 logits：先做 softmax",
+    "the k smallest are kept: keep the k largest (topk's default, largest=True)": (
+        "保留的是最小的 k 个：应保留最大的 k 个（topk 的默认值 largest=True）"
+    ),
+    "the gates have shape {got}, expected {expected}: one gate per expert, zeros included": (
+        "门控权重的形状是 {got}，应为 {expected}：每个专家一个权重，零也算在内"
+    ),
+    "the gates differ from the renormalised top-k of the softmax": (
+        "门控权重与 softmax 的 top-k 重新归一化的结果不同"
+    ),
+    "k gates per token, renormalised to sum to 1, the others 0.": (
+        "每个 token 有 k 个门控权重，重新归一化后和为 1，其余为 0。"
+    ),
+    "the factor E is missing: α · E · Σ f_i P_i is α when the load is even": (
+        "缺少因子 E：负载均匀时 α · E · Σ f_i P_i 等于 α"
+    ),
+    "f_i counts tokens (the share whose top expert is i), not mean probabilities": (
+        "f_i 数的是 token（首选专家为 i 的比例），不是平均概率"
+    ),
+    "α is missing: the loss is α · E · Σ f_i P_i": "缺少 α：损失是 α · E · Σ f_i P_i",
+    "the value differs from α · E · Σ_i f_i · P_i": "结果与 α · E · Σ_i f_i · P_i 不同",
+    "an even load should give α = 0.01, got {got:.4f}": "均匀负载应得到 α = 0.01，实际为 {got:.4f}",
+    "α · E · Σ f_i P_i: α for an even load, up to α · E when one expert takes all.": (
+        "α · E · Σ f_i P_i：负载均匀时为 α，一个专家包揽全部时可达 α · E。"
+    ),
+    # course_lib.questions: mixtral-active
+    "Mixtral 8x7B has 8 experts in every layer and sends each token to 2 of them. What "
+    "share of its parameters does one token use?": (
+        "Mixtral 8x7B 每层有 8 个专家，每个 token 被送往其中 2 个。一个 token 用到它多大比例的参数？"
+    ),
+    "2 of 8: a quarter": "8 个中的 2 个：四分之一",
+    "Only the experts are split: attention, the norms and the embeddings are used by every "
+    "token, so the share is more than 2/8.": (
+        "被拆分的只有专家：注意力、归一化和词嵌入每个 token 都要用，所以比例大于 2/8。"
+    ),
+    "about 28 %": "约 28%",
+    "Right: the experts are 97 % of the weights and a token uses 2 of 8 of them; the shared "
+    "attention and embeddings add the rest.": (
+        "对：专家占权重的 97%，一个 token 用到其中的 2/8；共用的注意力和词嵌入补上其余部分。"
+    ),
+    "all of them": "全部",
+    "The router runs 2 experts per token; the other 6 of each layer stay idle.": (
+        "路由器每个 token 只运行 2 个专家；每层其余 6 个闲着。"
+    ),
+    "1 of 8": "8 个中的 1 个",
+    "Mixtral's router picks the top 2, not the top 1 (that is the Switch Transformer).": (
+        "Mixtral 的路由器选前 2 个，而不是前 1 个（那是 Switch Transformer）。"
+    ),
+}
