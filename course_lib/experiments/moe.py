@@ -18,6 +18,7 @@ from course_lib.experiments.tasks import make_task
 from course_lib.experiments.training import adam_steps, uniform_layer
 from course_lib.model.geometry import grid
 from course_lib.model.moe import balancing_loss, expert_load, top_k_gates
+from course_lib.threads import torch_threads
 
 
 def moe_init(seed: int, num_experts: int, d_ff: int, out: int) -> dict[str, torch.Tensor]:
@@ -90,8 +91,9 @@ def train_routers(
         return torch.stack(per_model)
 
     params = [t for row in nets for w in row for t in w.values()]
-    adam_steps(params, losses, steps, lr)
-    with torch.no_grad():
+    with torch_threads(1):  # tiny tensors: one thread, not two fighting over a busy machine
+        adam_steps(params, losses, steps, lr)
+    with torch.no_grad(), torch_threads(1):
         load = [
             [expert_load(top_k_gates(data.X @ w["router"], k)).numpy() for w in row] for row in nets
         ]
