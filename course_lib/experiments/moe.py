@@ -36,11 +36,12 @@ def moe_init(seed: int, num_experts: int, d_ff: int, out: int) -> dict[str, torc
 def moe_outputs(
     w: dict[str, torch.Tensor], X: torch.Tensor, k: int
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """(Σ_i gates_i(x) FFN_i(x), the router's logits) for points X (N, 2): (N, out), (N, E)."""
+    """(Σ_i gates_i(x) FFN_i(x), the router's logits) for points X (N, 2): (..., N, out) and
+    (..., N, E), for one network's weights or many stacked along leading dimensions."""
     logits = X @ w["router"]
-    hidden = torch.relu(torch.einsum("nd,edh->enh", X, w["W1"]) + w["b1"])  # (E, N, d_ff)
-    experts = torch.einsum("enh,eho->eno", hidden, w["W2"]) + w["b2"]  # every expert's output
-    return torch.einsum("ne,eno->no", top_k_gates(logits, k), experts), logits
+    hidden = torch.relu(torch.einsum("nd,...edh->...enh", X, w["W1"]) + w["b1"])  # (.., E, N, h)
+    experts = torch.einsum("...enh,...eho->...eno", hidden, w["W2"]) + w["b2"]  # every expert
+    return torch.einsum("...ne,...eno->...no", top_k_gates(logits, k), experts), logits
 
 
 @dataclass(frozen=True)
@@ -71,34 +72,34 @@ def train_routers(
     seeds: Sequence[int] = (0, 1, 2, 3),
     steps: int = 300,
     lr: float = 0.02,
+    points: int = 2000,
 ) -> RouterRuns:
-    """Train one network per (alpha, seed) on the task's 2,000 points: binary cross-entropy plus
+    """Train one network per (alpha, seed) on ``points`` of the task: binary cross-entropy plus
     alpha times the balancing loss. The same seed starts from the same weights for every alpha."""
-    data = make_task(task)
+    data = make_task(task, points)
     int_at_least("k", k, 1)
-    nets = [[moe_init(s, num_experts, d_ff, data.Y.shape[1]) for s in seeds] for _ in alphas]
-    for w in (w for row in nets for w in row):
-        for tensor in w.values():
-            tensor.requires_grad_(True)
+    runs = [(alpha, seed) for alpha in alphas for seed in seeds]
+    starts = [moe_init(seed, num_experts, d_ff, data.Y.shape[1]) for _, seed in runs]
+    w = {name: torch.stack([s[name] for s in starts]).requires_grad_(True) for name in starts[0]}
+    y = data.Y.expand(len(runs), -1, -1)
 
-    def losses(_step: int) -> torch.Tensor:
-        per_model = []
-        for alpha, row in zip(alphas, nets, strict=True):
-            for w in row:
-                out, logits = moe_outputs(w, data.X, k)
-                task_loss = F.binary_cross_entropy_with_logits(out, data.Y)
-                per_model.append(task_loss + balancing_loss(logits, alpha))
-        return torch.stack(per_model)
+    def losses(_step: int) -> torch.Tensor:  # every network at once, stacked along dim 0
+        out, logits = moe_outputs(w, data.X, k)
+        task_loss = F.binary_cross_entropy_with_logits(out, y, reduction="none").mean(dim=(1, 2))
+        balance = torch.stack(
+            [balancing_loss(z, a) for z, (a, _) in zip(logits, runs, strict=True)]
+        )
+        return task_loss + balance
 
-    params = [t for row in nets for w in row for t in w.values()]
     with torch_threads(1):  # tiny tensors: one thread, not two fighting over a busy machine
-        adam_steps(params, losses, steps, lr)
+        adam_steps(list(w.values()), losses, steps, lr)
     with torch.no_grad(), torch_threads(1):
-        load = [
-            [expert_load(top_k_gates(data.X @ w["router"], k)).numpy() for w in row] for row in nets
-        ]
-        right = [[_accuracy(moe_outputs(w, data.X, k)[0], data.Y) for w in row] for row in nets]
-    frozen = tuple(tuple({n: t.detach() for n, t in w.items()} for w in row) for row in nets)
+        out, logits = moe_outputs(w, data.X, k)
+        load = torch.stack([expert_load(top_k_gates(z, k)) for z in logits]).numpy()
+        right = ((out > 0) == (y > 0.5)).all(dim=2).double().mean(dim=1).numpy()
+    shape = (len(alphas), len(seeds))
+    frozen = [{name: t[i].detach() for name, t in w.items()} for i in range(len(runs))]
+    weights = tuple(tuple(frozen[a * len(seeds) : (a + 1) * len(seeds)]) for a in range(shape[0]))
     return RouterRuns(
         task,
         num_experts,
@@ -106,14 +107,10 @@ def train_routers(
         d_ff,
         tuple(alphas),
         tuple(seeds),
-        np.array(load),
-        np.array(right),
-        frozen,
+        load.reshape(*shape, num_experts),
+        right.reshape(shape),
+        weights,
     )
-
-
-def _accuracy(out: torch.Tensor, y: torch.Tensor) -> float:
-    return float(((out > 0) == (y > 0.5)).all(dim=1).double().mean())
 
 
 def expert_map(w: dict[str, torch.Tensor], resolution: int = 120) -> np.ndarray:
