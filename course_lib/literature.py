@@ -19,6 +19,6 @@ SHAZEER_2020: dict[str, tuple[float, float]] = {
     "gelu": (1.983, 1.679),
     "swiglu": (1.944, 1.636),
 }
-# Jiang et al. 2024 (Mixtral of Experts), section 2: 47B parameters in total (46.7B), of which
-# 13B (12.9B) are active per token, with 8 experts and top-2 routing.
-MIXTRAL_2024 = {"total": 46.7e9, "active": 12.9e9}
+# Jiang et al. 2024 (Mixtral of Experts), section 2: each token has access to 47B parameters but
+# uses only 13B active ones, with 8 experts and top-2 routing.
+MIXTRAL_2024 = {"total": 47e9, "active": 13e9}

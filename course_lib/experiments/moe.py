@@ -113,8 +113,13 @@ def train_routers(
     )
 
 
-def expert_map(w: dict[str, torch.Tensor], resolution: int = 120) -> np.ndarray:
-    """The router's top expert at every point of a resolution x resolution grid over [-1, 1]^2."""
+def expert_map(
+    w: dict[str, torch.Tensor], k: int, resolution: int = 120
+) -> tuple[np.ndarray, np.ndarray]:
+    """On a resolution x resolution grid over [-1, 1]^2: the router's top expert at every point,
+    and the network's output logit there (its decision boundary is where it crosses 0)."""
     points = torch.as_tensor(grid(resolution), dtype=w["router"].dtype)
-    with torch.no_grad():
-        return (points @ w["router"]).argmax(dim=-1).numpy().reshape(resolution, resolution)
+    with torch.no_grad(), torch_threads(1):
+        out, logits = moe_outputs(w, points, k)
+    shape = (resolution, resolution)
+    return logits.argmax(dim=-1).numpy().reshape(shape), out[:, 0].numpy().reshape(shape)

@@ -13,18 +13,31 @@ from course_lib.plots import GREY, PALETTE, new_figure, tint
 
 
 def router_figure(
-    maps: Sequence[np.ndarray], alphas: Sequence[float], load: np.ndarray, task: str, seed: int = 0
+    maps: Sequence[tuple[np.ndarray, np.ndarray]],
+    alphas: Sequence[float],
+    load: np.ndarray,
+    task: str,
+    seed: int = 0,
 ) -> Figure:
-    """One panel per balancing weight: the plane coloured by the expert the router picks first
-    (``maps[a]``, (res, res) expert indices over [-1, 1]^2, for ``seed``); then every seed's load,
-    each expert's share of the points, largest first (``load``, (alphas, seeds, E))."""
+    """One panel per balancing weight: the plane coloured by the expert the router picks first,
+    with the network's decision boundary over it (``maps[a]`` = (expert indices, output logits),
+    each (res, res) over [-1, 1]^2, for ``seed``); then every seed's load, each expert's share of
+    the points, largest first (``load``, (alphas, seeds, E))."""
     experts = load.shape[-1]
     if experts > len(PALETTE):
         raise ValueError(f"load: at most {len(PALETTE)} experts can be told apart, got {experts}")
-    colours = ListedColormap([tint(c, 0.75) for c in PALETTE[:experts]])
+    colours = ListedColormap([tint(c, 0.6) for c in (*PALETTE[:7], GREY)][:experts])
     fig = new_figure(10.5, 3.6, dpi=80)
     axes = fig.subplots(1, len(maps) + 1, width_ratios=[1] * len(maps) + [1.4])
-    for ax, chosen, alpha in zip(axes[:-1], maps, alphas, strict=True):
+    for ax, (chosen, logit), alpha in zip(axes[:-1], maps, alphas, strict=True):
+        ax.contour(
+            np.linspace(-1, 1, logit.shape[1]),
+            np.linspace(-1, 1, logit.shape[0]),
+            logit,
+            levels=[0.0],
+            colors=PALETTE[-1],  # black, the decision boundary
+            linewidths=1.2,
+        )
         ax.imshow(
             chosen,
             origin="lower",

@@ -34,8 +34,11 @@ def test_a_short_run_reports_each_networks_load_and_accuracy():
     assert runs.load.shape == (2, 2, 4) and runs.accuracy.shape == (2, 2)
     assert np.allclose(runs.load.sum(axis=-1), 1.0)
     assert ((runs.used() >= 1) & (runs.used() <= 4)).all()
-    first = expert_map(runs.weights[0][0], resolution=20)
-    assert first.shape == (20, 20) and set(np.unique(first)) <= set(range(4))
+    chosen, logit = expert_map(runs.weights[0][0], k=2, resolution=20)
+    assert chosen.shape == logit.shape == (20, 20) and set(np.unique(chosen)) <= set(range(4))
+    corner = torch.tensor([[-1.0, -1.0]], dtype=torch.float64)  # the grid's first point
+    out, logits = moe_outputs(runs.weights[0][0], corner, k=2)
+    assert chosen[0, 0] == logits.argmax().item() and np.isclose(logit[0, 0], out[0, 0].item())
 
 
 def test_every_alpha_starts_a_seed_from_the_same_weights():

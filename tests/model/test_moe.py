@@ -87,8 +87,8 @@ def test_the_counts_match_the_module():
 
 def test_mixtrals_published_totals_follow_from_its_published_shape():
     mixtral, mistral = decoder_parameters(MIXTRAL_8X7B), decoder_parameters(MISTRAL_7B)
-    assert abs(mixtral["total"] / MIXTRAL_2024["total"] - 1) < 0.005
-    assert abs(mixtral["active"] / MIXTRAL_2024["active"] - 1) < 0.005
+    assert abs(mixtral["total"] / MIXTRAL_2024["total"] - 1) < 0.01  # 46.7B against 47B
+    assert abs(mixtral["active"] / MIXTRAL_2024["active"] - 1) < 0.01  # 12.9B against 13B
     assert mistral["total"] == mistral["active"]
     # the same layers but for the FFN: Mixtral's active parameters are Mistral's plus one expert
     # per layer and the routers

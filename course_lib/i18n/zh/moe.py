@@ -10,21 +10,22 @@ MESSAGES: dict[str, str] = {
     "one expert: the layer is the FFN": "一个专家：这一层就是 FFN",
     "k = E: the softmax-weighted sum of every expert": "k = E：全部专家按 softmax 加权的和",
     # section 2
-    "model          parameters  active per token  FFN FLOPs per token and layer": (
-        "模型           参数量      每 token 激活参数   每 token 每层 FFN FLOPs"
+    "model          parameters  active per token  FLOPs per token and layer (router, experts)": (
+        "模型           参数量      每 token 激活参数   每 token 每层 FLOPs（路由器与专家）"
     ),
     "{name:13s} {total:9.2f}B {active:12.2f}B {flops:>21,}": (
         "{name:13s} {total:9.2f}B {active:12.2f}B {flops:>21,}"
     ),
     "Mixtral's published total follows from its shape": "Mixtral 公布的总参数量可由其结构算出",
-    "{ours:.1f}B against the paper's {paper:.1f}B": "{ours:.1f}B，论文为 {paper:.1f}B",
+    "{ours:.1f}B against the paper's {paper:.0f}B": "{ours:.1f}B，论文为 {paper:.0f}B",
     "and so does its active count": "它的激活参数量也一样",
     "a token uses about 28 % of the parameters, not 2/8": "一个 token 约用到 28% 的参数，而不是 2/8",
     "the experts hold almost all the weights": "专家几乎占了全部权重",
     "against Mistral 7B: ×{held:.1f} the parameters, ×{used:.1f} per token": (
         "与 Mistral 7B 相比：参数量 ×{held:.1f}，每 token ×{used:.1f}"
     ),
-    "many more parameters held than used": "拥有的参数远多于用到的参数",
+    "over 6 times the parameters held, under 2 times used": "拥有的参数超过 6 倍，用到的不到 2 倍",
+    "its FFN compute per token is twice Mistral's": "它每个 token 的 FFN 计算量是 Mistral 的两倍",
     # section 3
     "{steps} Adam steps; per seed: the busiest expert's share, experts used (above 5 % of": (
         "{steps} 步 Adam；每个种子：最忙专家的份额、被用上的专家数（占点数 5% 以上"
@@ -50,6 +51,7 @@ MESSAGES: dict[str, str] = {
         "因子为 2 时，均衡后的路由器在每个种子上丢弃的点都不到 2%"
     ),
     "the unbalanced ones drop more than 5 %, on every seed": "未均衡的在每个种子上都丢弃 5% 以上",
+    "at 1.25 both drop more than 10 %, on every seed": "因子为 1.25 时，两者在每个种子上都丢弃 10% 以上",
     "even balanced, the busiest expert takes over 1.5 × the even share, on every seed": (
         "即使均衡了，每个种子中最忙的专家仍分到均匀份额的 1.5 倍以上"
     ),
