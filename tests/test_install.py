@@ -110,3 +110,13 @@ def test_make_installs_torch_with_this_script_before_the_course():
     assert torch_step < course_step
     assert not any("--quiet" in s or " -q " in s for s in steps)
     assert "torch==" not in rule, "one place says which torch: install_torch.VERSION"
+
+
+def test_macos_takes_pypis_torch_which_has_no_cuda(monkeypatch, capsys, index_url):
+    """PyTorch's CPU index tags no macOS wheel +cpu, and PyPI's macOS build is the CPU one."""
+    monkeypatch.setattr(T.sys, "platform", "darwin")
+    commands, _ = _install(monkeypatch, index_url, [None, "2.13.0"])
+    assert commands[0][-1] == "torch==2.13.0" and "--index-url" not in commands[0]
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "PyTorch 2.13.0, from pip's configured index (macOS builds have no CUDA)."
+    )

@@ -8,8 +8,9 @@ the course, which is not installed yet)::
 The default package index (PyPI) serves PyTorch's CUDA build for Linux, several GB of NVIDIA
 libraries that no lesson uses; PyTorch's own CPU index serves the CPU build, about 190 MB. So the
 CPU index is used wherever it answers within ``PROBE_SECONDS``; where it does not (no internet, an
-offline mirror), pip's configured index is used at once, with no retries. One line then says which
-build was installed and from where. ``FFN_TORCH_INDEX`` names another index to try first.
+offline mirror), pip's configured index is used at once, with no retries; on macOS, where PyPI's
+build has no CUDA, that index always. One line then says which build was installed and from where.
+``FFN_TORCH_INDEX`` names another index to try first.
 """
 
 from __future__ import annotations
@@ -100,7 +101,12 @@ def main(
     if present is None:
         print(FIRST_RUN, flush=True)
     index = os.environ.get("FFN_TORCH_INDEX") or CPU_INDEX
-    if probe(index):
+    if (
+        sys.platform == "darwin"
+    ):  # PyPI's macOS torch has no CUDA, and the CPU index has no +cpu tag
+        source = "pip's configured index (macOS builds have no CUDA)"
+        status = run(install_command(None))
+    elif probe(index):
         source = index
         status = run(install_command(index))
     else:
