@@ -92,5 +92,15 @@ def first_suspect(got, suspects: dict[str, object], atol: float = 1e-6) -> str |
     return None
 
 
+def require_close(
+    got, expected, suspects: Callable[[], dict[str, object]], otherwise: str, atol: float = 1e-6
+) -> None:
+    """Return if ``got`` equals ``expected`` (``close``); else raise the Hint of the first typical
+    wrong answer it equals (``first_suspect`` over ``suspects()``, built only then), or
+    ``otherwise``."""
+    if not close(got, expected, atol=atol):
+        raise Hint(first_suspect(got, suspects(), atol=atol) or otherwise)
+
+
 def shape_of(value) -> tuple[int, ...]:
     return tuple(value.shape) if hasattr(value, "shape") else np.shape(value)

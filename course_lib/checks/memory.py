@@ -4,6 +4,7 @@ does, and read a unit's value vector through the output embedding."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import torch
 
@@ -11,7 +12,7 @@ from course_lib.checks import (
     CheckResult,
     Hint,
     close,
-    first_suspect,
+    require_close,
     require_return,
     run_check,
     shape_of,
@@ -220,12 +221,13 @@ def check_value_projection(fn: Callable) -> CheckResult:
                             expected=tuple(expected.shape),
                         )
                     )
-                if close(got, expected, atol=1e-9):
-                    continue
-                hint = first_suspect(got, _projection_suspects(model, layer), atol=1e-9)
-                if hint:
-                    raise Hint(hint)
-            raise Hint(tr("the values differ from linear2.weight.T @ E.T (E = model.unembedding)"))
+                require_close(
+                    got,
+                    expected,
+                    partial(_projection_suspects, model, layer),
+                    tr("the values differ from linear2.weight.T @ E.T (E = model.unembedding)"),
+                    atol=1e-9,
+                )
         return tr("equals E v_i for every unit, on 3 random models.")
 
     return run_check(N_("value projection"), check)

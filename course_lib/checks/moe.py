@@ -4,14 +4,14 @@ balancing loss."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import torch
 
 from course_lib.checks import (
     CheckResult,
     Hint,
-    close,
-    first_suspect,
+    require_close,
     require_return,
     run_check,
     shape_of,
@@ -61,10 +61,12 @@ def check_router(fn: Callable) -> CheckResult:
                         expected=tuple(expected.shape),
                     )
                 )
-            if close(got, expected):
-                continue
-            hint = first_suspect(got, _router_suspects(logits, k))
-            raise Hint(hint or tr("the gates differ from the renormalised top-k of the softmax"))
+            require_close(
+                got,
+                expected,
+                partial(_router_suspects, logits, k),
+                tr("the gates differ from the renormalised top-k of the softmax"),
+            )
         return tr("k gates per token, renormalised to sum to 1, the others 0.")
 
     return run_check(N_("top-k router"), check)
@@ -94,10 +96,12 @@ def check_balancing_loss(fn: Callable) -> CheckResult:
             logits = _logits(seed)
             got = require_return(fn(logits.clone(), alpha))
             expected = balancing_loss(logits, alpha)
-            if close(got, expected):
-                continue
-            hint = first_suspect(got, _balancing_suspects(logits, alpha))
-            raise Hint(hint or tr("the value differs from α · E · Σ_i f_i · P_i"))
+            require_close(
+                got,
+                expected,
+                partial(_balancing_suspects, logits, alpha),
+                tr("the value differs from α · E · Σ_i f_i · P_i"),
+            )
         even = torch.eye(4, dtype=torch.float64).repeat(3, 1) * 50
         got = float(fn(even, 0.01))
         if abs(got - 0.01) > 1e-6:

@@ -4,6 +4,7 @@ output scale, and a pre-norm encoder layer equal to PyTorch's."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import torch
 from torch import nn
@@ -12,8 +13,7 @@ from course_lib._validate import flag
 from course_lib.checks import (
     CheckResult,
     Hint,
-    close,
-    first_suspect,
+    require_close,
     require_return,
     run_check,
     shape_of,
@@ -104,12 +104,12 @@ def check_layer_norm(fn: Callable) -> CheckResult:
                         expected=tuple(expected.shape),
                     )
                 )
-            if close(got, expected):
-                continue
-            hint = first_suspect(got, _layer_norm_suspects(x, gain, bias, EPS))
-            if hint:
-                raise Hint(hint)
-            raise Hint(tr("the values differ from gain * (x - mean) / sqrt(var + eps) + bias"))
+            require_close(
+                got,
+                expected,
+                partial(_layer_norm_suspects, x, gain, bias, EPS),
+                tr("the values differ from gain * (x - mean) / sqrt(var + eps) + bias"),
+            )
         return tr(
             "matches gain * (x - mean) / sqrt(var + eps) + bias, the formula of nn.LayerNorm."
         )
@@ -168,13 +168,13 @@ def check_sublayer_connection(fn: Callable, norm_first: bool = False) -> CheckRe
                 got = fn(x, sub, norm)
                 require_return(got)
                 expected = x + sub(norm(x)) if norm_first else norm(x + sub(x))
-                if close(got, expected, atol=1e-5):
-                    continue
-                suspects = _connection_suspects(x, sub, norm, norm_first)
-                hint = first_suspect(got, suspects, atol=1e-5)
-                if hint:
-                    raise Hint(hint)
-            raise Hint(tr("the values differ from {formula}", formula=formula))
+                require_close(
+                    got,
+                    expected,
+                    partial(_connection_suspects, x, sub, norm, norm_first),
+                    tr("the values differ from {formula}", formula=formula),
+                    atol=1e-5,
+                )
         return tr("matches {formula}.", formula=formula)
 
     name = N_("pre-norm connection") if norm_first else N_("post-norm connection")
@@ -321,12 +321,13 @@ def check_pre_norm_encoder_layer(fn: Callable) -> CheckResult:
                             expected=tuple(x.shape),
                         )
                     )
-                if close(got, expected, atol=1e-5):
-                    continue
-                hint = first_suspect(got, _encoder_suspects(x, *parts), atol=1e-5)
-                if hint:
-                    raise Hint(hint)
-            raise Hint(tr("the values differ from h = x + attention(norm1(x)); h + ffn(norm2(h))"))
+                require_close(
+                    got,
+                    expected,
+                    partial(_encoder_suspects, x, *parts),
+                    tr("the values differ from h = x + attention(norm1(x)); h + ffn(norm2(h))"),
+                    atol=1e-5,
+                )
         return tr(
             "equals nn.TransformerEncoderLayer(norm_first=True) within 1e-5, 3 random layers."
         )

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 from course_lib._validate import int_at_least, positive_int
 from course_lib.experiments.tasks import make_task
-from course_lib.experiments.training import adam_steps, uniform_layer
+from course_lib.experiments.training import accuracy, adam_steps, uniform_layer
 from course_lib.model.geometry import grid
 from course_lib.model.moe import balancing_loss, expert_load, top_k_gates
 from course_lib.threads import torch_threads
@@ -96,7 +96,7 @@ def train_routers(
     with torch.no_grad(), torch_threads(1):
         out, logits = moe_outputs(w, data.X, k)
         load = torch.stack([expert_load(top_k_gates(z, k)) for z in logits]).numpy()
-        right = ((out > 0) == (y > 0.5)).all(dim=2).double().mean(dim=1).numpy()
+        right = accuracy(out, y)
     shape = (len(alphas), len(seeds))
     frozen = [{name: t[i].detach() for name, t in w.items()} for i in range(len(runs))]
     weights = tuple(tuple(frozen[a * len(seeds) : (a + 1) * len(seeds)]) for a in range(shape[0]))

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib.checks import CheckResult, Hint, close, run_check, shape_of
+from course_lib.checks import CheckResult, Hint, close, require_close, run_check, shape_of
 from course_lib.checks.ffn import (
     check_attention_weights,
     check_feed_forward,
@@ -70,6 +70,18 @@ def test_close_compares_shape_and_values_across_numpy_and_torch():
     assert not close(a, np.array([1.0, 2.1]))
     assert not close(a, a.reshape(2, 1))
     assert close([1.0, 2.0], a)
+
+
+def test_require_close_passes_a_match_and_names_the_suspect_or_the_fallback():
+    def never():
+        raise AssertionError("suspects are built only for a wrong answer")
+
+    require_close(torch.ones(2), torch.ones(2), never, "differs")
+    suspects = {"the sign is flipped": -torch.ones(2)}
+    with pytest.raises(Hint, match="the sign is flipped"):
+        require_close(-torch.ones(2), torch.ones(2), lambda: suspects, "differs")
+    with pytest.raises(Hint, match="differs"):
+        require_close(torch.zeros(2), torch.ones(2), lambda: suspects, "differs")
 
 
 def test_shape_of_reads_tensors_arrays_and_lists():
