@@ -72,6 +72,17 @@ def choice(name: str, value: object, accepted: Iterable[str]) -> str:
     return value
 
 
+def grid_value(name: str, value: object, accepted: Iterable[float]) -> float:
+    """Return ``value`` if it is a number among ``accepted`` (a control's grid), else raise
+    listing them."""
+    accepted = list(accepted)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be one of {accepted}, got {value!r} ({type(value).__name__})")
+    if value not in accepted:
+        raise ValueError(f"{name} must be one of {accepted}, got {value!r}")
+    return value
+
+
 def last_dim(name: str, shape: tuple[int, ...], expected: int) -> None:
     """Raise if the last dimension of ``shape`` is not ``expected``."""
     if len(shape) == 0 or shape[-1] != expected:

@@ -2,23 +2,40 @@
 lessons 2 and 3's tasks, trained with the course's one trainer, with and without the Switch
 Transformer's balancing loss. Every expert of every network is computed in one batched product
 (at this size that is faster than sending each expert its own tokens); ``moe_outputs`` equals
-``model.moe.MixtureOfExperts`` with the same weights (tested)."""
+``model.moe.MixtureOfExperts`` with the same weights (tested).
+
+The lesson and its demo read trained networks from ``ROUTER_FILE``: every (experts, k) of the
+grid below, each balancing weight and seed, trained in about a minute by
+``python -m course_lib.experiments.moe``; ``router_runs`` trains any other setting on the spot."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from course_lib._validate import int_at_least, positive_int
+from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.tasks import make_task
 from course_lib.experiments.training import accuracy, adam_steps, uniform_layer
 from course_lib.model.geometry import grid
 from course_lib.model.moe import balancing_loss, expert_load, top_k_gates
 from course_lib.threads import torch_threads
+
+ROUTER_FILE = Path(__file__).parent.parent / "data" / "router_runs.npz"
+# the stored grid: every (experts, k), each network trained for every alpha and seed
+GRID_EXPERTS = (2, 4, 8)
+GRID_K = (1, 2)
+GRID_ALPHAS = (0.0, 0.01, 0.1)
+SEEDS = (0, 1, 2, 3)
+TRAINING = {"task": "spiral", "d_ff": 6, "steps": 300, "lr": 0.02, "points": 2000}
+WEIGHTS = ("router", "W1", "b1", "W2", "b2")
 
 
 def moe_init(seed: int, num_experts: int, d_ff: int, out: int) -> dict[str, torch.Tensor]:
@@ -34,14 +51,22 @@ def moe_init(seed: int, num_experts: int, d_ff: int, out: int) -> dict[str, torc
 
 
 def moe_outputs(
-    w: dict[str, torch.Tensor], X: torch.Tensor, k: int
+    w: dict[str, torch.Tensor], X: torch.Tensor, k: int, renormalise: bool = True
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """(Σ_i gates_i(x) FFN_i(x), the router's logits) for points X (N, 2): (..., N, out) and
     (..., N, E), for one network's weights or many stacked along leading dimensions."""
     logits = X @ w["router"]
     hidden = torch.relu(torch.einsum("nd,...edh->...enh", X, w["W1"]) + w["b1"])  # (.., E, N, h)
     experts = torch.einsum("...enh,...eho->...eno", hidden, w["W2"]) + w["b2"]  # every expert
-    return torch.einsum("...ne,...eno->...no", top_k_gates(logits, k), experts), logits
+    gates = top_k_gates(logits, k, renormalise)
+    return torch.einsum("...ne,...eno->...no", gates, experts), logits
+
+
+def switch_form(k: int) -> bool:
+    """Whether gates are renormalised: always, except for k = 1, where the Switch Transformer
+    keeps the router's probability (a renormalised single gate is 1, and teaches the router
+    nothing)."""
+    return int_at_least("k", k, 1) > 1
 
 
 @dataclass(frozen=True)
@@ -58,9 +83,27 @@ class RouterRuns:
     accuracy: np.ndarray  # (alphas, seeds)
     weights: tuple[tuple[dict[str, torch.Tensor], ...], ...]  # [alpha][seed]
 
+    @property
+    def renormalise(self) -> bool:
+        return switch_form(self.k)
+
     def used(self, share: float = 0.05) -> np.ndarray:
         """(alphas, seeds): how many experts take more than ``share`` of the points."""
         return (self.load > share).sum(axis=-1)
+
+    def select(self, alphas: Sequence[float]) -> RouterRuns:
+        """The same runs for some of the balancing weights, in the order given."""
+        missing = [a for a in alphas if a not in self.alphas]
+        if missing:
+            raise ValueError(f"alphas must be among {list(self.alphas)}, got {list(alphas)}")
+        rows = [self.alphas.index(a) for a in alphas]
+        return replace(
+            self,
+            alphas=tuple(alphas),
+            load=self.load[rows],
+            accuracy=self.accuracy[rows],
+            weights=tuple(self.weights[r] for r in rows),
+        )
 
 
 def train_routers(
@@ -75,16 +118,17 @@ def train_routers(
     points: int = 2000,
 ) -> RouterRuns:
     """Train one network per (alpha, seed) on ``points`` of the task: binary cross-entropy plus
-    alpha times the balancing loss. The same seed starts from the same weights for every alpha."""
+    alpha times the balancing loss. The same seed starts from the same weights for every alpha.
+    Gates are renormalised except for k = 1 (``switch_form``)."""
     data = make_task(task, points)
-    int_at_least("k", k, 1)
+    renormalise = switch_form(k)
     runs = [(alpha, seed) for alpha in alphas for seed in seeds]
     starts = [moe_init(seed, num_experts, d_ff, data.Y.shape[1]) for _, seed in runs]
     w = {name: torch.stack([s[name] for s in starts]).requires_grad_(True) for name in starts[0]}
     y = data.Y.expand(len(runs), -1, -1)
 
     def losses(_step: int) -> torch.Tensor:  # every network at once, stacked along dim 0
-        out, logits = moe_outputs(w, data.X, k)
+        out, logits = moe_outputs(w, data.X, k, renormalise)
         task_loss = F.binary_cross_entropy_with_logits(out, y, reduction="none").mean(dim=(1, 2))
         balance = torch.stack(
             [balancing_loss(z, a) for z, (a, _) in zip(logits, runs, strict=True)]
@@ -94,7 +138,7 @@ def train_routers(
     with torch_threads(1):  # tiny tensors: one thread, not two fighting over a busy machine
         adam_steps(list(w.values()), losses, steps, lr)
     with torch.no_grad(), torch_threads(1):
-        out, logits = moe_outputs(w, data.X, k)
+        out, logits = moe_outputs(w, data.X, k, renormalise)
         load = torch.stack([expert_load(top_k_gates(z, k)) for z in logits]).numpy()
         right = accuracy(out, y)
     shape = (len(alphas), len(seeds))
@@ -113,13 +157,92 @@ def train_routers(
     )
 
 
-def expert_map(
-    w: dict[str, torch.Tensor], k: int, resolution: int = 120
-) -> tuple[np.ndarray, np.ndarray]:
-    """On a resolution x resolution grid over [-1, 1]^2: the router's top expert at every point,
-    and the network's output logit there (its decision boundary is where it crosses 0)."""
+@dataclass(frozen=True)
+class ExpertMap:
+    """One network on a resolution x resolution grid over [-1, 1]^2 (rows go up in y)."""
+
+    chosen: np.ndarray  # (res, res): the expert the router ranks first at each point
+    logit: np.ndarray  # (res, res): the network's output; its decision boundary is where it is 0
+    edges: np.ndarray  # (res, res) bool: where a unit of the chosen expert switches (see below)
+
+
+def expert_map(w: dict[str, torch.Tensor], k: int, resolution: int = 120) -> ExpertMap:
+    """Where the router sends each point, the network's output there, and each expert's own
+    regions: a point is on an edge when its right or upper neighbour has the same first-ranked
+    expert but another on/off pattern of that expert's ReLU units (lesson 3's regions, drawn
+    only inside the expert's own territory)."""
     points = torch.as_tensor(grid(resolution), dtype=w["router"].dtype)
     with torch.no_grad(), torch_threads(1):
-        out, logits = moe_outputs(w, points, k)
+        out, logits = moe_outputs(w, points, k, switch_form(k))
+        on = torch.einsum("nd,edh->enh", points, w["W1"]) + w["b1"] > 0  # (E, N, h)
     shape = (resolution, resolution)
-    return logits.argmax(dim=-1).numpy().reshape(shape), out[:, 0].numpy().reshape(shape)
+    chosen = logits.argmax(dim=-1)
+    pattern = on[chosen, torch.arange(len(points))].numpy().reshape(*shape, -1)
+    chosen = chosen.numpy().reshape(shape)
+    same_up, same_right = np.diff(chosen, axis=0) == 0, np.diff(chosen, axis=1) == 0
+    switch_up = (np.diff(pattern, axis=0) != 0).any(axis=-1)
+    switch_right = (np.diff(pattern, axis=1) != 0).any(axis=-1)
+    edges = np.zeros(shape, dtype=bool)
+    edges[:-1, :] |= same_up & switch_up
+    edges[:, :-1] |= same_right & switch_right
+    return ExpertMap(chosen, out[:, 0].numpy().reshape(shape), edges)
+
+
+def save_router_runs(path: Path = ROUTER_FILE) -> int:
+    """Train every (experts, k) of the grid for every balancing weight and seed, and store the
+    weights, loads and accuracies with their settings; returns the file's size in bytes."""
+    arrays: dict[str, object] = {}
+    for experts in GRID_EXPERTS:
+        for k in GRID_K:
+            runs = train_routers(
+                num_experts=experts, k=k, alphas=GRID_ALPHAS, seeds=SEEDS, **TRAINING
+            )
+            key = f"{experts}-{k}"
+            arrays[f"{key}|load"], arrays[f"{key}|accuracy"] = runs.load, runs.accuracy
+            for name in WEIGHTS:
+                arrays[f"{key}|{name}"] = np.stack(
+                    [np.stack([w[name].numpy() for w in row]) for row in runs.weights]
+                )
+    settings = TRAINING | {"experts": GRID_EXPERTS, "k": GRID_K, "alphas": GRID_ALPHAS}
+    return save_npz(path, arrays, settings | {"seeds": SEEDS})
+
+
+@lru_cache(maxsize=8)
+def stored_router_runs(num_experts: int, k: int, path: Path = ROUTER_FILE) -> RouterRuns | None:
+    """The stored runs of (``num_experts``, ``k``) for every alpha and seed of the grid, or None
+    where the file does not hold them."""
+    arrays, settings = load_npz(path, "set of router runs", "course_lib.experiments.moe")
+    key = f"{num_experts}-{k}"
+    if f"{key}|load" not in arrays:
+        return None
+    alphas, seeds = tuple(float(a) for a in settings["alphas"]), tuple(settings["seeds"])
+    stacked = {name: torch.from_numpy(arrays[f"{key}|{name}"]) for name in WEIGHTS}
+    weights = tuple(
+        tuple({name: stacked[name][a, s] for name in WEIGHTS} for s in range(len(seeds)))
+        for a in range(len(alphas))
+    )
+    load, accuracy = arrays[f"{key}|load"], arrays[f"{key}|accuracy"]
+    return RouterRuns(
+        settings["task"], num_experts, k, settings["d_ff"], alphas, seeds, load, accuracy, weights
+    )
+
+
+def router_runs(
+    num_experts: int = 8, k: int = 2, alphas: Sequence[float] = (0.0, 0.1)
+) -> RouterRuns:
+    """The grid's networks of (``num_experts``, ``k``) for ``alphas`` and every seed: stored
+    ones where ``ROUTER_FILE`` holds them, else trained now with the grid's settings."""
+    stored = stored_router_runs(int_at_least("num_experts", num_experts, 1), k)
+    if stored is not None and set(alphas) <= set(stored.alphas):
+        return stored.select(alphas)
+    return train_routers(num_experts=num_experts, k=k, alphas=alphas, seeds=SEEDS, **TRAINING)
+
+
+if __name__ == "__main__":  # rebuild ROUTER_FILE: python -m course_lib.experiments.moe
+    began = time.perf_counter()
+    size = save_router_runs()
+    networks = len(GRID_EXPERTS) * len(GRID_K) * len(GRID_ALPHAS) * len(SEEDS)
+    print(
+        f"trained {networks} networks in {time.perf_counter() - began:.0f} s; "
+        f"{size / 1024:.0f} KiB in {ROUTER_FILE}"
+    )

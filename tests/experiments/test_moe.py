@@ -1,13 +1,16 @@
 """experiments.moe: the batched networks are the MixtureOfExperts module with the same weights, a
-short training run returns every network's load and accuracy, and the expert map is the router's."""
+short training run returns every network's load and accuracy, the expert map is the router's and
+its edges are the chosen expert's own, and the stored runs are what training them now gives."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
+from course_lib.experiments import moe as M
 from course_lib.experiments.moe import expert_map, moe_init, moe_outputs, train_routers
-from course_lib.model.moe import MixtureOfExperts
+from course_lib.model.moe import MixtureOfExperts, top_k_gates
 
 
 def test_the_batched_network_is_the_module_with_the_same_weights():
@@ -34,7 +37,8 @@ def test_a_short_run_reports_each_networks_load_and_accuracy():
     assert runs.load.shape == (2, 2, 4) and runs.accuracy.shape == (2, 2)
     assert np.allclose(runs.load.sum(axis=-1), 1.0)
     assert ((runs.used() >= 1) & (runs.used() <= 4)).all()
-    chosen, logit = expert_map(runs.weights[0][0], k=2, resolution=20)
+    picture = expert_map(runs.weights[0][0], k=2, resolution=20)
+    chosen, logit = picture.chosen, picture.logit
     assert chosen.shape == logit.shape == (20, 20) and set(np.unique(chosen)) <= set(range(4))
     corner = torch.tensor([[-1.0, -1.0]], dtype=torch.float64)  # the grid's first point
     out, logits = moe_outputs(runs.weights[0][0], corner, k=2)
@@ -45,3 +49,75 @@ def test_every_alpha_starts_a_seed_from_the_same_weights():
     a, b = moe_init(7, 4, 3, 1), moe_init(7, 4, 3, 1)
     assert all(torch.equal(a[name], b[name]) for name in a)
     assert not torch.equal(a["W1"], moe_init(8, 4, 3, 1)["W1"])
+
+
+def two_experts(unit_offset: float) -> dict[str, torch.Tensor]:
+    """Expert 0 takes x < 0, expert 1 x > 0; each has one unit, switching at y = unit_offset
+    (expert 0) and y = -unit_offset (expert 1)."""
+    w = moe_init(0, num_experts=2, d_ff=1, out=1)
+    w["router"] = torch.tensor([[-1.0, 1.0], [0.0, 0.0]], dtype=torch.float64)
+    w["W1"] = torch.tensor([[[0.0], [1.0]], [[0.0], [1.0]]], dtype=torch.float64)
+    w["b1"] = torch.tensor([[[-unit_offset]], [[unit_offset]]], dtype=torch.float64)
+    return w
+
+
+def test_an_experts_edges_are_where_its_own_units_switch_inside_its_own_territory():
+    picture = expert_map(two_experts(0.5), k=1, resolution=40)
+    ys = np.linspace(-1, 1, 40)
+    left, right = picture.chosen[:, :20], picture.chosen[:, 20:]
+    assert (left == 0).all() and (right == 1).all()
+    rows_left = set(np.nonzero(picture.edges[:, :19].any(axis=1))[0])
+    rows_right = set(np.nonzero(picture.edges[:, 21:].any(axis=1))[0])
+    assert rows_left == {int(np.argmax(ys > 0.5)) - 1}  # the row just below y = 0.5
+    assert rows_right == {int(np.argmax(ys > -0.5)) - 1}
+    # the border between the two experts is no edge of either: only their colours meet there
+    without_units = expert_map(two_experts(5.0), k=1, resolution=40)
+    assert not without_units.edges.any()
+
+
+def test_k_1_keeps_the_routers_probability_as_the_switch_transformer_does():
+    assert not M.switch_form(1) and M.switch_form(2)
+    w = moe_init(1, num_experts=3, d_ff=2, out=1)
+    X = torch.rand(5, 2, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    out, logits = moe_outputs(w, X, k=1, renormalise=False)
+    gates = top_k_gates(logits, 1, renormalise=False)
+    assert (gates.sum(-1) < 1).all()  # the probability, not 1
+    with pytest.raises(ValueError, match="k must be"):
+        M.switch_form(0)
+
+
+def test_runs_select_their_alphas_in_the_order_asked_and_refuse_others():
+    runs = M.router_runs(2, 1, (0.1, 0.0))
+    stored = M.stored_router_runs(2, 1)
+    assert runs.alphas == (0.1, 0.0)
+    assert np.array_equal(runs.load[0], stored.load[stored.alphas.index(0.1)])
+    assert runs.weights[1][2] is stored.weights[stored.alphas.index(0.0)][2]
+    with pytest.raises(ValueError, match=r"alphas must be among \[0.0, 0.01, 0.1\], got \[0.5\]"):
+        stored.select((0.5,))
+
+
+def test_a_setting_the_file_does_not_hold_is_trained_on_the_spot(monkeypatch):
+    calls = []
+    monkeypatch.setattr(M, "train_routers", lambda **kw: calls.append(kw) or "trained")
+    assert M.router_runs(3, 2, (0.0,)) == "trained"  # 3 experts: not in the grid
+    assert calls[0]["num_experts"] == 3 and calls[0]["seeds"] == M.SEEDS
+    assert M.stored_router_runs(3, 2) is None
+
+
+def test_a_missing_file_names_its_rebuild_command(tmp_path):
+    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.moe"):
+        M.stored_router_runs(8, 2, tmp_path / "none.npz")
+
+
+@pytest.mark.parametrize(("experts", "k"), [(2, 1), (4, 2)])
+def test_a_stored_run_is_what_training_it_now_gives(experts, k):
+    """One network of the stored grid (alpha 0.1, seed 1), trained again now: within 1e-6 in every
+    weight, and the same load and accuracy to 1 point of 2,000 (another CPU's last bits may grow
+    over 300 Adam steps, but not by that much)."""
+    stored = M.stored_router_runs(experts, k)
+    fresh = train_routers(num_experts=experts, k=k, alphas=(0.1,), seeds=(1,), **M.TRAINING)
+    a, s = stored.alphas.index(0.1), stored.seeds.index(1)
+    for name in M.WEIGHTS:
+        assert torch.allclose(fresh.weights[0][0][name], stored.weights[a][s][name], atol=1e-6)
+    assert np.allclose(fresh.load[0, 0], stored.load[a, s], atol=0.5 / 1000)
+    assert abs(fresh.accuracy[0, 0] - stored.accuracy[a, s]) <= 0.5 / 1000

@@ -3,15 +3,27 @@ given, and are read back from the figure."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
-from course_lib.plots.moe import router_figure
+from course_lib.plots.moe import EDGE, RouterPicture, RouterView, router_figure
+
+
+def picture_map(chosen, logit, edges=None):
+    edges = np.zeros(chosen.shape, bool) if edges is None else edges
+    return SimpleNamespace(chosen=chosen, logit=logit, edges=edges)
 
 
 def test_the_router_figure_shows_each_alpha_each_seeds_load_and_the_even_share():
     logit = np.linspace(-1, 1, 10)[None, :].repeat(10, axis=0)  # boundary at x = 0
-    maps = [(np.zeros((10, 10), int), logit), (np.arange(100).reshape(10, 10) % 4, logit)]
+    edges = np.zeros((10, 10), bool)
+    edges[2, 3] = edges[7, 1] = True
+    maps = [
+        picture_map(np.zeros((10, 10), int), logit),
+        picture_map(np.arange(100).reshape(10, 10) % 4, logit, edges),
+    ]
     load = np.array([[[0.7, 0.3, 0, 0], [0.6, 0.4, 0, 0]], [[0.25] * 4, [0.4, 0.3, 0.2, 0.1]]])
     fig = router_figure(maps, (0.0, 0.1), load, "spiral", seed=3)
     left, middle, right = fig.axes
@@ -23,12 +35,51 @@ def test_the_router_figure_shows_each_alpha_each_seeds_load_and_the_even_share()
     assert np.allclose(lines[3].get_ydata(), [0.4, 0.3, 0.2, 0.1])
     even = [line for line in right.get_lines() if len(line.get_xdata()) == 2]
     assert np.allclose(even[0].get_ydata(), 0.25)
-    shown = middle.get_images()[0].get_array()
-    assert np.array_equal(shown, maps[1][0])
+    fill, drawn_edges = middle.get_images()
+    assert np.array_equal(fill.get_array(), maps[1].chosen)
+    assert np.array_equal(drawn_edges.get_array()[..., 3] > 0, edges)  # the expert's own edges
     boundary = middle.collections[0].get_paths()[0].vertices  # the logit's zero line
     assert np.allclose(boundary[:, 0], 0, atol=1e-9)
 
 
 def test_more_experts_than_colours_is_refused():
-    with pytest.raises(ValueError, match="at most 8 experts can be told apart, got 9"):
-        router_figure([(np.zeros((2, 2), int),) * 2], (0.0,), np.zeros((1, 1, 9)), "spiral")
+    with pytest.raises(ValueError, match="between 1 and 8 can be told apart, got 9"):
+        blank = picture_map(np.zeros((2, 2), int), np.zeros((2, 2)))
+        router_figure([blank], (0.0,), np.zeros((1, 1, 9)), "spiral")
+
+
+def demo_picture(experts: int, seed0_load, other_loads, accuracy=0.8, k=2, alpha=0.1):
+    chosen = np.arange(36).reshape(6, 6) % experts
+    edges = np.eye(6, dtype=bool)
+    load = np.array([seed0_load, *other_loads])
+    accuracies = np.array([accuracy] + [0.5] * len(other_loads))
+    logit = np.linspace(-1, 1, 6)[None, :].repeat(6, axis=0)
+    return RouterPicture(experts, k, alpha, 0, picture_map(chosen, logit, edges), load, accuracies)
+
+
+def test_the_demo_view_shows_the_map_the_bars_and_the_dots_of_its_data_and_redraws_in_place():
+    view = RouterView()
+    first = view.update(demo_picture(4, [0.1, 0.4, 0.2, 0.3], [[0.7, 0.1, 0.1, 0.1]]))
+    again = view.update(demo_picture(2, [0.35, 0.65], [[0.5, 0.5], [0.9, 0.1]], 0.625, k=1))
+    assert again is first and len(first.axes) == 2  # one figure, updated
+    map_ax, load_ax = first.axes
+    fill, edges = map_ax.get_images()
+    assert np.array_equal(fill.get_array(), np.arange(36).reshape(6, 6) % 2)
+    assert fill.get_clim() == (-0.5, 1.5)
+    assert np.array_equal(edges.get_array()[..., 3] == EDGE[3], np.eye(6, dtype=bool))
+    assert len(map_ax.collections) == 1  # the old boundary is gone, the new one drawn
+    assert map_ax.get_title() == "seed 0: accuracy 0.62"
+    assert first._suptitle.get_text() == "2 experts, top 1, α = 0.1"
+    bars = [bar for bar in load_ax.patches if bar.get_visible()]
+    assert [round(bar.get_height(), 2) for bar in bars] == [0.65, 0.35]  # busiest first
+    colours = fill.get_cmap().colors
+    assert [tuple(bar.get_facecolor()[:3]) for bar in bars] == [colours[1], colours[0]]
+    dots = load_ax.lines[0]
+    assert np.allclose(dots.get_xdata(), [1, 2, 1, 2])
+    assert np.allclose(dots.get_ydata(), [0.5, 0.5, 0.9, 0.1])
+    assert np.allclose(load_ax.lines[1].get_ydata(), 0.5)  # the even share 1/E
+
+
+def test_the_demo_view_refuses_more_experts_than_its_bars():
+    with pytest.raises(ValueError, match="at most 3 experts, got 4"):
+        RouterView(max_experts=3).update(demo_picture(4, [0.25] * 4, []))

@@ -119,4 +119,28 @@ MESSAGES: dict[str, str] = {
     "Mixtral's router picks the top 2, not the top 1 (that is the Switch Transformer).": (
         "Mixtral 的路由器选前 2 个，而不是前 1 个（那是 Switch Transformer）。"
     ),
+    # course_lib.plots.moe: the router demo
+    "seed {seed}: accuracy {acc:.2f}": "种子 {seed}：准确率 {acc:.2f}",
+    "load: each expert's share of the points": "负载：每个专家分到的点的份额",
+    "seed {seed}, its experts' colours": "种子 {seed}，颜色同其专家",
+    "the other seeds": "其他种子",
+    "{E} experts, top {k}, α = {alpha}": "{E} 个专家，选前 {k} 个，α = {alpha}",
+    # section 3: the stored runs and the demo's grid
+    "seed 0 trained now has the stored network's load": "现在训练的种子 0 与存下的网络负载相同",
+    "α = 0.1: every expert's share within 0.001": "α = 0.1：每个专家的份额相差都在 0.001 以内",
+    "every setting, per α = 0 / 0.01 / 0.1: experts used and the busiest share (seed means)": (
+        "每个设置，依次为 α = 0 / 0.01 / 0.1：用上的专家数和最忙专家的份额（种子平均）"
+    ),
+    "{experts} experts, top {k}: used {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：用上 {u}；最忙 {b}",
+    "2 experts: both used on every seed, whatever k and α": "2 个专家：每个种子上两个都被用上，不论 k 和 α",
+    "8 experts: α = 0.1 uses more of them than α = 0 on every seed, for either k": (
+        "8 个专家：每个种子上 α = 0.1 都比 α = 0 用上更多专家，k 取哪个都一样"
+    ),
+    "α = 0.1 leaves the busiest expert a smaller share than α = 0, for 4 and 8 experts, either k": (
+        "α = 0.1 时最忙专家的份额比 α = 0 时小，4 个和 8 个专家、k 取哪个都一样"
+    ),
+    "2 experts fit the spiral worse than 4 or 8, for either k": "2 个专家对螺旋的拟合比 4 个或 8 个差，k 取哪个都一样",
+    "mean accuracy over seeds and α: at most {two:.2f} against at least {more:.2f}": (
+        "种子和 α 上的平均准确率：至多 {two:.2f}，对比至少 {more:.2f}"
+    ),
 }

@@ -1,0 +1,43 @@
+"""Lesson 6's demo: every setting shows the stored networks of that setting, read back from its
+one live figure, and a value no control offers is refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from course_lib.experiments.moe import expert_map, router_runs
+from course_lib.widgets.moe import demos, router_data
+
+
+def test_every_setting_shows_its_stored_networks_map_load_and_accuracy():
+    (demo,) = demos()
+    demo.clear_cache()
+    first = demo.figure()
+    for values in demo.one_at_a_time():
+        fig = demo.figure(**values)
+        runs = router_runs(values["experts"], values["k"], (values["alpha"],))
+        picture = expert_map(runs.weights[0][0], values["k"])
+        assert fig is first
+        map_ax, load_ax = fig.axes
+        fill, edges = map_ax.get_images()
+        assert np.array_equal(fill.get_array(), picture.chosen)
+        assert np.array_equal(edges.get_array()[..., 3] > 0, picture.edges)
+        bars = [bar.get_height() for bar in load_ax.patches if bar.get_visible()]
+        assert np.allclose(bars, np.sort(runs.load[0, 0])[::-1])
+        assert map_ax.get_title().endswith(f"accuracy {runs.accuracy[0, 0]:.2f}")
+        k, alpha = values["k"], values["alpha"]
+        assert fig._suptitle.get_text() == f"{values['experts']} experts, top {k}, α = {alpha}"
+
+
+@pytest.mark.parametrize(
+    ("values", "error", "message"),
+    [
+        ({"experts": 3}, ValueError, r"experts must be one of \[2, 4, 8\], got 3"),
+        ({"k": "2"}, TypeError, r"k must be one of \[1, 2\], got '2' \(str\)"),
+        ({"alpha": 0.05}, ValueError, r"alpha must be one of \[0.0, 0.01, 0.1\], got 0.05"),
+    ],
+)
+def test_a_value_no_control_offers_is_refused_by_name(values, error, message):
+    with pytest.raises(error, match=message):
+        router_data(**{"experts": 8, "k": 2, "alpha": 0.0} | values)
