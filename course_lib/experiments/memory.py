@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +24,7 @@ from course_lib.experiments import DTYPE, default_dtype
 from course_lib.experiments.facts import Corpus, make_corpus
 from course_lib.experiments.training import adam_steps
 from course_lib.model.language_model import HiddenEdit, LanguageModel
+from course_lib.model.moe import MixtureOfExperts, balancing_loss
 from course_lib.threads import torch_threads
 
 WEIGHTS_FILE = Path(__file__).parent.parent / "data" / "fact_lm.npz"
@@ -43,6 +46,10 @@ class Settings:
     steps: int = 600
     lr: float = 3e-3
     warmup: int = 50
+    ffn: str = "plain"  # "moe": each FFN split into experts (lesson 6), with the three below
+    num_experts: int = 4
+    k: int = 2
+    alpha: float = 0.0  # the balancing loss's weight, summed over the layers' routers
 
 
 SETTINGS = Settings()  # the stored model's
@@ -69,6 +76,9 @@ def build_model(settings: Settings, vocab_size: int) -> LanguageModel:
             settings.num_heads,
             settings.d_ff,
             activation=settings.activation,
+            ffn=settings.ffn,
+            num_experts=settings.num_experts,
+            k=settings.k,
         )
     return model.eval()  # no dropout anywhere (p = 0); eval keeps it explicit
 
@@ -81,8 +91,9 @@ def next_token_loss(model: LanguageModel, tokens: torch.Tensor) -> torch.Tensor:
 
 def train_language_model(settings: Settings = SETTINGS) -> tuple[LanguageModel, np.ndarray]:
     """Train on the whole corpus at once (full-batch Adam, ``adam_steps``), with a linear warm-up
-    and a cosine decay; seeded, so one machine gives the same model every time.
-    Returns the model and the loss curve (steps,)."""
+    and a cosine decay; seeded, so one machine gives the same model every time. A mixture of
+    experts adds ``settings.alpha`` times each layer's balancing loss over the real tokens.
+    Returns the model and the loss curve (steps,), the next-token loss alone."""
     corpus = corpus_of(settings)
     tokens = corpus.tokens()
     tokens = tokens[:, : int((tokens != 0).sum(dim=1).max())]  # drop the all-padding columns
@@ -94,15 +105,36 @@ def train_language_model(settings: Settings = SETTINGS) -> tuple[LanguageModel, 
         progress = (step - settings.warmup) / max(1, settings.steps - settings.warmup)
         return settings.lr * 0.5 * (1 + math.cos(math.pi * progress))
 
+    curve: list[float] = []
+
+    def loss(_step: int) -> torch.Tensor:
+        with router_logits(model) as routed:
+            task = next_token_loss(model, tokens)
+        curve.append(float(task.detach()))
+        real = tokens[:, :-1] != 0  # where the routers' tokens are words, not padding
+        balance = sum(balancing_loss(z[real], settings.alpha) for z in routed)
+        return (task + balance).reshape(1)
+
     with torch_threads(1):
-        losses = adam_steps(
-            list(model.parameters()),
-            lambda _: next_token_loss(model, tokens).reshape(1),
-            settings.steps,
-            settings.lr,
-            lr_at=lr_at,
-        )
-    return model, losses[0]
+        adam_steps(list(model.parameters()), loss, settings.steps, settings.lr, lr_at=lr_at)
+    return model, np.array(curve)
+
+
+@contextmanager
+def router_logits(model: LanguageModel) -> Iterator[list[torch.Tensor]]:
+    """While the block runs, every forward's router logits, one (batch, seq_len, E) per layer
+    with a mixture of experts (none for a dense model)."""
+    found: list[torch.Tensor] = []
+    handles = [
+        layer.ffn.router.register_forward_hook(lambda _m, _a, out: found.append(out))
+        for layer in model.layers
+        if isinstance(layer.ffn, MixtureOfExperts)
+    ]
+    try:
+        yield found
+    finally:
+        for handle in handles:
+            handle.remove()
 
 
 def fact_predictions(model: LanguageModel, corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:

@@ -7,7 +7,9 @@ Every FFN hidden layer can be read (``ffn_hidden``) and edited (``forward(..., e
 hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva et al. 2021, W2's rows the values.
 ``ffn="swiglu"`` (or another of ``GATED_VARIANTS``) puts a bias-free ``GatedFeedForward`` of equal
 parameter budget, width ``equal_budget_gated_d_ff(d_ff)``, in every block; its hidden units are
-act(x W) * (x V), and its values the rows of W2 as well.
+act(x W) * (x V), and its values the rows of W2 as well. ``ffn="moe"`` puts a
+``MixtureOfExperts`` of ``num_experts`` experts of width ``d_ff``, top ``k``, in every block
+(lesson 6); its hidden units belong to one expert each and are not read or edited here.
 """
 
 from __future__ import annotations
@@ -25,13 +27,15 @@ from course_lib.model.ffn import (
     GatedFeedForward,
     equal_budget_gated_d_ff,
 )
+from course_lib.model.moe import MixtureOfExperts
 from course_lib.model.sublayer import EncoderLayer, LayerNorm
 from course_lib.model.transformer import Embeddings, PositionalEncoding, create_sequence_mask
 
 # edit(layer index, hidden (batch, seq_len, d_ff)) -> the hidden units the FFN's W2 then reads
 HiddenEdit = Callable[[int, torch.Tensor], torch.Tensor]
 
-FFN_KINDS = ("plain", *GATED_VARIANTS)  # plain: FeedForward with ``activation``; else gated
+# plain: FeedForward with ``activation``; moe: a MixtureOfExperts of such FFNs; else gated
+FFN_KINDS = ("plain", *GATED_VARIANTS, "moe")
 
 
 @contextmanager
@@ -41,6 +45,11 @@ def editing_hidden_units(layers: nn.ModuleList, edit: HiddenEdit | None) -> Iter
     so a forward pre-hook there changes them before W2 reads them."""
     handles = []
     if edit is not None:
+        if any(isinstance(layer.ffn, MixtureOfExperts) for layer in layers):
+            raise ValueError(
+                "edit: a mixture of experts has no single hidden layer to edit (each expert has "
+                "its own); edit an expert's output instead"
+            )
         for i, layer in enumerate(layers):
             hook = partial(_edited, edit, i)
             handles.append(layer.ffn.dropout.register_forward_pre_hook(hook))
@@ -65,7 +74,9 @@ class LanguageModel(nn.Module):
     ``activation``. A gated ``ffn`` ("reglu", "geglu", "swiglu") replaces it by a bias-free
     ``GatedFeedForward`` of width ``equal_budget_gated_d_ff(d_ff)`` (3 d d_ff' = 2 d d_ff up to
     rounding), whose activation is the variant's (SwiGLU: SiLU); ``activation`` must then stay
-    "relu", its default. ``self.d_ff`` is the width of the hidden layer actually built.
+    "relu", its default. ``ffn="moe"``: each FFN is a ``MixtureOfExperts`` of ``num_experts``
+    experts of width ``d_ff`` with ``activation``, top ``k``, renormalised gates. ``self.d_ff`` is
+    the width of the hidden layer actually built (one expert's, for a mixture).
     """
 
     def __init__(
@@ -79,6 +90,8 @@ class LanguageModel(nn.Module):
         activation: str = "relu",
         dropout: float = 0.0,
         ffn: str = "plain",
+        num_experts: int = 4,
+        k: int = 2,
     ) -> None:
         super().__init__()
         self.vocab_size = positive_int("vocab_size", vocab_size)
@@ -86,7 +99,7 @@ class LanguageModel(nn.Module):
         self.max_len = positive_int("max_len", max_len)
         self.activation = choice("activation", activation, ("relu", "gelu"))
         self.ffn_kind = choice("ffn", ffn, FFN_KINDS)
-        if ffn != "plain" and activation != "relu":
+        if ffn in GATED_VARIANTS and activation != "relu":
             raise ValueError(
                 f"activation must be 'relu' (unused) with a gated ffn, whose activation is its "
                 f"variant's ({ffn}: {GATED_VARIANTS[ffn]}); got activation={activation!r}"
@@ -101,10 +114,13 @@ class LanguageModel(nn.Module):
             for _ in range(positive_int("num_layers", num_layers))
         )
         self.d_ff = positive_int("d_ff", d_ff)
-        if ffn != "plain":  # the course's EncoderLayer, its FFN swapped for the gated one
+        if ffn in GATED_VARIANTS:  # the course's EncoderLayer, its FFN swapped for the gated one
             self.d_ff = equal_budget_gated_d_ff(d_ff)
             for layer in self.layers:
                 layer.ffn = GatedFeedForward(d_model, self.d_ff, ffn, dropout)
+        if ffn == "moe":  # the same, its FFN split into experts
+            for layer in self.layers:
+                layer.ffn = MixtureOfExperts(d_model, d_ff, num_experts, k, dropout, activation)
         self.norm = LayerNorm(d_model)
         self.register_buffer("causal", create_sequence_mask(max_len), persistent=False)
 

@@ -14,6 +14,7 @@ from course_lib.model.ffn import (
     module_parameters,
 )
 from course_lib.model.language_model import LanguageModel, editing_hidden_units
+from course_lib.model.moe import MixtureOfExperts, moe_parameters
 from course_lib.model.transformer import create_sequence_mask
 
 VOCAB = 30
@@ -196,10 +197,36 @@ def test_a_gated_model_is_causal_and_its_blocks_are_encoder_layers():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"ffn": "glu"}, "ffn must be one of \\['geglu', 'plain', 'reglu', 'swiglu'\\], got 'glu'"),
+        (
+            {"ffn": "glu"},
+            "ffn must be one of \\['geglu', 'moe', 'plain', 'reglu', 'swiglu'\\], got 'glu'",
+        ),
         ({"ffn": "swiglu", "activation": "gelu"}, "activation must be 'relu' \\(unused\\)"),
     ],
 )
 def test_a_bad_ffn_option_is_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
         LanguageModel(VOCAB, d_model=16, num_heads=2, **kwargs)
+
+
+# ---- the mixture-of-experts option (lesson 6)
+
+
+def test_a_moe_model_holds_a_mixture_of_its_experts_in_every_block():
+    model = small_model(ffn="moe", d_ff=6, num_experts=4, k=2)
+    for layer in model.layers:
+        assert isinstance(layer.ffn, MixtureOfExperts)
+        assert (layer.ffn.num_experts, layer.ffn.k, layer.ffn.experts[0].d_ff) == (4, 2, 6)
+    assert module_parameters(model.layers[0].ffn) == moe_parameters(16, 6, 4, 2)["total"]
+    tokens = random_tokens(3, 9)
+    with torch.no_grad():
+        x = model.position(model.embed(tokens))
+        for layer in model.layers:
+            x = layer(x, create_sequence_mask(9))
+        torch.testing.assert_close(model(tokens), model.norm(x) @ model.unembedding.T)
+
+
+def test_a_moe_models_hidden_units_cannot_be_edited_as_one_layer():
+    model = small_model(ffn="moe", d_ff=6)
+    with pytest.raises(ValueError, match="edit: a mixture of experts has no single hidden layer"):
+        model(random_tokens(1, 4), edit=lambda i, h: h)

@@ -143,4 +143,44 @@ MESSAGES: dict[str, str] = {
     "mean accuracy over seeds and α: at most {two:.2f} against at least {more:.2f}": (
         "种子和 α 上的平均准确率：至多 {two:.2f}，对比至少 {more:.2f}"
     ),
+    # section 5: experts in the fact model
+    "FFN per layer                parameters held   used per word   facts right": (
+        "每层 FFN                     拥有的参数   每个词用到的   答对的事实"
+    ),
+    "{E} × width {d_ff:>3d}, top {k}      {held:>13,} {used:>15,}   {right} of {n}": (
+        "{E} × 宽 {d_ff:>3d}，选前 {k} 个    {held:>13,} {used:>15,}   {n} 个中的 {right} 个"
+    ),
+    "both mixtures learn every fact, as the dense FFN does": "两个混合模型都学会了每条事实，和稠密 FFN 一样",
+    "layer {layer}: each expert's share of all words {load}": "第 {layer} 层：每个专家在全部词上的份额 {load}",
+    "  fact prompts' last word, experts 0–3, per relation:": "  事实提示的最后一个词，专家 0–3，按关系：",
+    "over all words the load is balanced: every expert within 0.1 of 1/4, in both layers": (
+        "在全部词上负载是均衡的：两层里每个专家与 1/4 相差都不到 0.1"
+    ),
+    "largest gap {spread:.2f}": "最大相差 {spread:.2f}",
+    "seed layer  busiest  relation: purity / at random  entity: purity / at random": (
+        "种子 层  最忙   按关系：纯度 / 随机      按实体：纯度 / 随机"
+    ),
+    "{seed:4d} {layer:5d} {busiest:5d}/48 {relation:17.2f} / {relation_chance:.2f} "
+    "{entity:15.2f} / {entity_chance:.2f}": (
+        "{seed:4d} {layer:5d} {busiest:5d}/48 {relation:17.2f} / {relation_chance:.2f} "
+        "{entity:15.2f} / {entity_chance:.2f}"
+    ),
+    "layer 1 routes by relation more than at random, on every seed": (
+        "每个种子上，第 1 层按关系路由的程度都高于随机"
+    ),
+    "yet no relation has an expert of its own: purity below 0.9 on every seed": (
+        "但没有哪个关系拥有自己的专家：每个种子上纯度都低于 0.9"
+    ),
+    "and by entity no more than at random, on every seed": "而按实体路由的程度在每个种子上都不高于随机",
+    "on most seeds, layer 0 sends every fact prompt to one expert": (
+        "多数种子上，第 0 层把每条事实提示都送给同一个专家"
+    ),
+    "{whole} of 3 seeds": "3 个种子中的 {whole} 个",
+    "facts lost when one expert of layer 0 is erased, experts 0–3": (
+        "擦除第 0 层的一个专家后丢掉的事实，专家 0–3"
+    ),
+    "seed {seed}: {lost}": "种子 {seed}：{lost}",
+    "on every seed, one expert of layer 0 carries many facts": "每个种子上，第 0 层都有一个专家承载着许多事实",
+    "at least {least} of 48": "48 个中至少 {least} 个",
+    "and another carries none": "而另一个一个也不承载",
 }

@@ -1,0 +1,153 @@
+"""Lesson 6's fact model: lesson 5's language model with each FFN split into a mixture of four
+experts, top 2, trained on the same invented facts with the balancing loss (alpha 0.01, the
+Switch Transformer's). Two budgets: experts of width 64 hold the dense FFN's parameters ("equal
+total"), experts of width 128 spend its compute per token ("equal active").
+
+Training one takes a minute or two, so the models are stored, one file each;
+``python -m course_lib.experiments.fact_experts`` retrains them all (a test retrains the first
+steps and compares the loss curve).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from course_lib._validate import choice
+from course_lib.experiments.facts import Corpus
+from course_lib.experiments.memory import (
+    SETTINGS,
+    Settings,
+    corpus_of,
+    fact_predictions,
+    load_model,
+    router_logits,
+    save_model,
+    train_language_model,
+)
+from course_lib.model.language_model import LanguageModel
+from course_lib.model.moe import expert_load
+
+DATA = Path(__file__).parent.parent / "data"
+MOE_SETTINGS = {
+    "equal total": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01),
+    "equal active": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=128, alpha=0.01),
+}
+STORED_SEEDS = {"equal total": (0, 1, 2), "equal active": (0,)}
+
+
+def settings_of(name: str, seed: int) -> Settings:
+    """The training settings of model ``name`` with corpus and weights drawn from ``seed``."""
+    return replace(MOE_SETTINGS[choice("name", name, MOE_SETTINGS)], seed=seed)
+
+
+def model_file(name: str, seed: int) -> Path:
+    return DATA / f"fact_moe_{name.replace(' ', '_')}_{seed}.npz"
+
+
+@lru_cache(maxsize=8)
+def stored_moe(name: str, seed: int = 0) -> tuple[LanguageModel, Corpus]:
+    """A stored mixture-of-experts fact model and its corpus; callers must not train or edit it."""
+    if seed not in STORED_SEEDS[choice("name", name, MOE_SETTINGS)]:
+        raise ValueError(f"seed must be one of {list(STORED_SEEDS[name])} for {name!r}, got {seed}")
+    model, settings, _ = load_model(model_file(name, seed))
+    return model, corpus_of(settings)
+
+
+def routes(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+    """The expert each layer's router ranks first at each fact prompt's last word, (facts, layers)."""
+    prompts, _ = corpus.prompts()
+    with torch.no_grad(), router_logits(model) as logits:
+        model(prompts)
+    return torch.stack([z[:, -1].argmax(dim=-1) for z in logits], dim=1).numpy()
+
+
+def token_load(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+    """Each expert's share of all the corpus' words (padding left out) as each layer's router
+    ranks it first: (layers, experts), each row summing to 1."""
+    tokens = corpus.tokens()
+    with torch.no_grad(), router_logits(model) as logits:
+        model(tokens)
+    real = tokens != 0
+    return np.stack([expert_load(z[real]).numpy() for z in logits])
+
+
+def routing_table(chosen: np.ndarray, labels: Sequence[str], experts: int) -> np.ndarray:
+    """How many facts of each label go first to each expert: (labels, experts), rows in the
+    order the labels first appear. ``chosen`` is one layer's column of ``routes``, ``labels``
+    each fact's relation (or entity)."""
+    groups = list(dict.fromkeys(labels))
+    table = np.zeros((len(groups), experts), dtype=int)
+    for label, expert in zip(labels, chosen, strict=True):
+        table[groups.index(label), expert] += 1
+    return table
+
+
+def purity(table: np.ndarray) -> float:
+    """The share of facts routed to their group's most used expert (1: each group has one
+    expert)."""
+    return float(table.max(axis=1).sum() / table.sum())
+
+
+def chance_purity(
+    chosen: np.ndarray, labels: Sequence[str], experts: int, draws: int = 200, seed: int = 0
+) -> float:
+    """The mean purity of the same routes dealt to the facts at random (``draws`` shuffles from a
+    seeded generator): what routing that ignores the labels scores, given how unevenly the
+    experts are used."""
+    g = np.random.default_rng(seed)
+    shuffled = (routing_table(g.permutation(chosen), labels, experts) for _ in range(draws))
+    return float(np.mean([purity(table) for table in shuffled]))
+
+
+@contextmanager
+def erased(model: LanguageModel, layer: int, expert: int) -> Iterator[None]:
+    """While the block runs, ``expert`` of ``layer`` outputs zeros: its tokens keep only the other
+    chosen expert's share (and the residual path)."""
+    experts = model.layers[layer].ffn.experts
+    if not 0 <= expert < len(experts):
+        raise ValueError(f"expert must be in [0, {len(experts)}), got {expert}")
+    handle = experts[expert].register_forward_hook(lambda _m, _a, out: torch.zeros_like(out))
+    try:
+        yield
+    finally:
+        handle.remove()
+
+
+def facts_lost(model: LanguageModel, corpus: Corpus, layer: int, expert: int) -> np.ndarray:
+    """Which facts the model answers right, but no longer with ``expert`` of ``layer`` erased:
+    (facts,) bool."""
+    right = fact_predictions(model, corpus)[1]
+    with erased(model, layer, expert):
+        still = fact_predictions(model, corpus)[1]
+    return right & ~still
+
+
+def rebuild(name: str, seed: int) -> str:
+    """Train model ``name`` for ``seed`` and store it; one line saying what was done."""
+    settings = settings_of(name, seed)
+    began = time.perf_counter()
+    model, curve = train_language_model(settings)
+    size = save_model(model, settings, curve, model_file(name, seed))
+    right = fact_predictions(model, corpus_of(settings))[1]
+    return (
+        f"{name}, seed {seed}: {settings.steps} steps in {time.perf_counter() - began:.0f} s, "
+        f"loss {curve[-1]:.3f}, facts right {int(right.sum())} of {right.size}, "
+        f"{size / 1e3:.0f} kB in {model_file(name, seed).name}"
+    )
+
+
+if __name__ == "__main__":  # rebuild: python -m course_lib.experiments.fact_experts [NAME SEED]
+    wanted = [(sys.argv[1], int(sys.argv[2]))] if len(sys.argv) == 3 else None
+    for name, seeds in STORED_SEEDS.items():
+        for seed in seeds:
+            if wanted is None or (name, seed) in wanted:
+                print(rebuild(name, seed), flush=True)
