@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Protocol
 
 import numpy as np
+from matplotlib.collections import LineCollection
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -16,6 +18,9 @@ from course_lib.i18n import tr
 from course_lib.plots import GREY, PALETTE, new_figure, tint
 
 EDGE = (0.15, 0.15, 0.15, 0.55)  # an expert's own region edges: thin, dark, see-through
+LOAD_TOP = (
+    0.8  # the demo's load axis: a share above it would be cut (checked), the key sits above 0.6
+)
 
 
 class ExpertMap(Protocol):
@@ -34,30 +39,36 @@ def expert_colours(experts: int) -> ListedColormap:
     return ListedColormap([tint(c, 0.6) for c in (*PALETTE[:7], GREY)][:experts])
 
 
-def edge_image(edges: np.ndarray) -> np.ndarray:
-    """(res, res, 4) RGBA: ``EDGE`` where ``edges`` is set, transparent elsewhere."""
-    image = np.zeros((*edges.shape, 4))
-    image[edges] = EDGE
-    return image
+def map_image(picture: ExpertMap, experts: int) -> np.ndarray:
+    """(res, res, 4) RGBA: each point in its first-ranked expert's colour (``expert_colours``),
+    darkened towards ``EDGE`` where the expert's own units switch (``picture.edges``)."""
+    fill = np.asarray(expert_colours(experts).colors)[picture.chosen]  # (res, res, 3)
+    strength = EDGE[3] * picture.edges[..., None]
+    rgb = (1 - strength) * fill + strength * np.asarray(EDGE[:3])
+    return np.concatenate([rgb, np.ones((*picture.chosen.shape, 1))], axis=-1)
 
 
-def draw_map(ax, picture: ExpertMap, experts: int) -> list:
-    """The plane coloured by the first-ranked expert, that expert's own region edges over it,
-    and the network's decision boundary in black: the artists drawn, to remove on a redraw."""
-    extent = (-1, 1, -1, 1)
-    fill = ax.imshow(
-        picture.chosen, origin="lower", extent=extent, cmap=expert_colours(experts),
-        vmin=-0.5, vmax=experts - 0.5, interpolation="nearest",
-    )  # fmt: skip
-    edges = ax.imshow(
-        edge_image(picture.edges), origin="lower", extent=extent, interpolation="nearest"
-    )
+def boundary_lines(picture: ExpertMap) -> list[np.ndarray]:
+    """The decision boundary, where the output logit crosses 0, as polylines in plane
+    coordinates ((n, 2) each)."""
+    from contourpy import contour_generator  # matplotlib's own contouring, without an artist
+
     grid = np.linspace(-1, 1, picture.logit.shape[0])
-    boundary = ax.contour(
-        grid, grid, picture.logit, levels=[0.0], colors=PALETTE[-1], linewidths=1.2
-    )
+    return list(contour_generator(grid, grid, picture.logit).lines(0.0))
+
+
+def draw_map(ax, picture: ExpertMap, experts: int) -> tuple:
+    """``map_image`` over [-1, 1]^2, with the network's decision boundary in black:
+    (image, boundary), the artists a redraw updates."""
+    image = ax.imshow(
+        map_image(picture, experts), origin="lower", extent=(-1, 1, -1, 1),
+        interpolation="nearest",
+    )  # fmt: skip
+    boundary = LineCollection(boundary_lines(picture), colors=PALETTE[-1], linewidths=1.2)
+    ax.add_collection(boundary)
     ax.set_xticks([]), ax.set_yticks([])
-    return [fill, edges, boundary]
+    ax.set_xlim(-1, 1), ax.set_ylim(-1, 1)
+    return image, boundary
 
 
 def router_figure(
@@ -108,25 +119,21 @@ class RouterView:
     the map, with the other seeds' loads as dots, each busiest first."""
 
     def __init__(self, max_experts: int = len(PALETTE)) -> None:
-        self.figure = new_figure(8.0, 3.7, dpi=80, layout=None)  # placed by hand: faster
-        self.figure.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.84, wspace=0.22)
+        # placed by hand, and few texts: most of a redraw is laying out and drawing text
+        self.figure = new_figure(8.0, 3.5, dpi=80, layout=None)
+        self.figure.subplots_adjust(left=0.02, right=0.98, bottom=0.1, top=0.88, wspace=0.2)
         self.map_ax, self.load_ax = self.figure.subplots(1, 2, width_ratios=[1, 1.25])
         blank = np.zeros((2, 2))
-        extent = (-1, 1, -1, 1)
-        self.fill = self.map_ax.imshow(
-            blank, origin="lower", extent=extent, interpolation="nearest"
-        )
-        self.edges = self.map_ax.imshow(
-            edge_image(blank > 0), origin="lower", extent=extent, interpolation="nearest"
-        )
-        self.map_ax.set_xticks([]), self.map_ax.set_yticks([])
-        self.boundary = None
+        start = SimpleNamespace(chosen=blank.astype(int), logit=blank, edges=blank > 0)
+        self.image, self.boundary = draw_map(self.map_ax, start, 1)
         ranks = np.arange(1, max_experts + 1)
         self.bars = self.load_ax.bar(ranks, np.zeros(max_experts), edgecolor=GREY)
         (self.dots,) = self.load_ax.plot([], [], "o", color=PALETTE[-1], markersize=3)
         self.even = self.load_ax.axhline(1, color=GREY, linestyle="--", linewidth=1)
         self.load_ax.set(xlabel=tr("experts, busiest first"), ylabel=tr("share of the points"))
-        self.load_ax.set_title(tr("load: each expert's share of the points"), fontsize=10)
+        self.load_ax.set_ylim(0, LOAD_TOP)
+        self.load_ax.set_yticks([0, 0.4, LOAD_TOP])
+        self.load_ax.tick_params(axis="x", labelbottom=False)  # ranks: the bars' order says it
         seed_bars = Rectangle(
             (0, 0), 1, 1, facecolor=tint(GREY, 0.15), edgecolor=GREY
         )  # colours vary
@@ -142,21 +149,13 @@ class RouterView:
         experts, first = picture.num_experts, picture.load[0]
         if experts > len(self.bars):
             raise ValueError(f"picture: at most {len(self.bars)} experts, got {experts}")
+        if picture.load.max() > LOAD_TOP:
+            raise ValueError(
+                f"picture: a load above {LOAD_TOP} would be cut, got {picture.load.max()}"
+            )
         colours = expert_colours(experts)
-        self.fill.set_data(picture.map.chosen)
-        self.fill.set_cmap(colours)
-        self.fill.set_clim(-0.5, experts - 0.5)
-        self.edges.set_data(edge_image(picture.map.edges))
-        if self.boundary is not None:
-            self.boundary.remove()
-        grid = np.linspace(-1, 1, picture.map.logit.shape[0])
-        self.boundary = self.map_ax.contour(
-            grid, grid, picture.map.logit, levels=[0.0], colors=PALETTE[-1], linewidths=1.2
-        )
-        self.map_ax.set_title(
-            tr("seed {seed}: accuracy {acc:.2f}", seed=picture.seed, acc=picture.accuracy[0]),
-            fontsize=10,
-        )
+        self.image.set_data(map_image(picture.map, experts))
+        self.boundary.set_segments(boundary_lines(picture.map))
         order = np.argsort(-first, kind="stable")
         for rank, bar in enumerate(self.bars):
             shown = rank < experts
@@ -172,8 +171,11 @@ class RouterView:
             tr("seed {seed}, its experts' colours", seed=picture.seed)
         )
         self.load_ax.set(xticks=ranks, xlim=(0.4, experts + 0.6))
-        self.load_ax.set_ylim(0, max(0.6, 1.45 * float(picture.load.max())))  # room for the key
         self.title.set_text(
-            tr("{E} experts, top {k}, α = {alpha}", E=experts, k=picture.k, alpha=picture.alpha)
-        )
+            tr(
+                "{E} experts, top {k}, α = {alpha}; left, seed {seed}: accuracy {acc:.2f}",
+                E=experts, k=picture.k, alpha=picture.alpha, seed=picture.seed,
+                acc=picture.accuracy[0],
+            )
+        )  # fmt: skip
         return self.figure

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from course_lib.plots.moe import EDGE, RouterPicture, RouterView, router_figure
+from course_lib.plots.moe import RouterPicture, RouterView, expert_colours, router_figure
 
 
 def picture_map(chosen, logit, edges=None):
@@ -35,11 +35,28 @@ def test_the_router_figure_shows_each_alpha_each_seeds_load_and_the_even_share()
     assert np.allclose(lines[3].get_ydata(), [0.4, 0.3, 0.2, 0.1])
     even = [line for line in right.get_lines() if len(line.get_xdata()) == 2]
     assert np.allclose(even[0].get_ydata(), 0.25)
-    fill, drawn_edges = middle.get_images()
-    assert np.array_equal(fill.get_array(), maps[1].chosen)
-    assert np.array_equal(drawn_edges.get_array()[..., 3] > 0, edges)  # the expert's own edges
-    boundary = middle.collections[0].get_paths()[0].vertices  # the logit's zero line
-    assert np.allclose(boundary[:, 0], 0, atol=1e-9)
+    assert shows_experts(middle.get_images()[0].get_array(), maps[1].chosen, edges, 4)
+    boundary = middle.collections[0].get_segments()[0]  # the logit's zero line
+    assert np.allclose(boundary[:, 0], 0, atol=1e-9) and np.ptp(boundary[:, 1]) > 1.9
+
+
+def shows_experts(rgba, chosen, edges, experts) -> bool:
+    """Every pixel off an edge has its expert's colour; every pixel on one is darker than it."""
+    colours = np.asarray(expert_colours(experts).colors)[chosen]
+    plain = np.allclose(rgba[~edges][:, :3], colours[~edges])
+    darker = (rgba[edges][:, :3].sum(-1) < colours[edges].sum(-1) - 0.1).all()
+    return bool(plain and darker and np.allclose(rgba[..., 3], 1))
+
+
+def test_the_map_check_rejects_a_map_of_other_experts_or_without_edges():
+    chosen = np.arange(16).reshape(4, 4) % 3
+    edges = np.eye(4, dtype=bool)
+    view = RouterView()
+    view.update(demo_picture(3, [0.5, 0.3, 0.2], [], chosen=chosen, edges=edges))
+    shown = view.map_ax.get_images()[0].get_array()
+    assert shows_experts(shown, chosen, edges, 3)
+    assert not shows_experts(shown, (chosen + 1) % 3, edges, 3)
+    assert not shows_experts(shown, chosen, np.zeros((4, 4), bool), 3)
 
 
 def test_more_experts_than_colours_is_refused():
@@ -48,38 +65,41 @@ def test_more_experts_than_colours_is_refused():
         router_figure([blank], (0.0,), np.zeros((1, 1, 9)), "spiral")
 
 
-def demo_picture(experts: int, seed0_load, other_loads, accuracy=0.8, k=2, alpha=0.1):
-    chosen = np.arange(36).reshape(6, 6) % experts
-    edges = np.eye(6, dtype=bool)
+def demo_picture(
+    experts, seed0_load, other_loads, accuracy=0.8, k=2, alpha=0.1, chosen=None, edges=None
+):
+    chosen = np.arange(36).reshape(6, 6) % experts if chosen is None else chosen
+    edges = np.eye(len(chosen), dtype=bool) if edges is None else edges
     load = np.array([seed0_load, *other_loads])
     accuracies = np.array([accuracy] + [0.5] * len(other_loads))
-    logit = np.linspace(-1, 1, 6)[None, :].repeat(6, axis=0)
+    logit = np.linspace(-1, 1, len(chosen))[None, :].repeat(len(chosen), axis=0)
     return RouterPicture(experts, k, alpha, 0, picture_map(chosen, logit, edges), load, accuracies)
 
 
 def test_the_demo_view_shows_the_map_the_bars_and_the_dots_of_its_data_and_redraws_in_place():
     view = RouterView()
     first = view.update(demo_picture(4, [0.1, 0.4, 0.2, 0.3], [[0.7, 0.1, 0.1, 0.1]]))
-    again = view.update(demo_picture(2, [0.35, 0.65], [[0.5, 0.5], [0.9, 0.1]], 0.625, k=1))
+    again = view.update(demo_picture(2, [0.35, 0.65], [[0.5, 0.5], [0.75, 0.25]], 0.625, k=1))
     assert again is first and len(first.axes) == 2  # one figure, updated
     map_ax, load_ax = first.axes
-    fill, edges = map_ax.get_images()
-    assert np.array_equal(fill.get_array(), np.arange(36).reshape(6, 6) % 2)
-    assert fill.get_clim() == (-0.5, 1.5)
-    assert np.array_equal(edges.get_array()[..., 3] == EDGE[3], np.eye(6, dtype=bool))
-    assert len(map_ax.collections) == 1  # the old boundary is gone, the new one drawn
-    assert map_ax.get_title() == "seed 0: accuracy 0.62"
-    assert first._suptitle.get_text() == "2 experts, top 1, α = 0.1"
+    (image,) = map_ax.get_images()
+    chosen = np.arange(36).reshape(6, 6) % 2
+    assert shows_experts(image.get_array(), chosen, np.eye(6, dtype=bool), 2)
+    (boundary,) = map_ax.collections  # one, updated: the logit's zero line at x = 0
+    assert np.allclose(boundary.get_segments()[0][:, 0], 0, atol=1e-9)
+    assert first._suptitle.get_text() == "2 experts, top 1, α = 0.1; left, seed 0: accuracy 0.62"
     bars = [bar for bar in load_ax.patches if bar.get_visible()]
     assert [round(bar.get_height(), 2) for bar in bars] == [0.65, 0.35]  # busiest first
-    colours = fill.get_cmap().colors
+    colours = expert_colours(2).colors
     assert [tuple(bar.get_facecolor()[:3]) for bar in bars] == [colours[1], colours[0]]
     dots = load_ax.lines[0]
     assert np.allclose(dots.get_xdata(), [1, 2, 1, 2])
-    assert np.allclose(dots.get_ydata(), [0.5, 0.5, 0.9, 0.1])
+    assert np.allclose(dots.get_ydata(), [0.5, 0.5, 0.75, 0.25])
     assert np.allclose(load_ax.lines[1].get_ydata(), 0.5)  # the even share 1/E
 
 
-def test_the_demo_view_refuses_more_experts_than_its_bars():
+def test_the_demo_view_refuses_more_experts_than_its_bars_and_a_load_it_would_cut():
     with pytest.raises(ValueError, match="at most 3 experts, got 4"):
         RouterView(max_experts=3).update(demo_picture(4, [0.25] * 4, []))
+    with pytest.raises(ValueError, match="a load above 0.8 would be cut, got 0.9"):
+        RouterView().update(demo_picture(2, [0.9, 0.1], []))

@@ -8,6 +8,7 @@ import pytest
 
 from course_lib.experiments.moe import expert_map, router_runs
 from course_lib.widgets.moe import demos, router_data
+from tests.plots.test_moe import shows_experts
 
 
 def test_every_setting_shows_its_stored_networks_map_load_and_accuracy():
@@ -20,14 +21,13 @@ def test_every_setting_shows_its_stored_networks_map_load_and_accuracy():
         picture = expert_map(runs.weights[0][0], values["k"])
         assert fig is first
         map_ax, load_ax = fig.axes
-        fill, edges = map_ax.get_images()
-        assert np.array_equal(fill.get_array(), picture.chosen)
-        assert np.array_equal(edges.get_array()[..., 3] > 0, picture.edges)
+        experts, k, alpha = values["experts"], values["k"], values["alpha"]
+        shown = map_ax.get_images()[0].get_array()
+        assert shows_experts(shown, picture.chosen, picture.edges, experts)
         bars = [bar.get_height() for bar in load_ax.patches if bar.get_visible()]
         assert np.allclose(bars, np.sort(runs.load[0, 0])[::-1])
-        assert map_ax.get_title().endswith(f"accuracy {runs.accuracy[0, 0]:.2f}")
-        k, alpha = values["k"], values["alpha"]
-        assert fig._suptitle.get_text() == f"{values['experts']} experts, top {k}, α = {alpha}"
+        title = f"{experts} experts, top {k}, α = {alpha}; left, seed 0: accuracy"
+        assert fig._suptitle.get_text() == f"{title} {runs.accuracy[0, 0]:.2f}"
 
 
 @pytest.mark.parametrize(

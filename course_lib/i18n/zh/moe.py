@@ -120,11 +120,11 @@ MESSAGES: dict[str, str] = {
         "Mixtral 的路由器选前 2 个，而不是前 1 个（那是 Switch Transformer）。"
     ),
     # course_lib.plots.moe: the router demo
-    "seed {seed}: accuracy {acc:.2f}": "种子 {seed}：准确率 {acc:.2f}",
-    "load: each expert's share of the points": "负载：每个专家分到的点的份额",
     "seed {seed}, its experts' colours": "种子 {seed}，颜色同其专家",
     "the other seeds": "其他种子",
-    "{E} experts, top {k}, α = {alpha}": "{E} 个专家，选前 {k} 个，α = {alpha}",
+    "{E} experts, top {k}, α = {alpha}; left, seed {seed}: accuracy {acc:.2f}": (
+        "{E} 个专家，选前 {k} 个，α = {alpha}；左图为种子 {seed}：准确率 {acc:.2f}"
+    ),
     # section 3: the stored runs and the demo's grid
     "seed 0 trained now has the stored network's load": "现在训练的种子 0 与存下的网络负载相同",
     "α = 0.1: every expert's share within 0.001": "α = 0.1：每个专家的份额相差都在 0.001 以内",
