@@ -22,3 +22,5 @@ SHAZEER_2020: dict[str, tuple[float, float]] = {
 # Jiang et al. 2024 (Mixtral of Experts), section 2: each token has access to 47B parameters but
 # uses only 13B active ones, with 8 experts and top-2 routing.
 MIXTRAL_2024 = {"total": 47e9, "active": 13e9}
+# DeepSeek-AI 2024, DeepSeek-V3 Technical Report: 671B parameters, 37B activated per token
+DEEPSEEK_V3_2024 = {"total": 671e9, "active": 37e9}

@@ -118,35 +118,63 @@ def capacity(tokens: int, num_experts: int, capacity_factor: float = 1.0) -> int
 
 
 def moe_parameters(
-    d_model: int, d_ff: int, num_experts: int, k: int, gated: bool = False, bias: bool = True
+    d_model: int,
+    d_ff: int,
+    num_experts: int,
+    k: int,
+    gated: bool = False,
+    bias: bool = True,
+    shared: int = 0,
 ) -> dict[str, int]:
     """One MoE layer's parameters: "total" (router + every expert) and "active" (router + the k
-    experts a token runs). ``gated``: SwiGLU experts of three bias-free matrices (Mixtral)."""
+    experts a token runs). ``gated``: SwiGLU experts of three bias-free matrices (Mixtral).
+    ``shared``: experts every token runs besides its k routed ones (DeepSeekMoE)."""
     positive_int("num_experts", num_experts)
     int_at_least("k", k, 1)
+    int_at_least("shared", shared, 0)
     if k > num_experts:
         raise ValueError(f"k must be at most num_experts={num_experts}, got {k}")
     expert = (
         count_gated_parameters(d_model, d_ff) if gated else count_parameters(d_model, d_ff, bias)
     )
     router = d_model * num_experts if num_experts > 1 else 0  # one expert needs no router
-    return {"total": router + num_experts * expert, "active": router + k * expert}
+    return {
+        "total": router + (num_experts + shared) * expert,
+        "active": router + (k + shared) * expert,
+    }
 
 
 def moe_flops_per_token(
-    d_model: int, d_ff: int, num_experts: int, k: int, gated: bool = False
+    d_model: int, d_ff: int, num_experts: int, k: int, gated: bool = False, shared: int = 0
 ) -> int:
-    """FLOPs per token of one MoE layer: the router's d_model x E product, then k experts (a gated
-    expert has three matrix products, a plain one two; a multiply-add is 2 FLOPs)."""
+    """FLOPs per token of one MoE layer: the router's d_model x E product, then k experts and the
+    ``shared`` ones (a gated expert has three matrix products, a plain one two; a multiply-add is
+    2 FLOPs)."""
     expert = flops_per_token(d_model, d_ff) * (3 if gated else 2) // 2
     router = 2 * d_model * num_experts if num_experts > 1 else 0
-    return router + int_at_least("k", k, 1) * expert
+    return router + (int_at_least("k", k, 1) + int_at_least("shared", shared, 0)) * expert
+
+
+@dataclass(frozen=True)
+class LatentAttention:
+    """Multi-head latent attention (DeepSeek-V2 and V3): queries through a rank-``q_rank`` latent,
+    keys and values through a rank-``kv_rank`` one (what the cache keeps), each latent
+    RMSNorm-ed; per head, ``nope_dim`` + ``rope_dim`` dimensions to match and ``v_dim`` of value,
+    the ``rope_dim`` key part shared by all heads."""
+
+    q_rank: int
+    kv_rank: int
+    nope_dim: int
+    rope_dim: int
+    v_dim: int
 
 
 @dataclass(frozen=True)
 class DecoderConfig:
-    """A decoder-only language model's published shape: grouped-query attention, SwiGLU experts,
-    RMSNorm (weights only), untied input and output embeddings (Mistral, Mixtral)."""
+    """A decoder-only language model's published shape: grouped-query attention (or ``latent``
+    attention), SwiGLU experts with ``shared_experts`` every token runs, the first
+    ``dense_layers`` layers with one SwiGLU FFN of width ``dense_d_ff`` instead, RMSNorm (weights
+    only), untied input and output embeddings (Mistral, Mixtral, DeepSeek-V3)."""
 
     name: str
     vocab: int
@@ -158,17 +186,37 @@ class DecoderConfig:
     d_ff: int  # each expert's width
     num_experts: int = 1
     k: int = 1
+    shared_experts: int = 0
+    dense_layers: int = 0
+    dense_d_ff: int = 0
+    latent: LatentAttention | None = None
+
+
+def attention_parameters(config: DecoderConfig) -> int:
+    """One layer's attention weights (no biases)."""
+    c, a = config, config.latent
+    if a is None:  # W_q and W_o for every head; W_k and W_v for every key/value head
+        return c.d_model * c.head_dim * (2 * c.heads + 2 * c.kv_heads)
+    queries = c.d_model * a.q_rank + a.q_rank + a.q_rank * c.heads * (a.nope_dim + a.rope_dim)
+    keys_values = (
+        c.d_model * (a.kv_rank + a.rope_dim)
+        + a.kv_rank
+        + a.kv_rank * c.heads * (a.nope_dim + a.v_dim)
+    )
+    return queries + keys_values + c.heads * a.v_dim * c.d_model  # and W_o
 
 
 def decoder_parameters(config: DecoderConfig) -> dict[str, int]:
     """Parameters of the whole model: "total", "active" per token, and the FFN layers' share."""
     c = config
-    attention = c.d_model * c.head_dim * (2 * c.heads + 2 * c.kv_heads)  # W_q, W_o; W_k, W_v
-    moe = moe_parameters(c.d_model, c.d_ff, c.num_experts, c.k, gated=True)
+    moe = moe_parameters(c.d_model, c.d_ff, c.num_experts, c.k, gated=True, shared=c.shared_experts)
+    dense = count_gated_parameters(c.d_model, c.dense_d_ff) if c.dense_layers else 0
+    moe_layers = c.layers - c.dense_layers
     norms = 2 * c.d_model  # two RMSNorms per layer
     embeddings = 2 * c.vocab * c.d_model + c.d_model  # input, output, and the final RMSNorm
-    parts = {key: c.layers * (attention + moe[key] + norms) + embeddings for key in moe}
-    parts["ffn_total"] = c.layers * moe["total"]
+    every_layer = c.layers * (attention_parameters(c) + norms) + c.dense_layers * dense
+    parts = {key: every_layer + moe_layers * moe[key] + embeddings for key in moe}
+    parts["ffn_total"] = moe_layers * moe["total"] + c.dense_layers * dense
     return parts
 
 
@@ -176,3 +224,12 @@ def decoder_parameters(config: DecoderConfig) -> dict[str, int]:
 # shape but for the FFN, 8 experts and k = 2 in Mixtral, one dense FFN in Mistral.
 MIXTRAL_8X7B = DecoderConfig("Mixtral 8x7B", 32000, 4096, 32, 32, 8, 128, 14336, 8, 2)
 MISTRAL_7B = DecoderConfig("Mistral 7B", 32000, 4096, 32, 32, 8, 128, 14336, 1, 1)
+# DeepSeek-AI 2024 (DeepSeek-V3 Technical Report), its published config: 61 layers, the first 3
+# dense (width 18432), then 256 routed experts of width 2048, top 8, and 1 shared expert; latent
+# attention with 128 heads. The router's load-balancing bias (256 numbers a layer) and the
+# multi-token-prediction module are left out, as the report's 671B does.
+DEEPSEEK_V3 = DecoderConfig(
+    "DeepSeek-V3", 129280, 7168, 61, 128, 128, 128, 2048, 256, 8,
+    shared_experts=1, dense_layers=3, dense_d_ff=18432,
+    latent=LatentAttention(q_rank=1536, kv_rank=512, nope_dim=128, rope_dim=64, v_dim=128),
+)  # fmt: skip

@@ -4,15 +4,19 @@ modules and the published Mixtral numbers."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 
-from course_lib.literature import MIXTRAL_2024
+from course_lib.literature import DEEPSEEK_V3_2024, MIXTRAL_2024
 from course_lib.model.ffn import module_parameters
 from course_lib.model.moe import (
+    DEEPSEEK_V3,
     MISTRAL_7B,
     MIXTRAL_8X7B,
     MixtureOfExperts,
+    attention_parameters,
     balancing_loss,
     capacity,
     decoder_parameters,
@@ -94,6 +98,35 @@ def test_mixtrals_published_totals_follow_from_its_published_shape():
     # per layer and the routers
     expert = 3 * 4096 * 14336
     assert mixtral["active"] - mistral["total"] == 32 * (expert + 4096 * 8)
+
+
+def test_shared_experts_are_held_and_run_by_every_token():
+    plain, shared = moe_parameters(8, 32, 4, 2), moe_parameters(8, 32, 4, 2, shared=1)
+    expert = 2 * 8 * 32 + 32 + 8
+    assert shared["total"] - plain["total"] == expert == shared["active"] - plain["active"]
+    flops = moe_flops_per_token(8, 32, 4, 2, shared=1) - moe_flops_per_token(8, 32, 4, 2)
+    assert flops == 2 * 8 * 32 * 2  # one more expert's two products per token
+    with pytest.raises(ValueError, match="shared must be"):
+        moe_parameters(8, 32, 4, 2, shared=-1)
+
+
+def test_deepseek_v3s_published_counts_follow_from_its_configuration():
+    """Latent attention counted from the checkpoint's weight shapes (DeepSeek-V3's names), not
+    from the formula: q_a_proj, its norm, q_b_proj, kv_a_proj_with_mqa, its norm, kv_b_proj,
+    o_proj."""
+    d, heads, q_rank, kv_rank, nope, rope, v = 7168, 128, 1536, 512, 128, 64, 128
+    shapes = [(q_rank, d), (q_rank,), (heads * (nope + rope), q_rank), (kv_rank + rope, d)]
+    shapes += [(kv_rank,), (heads * (nope + v), kv_rank), (d, heads * v)]
+    assert attention_parameters(DEEPSEEK_V3) == sum(math.prod(shape) for shape in shapes)
+    counts = decoder_parameters(DEEPSEEK_V3)
+    assert abs(counts["total"] / DEEPSEEK_V3_2024["total"] - 1) < 0.001  # 671.0B against 671B
+    assert abs(counts["active"] / DEEPSEEK_V3_2024["active"] - 1) < 0.02  # 37.6B against 37B
+    expert, router, dense_ffn = 3 * d * 2048, d * 256, 3 * d * 18432
+    every_layer = 61 * (attention_parameters(DEEPSEEK_V3) + 2 * d)  # attention and two norms
+    embeddings = 2 * 129280 * d + d  # input, output, final norm
+    routed = 58 * (router + 9 * expert)  # 58 MoE layers: 8 routed experts and the shared one
+    assert counts["active"] == every_layer + 3 * dense_ffn + routed + embeddings
+    assert counts["total"] - counts["active"] == 58 * (256 - 8) * expert
 
 
 def test_the_balancing_loss_is_alpha_when_balanced_and_alpha_e_when_collapsed():

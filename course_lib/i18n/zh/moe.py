@@ -24,6 +24,12 @@ MESSAGES: dict[str, str] = {
     "against Mistral 7B: ×{held:.1f} the parameters, ×{used:.1f} per token": (
         "与 Mistral 7B 相比：参数量 ×{held:.1f}，每 token ×{used:.1f}"
     ),
+    "DeepSeek-V3's published total follows from its configuration": (
+        "DeepSeek-V3 公布的总参数量可由其配置算出"
+    ),
+    "{ours:.1f}B against the report's {paper:.0f}B": "{ours:.1f}B，报告为 {paper:.0f}B",
+    "and its active count, up to the report's rounding": "它的激活参数量也一样，差别在报告的取整之内",
+    "a DeepSeek-V3 token uses under 6 % of the parameters": "DeepSeek-V3 的一个 token 用到的参数不到 6%",
     "over 6 times the parameters held, under 2 times used": "拥有的参数超过 6 倍，用到的不到 2 倍",
     "its FFN compute per token is twice Mistral's": "它每个 token 的 FFN 计算量是 Mistral 的两倍",
     # section 3
