@@ -186,6 +186,7 @@ MESSAGES: dict[str, str] = {
         "擦除第 0 层的一个专家后丢掉的事实，专家 0–3"
     ),
     "seed {seed}: {lost}": "种子 {seed}：{lost}",
+    "  expert {e}'s: {kinds}": "  专家 {e} 带走的：{kinds}",
     "on every seed, one expert of layer 0 carries many facts": "每个种子上，第 0 层都有一个专家承载着许多事实",
     "at least {least} of 48": "48 个中至少 {least} 个",
     "and another carries none": "而另一个一个也不承载",
