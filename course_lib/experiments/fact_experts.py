@@ -32,6 +32,7 @@ from course_lib.experiments.memory import (
     router_logits,
     save_model,
     train_language_model,
+    training_tokens,
 )
 from course_lib.model.language_model import LanguageModel
 from course_lib.model.moe import expert_load
@@ -71,9 +72,10 @@ def routes(model: LanguageModel, corpus: Corpus) -> np.ndarray:
 
 
 def token_load(model: LanguageModel, corpus: Corpus) -> np.ndarray:
-    """Each expert's share of all the corpus' words (padding left out) as each layer's router
+    """Each expert's share of all the corpus' tokens (padding left out, <bos> kept: the positions
+    the balancing loss counts) as each layer's router
     ranks it first: (layers, experts), each row summing to 1."""
-    tokens = corpus.tokens()
+    tokens = training_tokens(corpus)[:, :-1]  # the positions the model read in training
     with torch.no_grad(), router_logits(model) as logits:
         model(tokens)
     real = tokens != 0
@@ -98,14 +100,19 @@ def purity(table: np.ndarray) -> float:
 
 
 def chance_purity(
-    chosen: np.ndarray, labels: Sequence[str], experts: int, draws: int = 200, seed: int = 0
+    chosen: np.ndarray, labels: Sequence[str], experts: int, draws: int = 5000, seed: int = 0
 ) -> float:
-    """The mean purity of the same routes dealt to the facts at random (``draws`` shuffles from a
-    seeded generator): what routing that ignores the labels scores, given how unevenly the
+    """The purity the same routes score when dealt to the facts at random, estimated as the mean
+    over ``draws`` shuffles from a seeded generator (its standard error is below 0.001 for the
+    lesson's 48 facts): what routing that ignores the labels scores, given how unevenly the
     experts are used."""
+    groups = list(dict.fromkeys(labels))
+    codes = np.array([groups.index(label) for label in labels])
     g = np.random.default_rng(seed)
-    shuffled = (routing_table(g.permutation(chosen), labels, experts) for _ in range(draws))
-    return float(np.mean([purity(table) for table in shuffled]))
+    shuffled = np.asarray(chosen)[np.argsort(g.random((draws, len(codes))), axis=1)]
+    counts = np.zeros((draws, len(groups), experts), dtype=int)
+    np.add.at(counts, (np.arange(draws)[:, None], codes[None, :], shuffled), 1)
+    return float((counts.max(axis=2).sum(axis=1) / len(codes)).mean())
 
 
 @contextmanager

@@ -89,14 +89,20 @@ def next_token_loss(model: LanguageModel, tokens: torch.Tensor) -> torch.Tensor:
     return F.cross_entropy(logits.transpose(1, 2), tokens[:, 1:], ignore_index=0)
 
 
+def training_tokens(corpus: Corpus) -> torch.Tensor:
+    """Every line of the corpus, (lines, L), without the columns that are padding on every line:
+    the model reads [:, :-1] and predicts [:, 1:]."""
+    tokens = corpus.tokens()
+    return tokens[:, : int((tokens != 0).sum(dim=1).max())]
+
+
 def train_language_model(settings: Settings = SETTINGS) -> tuple[LanguageModel, np.ndarray]:
     """Train on the whole corpus at once (full-batch Adam, ``adam_steps``), with a linear warm-up
     and a cosine decay; seeded, so one machine gives the same model every time. A mixture of
     experts adds ``settings.alpha`` times each layer's balancing loss over the real tokens.
     Returns the model and the loss curve (steps,), the next-token loss alone."""
     corpus = corpus_of(settings)
-    tokens = corpus.tokens()
-    tokens = tokens[:, : int((tokens != 0).sum(dim=1).max())]  # drop the all-padding columns
+    tokens = training_tokens(corpus)
     model = build_model(settings, len(corpus.vocabulary))
 
     def lr_at(step: int) -> float:

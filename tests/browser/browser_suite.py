@@ -15,6 +15,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = PROJECT / "notebooks"
 ARTIFACTS = PROJECT / "artifacts" / "browser"
 CHROMIUM = Path("/usr/bin/chromium")
+VIEWPORT = {"width": 1280, "height": 900}  # a laptop's window, in CSS pixels
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",

@@ -15,6 +15,7 @@ from browser_suite import (
     CHROMIUM_FLAGS,
     NO_CHROMIUM,
     NOTEBOOKS,
+    VIEWPORT,
     cleared_copy,
     in_ci,
     open_lab,
@@ -86,7 +87,7 @@ def browser():
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        context = chromium.new_context(viewport=VIEWPORT)
         yield context
         context.close()
         chromium.close()

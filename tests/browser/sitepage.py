@@ -179,7 +179,9 @@ def question_problems(page) -> list[str]:
     stay hidden until it is answered (the first one's are shown by its "show" button instead).
     Empty when all is well."""
     questions, problems = page.evaluate(_QUESTIONS), []
-    if questions:  # a reader's answers are kept per question, shared by the two editions' pages
+    # a reader's answers are kept per question, shared by the two editions' pages: a page opened
+    # in a context that answered before starts again from none (a fresh context has none)
+    if questions and page.evaluate("() => localStorage.length"):
         page.evaluate("() => localStorage.clear()")
         page.reload()
         page.wait_for_function(_READY)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_suite import ARTIFACTS, NOTEBOOKS
+from browser_suite import ARTIFACTS, NOTEBOOKS, VIEWPORT
 from sitepage import exercise_demos, open_page, question_problems, sideways_problems
 from siteserver import SiteServer
 
@@ -45,7 +45,8 @@ def site_url() -> Iterator[str]:
 
 @pytest.mark.parametrize("path", PAGES)
 def test_site_page_loads_cleanly_and_every_demo_control_swaps_its_frame(browser, site_url, path):
-    page, errors = open_page(browser, f"{site_url}/{path}")
+    reader = browser.browser.new_context(viewport=VIEWPORT)
+    page, errors = open_page(reader, f"{site_url}/{path}")  # a new reader: nothing answered yet
     try:
         assert page.evaluate(_IMAGE_PROBLEMS) == []
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -66,7 +67,7 @@ def test_site_page_loads_cleanly_and_every_demo_control_swaps_its_frame(browser,
         page.screenshot(path=str(ARTIFACTS / f"site-{name}-phone.png"))
         assert not sideways, "\n".join(sideways)
     finally:
-        page.close()
+        reader.close()
 
 
 def test_the_phone_check_catches_a_page_wider_than_the_screen(browser, tmp_path: Path):

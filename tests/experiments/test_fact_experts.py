@@ -12,7 +12,12 @@ import torch
 
 from course_lib.experiments import fact_experts as X
 from course_lib.experiments.facts import RELATIONS
-from course_lib.experiments.memory import load_model, router_logits, train_language_model
+from course_lib.experiments.memory import (
+    load_model,
+    router_logits,
+    train_language_model,
+    training_tokens,
+)
 
 
 def test_the_two_budgets_hold_the_dense_ffns_parameters_or_its_compute_per_token():
@@ -56,6 +61,9 @@ def test_chance_purity_is_what_routing_that_ignores_the_labels_scores():
     assert X.chance_purity(by_label, labels, 2) == chance  # seeded
     everyone_to_one = np.zeros(12, dtype=int)
     assert X.chance_purity(everyone_to_one, labels, 2) == 1.0  # nothing to tell apart
+    # two facts of each label, one expert each: dealt at random, a label keeps both of its facts
+    # on one expert with probability 1/3 (purity 1), else splits them (purity 1/2): 2/3 expected
+    assert abs(X.chance_purity(np.array([0, 0, 1, 1]), ["a", "a", "b", "b"], 2) - 2 / 3) < 0.01
 
 
 def test_an_erased_expert_outputs_zeros_inside_the_block_only():
@@ -104,7 +112,7 @@ def test_a_stored_loss_curve_starts_as_a_fresh_run_of_its_rebuild_does(name):
 def test_the_token_load_is_each_routers_first_choice_over_every_real_word():
     model, corpus = X.stored_moe("equal total", 0)
     load = X.token_load(model, corpus)
-    tokens = corpus.tokens()
+    tokens = training_tokens(corpus)[:, :-1]  # what the model read in training
     with torch.no_grad(), router_logits(model) as logits:
         model(tokens)
     first = logits[1][tokens != 0].argmax(-1)

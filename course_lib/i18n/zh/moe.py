@@ -157,10 +157,10 @@ MESSAGES: dict[str, str] = {
         "{E} × 宽 {d_ff:>3d}，选前 {k} 个    {held:>13,} {used:>15,}   {n} 个中的 {right} 个"
     ),
     "both mixtures learn every fact, as the dense FFN does": "两个混合模型都学会了每条事实，和稠密 FFN 一样",
-    "layer {layer}: each expert's share of all words {load}": "第 {layer} 层：每个专家在全部词上的份额 {load}",
+    "layer {layer}: each expert's share of all tokens {load}": "第 {layer} 层：每个专家在全部 token 上的份额 {load}",
     "  fact prompts' last word, experts 0–3, per relation:": "  事实提示的最后一个词，专家 0–3，按关系：",
-    "over all words the load is balanced: every expert within 0.1 of 1/4, in both layers": (
-        "在全部词上负载是均衡的：两层里每个专家与 1/4 相差都不到 0.1"
+    "over all tokens the load is balanced: every expert within 0.1 of 1/4, in both layers": (
+        "在全部 token 上负载是均衡的：两层里每个专家与 1/4 相差都不到 0.1"
     ),
     "largest gap {spread:.2f}": "最大相差 {spread:.2f}",
     "seed layer  busiest  relation: purity / at random  entity: purity / at random": (
