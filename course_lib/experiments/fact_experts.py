@@ -99,6 +99,13 @@ def purity(table: np.ndarray) -> float:
     return float(table.max(axis=1).sum() / table.sum())
 
 
+def own_experts(table: np.ndarray) -> int:
+    """How many experts take every fact of one group and no other fact (a group's own expert)."""
+    full = table == table.sum(axis=1, keepdims=True)  # (groups, experts): takes all of the group
+    alone = (table > 0).sum(axis=0) == 1  # (experts,): takes facts of one group only
+    return int((full.any(axis=0) & alone).sum())
+
+
 def chance_purity(
     chosen: np.ndarray, labels: Sequence[str], experts: int, draws: int = 5000, seed: int = 0
 ) -> float:

@@ -157,6 +157,19 @@ def train_routers(
     )
 
 
+def starting_load(num_experts: int = 8, k: int = 2, seeds: Sequence[int] = SEEDS) -> np.ndarray:
+    """Each seed's load before any training, on the points the grid trains on: (seeds, E), the
+    share of points whose top expert is each (the same starts as ``train_routers``')."""
+    data = make_task(TRAINING["task"], TRAINING["points"])
+    load = []
+    with torch.no_grad(), torch_threads(1):
+        for seed in seeds:
+            w = moe_init(seed, num_experts, TRAINING["d_ff"], data.Y.shape[1])
+            _, logits = moe_outputs(w, data.X, k, switch_form(k))
+            load.append(expert_load(top_k_gates(logits, k)).numpy())
+    return np.stack(load)
+
+
 @dataclass(frozen=True)
 class ExpertMap:
     """One network on a resolution x resolution grid over [-1, 1]^2 (rows go up in y)."""

@@ -52,6 +52,13 @@ def test_the_routing_tables_count_every_fact_once_and_purity_reads_them():
     assert X.purity(np.full((4, 4), 3)) == 0.25  # routing that ignores the relation
 
 
+def test_an_own_expert_takes_all_of_one_groups_facts_and_nothing_else():
+    assert X.own_experts(np.diag([12, 12, 12, 12])) == 4
+    assert X.own_experts(np.array([[12, 0], [3, 9]])) == 0  # expert 0 takes all of a, and b's
+    assert X.own_experts(np.array([[12, 0, 0], [0, 9, 3]])) == 1  # a has expert 0; b has none
+    assert X.own_experts(np.array([[6, 6], [0, 12]])) == 0  # expert 1 has all of b, and a's
+
+
 def test_chance_purity_is_what_routing_that_ignores_the_labels_scores():
     labels = ["a"] * 6 + ["b"] * 6
     by_label = np.array([0] * 6 + [1] * 6)  # one expert per label: purity 1

@@ -10,6 +10,7 @@ import torch
 
 from course_lib.experiments import moe as M
 from course_lib.experiments.moe import expert_map, moe_init, moe_outputs, train_routers
+from course_lib.experiments.tasks import make_task
 from course_lib.model.moe import MixtureOfExperts, top_k_gates
 
 
@@ -121,3 +122,15 @@ def test_a_stored_run_is_what_training_it_now_gives(experts, k):
         assert torch.allclose(fresh.weights[0][0][name], stored.weights[a][s][name], atol=1e-6)
     assert np.allclose(fresh.load[0, 0], stored.load[a, s], atol=0.5 / 1000)
     assert abs(fresh.accuracy[0, 0] - stored.accuracy[a, s]) <= 0.5 / 1000
+
+
+def test_the_starting_load_is_the_untrained_networks_first_choices():
+    load = M.starting_load(4, 2, seeds=(0, 1))
+    assert load.shape == (2, 4) and np.allclose(load.sum(axis=1), 1)
+    data = make_task(M.TRAINING["task"], M.TRAINING["points"])
+    w = moe_init(1, 4, M.TRAINING["d_ff"], 1)
+    _, logits = moe_outputs(w, data.X, 2)
+    first = np.bincount(logits.argmax(-1).numpy(), minlength=4) / len(data.X)
+    assert np.allclose(load[1], first)
+    runs = M.router_runs(8, 2, (0.0,))
+    assert not np.allclose(M.starting_load(8, 2)[0], runs.load[0, 0])  # training moved it

@@ -28,20 +28,17 @@ MESSAGES: dict[str, str] = {
         "DeepSeek-V3 公布的总参数量可由其配置算出"
     ),
     "{ours:.1f}B against the report's {paper:.0f}B": "{ours:.1f}B，报告为 {paper:.0f}B",
-    "and its active count, up to the report's rounding": "它的激活参数量也一样，差别在报告的取整之内",
     "a DeepSeek-V3 token uses under 6 % of the parameters": "DeepSeek-V3 的一个 token 用到的参数不到 6%",
     "over 6 times the parameters held, under 2 times used": "拥有的参数超过 6 倍，用到的不到 2 倍",
     "its FFN compute per token is twice Mistral's": "它每个 token 的 FFN 计算量是 Mistral 的两倍",
     # section 3
-    "{steps} Adam steps; per seed: the busiest expert's share, experts used (above 5 % of": (
-        "{steps} 步 Adam；每个种子：最忙专家的份额、被用上的专家数（占点数 5% 以上"
+    "{steps} Adam steps; per seed: the busiest expert's share, experts ranked first on more than": (
+        "{steps} 步 Adam；每个种子：最忙专家的份额、在超过 5% 的点上排第一的"
     ),
-    "the points), accuracy": "的专家）、准确率",
-    "α = {alpha}: busiest {b}  used {u}  accuracy {acc}": (
-        "α = {alpha}：最忙 {b}  用上 {u}  准确率 {acc}"
-    ),
-    "without the loss, at most half the experts are used, on every seed": (
-        "不加该损失时，每个种子都至多用上一半的专家"
+    "5 % of the points, accuracy; and the same count before training": "专家数、准确率；以及训练前的同一计数",
+    "before training: ranked first {u}": "训练前：排第一 {u}",
+    "α = {alpha}: busiest {b}  ranked first {u}  accuracy {acc}": (
+        "α = {alpha}：最忙 {b}  排第一 {u}  准确率 {acc}"
     ),
     "with it, more than half, on every seed": "加上它，每个种子都用上一半以上",
     "the busiest expert takes less with the loss, on every seed": (
@@ -134,20 +131,12 @@ MESSAGES: dict[str, str] = {
     # section 3: the stored runs and the demo's grid
     "seed 0 trained now has the stored network's load": "现在训练的种子 0 与存下的网络负载相同",
     "α = 0.1: every expert's share within 0.001": "α = 0.1：每个专家的份额相差都在 0.001 以内",
-    "every setting, per α = 0 / 0.01 / 0.1: experts used and the busiest share (seed means)": (
-        "每个设置，依次为 α = 0 / 0.01 / 0.1：用上的专家数和最忙专家的份额（种子平均）"
-    ),
-    "{experts} experts, top {k}: used {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：用上 {u}；最忙 {b}",
-    "2 experts: both used on every seed, whatever k and α": "2 个专家：每个种子上两个都被用上，不论 k 和 α",
-    "8 experts: α = 0.1 uses more of them than α = 0 on every seed, for either k": (
-        "8 个专家：每个种子上 α = 0.1 都比 α = 0 用上更多专家，k 取哪个都一样"
-    ),
+    "every setting, per α = 0 / 0.01 / 0.1: experts ranked first and the busiest share (seed means)": "每个设置，依次为 α = 0 / 0.01 / 0.1：排第一的专家数和最忙专家的份额（种子平均）",
+    "{experts} experts, top {k}: ranked first {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：排第一 {u}；最忙 {b}",
+    "2 experts: both ranked first somewhere, on every seed, whatever k and α": "2 个专家：每个种子上两个都在某处排第一，不论 k 和 α",
+    "8 experts: α = 0.1 ranks more of them first than α = 0 on every seed, for either k": "8 个专家：每个种子上 α = 0.1 都比 α = 0 让更多专家排第一，k 取哪个都一样",
     "α = 0.1 leaves the busiest expert a smaller share than α = 0, for 4 and 8 experts, either k": (
         "α = 0.1 时最忙专家的份额比 α = 0 时小，4 个和 8 个专家、k 取哪个都一样"
-    ),
-    "2 experts fit the spiral worse than 4 or 8, for either k": "2 个专家对螺旋的拟合比 4 个或 8 个差，k 取哪个都一样",
-    "mean accuracy over seeds and α: at most {two:.2f} against at least {more:.2f}": (
-        "种子和 α 上的平均准确率：至多 {two:.2f}，对比至少 {more:.2f}"
     ),
     # section 5: experts in the fact model
     "FFN per layer                parameters held   used per word   facts right": (
@@ -174,9 +163,6 @@ MESSAGES: dict[str, str] = {
     "layer 1 routes by relation more than at random, on every seed": (
         "每个种子上，第 1 层按关系路由的程度都高于随机"
     ),
-    "yet no relation has an expert of its own: purity below 0.9 on every seed": (
-        "但没有哪个关系拥有自己的专家：每个种子上纯度都低于 0.9"
-    ),
     "and by entity no more than at random, on every seed": "而按实体路由的程度在每个种子上都不高于随机",
     "on most seeds, layer 0 sends every fact prompt to one expert": (
         "多数种子上，第 0 层把每条事实提示都送给同一个专家"
@@ -190,4 +176,28 @@ MESSAGES: dict[str, str] = {
     "on every seed, one expert of layer 0 carries many facts": "每个种子上，第 0 层都有一个专家承载着许多事实",
     "at least {least} of 48": "48 个中至少 {least} 个",
     "and another carries none": "而另一个一个也不承载",
+    # the review's mends
+    "before training, some experts are never ranked first, on every seed": (
+        "训练前，每个种子上都有专家从未排在第一"
+    ),
+    "training without the loss ranks no more experts first than the start did, on every seed": (
+        "不加损失的训练在每个种子上排第一的专家都不比开始时多"
+    ),
+    "without the loss, at most half the experts are ever ranked first, on every seed": (
+        "不加该损失时，每个种子上至多一半的专家曾排在第一"
+    ),
+    "and its active count, within 2 %": "它的激活参数量也一样，相差在 2% 以内",
+    "2 experts fit the spiral worse than 4 or 8, in every setting of k and α": (
+        "在 k 和 α 的每个设置下，2 个专家对螺旋的拟合都比 4 个或 8 个差"
+    ),
+    "mean accuracy over the seeds: at most {two:.2f} against at least {more:.2f}": (
+        "种子上的平均准确率：至多 {two:.2f}，对比至少 {more:.2f}"
+    ),
+    "{points:,} points, {experts} experts": "{points:,} 个点，{experts} 个专家",
+    "equal total spends about half the dense FFN's parameters per word": (
+        "总参数相同的模型每个词用到的参数约为稠密 FFN 的一半"
+    ),
+    "yet no expert takes one relation's facts and only those, on any seed": (
+        "但在任何种子上，都没有哪个专家恰好拿走某一个关系的全部事实、且只拿这些"
+    ),
 }
