@@ -224,6 +224,9 @@ def decoder_parameters(config: DecoderConfig) -> dict[str, int]:
 # shape but for the FFN, 8 experts and k = 2 in Mixtral, one dense FFN in Mistral.
 MIXTRAL_8X7B = DecoderConfig("Mixtral 8x7B", 32000, 4096, 32, 32, 8, 128, 14336, 8, 2)
 MISTRAL_7B = DecoderConfig("Mistral 7B", 32000, 4096, 32, 32, 8, 128, 14336, 1, 1)
+# Not a released model: Mistral 7B with its FFN twice as wide, a dense model that spends per token
+# what Mixtral's two experts spend
+MISTRAL_WIDE = DecoderConfig("Mistral d_ff=28672", 32000, 4096, 32, 32, 8, 128, 28672, 1, 1)
 # DeepSeek-AI 2024 (DeepSeek-V3 Technical Report), its published config: 61 layers, the first 3
 # dense (width 18432), then 256 routed experts of width 2048, top 8, and 1 shared expert; latent
 # attention with 128 heads. The router's load-balancing bias (256 numbers a layer) and the

@@ -10,11 +10,11 @@ MESSAGES: dict[str, str] = {
     "one expert: the layer is the FFN": "一个专家：这一层就是 FFN",
     "k = E: the softmax-weighted sum of every expert": "k = E：全部专家按 softmax 加权的和",
     # section 2
-    "model          parameters  active per token  FLOPs per token and layer (router, experts)": (
-        "模型           参数量      每 token 激活参数   每 token 每层 FLOPs（路由器与专家）"
+    "model               parameters  active per token  FLOPs per token and layer (router, experts)": (
+        "模型                参数量      每 token 激活参数   每 token 每层 FLOPs（路由器与专家）"
     ),
-    "{name:13s} {total:9.2f}B {active:12.2f}B {flops:>21,}": (
-        "{name:13s} {total:9.2f}B {active:12.2f}B {flops:>21,}"
+    "{name:18s} {total:9.2f}B {active:12.2f}B {flops:>21,}": (
+        "{name:18s} {total:9.2f}B {active:12.2f}B {flops:>21,}"
     ),
     "Mixtral's published total follows from its shape": "Mixtral 公布的总参数量可由其结构算出",
     "{ours:.1f}B against the paper's {paper:.0f}B": "{ours:.1f}B，论文为 {paper:.0f}B",
@@ -200,4 +200,9 @@ MESSAGES: dict[str, str] = {
     "yet no expert takes one relation's facts and only those, on any seed": (
         "但在任何种子上，都没有哪个专家恰好拿走某一个关系的全部事实、且只拿这些"
     ),
+    "a dense FFN twice Mistral's width spends what Mixtral spends per token": (
+        "宽度为 Mistral 两倍的稠密 FFN，每个 token 的计算量和 Mixtral 一样"
+    ),
+    "and holds over 3 times fewer parameters": "而拥有的参数少 3 倍以上",
+    "×{fewer:.1f}": "×{fewer:.1f}",
 }
