@@ -1,0 +1,225 @@
+"""Locating and rewriting a fact in lesson 5's model (Meng et al. 2022, "ROME").
+
+Causal tracing: run each fact's prompt clean; run it again with the subject's input embedding
+corrupted by Gaussian noise (3 times the embeddings' standard deviation, as the paper does), so
+that p(answer) collapses; then restore one hidden state, one layer's residual stream or FFN
+output at one position, from the clean run, and measure how much of p(answer) comes back.
+
+A rank-one edit: at one layer's FFN, the key k* is its hidden units at the subject's position,
+the value it should produce is found by a few gradient steps on the FFN's output there, and W2
+changes by the rank-one update that makes W2 k* that value while moving the keys of the corpus
+as little as possible (least squares over the keys, whose uncentred covariance is C):
+
+    W2' = W2 + (v* - W2 k*) (C^-1 k*)^T / (k*^T C^-1 k*)
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from course_lib._validate import int_at_least, positive_int
+from course_lib.experiments.facts import Corpus
+from course_lib.experiments.memory import training_tokens
+from course_lib.model.language_model import LanguageModel
+from course_lib.threads import torch_threads
+
+SUBJECT = 4  # the entity's position in every prompt: <bos> the <relation> of <entity> is
+NOISE = 3.0  # the corruption's scale, in standard deviations of the embedded inputs
+SITES = ("stream", "ffn")  # a block's output (the residual stream), or its FFN's output
+
+
+@contextmanager
+def _output_hook(module: torch.nn.Module, hook) -> Iterator[None]:
+    handle = module.register_forward_hook(lambda _m, _a, out: hook(out))
+    try:
+        yield
+    finally:
+        handle.remove()
+
+
+def _site(model: LanguageModel, site: str, layer: int) -> torch.nn.Module:
+    if site not in SITES:
+        raise ValueError(f"site must be one of {list(SITES)}, got {site!r}")
+    return model.layers[layer] if site == "stream" else model.layers[layer].ffn
+
+
+def states(model: LanguageModel, prompts: torch.Tensor, site: str) -> list[torch.Tensor]:
+    """Every layer's ``site`` for ``prompts``: (batch, seq_len, d_model) per layer."""
+    found: list[torch.Tensor] = []
+    with torch.no_grad(), ExitStack() as hooks:
+        for layer in range(len(model.layers)):
+            hooks.enter_context(_output_hook(_site(model, site, layer), found.append))
+        model(prompts)
+    return found
+
+
+def _answer_p(model: LanguageModel, prompts: torch.Tensor, answers: torch.Tensor) -> torch.Tensor:
+    probabilities = model(prompts)[:, -1].softmax(dim=-1)
+    return probabilities[torch.arange(len(answers)), answers]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """p(answer) of each fact: clean (facts,), with the subject corrupted (facts,), and with one
+    site restored from the clean run (facts, layers, positions); each a mean over the noise
+    samples."""
+
+    site: str
+    clean: np.ndarray
+    corrupted: np.ndarray
+    restored: np.ndarray
+
+    def effect(self) -> np.ndarray:
+        """The restored share of what the corruption took, averaged over the facts:
+        (layers, positions), 1 where restoring brings p(answer) all the way back."""
+        lost = (self.clean - self.corrupted)[:, None, None]
+        return ((self.restored - self.corrupted[:, None, None]) / lost).mean(axis=0)
+
+
+def causal_trace(
+    model: LanguageModel, corpus: Corpus, site: str = "stream", samples: int = 10, seed: int = 0
+) -> Trace:
+    """Causal tracing of every fact of ``corpus`` at every layer's ``site`` and position."""
+    prompts, answers = corpus.prompts()
+    positive_int("samples", samples)
+    with torch.no_grad(), torch_threads(1):
+        clean = _answer_p(model, prompts, answers)
+        kept = states(model, prompts, site)
+        embedded = model.embed(prompts)
+        scale = NOISE * float(embedded.std())
+        g = torch.Generator().manual_seed(seed)
+        noises = [torch.randn(embedded[:, SUBJECT].shape, generator=g, dtype=embedded.dtype)
+                  for _ in range(samples)]  # fmt: skip
+        layers, positions = len(model.layers), prompts.shape[1]
+        corrupted = torch.zeros(len(answers), dtype=embedded.dtype)
+        restored = torch.zeros(len(answers), layers, positions, dtype=embedded.dtype)
+        for noise in noises:
+
+            def corrupt(out: torch.Tensor, noise=noise) -> torch.Tensor:
+                out = out.clone()
+                out[:, SUBJECT] += scale * noise
+                return out
+
+            with _output_hook(model.embed, corrupt):
+                corrupted += _answer_p(model, prompts, answers) / samples
+                for layer in range(layers):
+                    for position in range(positions):
+
+                        def restore(out, layer=layer, position=position):
+                            out = out.clone()
+                            out[:, position] = kept[layer][:, position]
+                            return out
+
+                        with _output_hook(_site(model, site, layer), restore):
+                            p = _answer_p(model, prompts, answers)
+                        restored[:, layer, position] += p / samples
+    return Trace(site, clean.numpy(), corrupted.numpy(), restored.numpy())
+
+
+# ---- a rank-one edit of one FFN's W2
+
+
+def keys(model: LanguageModel, tokens: torch.Tensor, layer: int) -> torch.Tensor:
+    """The hidden units (keys) of ``layer``'s FFN at every position of ``tokens``:
+    (batch, seq_len, d_ff)."""
+    return model.ffn_hidden(tokens)[layer]
+
+
+def key_covariance(model: LanguageModel, corpus: Corpus, layer: int) -> torch.Tensor:
+    """C = mean of k k^T over every real position the model read in training: (d_ff, d_ff)."""
+    tokens = training_tokens(corpus)[:, :-1]
+    with torch.no_grad():
+        k = keys(model, tokens, layer)[tokens != 0]  # (positions, d_ff)
+    return k.T @ k / len(k)
+
+
+def rank_one_update(
+    W: torch.Tensor, k: torch.Tensor, v: torch.Tensor, C: torch.Tensor, ridge: float = 1e-6
+) -> torch.Tensor:
+    """W' = W + (v - W k) u^T / (u^T k) with u = (C + ridge I)^-1 k: the W' closest to W in the
+    keys' least squares (C) with W' k = v. W (d_out, d_ff), k (d_ff,), v (d_out,)."""
+    u = torch.linalg.solve(C + ridge * torch.eye(len(C), dtype=C.dtype), k)
+    return W + torch.outer(v - W @ k, u) / (u @ k)
+
+
+def value_loss(
+    model: LanguageModel,
+    prompt: torch.Tensor,
+    new_answer: int,
+    layer: int,
+    delta: torch.Tensor,
+    position: int = SUBJECT,
+) -> torch.Tensor:
+    """-log p(new_answer) after ``prompt`` (1, L) with ``delta`` (d_model,) added to the output of
+    ``layer``'s FFN at ``position``: what ``target_value`` minimises."""
+
+    def shifted(out: torch.Tensor) -> torch.Tensor:
+        out = out.clone()
+        out[:, position] = out[:, position] + delta
+        return out
+
+    with _output_hook(model.layers[layer].ffn, shifted):
+        return -model(prompt)[0, -1].log_softmax(-1)[new_answer]
+
+
+def target_value(
+    model: LanguageModel,
+    prompt: torch.Tensor,
+    new_answer: int,
+    layer: int,
+    steps: int = 30,
+    lr: float = 0.5,
+    position: int = SUBJECT,
+) -> torch.Tensor:
+    """The output the FFN of ``layer`` should give at ``position`` so that the model answers
+    ``new_answer`` to ``prompt`` (1, L): its own output plus a change found by ``steps`` Adam
+    steps on ``value_loss``. (d_model,)"""
+    with torch.no_grad():
+        own = states(model, prompt, "ffn")[layer][0, position]
+    delta = torch.zeros_like(own, requires_grad=True)
+    optimizer = torch.optim.Adam([delta], lr=lr)
+    for _ in range(int_at_least("steps", steps, 0)):
+        loss = value_loss(model, prompt, new_answer, layer, delta, position)
+        (delta.grad,) = torch.autograd.grad(loss, [delta])  # the model's weights get no .grad
+        optimizer.step()
+    return (own + delta).detach()
+
+
+def _copy(model: LanguageModel) -> LanguageModel:
+    """A copy of ``model`` with its own weights. Each attention keeps its last weights as a cache
+    (``attn``), still tied to the autograd graph after ``target_value``: it is not copied."""
+    for module in model.modules():
+        if getattr(module, "attn", None) is not None:
+            module.attn = None
+    return copy.deepcopy(model)
+
+
+def rank_one_edit(
+    model: LanguageModel,
+    corpus: Corpus,
+    fact: int,
+    new_answer: str,
+    layer: int,
+    position: int = SUBJECT,
+) -> LanguageModel:
+    """A copy of ``model`` whose ``layer`` FFN's W2 has the rank-one update that makes the fact's
+    subject key give the value that answers ``new_answer``."""
+    prompts, _ = corpus.prompts()
+    prompt = prompts[fact : fact + 1]
+    new_id = corpus.encode([new_answer])[0]
+    with torch.no_grad():
+        k = keys(model, prompt, layer)[0, position]
+    v = target_value(model, prompt, new_id, layer, position=position)
+    edited = _copy(model)
+    linear = edited.layers[layer].ffn.linear2
+    with torch.no_grad():
+        linear.weight.copy_(
+            rank_one_update(linear.weight, k, v - linear.bias, key_covariance(model, corpus, layer))
+        )
+    return edited

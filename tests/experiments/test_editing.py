@@ -1,0 +1,101 @@
+"""experiments.editing: causal tracing restores exactly what the corruption can reach, the rank-one
+update is the least-squares edit it claims to be, the value search follows the gradient it
+computes, and an edit at the site tracing finds rewrites one fact and leaves the others."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.experiments import editing as ED
+from course_lib.experiments.memory import fact_predictions, stored_model
+
+
+def test_restoring_a_position_before_the_subject_changes_nothing_and_the_last_stream_all():
+    model, corpus = stored_model()
+    trace = ED.causal_trace(model, corpus, "stream", samples=2)
+    assert trace.restored.shape == (48, 2, 6)
+    assert trace.corrupted.mean() < 0.5 * trace.clean.mean()  # the corruption bites
+    # causal attention: the noise at the subject cannot reach earlier positions
+    for position in range(ED.SUBJECT):
+        before = trace.restored[:, :, position]
+        np.testing.assert_allclose(before, np.broadcast_to(trace.corrupted[:, None], before.shape))
+    # the last block's output at the last position is all the answer depends on
+    np.testing.assert_allclose(trace.restored[:, -1, -1], trace.clean)
+    assert np.allclose(trace.effect()[-1, -1], 1)
+
+
+def test_a_site_the_trace_does_not_know_is_named():
+    model, corpus = stored_model()
+    with pytest.raises(ValueError, match=r"site must be one of \['stream', 'ffn'\], got 'attn'"):
+        ED.causal_trace(model, corpus, "attn", samples=1)
+
+
+def random_case(seed: int = 0, d_out: int = 5, d_ff: int = 7, n: int = 40):
+    g = torch.Generator().manual_seed(seed)
+    W = torch.randn(d_out, d_ff, generator=g, dtype=torch.float64)
+    K = torch.randn(n, d_ff, generator=g, dtype=torch.float64)  # the corpus' keys
+    k, v = torch.randn(d_ff, generator=g, dtype=torch.float64), torch.randn(d_out, generator=g)
+    return W, K, K.T @ K / n, k, v.double()
+
+
+def test_the_rank_one_update_stores_the_value_and_spares_keys_orthogonal_in_c_inverse():
+    W, _, C, k, v = random_case()
+    new = ED.rank_one_update(W, k, v, C, ridge=0.0)
+    assert torch.linalg.matrix_rank(new - W) == 1
+    torch.testing.assert_close(new @ k, v)
+    u = torch.linalg.solve(C, k)
+    other = torch.randn(7, dtype=torch.float64, generator=torch.Generator().manual_seed(5))
+    other = other - (other @ u) / (u @ u) * u  # other^T C^-1 k = 0
+    torch.testing.assert_close(new @ other, W @ other)
+
+
+def test_the_rank_one_update_is_the_least_squares_edit_that_stores_the_value():
+    """Among all W' with W' k = v, it minimises sum over the keys of |W' k_i - W k_i|^2: checked
+    against the constrained least squares solved directly (its KKT system)."""
+    W, K, C, k, v = random_case(seed=2)
+    d_out, d_ff = W.shape
+    # unknowns: W' (d_out * d_ff, row-major) and the multipliers (d_out)
+    A = torch.kron(torch.eye(d_out, dtype=torch.float64), C)
+    B = torch.kron(torch.eye(d_out, dtype=torch.float64), k[None, :])  # W' k = v
+    top = torch.cat([A, B.T], dim=1)
+    bottom = torch.cat([B, torch.zeros(d_out, d_out, dtype=torch.float64)], dim=1)
+    rhs = torch.cat([(W @ C).reshape(-1), v])
+    solution = torch.linalg.solve(torch.cat([top, bottom]), rhs)[: d_out * d_ff]
+    torch.testing.assert_close(ED.rank_one_update(W, k, v, C, ridge=0.0), solution.reshape(W.shape))
+
+
+def test_the_value_search_follows_a_gradient_a_finite_difference_confirms():
+    model, corpus = stored_model()
+    prompts, _ = corpus.prompts()
+    prompt, new = prompts[:1], corpus.encode([corpus.facts[4].answer])[0]
+    delta = torch.zeros(model.d_model, dtype=torch.float64, requires_grad=True)
+    loss = ED.value_loss(model, prompt, new, 1, delta, position=5)
+    (grad,) = torch.autograd.grad(loss, [delta])
+    step = 1e-6
+    with torch.no_grad():
+        for i in (0, 7, 33):
+            e = torch.zeros_like(delta)
+            e[i] = step
+            up = ED.value_loss(model, prompt, new, 1, delta + e, position=5)
+            down = ED.value_loss(model, prompt, new, 1, delta - e, position=5)
+            assert abs((up - down).item() / (2 * step) - grad[i].item()) < 1e-6
+    assert all(p.grad is None for p in model.parameters())  # the model's weights untouched
+
+
+def test_an_edit_where_the_trace_points_rewrites_the_fact_and_spares_the_others():
+    model, corpus = stored_model()
+    before = [p.detach().clone() for p in model.parameters()]
+    top0, _ = fact_predictions(model, corpus)
+    fact = corpus.facts[0]
+    new = next(
+        f.answer for f in corpus.facts if f.relation == fact.relation and f.answer != fact.answer
+    )
+    edited = ED.rank_one_edit(model, corpus, 0, new, layer=1, position=5)
+    top, _ = fact_predictions(edited, corpus)
+    assert corpus.decode([top[0]]) == [new]
+    assert (top[1:] == top0[1:]).all()
+    assert all(torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
+    changed = edited.layers[1].ffn.linear2.weight - model.layers[1].ffn.linear2.weight
+    assert torch.linalg.matrix_rank(changed) == 1
