@@ -223,3 +223,92 @@ def rank_one_edit(
             rank_one_update(linear.weight, k, v - linear.bias, key_covariance(model, corpus, layer))
         )
     return edited
+
+
+# ---- three ways to rewrite a fact, measured like CounterFact on the invented facts
+
+METHODS = ("rank-one", "neurons", "fine-tune")
+
+
+def neuron_edit(
+    model: LanguageModel, corpus: Corpus, fact: int, new_answer: str, top: int = 5
+) -> LanguageModel:
+    """Dai et al. 2022's edit of a fact's knowledge neurons: the ``top`` units by attribution at
+    the prompt's last word (lesson 5's score) get the old answer's embedding taken out of their
+    value vectors and the new one's put in: v_i <- v_i - e(old) + e(new)."""
+    from course_lib.experiments.memory import attributions
+
+    scores = attributions(model, corpus)[fact].flatten()  # (layers * d_ff,)
+    units = [divmod(int(u), model.d_ff) for u in scores.topk(positive_int("top", top)).indices]
+    old_id, new_id = corpus.encode([corpus.facts[fact].answer, new_answer])
+    edited = _copy(model)
+    E = edited.unembedding.detach()
+    with torch.no_grad():
+        for layer, unit in units:
+            W2 = edited.layers[layer].ffn.linear2.weight  # (d_model, d_ff): column i is v_i
+            W2[:, unit] += E[new_id] - E[old_id]
+    return edited
+
+
+def fine_tune_edit(
+    model: LanguageModel,
+    corpus: Corpus,
+    fact: int,
+    new_answer: str,
+    layer: int,
+    steps: int = 30,
+    lr: float = 1e-2,
+) -> LanguageModel:
+    """The plain way: Adam on ``layer``'s W2 alone, on the new fact's prompt alone."""
+    prompts, _ = corpus.prompts()
+    prompt, new_id = prompts[fact : fact + 1], corpus.encode([new_answer])[0]
+    edited = _copy(model)
+    W2 = edited.layers[layer].ffn.linear2.weight
+    optimizer = torch.optim.Adam([W2], lr=lr)
+    for _ in range(int_at_least("steps", steps, 0)):
+        loss = -edited(prompt)[0, -1].log_softmax(-1)[new_id]
+        (W2.grad,) = torch.autograd.grad(loss, [W2])
+        optimizer.step()
+    W2.grad = None
+    return edited
+
+
+@dataclass(frozen=True)
+class EditScores:
+    """One edit, measured: the new answer is now the top word (efficacy); the facts of the same
+    relation about other entities, and the entity's other facts, keep their top word
+    (specificity, shares); and the next-word loss on the filler lines, after minus before
+    (fluency: 0 is untouched)."""
+
+    efficacy: bool
+    other_entities: float
+    same_entity: float
+    filler_loss_change: float
+
+
+def filler_tokens(corpus: Corpus) -> torch.Tensor:
+    """The corpus' filler lines, as tokens (lines, L): sentences that state no fact."""
+    sentences = {fact.sentence for fact in corpus.facts}
+    rows = [i for i, line in enumerate(corpus.lines) if line not in sentences]
+    return corpus.tokens()[rows]
+
+
+def score_edit(
+    model: LanguageModel, edited: LanguageModel, corpus: Corpus, fact: int, new_answer: str
+) -> EditScores:
+    from course_lib.experiments.memory import fact_predictions, next_token_loss
+
+    before, _ = fact_predictions(model, corpus)
+    after, _ = fact_predictions(edited, corpus)
+    target = corpus.facts[fact]
+    others = [i for i, f in enumerate(corpus.facts) if f.relation == target.relation and i != fact]
+    siblings = [i for i, f in enumerate(corpus.facts) if f.entity == target.entity and i != fact]
+    filler = filler_tokens(corpus)
+    with torch.no_grad():
+        change = float(next_token_loss(edited, filler) - next_token_loss(model, filler))
+    return EditScores(
+        bool(corpus.decode([after[fact]]) == [new_answer]),
+        float((after[others] == before[others]).mean()),
+        float((after[siblings] == before[siblings]).mean()),
+        change,
+    )

@@ -99,3 +99,49 @@ def test_an_edit_where_the_trace_points_rewrites_the_fact_and_spares_the_others(
     assert all(torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
     changed = edited.layers[1].ffn.linear2.weight - model.layers[1].ffn.linear2.weight
     assert torch.linalg.matrix_rank(changed) == 1
+
+
+def first_fact_and_a_new_answer():
+    model, corpus = stored_model()
+    fact = corpus.facts[0]
+    new = next(
+        f.answer for f in corpus.facts if f.relation == fact.relation and f.answer != fact.answer
+    )
+    return model, corpus, new
+
+
+def test_a_neuron_edit_moves_the_top_units_values_from_the_old_answer_to_the_new():
+    from course_lib.experiments.memory import attributions
+
+    model, corpus, new = first_fact_and_a_new_answer()
+    edited = ED.neuron_edit(model, corpus, 0, new, top=3)
+    old_id, new_id = corpus.encode([corpus.facts[0].answer, new])
+    top = attributions(model, corpus)[0].flatten().topk(3).indices.tolist()
+    shift = model.unembedding[new_id] - model.unembedding[old_id]
+    for layer in range(2):
+        change = edited.layers[layer].ffn.linear2.weight - model.layers[layer].ffn.linear2.weight
+        for unit in range(model.d_ff):
+            expected = shift if layer * model.d_ff + unit in top else torch.zeros_like(shift)
+            torch.testing.assert_close(change[:, unit], expected.detach())
+
+
+def test_fine_tuning_changes_that_layers_w2_alone_and_learns_the_new_answer():
+    model, corpus, new = first_fact_and_a_new_answer()
+    edited = ED.fine_tune_edit(model, corpus, 0, new, layer=1)
+    moved = [
+        name
+        for (name, a), b in zip(model.named_parameters(), edited.parameters(), strict=True)
+        if not torch.equal(a, b)
+    ]
+    assert moved == ["layers.1.ffn.linear2.weight"]
+    assert ED.score_edit(model, edited, corpus, 0, new).efficacy
+
+
+def test_scores_of_no_edit_and_the_filler_lines():
+    model, corpus, new = first_fact_and_a_new_answer()
+    scores = ED.score_edit(model, model, corpus, 0, new)
+    assert scores == ED.EditScores(False, 1.0, 1.0, 0.0)
+    filler = ED.filler_tokens(corpus)
+    sentences = {tuple(corpus.encode(("<bos>", *f.sentence))) for f in corpus.facts}
+    rows = {tuple(int(t) for t in row if t != 0) for row in filler}
+    assert len(filler) == 192 and not rows & sentences  # as many filler lines as fact lines
