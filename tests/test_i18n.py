@@ -439,6 +439,7 @@ CODE_WORDS = {
     "norm", "residual", "none", "post", "pre",  # the depth demo's controls and their values
     "gain", "bias", "eps", "mean", "var",  # layer_norm's arguments, in the formula a check quotes
     "Geva", "Dai", "Li", "Shazeer", "BERT", "Base", "ViT", "Mixtral", "Mistral",  # papers, models
+    "Meng", "ROME", "CounterFact", "XL",  # a paper, its method, its benchmark, GPT-2 XL
     "logit", "std",  # the measures lesson 5 names
 }  # fmt: skip
 # a model's name, the paper's name of the block, and the probability lesson 5 measures

@@ -16,9 +16,10 @@ as little as possible (least squares over the keys, whose uncentred covariance i
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -26,6 +27,8 @@ import torch
 from course_lib._validate import int_at_least, positive_int
 from course_lib.experiments.facts import Corpus
 from course_lib.experiments.memory import training_tokens
+from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.i18n import N_
 from course_lib.model.language_model import LanguageModel
 from course_lib.threads import torch_threads
 
@@ -207,6 +210,7 @@ def rank_one_edit(
     new_answer: str,
     layer: int,
     position: int = SUBJECT,
+    C: torch.Tensor | None = None,
 ) -> LanguageModel:
     """A copy of ``model`` whose ``layer`` FFN's W2 has the rank-one update that makes the fact's
     subject key give the value that answers ``new_answer``."""
@@ -227,19 +231,24 @@ def rank_one_edit(
 
 # ---- three ways to rewrite a fact, measured like CounterFact on the invented facts
 
-METHODS = ("rank-one", "neurons", "fine-tune")
-
 
 def neuron_edit(
-    model: LanguageModel, corpus: Corpus, fact: int, new_answer: str, top: int = 5
+    model: LanguageModel,
+    corpus: Corpus,
+    fact: int,
+    new_answer: str,
+    top: int = 5,
+    scores: torch.Tensor | None = None,
 ) -> LanguageModel:
     """Dai et al. 2022's edit of a fact's knowledge neurons: the ``top`` units by attribution at
     the prompt's last word (lesson 5's score) get the old answer's embedding taken out of their
     value vectors and the new one's put in: v_i <- v_i - e(old) + e(new)."""
     from course_lib.experiments.memory import attributions
 
-    scores = attributions(model, corpus)[fact].flatten()  # (layers * d_ff,)
-    units = [divmod(int(u), model.d_ff) for u in scores.topk(positive_int("top", top)).indices]
+    if scores is None:  # (facts, layers, d_ff): lesson 5's attribution of every unit
+        scores = attributions(model, corpus)
+    chosen = scores[fact].flatten().topk(positive_int("top", top)).indices
+    units = [divmod(int(u), model.d_ff) for u in chosen]
     old_id, new_id = corpus.encode([corpus.facts[fact].answer, new_answer])
     edited = _copy(model)
     E = edited.unembedding.detach()
@@ -312,3 +321,67 @@ def score_edit(
         float((after[siblings] == before[siblings]).mean()),
         change,
     )
+
+
+EDITS_FILE = Path(__file__).parent.parent / "data" / "edit_scores.npz"
+# each method as the lesson runs it: the rank-one update at the site causal tracing points to
+# (layer 1, the last word) and at ROME's own site (layer 0, the subject), and the two others
+EDITS = (
+    N_("rank-one, layer 1, last word"),
+    N_("rank-one, layer 0, subject"),
+    N_("knowledge neurons"),
+    N_("fine-tuning W2"),
+)
+
+
+def new_answer(corpus: Corpus, fact: int) -> str:
+    """The answer fact ``fact`` is rewritten to: another entity's answer of the same relation (the
+    n-th other one, in sorted order, for the n-th fact)."""
+    target = corpus.facts[fact]
+    answers = sorted(
+        {f.answer for f in corpus.facts if f.relation == target.relation} - {target.answer}
+    )
+    return answers[fact % len(answers)]
+
+
+def compare_edits(
+    model: LanguageModel, corpus: Corpus, facts: Sequence[int] | None = None
+) -> dict[str, np.ndarray]:
+    """Every method of ``EDITS`` on each fact (all by default), rewritten to ``new_answer``:
+    {method: (facts, 4) of EditScores' fields}."""
+    from course_lib.experiments.memory import attributions
+
+    facts = range(len(corpus.facts)) if facts is None else facts
+    scores = attributions(model, corpus)
+    C = {layer: key_covariance(model, corpus, layer) for layer in range(len(model.layers))}
+    edits = {
+        EDITS[0]: lambda i, new: rank_one_edit(model, corpus, i, new, 1, 5, C[1]),
+        EDITS[1]: lambda i, new: rank_one_edit(model, corpus, i, new, 0, SUBJECT, C[0]),
+        EDITS[2]: lambda i, new: neuron_edit(model, corpus, i, new, scores=scores),
+        EDITS[3]: lambda i, new: fine_tune_edit(model, corpus, i, new, 1),
+    }
+    table = {method: [] for method in EDITS}
+    with torch_threads(1):
+        for i in facts:
+            new = new_answer(corpus, i)
+            for method, edit in edits.items():
+                table[method].append(astuple(score_edit(model, edit(i, new), corpus, i, new)))
+    return {method: np.array(rows, dtype=float) for method, rows in table.items()}
+
+
+def save_edit_scores(path: Path = EDITS_FILE) -> int:
+    from course_lib.experiments.memory import stored_model
+
+    model, corpus = stored_model()
+    return save_npz(path, compare_edits(model, corpus), {"methods": EDITS})
+
+
+def stored_edit_scores(path: Path = EDITS_FILE) -> dict[str, np.ndarray]:
+    """``compare_edits`` over all 48 facts, as stored."""
+    arrays, _ = load_npz(path, "set of edit scores", "course_lib.experiments.editing")
+    return {method: arrays[method] for method in EDITS}
+
+
+if __name__ == "__main__":  # rebuild EDITS_FILE: python -m course_lib.experiments.editing
+    size = save_edit_scores()
+    print(f"{size / 1024:.0f} KiB in {EDITS_FILE}")

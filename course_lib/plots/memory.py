@@ -231,3 +231,25 @@ class SparsityView:
         )
         self.facts_ax.set_title(right, fontsize=9, y=1.0)
         return self.figure
+
+
+def trace_figure(effects: dict[str, np.ndarray], words: list[str]) -> Figure:
+    """Causal tracing, one panel per site: the share of p(answer) that restoring the site at each
+    (layer, position) brings back, averaged over the facts (``effects[site]`` (layers,
+    positions)), each cell written in it; ``words`` label the positions."""
+    sites = {"stream": N_("the residual stream after the layer"), "ffn": N_("the FFN's output")}
+    fig = new_figure(9.0, 2.6, dpi=80)
+    axes = fig.subplots(1, len(effects))
+    for ax, (site, effect) in zip(np.atleast_1d(axes), effects.items(), strict=True):
+        ax.imshow(effect, cmap="Blues", vmin=0, vmax=1, aspect="auto")
+        for (layer, position), value in np.ndenumerate(effect):
+            colour = "white" if value > 0.6 else PALETTE[-1]
+            ax.text(
+                position, layer, f"{value:.2f}", ha="center", va="center", color=colour, fontsize=8
+            )
+        ax.set_xticks(range(len(words)), words, fontsize=8)
+        ax.set_yticks(
+            range(effect.shape[0]), [tr("layer {i}", i=i) for i in range(effect.shape[0])]
+        )
+        ax.set_title(tr("restoring {site}", site=tr(sites[site])), fontsize=10)
+    return fig

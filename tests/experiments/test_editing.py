@@ -145,3 +145,22 @@ def test_scores_of_no_edit_and_the_filler_lines():
     sentences = {tuple(corpus.encode(("<bos>", *f.sentence))) for f in corpus.facts}
     rows = {tuple(int(t) for t in row if t != 0) for row in filler}
     assert len(filler) == 192 and not rows & sentences  # as many filler lines as fact lines
+
+
+def test_the_stored_comparison_is_what_editing_now_gives():
+    """Two facts edited again by every method: the same scores as the file's, to 1e-6 (the file
+    is rebuilt by python -m course_lib.experiments.editing)."""
+    model, corpus = stored_model()
+    stored = ED.stored_edit_scores()
+    fresh = ED.compare_edits(model, corpus, facts=[0, 17])
+    assert set(stored) == set(ED.EDITS) and all(v.shape == (48, 4) for v in stored.values())
+    for method in ED.EDITS:
+        np.testing.assert_allclose(fresh[method], stored[method][[0, 17]], atol=1e-6)
+
+
+def test_each_fact_is_rewritten_to_another_answer_of_its_relation():
+    _, corpus = stored_model()
+    for i, fact in enumerate(corpus.facts):
+        new = ED.new_answer(corpus, i)
+        assert new != fact.answer
+        assert new in {f.answer for f in corpus.facts if f.relation == fact.relation}

@@ -363,4 +363,47 @@ MESSAGES: dict[str, str] = {
     "Doubling 5 units of 512 is a large edit: it changes the logits of every word those units' value vectors touch.": "把 512 个单元中的 5 个加倍是很大的改动：这些单元的值向量涉及的每个词的 logit 都会改变。",
     "falls a little": "略有下降",
     "Right: saturated answers cannot rise, and the doubled units also raise other words; in log-odds, which have no ceiling, the fall is clear.": "对：已饱和的答案无法再上升，而加倍的单元还会提升别的词；在没有上限的 log-odds 上，下降很明显。",
+    # section 9: locate a fact, then rewrite it (course_lib.experiments.editing)
+    "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
+        "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
+    ),
+    "the residual stream after the layer": "该层之后的残差流",
+    "the FFN's output": "FFN 的输出",
+    "restoring {site}": "恢复{site}",
+    "layer {i}": "第 {i} 层",
+    "corrupting the subject takes most of p(answer)": "破坏主语会拿走 p(答案) 的大部分",
+    "the stream after layer 0 at the last word brings most of it back": (
+        "在最后一个词处恢复第 0 层之后的残差流，能把大部分找回来"
+    ),
+    "{share:.0%}": "{share:.0%}",
+    "at the subject's own position, almost nothing": "在主语自己的位置，几乎找不回什么",
+    "of the FFN outputs, layer 1's at the last word brings back the most": (
+        "在各个 FFN 输出中，第 1 层在最后一个词处找回的最多"
+    ),
+    "every FFN output at the subject brings back under 5 %": "主语处的每个 FFN 输出找回的都不到 5%",
+    '"{prompt}": "{b}" -> "{a}"': '"{prompt}"：“{b}” -> “{a}”',
+    "before the subject, nothing at all": "主语之前的位置，什么也找不回",
+    "the edited fact now gives the new answer": "被编辑的事实现在给出新答案",
+    "and no other fact changes its answer": "而其他事实都没有改变答案",
+    "{n} of 48 changed": "48 条中有 {n} 条改变",
+    "edit                          efficacy  other entities  same entity  filler loss": (
+        "编辑                          有效性    其他实体        同一实体     填充句损失"
+    ),
+    "{method:29s} {eff:8.2f} {others:15.2f} {same:12.2f} {filler:+12.3f}": (
+        "{method:29s} {eff:8.2f} {others:15.2f} {same:12.2f} {filler:+12.3f}"
+    ),
+    "rank-one, layer 1, last word": "秩一，第 1 层，最后一个词",
+    "rank-one, layer 0, subject": "秩一，第 0 层，主语",
+    "knowledge neurons": "知识神经元",
+    "fine-tuning W2": "微调 W2",
+    "Meng et al. 2022, GPT-2 XL, CounterFact score: ROME {rome}, knowledge neurons {kn}": (
+        "Meng 等人 2022，GPT-2 XL，CounterFact 分数：ROME {rome}，知识神经元 {kn}"
+    ),
+    "where tracing points, the rank-one edit rewrites every fact": "在追踪指向处，秩一编辑改写了每一条事实",
+    "and keeps the other facts far better than neurons or fine-tuning": (
+        "而且保住其他事实的能力远胜知识神经元和微调"
+    ),
+    "at ROME's own site it rewrites fewer facts here": "在 ROME 自己的位置，它在这里改写的事实更少",
+    "{e:.0%}": "{e:.0%}",
+    "the filler sentences' loss moves least under the rank-one edit": "秩一编辑下填充句的损失变化最小",
 }
