@@ -306,6 +306,40 @@ _QUESTIONS = (
         fields=(("paper", DAI_2022["amplify"]),),
     ),
     Question(
+        "trace-peak",
+        "predict",
+        N_(
+            "The subject's input embedding is drowned in noise, then one layer's residual stream "
+            'is restored from the clean run at one position of "the capital of velor is". '
+            "In this two-layer model, where does restoring it bring p(answer) back most?"
+        ),
+        (
+            Choice(
+                N_("at the subject, velor"),
+                N_(
+                    "Restoring the subject after layer 0 helps little: the last word's attention in "
+                    "layer 0 has already read the noisy subject, and that is where the answer is "
+                    "computed."
+                ),
+            ),
+            Choice(
+                N_("at the last word, is"),
+                N_(
+                    "Right: after layer 0 the subject's information already sits at the last word, "
+                    "and the facts are read there."
+                ),
+                correct=True,
+            ),
+            Choice(
+                N_("at the relation word, capital"),
+                N_(
+                    "Positions before the subject never see the noise (attention is causal): "
+                    "restoring them changes nothing."
+                ),
+            ),
+        ),
+    ),
+    Question(
         "mixtral-active",
         "predict",
         N_(

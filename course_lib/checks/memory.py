@@ -19,6 +19,7 @@ from course_lib.checks import (
 )
 from course_lib.i18n import N_, tr
 from course_lib.model.language_model import LanguageModel
+from course_lib.model.rank_one import rank_one_update
 
 
 def ablation_drops(model: LanguageModel, prompt: torch.Tensor, answer: int) -> torch.Tensor:
@@ -231,3 +232,40 @@ def check_value_projection(fn: Callable) -> CheckResult:
         return tr("equals E v_i for every unit, on 3 random models.")
 
     return run_check(N_("value projection"), check)
+
+
+def _edit_case(seed: int):
+    g = torch.Generator().manual_seed(seed)
+    W = torch.randn(4, 6, generator=g, dtype=torch.float64)
+    K = torch.randn(30, 6, generator=g, dtype=torch.float64) * torch.linspace(0.2, 3, 6)
+    k, v = torch.randn(6, generator=g, dtype=torch.float64), torch.randn(4, generator=g)
+    return W, k, v.double(), K.T @ K / len(K)
+
+
+def _edit_suspects(W, k, v, C) -> dict[str, torch.Tensor]:
+    u = torch.linalg.solve(C, k)
+    return {
+        tr("the update ignores C: use u = C⁻¹ k, so the keys the corpus uses move least"): (
+            W + torch.outer(v - W @ k, k) / (k @ k)
+        ),
+        tr("the change is v - W k, what W k still lacks, not v"): W + torch.outer(v, u) / (u @ k),
+        tr("divide by u·k, so that W' k is exactly v"): W + torch.outer(v - W @ k, u),
+    }
+
+
+def check_rank_one_update(fn: Callable) -> CheckResult:
+    """``fn(W, k, v, C)`` must return W + (v - W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k)."""
+
+    def check() -> str:
+        for seed in (0, 1, 2):
+            W, k, v, C = _edit_case(seed)
+            got = require_return(fn(W.clone(), k.clone(), v.clone(), C.clone()))
+            require_close(
+                got,
+                rank_one_update(W, k, v, C, ridge=0.0),
+                partial(_edit_suspects, W, k, v, C),
+                tr("the result differs from W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k)"),
+            )
+        return tr("W' k = v, and the corpus' keys move as little as C allows.")
+
+    return run_check(N_("rank-one edit"), check)

@@ -30,6 +30,7 @@ from course_lib.experiments.memory import training_tokens
 from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.i18n import N_
 from course_lib.model.language_model import LanguageModel
+from course_lib.model.rank_one import rank_one_update
 from course_lib.threads import torch_threads
 
 SUBJECT = 4  # the entity's position in every prompt: <bos> the <relation> of <entity> is
@@ -140,15 +141,6 @@ def key_covariance(model: LanguageModel, corpus: Corpus, layer: int) -> torch.Te
     with torch.no_grad():
         k = keys(model, tokens, layer)[tokens != 0]  # (positions, d_ff)
     return k.T @ k / len(k)
-
-
-def rank_one_update(
-    W: torch.Tensor, k: torch.Tensor, v: torch.Tensor, C: torch.Tensor, ridge: float = 1e-6
-) -> torch.Tensor:
-    """W' = W + (v - W k) u^T / (u^T k) with u = (C + ridge I)^-1 k: the W' closest to W in the
-    keys' least squares (C) with W' k = v. W (d_out, d_ff), k (d_ff,), v (d_out,)."""
-    u = torch.linalg.solve(C + ridge * torch.eye(len(C), dtype=C.dtype), k)
-    return W + torch.outer(v - W @ k, u) / (u @ k)
 
 
 def value_loss(

@@ -164,3 +164,28 @@ def test_value_projection_accepts_the_formula_and_the_models_own():
 def test_value_projection_names_the_typical_mistakes(wrong, hint):
     result = check_value_projection(wrong)
     assert result.status == "failed" and hint in result.message
+
+
+def _reference_edit(W, k, v, C):
+    u = torch.linalg.solve(C, k)
+    return W + torch.outer(v - W @ k, u) / (u @ k)
+
+
+def test_the_rank_one_checker_passes_the_formula_and_names_each_typical_mistake():
+    from course_lib.checks.memory import check_rank_one_update
+
+    assert check_rank_one_update(_reference_edit).status == "passed"
+    assert check_rank_one_update(lambda *a: (_ for _ in ()).throw(NotImplementedError)).status == (
+        "not attempted"
+    )
+    wrong = {
+        "ignores C": lambda W, k, v, C: W + torch.outer(v - W @ k, k) / (k @ k),
+        "not v": lambda W, k, v, C: (
+            W + torch.outer(v, torch.linalg.solve(C, k)) / (torch.linalg.solve(C, k) @ k)
+        ),
+        "divide by u·k": lambda W, k, v, C: W + torch.outer(v - W @ k, torch.linalg.solve(C, k)),
+        "differs": lambda W, k, v, C: W * 2,
+    }
+    for hint, fn in wrong.items():
+        result = check_rank_one_update(fn)
+        assert result.status == "failed" and hint in result.message, (hint, result.message)

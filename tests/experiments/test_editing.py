@@ -10,6 +10,7 @@ import torch
 
 from course_lib.experiments import editing as ED
 from course_lib.experiments.memory import fact_predictions, stored_model
+from course_lib.model.rank_one import rank_one_update
 
 
 def test_restoring_a_position_before_the_subject_changes_nothing_and_the_last_stream_all():
@@ -42,7 +43,7 @@ def random_case(seed: int = 0, d_out: int = 5, d_ff: int = 7, n: int = 40):
 
 def test_the_rank_one_update_stores_the_value_and_spares_keys_orthogonal_in_c_inverse():
     W, _, C, k, v = random_case()
-    new = ED.rank_one_update(W, k, v, C, ridge=0.0)
+    new = rank_one_update(W, k, v, C, ridge=0.0)
     assert torch.linalg.matrix_rank(new - W) == 1
     torch.testing.assert_close(new @ k, v)
     u = torch.linalg.solve(C, k)
@@ -63,7 +64,7 @@ def test_the_rank_one_update_is_the_least_squares_edit_that_stores_the_value():
     bottom = torch.cat([B, torch.zeros(d_out, d_out, dtype=torch.float64)], dim=1)
     rhs = torch.cat([(W @ C).reshape(-1), v])
     solution = torch.linalg.solve(torch.cat([top, bottom]), rhs)[: d_out * d_ff]
-    torch.testing.assert_close(ED.rank_one_update(W, k, v, C, ridge=0.0), solution.reshape(W.shape))
+    torch.testing.assert_close(rank_one_update(W, k, v, C, ridge=0.0), solution.reshape(W.shape))
 
 
 def test_the_value_search_follows_a_gradient_a_finite_difference_confirms():

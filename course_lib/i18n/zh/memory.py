@@ -406,4 +406,33 @@ MESSAGES: dict[str, str] = {
     "at ROME's own site it rewrites fewer facts here": "在 ROME 自己的位置，它在这里改写的事实更少",
     "{e:.0%}": "{e:.0%}",
     "the filler sentences' loss moves least under the rank-one edit": "秩一编辑下填充句的损失变化最小",
+    # course_lib.questions: trace-peak
+    "The subject's input embedding is drowned in noise, then one layer's residual stream is "
+    'restored from the clean run at one position of "the capital of velor is". In this '
+    "two-layer model, where does restoring it bring p(answer) back most?": (
+        '主语的输入嵌入被噪声淹没，然后在 "the capital of velor is" 的某一个位置上，从干净的运行中恢复某一层的残差流。'
+        "在这个两层模型里，在哪里恢复能把 p(答案) 找回得最多？"
+    ),
+    "at the subject, velor": "在主语 “velor” 处",
+    "Restoring the subject after layer 0 helps little: the last word's attention in layer 0 "
+    "has already read the noisy subject, and that is where the answer is computed.": (
+        "在第 0 层之后恢复主语帮助不大：最后一个词在第 0 层的注意力已经读到了带噪声的主语，而答案正是在那里算出来的。"
+    ),
+    "at the last word, is": "在最后一个词 “is” 处",
+    "Right: after layer 0 the subject's information already sits at the last word, and the "
+    "facts are read there.": "对：第 0 层之后，主语的信息已经在最后一个词处了，事实也是在那里被读出的。",
+    "at the relation word, capital": "在关系词 “capital” 处",
+    "Positions before the subject never see the noise (attention is causal): restoring them "
+    "changes nothing.": "主语之前的位置根本看不到噪声（注意力是因果的）：恢复它们什么也不会改变。",
+    # course_lib.checks.memory: check_rank_one_update
+    "the update ignores C: use u = C⁻¹ k, so the keys the corpus uses move least": (
+        "这个更新忽略了 C：应当用 u = C⁻¹ k，让语料用到的键移动得最少"
+    ),
+    "the change is v - W k, what W k still lacks, not v": "改变量是 v - W k，即 W k 还差的部分，而不是 v",
+    "divide by u·k, so that W' k is exactly v": "要除以 u·k，这样 W' k 才恰好等于 v",
+    "the result differs from W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k)": (
+        "结果与 W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k) 不同"
+    ),
+    "W' k = v, and the corpus' keys move as little as C allows.": "W' k = v，语料的键按 C 所允许的移动得最少。",
+    "rank-one edit": "秩一编辑",
 }
