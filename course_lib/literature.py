@@ -9,10 +9,15 @@ GEVA_2021_AGREEMENT = (0.0, 0.035)
 # Dai et al. 2022: suppressing a fact's knowledge neurons changes p(answer) by about -29 % on
 # average, amplifying them by about +31 %; about 4 knowledge neurons per fact after refining over
 # paraphrases; the baseline's change about -1.5 %.
-# Meng et al. 2022 (Locating and Editing Factual Associations in GPT), CounterFact, GPT-2 XL: the
-# score (harmonic mean of efficacy, generalisation and specificity) of ROME and of editing
-# knowledge neurons
-MENG_2022 = {"rome": 89.2, "kn": 35.6}
+# Meng et al. 2022 (Locating and Editing Factual Associations in GPT), Table 4, CounterFact on
+# GPT-2 XL: (score, efficacy score, neighbourhood score) of ROME, fine-tuning (FT) and knowledge
+# neurons (KN); the score is the harmonic mean of efficacy, paraphrase and neighbourhood scores
+MENG_2022 = {
+    "rome": (89.2, 100.0, 75.4),
+    "ft": (65.1, 100.0, 40.4),
+    "kn": (35.6, 28.7, 72.9),
+    "unedited neighbourhood": 78.1,
+}
 DAI_2022 = {"suppress": -0.29, "amplify": 0.31, "neurons": 4.0, "baseline": -0.015}
 # Li et al. 2023: the fraction of FFN units nonzero per input after training.
 LI_2023 = {"T5-Base": 0.030, "ViT-B/16": 0.063}

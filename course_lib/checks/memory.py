@@ -245,9 +245,12 @@ def _edit_case(seed: int):
 def _edit_suspects(W, k, v, C) -> dict[str, torch.Tensor]:
     u = torch.linalg.solve(C, k)
     return {
-        tr("the update ignores C: use u = C⁻¹ k, so the keys the corpus uses move least"): (
-            W + torch.outer(v - W @ k, k) / (k @ k)
+        tr("u is C k, not C⁻¹ k: solve C u = k (torch.linalg.solve)"): (
+            W + torch.outer(v - W @ k, C @ k) / ((C @ k) @ k)
         ),
+        tr(
+            "the update ignores C: use u = C⁻¹ k, so the output on the corpus' keys changes least"
+        ): (W + torch.outer(v - W @ k, k) / (k @ k)),
         tr("the change is v - W k, what W k still lacks, not v"): W + torch.outer(v, u) / (u @ k),
         tr("divide by u·k, so that W' k is exactly v"): W + torch.outer(v - W @ k, u),
     }
@@ -266,6 +269,6 @@ def check_rank_one_update(fn: Callable) -> CheckResult:
                 partial(_edit_suspects, W, k, v, C),
                 tr("the result differs from W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k)"),
             )
-        return tr("W' k = v, and the corpus' keys move as little as C allows.")
+        return tr("W' k = v, and the output on the corpus' keys changes as little as it can.")
 
     return run_check(N_("rank-one edit"), check)

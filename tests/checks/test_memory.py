@@ -180,6 +180,7 @@ def test_the_rank_one_checker_passes_the_formula_and_names_each_typical_mistake(
     )
     wrong = {
         "ignores C": lambda W, k, v, C: W + torch.outer(v - W @ k, k) / (k @ k),
+        "not C⁻¹ k": lambda W, k, v, C: W + torch.outer(v - W @ k, C @ k) / ((C @ k) @ k),
         "not v": lambda W, k, v, C: (
             W + torch.outer(v, torch.linalg.solve(C, k)) / (torch.linalg.solve(C, k) @ k)
         ),

@@ -396,13 +396,18 @@ MESSAGES: dict[str, str] = {
     "rank-one, layer 0, subject": "秩一，第 0 层，主语",
     "knowledge neurons": "知识神经元",
     "fine-tuning W2": "微调 W2",
-    "Meng et al. 2022, GPT-2 XL, CounterFact score: ROME {rome}, knowledge neurons {kn}": (
-        "Meng 等人 2022，GPT-2 XL，CounterFact 分数：ROME {rome}，知识神经元 {kn}"
-    ),
     "where tracing points, the rank-one edit rewrites every fact": "在追踪指向处，秩一编辑改写了每一条事实",
-    "and keeps the other facts far better than neurons or fine-tuning": (
-        "而且保住其他事实的能力远胜知识神经元和微调"
+    "and keeps the other facts better than neurons or fine-tuning": (
+        "而且比知识神经元和微调更能保住其他事实"
     ),
+    "those two rewrite every fact too, but keep under half of the neighbours' answers": (
+        "那两种方法也改写了每条事实，但保住的邻居答案不到一半"
+    ),
+    "Meng et al. 2022, GPT-2 XL, CounterFact: score / efficacy / neighbourhood": (
+        "Meng 等人 2022，GPT-2 XL，CounterFact：分数 / 有效性 / 邻域"
+    ),
+    "{method:29s} {paper[0]} / {paper[1]} / {paper[2]}": "{method:29s} {paper[0]} / {paper[1]} / {paper[2]}",
+    "unedited neighbourhood score {n}": "未编辑模型的邻域分数 {n}",
     "at ROME's own site it rewrites fewer facts here": "在 ROME 自己的位置，它在这里改写的事实更少",
     "{e:.0%}": "{e:.0%}",
     "the filler sentences' loss moves least under the rank-one edit": "秩一编辑下填充句的损失变化最小",
@@ -425,14 +430,19 @@ MESSAGES: dict[str, str] = {
     "Positions before the subject never see the noise (attention is causal): restoring them "
     "changes nothing.": "主语之前的位置根本看不到噪声（注意力是因果的）：恢复它们什么也不会改变。",
     # course_lib.checks.memory: check_rank_one_update
-    "the update ignores C: use u = C⁻¹ k, so the keys the corpus uses move least": (
-        "这个更新忽略了 C：应当用 u = C⁻¹ k，让语料用到的键移动得最少"
+    "u is C k, not C⁻¹ k: solve C u = k (torch.linalg.solve)": (
+        "u 是 C k 而不是 C⁻¹ k：应当解 C u = k（torch.linalg.solve）"
+    ),
+    "the update ignores C: use u = C⁻¹ k, so the output on the corpus' keys changes least": (
+        "这个更新忽略了 C：应当用 u = C⁻¹ k，让语料的键上的输出改变得最少"
     ),
     "the change is v - W k, what W k still lacks, not v": "改变量是 v - W k，即 W k 还差的部分，而不是 v",
     "divide by u·k, so that W' k is exactly v": "要除以 u·k，这样 W' k 才恰好等于 v",
     "the result differs from W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k)": (
         "结果与 W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k) 不同"
     ),
-    "W' k = v, and the corpus' keys move as little as C allows.": "W' k = v，语料的键按 C 所允许的移动得最少。",
+    "W' k = v, and the output on the corpus' keys changes as little as it can.": (
+        "W' k = v，而语料的键上的输出改变得尽可能少。"
+    ),
     "rank-one edit": "秩一编辑",
 }
