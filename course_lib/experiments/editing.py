@@ -79,11 +79,12 @@ class Trace:
     corrupted: np.ndarray
     restored: np.ndarray
 
-    def effect(self) -> np.ndarray:
-        """The restored share of what the corruption took, averaged over the facts:
-        (layers, positions), 1 where restoring brings p(answer) all the way back."""
+    def effect(self, fact: int | None = None) -> np.ndarray:
+        """The restored share of what the corruption took, of one ``fact`` or averaged over the
+        facts: (layers, positions), 1 where restoring brings p(answer) all the way back."""
         lost = (self.clean - self.corrupted)[:, None, None]
-        return ((self.restored - self.corrupted[:, None, None]) / lost).mean(axis=0)
+        shares = (self.restored - self.corrupted[:, None, None]) / lost
+        return shares.mean(axis=0) if fact is None else shares[fact]
 
 
 def causal_trace(

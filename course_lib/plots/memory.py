@@ -233,12 +233,13 @@ class SparsityView:
         return self.figure
 
 
-def trace_figure(effects: dict[str, np.ndarray], words: list[str]) -> Figure:
+def trace_figure(effects: dict[str, np.ndarray], words: list[str], mean_of: int = 0) -> Figure:
     """Causal tracing, one panel per site: the share of p(answer) that restoring the site at each
-    (layer, position) brings back, averaged over the facts (``effects[site]`` (layers,
-    positions)), each cell written in it; ``words`` label the positions."""
+    (layer, position) brings back (``effects[site]`` (layers, positions)), each cell written in
+    it; ``words`` label the positions. ``mean_of``: the number of facts averaged, or 0 for the one
+    fact whose prompt ``words`` is."""
     sites = {"stream": N_("the residual stream after the layer"), "ffn": N_("the FFN's output")}
-    fig = new_figure(9.0, 2.6, dpi=80)
+    fig = new_figure(9.0, 2.8, dpi=80)
     axes = fig.subplots(1, len(effects))
     for ax, (site, effect) in zip(np.atleast_1d(axes), effects.items(), strict=True):
         ax.imshow(effect, cmap="Blues", vmin=0, vmax=1, aspect="auto")
@@ -252,4 +253,8 @@ def trace_figure(effects: dict[str, np.ndarray], words: list[str]) -> Figure:
             range(effect.shape[0]), [tr("layer {i}", i=i) for i in range(effect.shape[0])]
         )
         ax.set_title(tr("restoring {site}", site=tr(sites[site])), fontsize=10)
+    if mean_of:
+        fig.suptitle(tr("the mean over the {n} facts", n=mean_of), fontsize=11)
+    else:
+        fig.suptitle(tr('one fact: "{prompt}"', prompt=" ".join(words[1:])), fontsize=11)
     return fig

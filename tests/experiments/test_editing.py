@@ -25,6 +25,11 @@ def test_restoring_a_position_before_the_subject_changes_nothing_and_the_last_st
     # the last block's output at the last position is all the answer depends on
     np.testing.assert_allclose(trace.restored[:, -1, -1], trace.clean)
     assert np.allclose(trace.effect()[-1, -1], 1)
+    one = (trace.restored[3] - trace.corrupted[3]) / (trace.clean[3] - trace.corrupted[3])
+    np.testing.assert_allclose(trace.effect(3), one)
+    np.testing.assert_allclose(
+        trace.effect(), np.mean([trace.effect(i) for i in range(48)], axis=0)
+    )
 
 
 def test_a_site_the_trace_does_not_know_is_named():

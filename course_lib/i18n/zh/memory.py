@@ -445,4 +445,9 @@ MESSAGES: dict[str, str] = {
         "W' k = v，而语料的键上的输出改变得尽可能少。"
     ),
     "rank-one edit": "秩一编辑",
+    "the mean over the {n} facts": "{n} 条事实的平均",
+    "the first fact alone: read at the last word, by layer 1's FFN most": (
+        "单看第一条事实：也在最后一个词处读出，第 1 层的 FFN 最多"
+    ),
+    'one fact: "{prompt}"': '一条事实："{prompt}"',
 }
