@@ -102,5 +102,12 @@ def require_close(
         raise Hint(first_suspect(got, suspects(), atol=atol) or otherwise)
 
 
+def require_shape(got, expected, template: str) -> None:
+    """Return if ``got`` has ``expected``'s shape; else raise the Hint ``template`` (marked with
+    ``N_``), in the learner's language, its fields {got} and {expected} the two shapes."""
+    if shape_of(got) != tuple(expected.shape):
+        raise Hint(tr(template, got=shape_of(got), expected=tuple(expected.shape)))
+
+
 def shape_of(value) -> tuple[int, ...]:
     return tuple(value.shape) if hasattr(value, "shape") else np.shape(value)

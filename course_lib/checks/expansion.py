@@ -14,8 +14,8 @@ from course_lib.checks import (
     close,
     first_suspect,
     require_return,
+    require_shape,
     run_check,
-    shape_of,
 )
 from course_lib.i18n import N_, tr
 from course_lib.model.ffn import (
@@ -110,14 +110,13 @@ def check_swiglu(fn: Callable) -> CheckResult:
         got = fn(x, W, V, W2)
         require_return(got)
         expected = gated_ffn(x, W, V, W2, "swiglu")
-        if shape_of(got) != tuple(expected.shape):
-            raise Hint(
-                tr(
-                    "the output has shape {got}, expected {expected}: did you apply W2 (d_ff -> d_model)?",
-                    got=shape_of(got),
-                    expected=tuple(expected.shape),
-                )
-            )
+        require_shape(
+            got,
+            expected,
+            N_(
+                "the output has shape {got}, expected {expected}: did you apply W2 (d_ff -> d_model)?"
+            ),
+        )
         if not close(got, expected, atol=1e-5):
             raise Hint(_diagnose_swiglu(got, x, W, V, W2))
         return tr("matches (silu(x W) * (x V)) W2.")

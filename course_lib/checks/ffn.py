@@ -13,6 +13,7 @@ from course_lib.checks import (
     close,
     first_suspect,
     require_return,
+    require_shape,
     run_check,
     shape_of,
 )
@@ -213,14 +214,11 @@ def check_attention_weights(fn: Callable) -> CheckResult:
                         shape=shape_of(got),
                     )
                 )
-            if shape_of(got) != tuple(expected.shape):
-                raise Hint(
-                    tr(
-                        "the weights have shape {shape}, expected (L, S) = {expected}",
-                        shape=shape_of(got),
-                        expected=tuple(expected.shape),
-                    )
-                )
+            require_shape(
+                got,
+                expected,
+                N_("the weights have shape {got}, expected (L, S) = {expected}"),
+            )
             if not close(got, expected):
                 if bool(torch.isnan(torch.as_tensor(got)).any()):
                     raise Hint(

@@ -14,6 +14,7 @@ from course_lib.checks import (
     close,
     require_close,
     require_return,
+    require_shape,
     run_check,
     shape_of,
 )
@@ -213,15 +214,14 @@ def check_value_projection(fn: Callable) -> CheckResult:
                 expected = model.value_logits(layer)
                 if shape_of(got) == tuple(expected.T.shape) and close(got, expected.T):
                     raise Hint(tr("the result is transposed: one row per unit, (d_ff, vocab_size)"))
-                if shape_of(got) != tuple(expected.shape):
-                    raise Hint(
-                        tr(
-                            "the result has shape {got}, expected (d_ff, vocab_size) = "
-                            "{expected}: values are linear2.weight.T, (d_ff, d_model)",
-                            got=shape_of(got),
-                            expected=tuple(expected.shape),
-                        )
-                    )
+                require_shape(
+                    got,
+                    expected,
+                    N_(
+                        "the result has shape {got}, expected (d_ff, vocab_size) = "
+                        "{expected}: values are linear2.weight.T, (d_ff, d_model)"
+                    ),
+                )
                 require_close(
                     got,
                     expected,

@@ -13,8 +13,8 @@ from course_lib.checks import (
     Hint,
     require_close,
     require_return,
+    require_shape,
     run_check,
-    shape_of,
 )
 from course_lib.i18n import N_, tr
 from course_lib.model.moe import balancing_loss, expert_load, top_k_gates
@@ -52,15 +52,14 @@ def check_router(fn: Callable) -> CheckResult:
             logits = _logits(seed)
             got = require_return(fn(logits.clone(), k))
             expected = top_k_gates(logits, k)
-            if shape_of(got) != tuple(expected.shape):
-                raise Hint(
-                    tr(
-                        "the gates have shape {got}, expected {expected}: one gate per expert, "
-                        "zeros included",
-                        got=shape_of(got),
-                        expected=tuple(expected.shape),
-                    )
-                )
+            require_shape(
+                got,
+                expected,
+                N_(
+                    "the gates have shape {got}, expected {expected}: one gate per expert, "
+                    "zeros included"
+                ),
+            )
             require_close(
                 got,
                 expected,

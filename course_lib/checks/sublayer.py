@@ -15,8 +15,8 @@ from course_lib.checks import (
     Hint,
     require_close,
     require_return,
+    require_shape,
     run_check,
-    shape_of,
 )
 from course_lib.i18n import N_, tr
 from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection, layer_norm
@@ -95,15 +95,14 @@ def check_layer_norm(fn: Callable) -> CheckResult:
             got = fn(x, gain, bias, EPS)
             require_return(got)
             expected = layer_norm(x, gain, bias, EPS)
-            if shape_of(got) != tuple(expected.shape):
-                raise Hint(
-                    tr(
-                        "the output has shape {got}, expected {expected}: keep the last "
-                        "dimension (keepdim=True when you take the mean and variance)",
-                        got=shape_of(got),
-                        expected=tuple(expected.shape),
-                    )
-                )
+            require_shape(
+                got,
+                expected,
+                N_(
+                    "the output has shape {got}, expected {expected}: keep the last "
+                    "dimension (keepdim=True when you take the mean and variance)"
+                ),
+            )
             require_close(
                 got,
                 expected,
@@ -313,14 +312,11 @@ def check_pre_norm_encoder_layer(fn: Callable) -> CheckResult:
             with torch.no_grad():
                 got = require_return(fn(x, *parts))
                 expected = theirs(x)
-                if shape_of(got) != tuple(expected.shape):
-                    raise Hint(
-                        tr(
-                            "the output has shape {got}, expected {expected}",
-                            got=shape_of(got),
-                            expected=tuple(x.shape),
-                        )
-                    )
+                require_shape(
+                    got,
+                    expected,
+                    N_("the output has shape {got}, expected {expected}"),
+                )
                 require_close(
                     got,
                     expected,

@@ -26,7 +26,13 @@ import torch
 
 from course_lib._validate import int_at_least, positive_int
 from course_lib.experiments.facts import Corpus
-from course_lib.experiments.memory import training_tokens
+from course_lib.experiments.memory import (
+    attributions,
+    fact_predictions,
+    next_token_loss,
+    stored_model,
+    training_tokens,
+)
 from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.i18n import N_
 from course_lib.model.language_model import LanguageModel
@@ -236,8 +242,6 @@ def neuron_edit(
     """Dai et al. 2022's edit of a fact's knowledge neurons: the ``top`` units by attribution at
     the prompt's last word (lesson 5's score) get the old answer's embedding taken out of their
     value vectors and the new one's put in: v_i <- v_i - e(old) + e(new)."""
-    from course_lib.experiments.memory import attributions
-
     if scores is None:  # (facts, layers, d_ff): lesson 5's attribution of every unit
         scores = attributions(model, corpus)
     chosen = scores[fact].flatten().topk(positive_int("top", top)).indices
@@ -298,8 +302,6 @@ def filler_tokens(corpus: Corpus) -> torch.Tensor:
 def score_edit(
     model: LanguageModel, edited: LanguageModel, corpus: Corpus, fact: int, new_answer: str
 ) -> EditScores:
-    from course_lib.experiments.memory import fact_predictions, next_token_loss
-
     before, _ = fact_predictions(model, corpus)
     after, _ = fact_predictions(edited, corpus)
     target = corpus.facts[fact]
@@ -342,8 +344,6 @@ def compare_edits(
 ) -> dict[str, np.ndarray]:
     """Every method of ``EDITS`` on each fact (all by default), rewritten to ``new_answer``:
     {method: (facts, 4) of EditScores' fields}."""
-    from course_lib.experiments.memory import attributions
-
     facts = range(len(corpus.facts)) if facts is None else facts
     scores = attributions(model, corpus)
     C = {layer: key_covariance(model, corpus, layer) for layer in range(len(model.layers))}
@@ -363,8 +363,6 @@ def compare_edits(
 
 
 def save_edit_scores(path: Path = EDITS_FILE) -> int:
-    from course_lib.experiments.memory import stored_model
-
     model, corpus = stored_model()
     return save_npz(path, compare_edits(model, corpus), {"methods": EDITS})
 

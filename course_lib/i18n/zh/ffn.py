@@ -110,8 +110,8 @@ MESSAGES: dict[str, str] = {
     "the weights have shape {shape}: one row per query, (L, S)": (
         "权重的形状是 {shape}：应每个查询一行，即 (L, S)"
     ),
-    "the weights have shape {shape}, expected (L, S) = {expected}": (
-        "权重的形状是 {shape}，应为 (L, S) = {expected}"
+    "the weights have shape {got}, expected (L, S) = {expected}": (
+        "权重的形状是 {got}，应为 (L, S) = {expected}"
     ),
     "some weights are NaN: a query had every key masked out; "
     "is the mask inverted? True means a query may attend to that key": (
