@@ -46,13 +46,18 @@ def control_problems(lesson: LessonPage) -> tuple[list[str], list[str]]:
 
 
 def stretched_images(lesson: LessonPage) -> list[str]:
-    """Demo images shown wider than their PNG are upscaled, hence blurred."""
-    return [
-        f"{lesson.name}: demo image {index} is {size['natural']} px wide but shown at "
-        f"{size['shown']:.0f} px (stretched, so blurred)"
-        for index, size in enumerate(lesson.demo_image_sizes())
-        if size["shown"] > size["natural"] + 1
-    ]
+    """Demo images shown wider than their PNG are upscaled, hence blurred; one with no width at all
+    never loaded."""
+    problems = []
+    for index, size in enumerate(lesson.demo_image_sizes()):
+        if size["natural"] == 0:
+            problems.append(f"{lesson.name}: demo image {index} shows no picture (not decodable)")
+        elif size["shown"] > size["natural"] + 1:
+            problems.append(
+                f"{lesson.name}: demo image {index} is {size['natural']} px wide but shown at "
+                f"{size['shown']:.0f} px (stretched, so blurred)"
+            )
+    return problems
 
 
 def naming_problems(lesson: LessonPage) -> list[str]:

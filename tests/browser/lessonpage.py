@@ -186,10 +186,16 @@ class LessonPage:
         return self.notebook.evaluate(_WIDGET_FAILURES)
 
     def demo_image_sizes(self) -> list[dict]:
-        """Per demo image: its PNG's width and the width it is shown at, in CSS pixels."""
+        """Per demo image: its PNG's width and the width it is shown at, in CSS pixels, read once
+        the image is decoded (a PNG still loading is 0 px wide on a slow machine; one that cannot
+        be decoded stays 0 px and fails the check)."""
         return self.notebook.evaluate(
-            """(notebook) => [...notebook.querySelectorAll('.course-demo-image')].map((img) =>
-              ({natural: img.naturalWidth, shown: img.getBoundingClientRect().width}))"""
+            """async (notebook) => {
+              const images = [...notebook.querySelectorAll('.course-demo-image')];
+              await Promise.all(images.map((img) => img.decode().catch(() => null)));
+              return images.map((img) =>
+                ({natural: img.naturalWidth, shown: img.getBoundingClientRect().width}));
+            }"""
         )
 
     def ask_kernel(self, expression: str) -> str:

@@ -131,3 +131,20 @@ def test_demo_with_activation_never_rendered_fails_naming_check(broken):
         "broken_demo.ipynb: its demos have a 'activation' control but none is rendered under that"
         " name (rendered: ['d_ff', 'mode'])"
     ]
+
+
+def test_a_stretched_or_undecodable_demo_image_is_named(broken):
+    """Runs last on this lesson: it spoils the two demo images in place."""
+    broken.notebook.evaluate(
+        """(notebook) => {
+          const [stretched, spoilt] = notebook.querySelectorAll('.course-demo-image');
+          stretched.style.width = (stretched.naturalWidth * 2) + 'px';
+          stretched.style.maxWidth = 'none';
+          spoilt.src = 'data:image/png;base64,AAAA';
+        }"""
+    )
+    problems = stretched_images(broken)
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("broken_demo.ipynb: demo image 0 is ")
+    assert problems[0].endswith("px (stretched, so blurred)")
+    assert problems[1] == "broken_demo.ipynb: demo image 1 shows no picture (not decodable)"
