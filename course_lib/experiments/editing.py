@@ -16,7 +16,7 @@ as little as possible (least squares over the keys, whose uncentred covariance i
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import astuple, dataclass
 from pathlib import Path
@@ -329,14 +329,69 @@ EDITS = (
 )
 
 
-def new_answer(corpus: Corpus, fact: int) -> str:
+def new_answer(corpus: Corpus, fact: int, shift: int = 0) -> str:
     """The answer fact ``fact`` is rewritten to: another entity's answer of the same relation (the
-    n-th other one, in sorted order, for the n-th fact)."""
+    n-th other one, in sorted order, for the n-th fact; ``shift`` later ones for other choices)."""
     target = corpus.facts[fact]
     answers = sorted(
         {f.answer for f in corpus.facts if f.relation == target.relation} - {target.answer}
     )
-    return answers[fact % len(answers)]
+    return answers[(fact + int_at_least("shift", shift, 0)) % len(answers)]
+
+
+def edit_methods(model: LanguageModel, corpus: Corpus) -> dict[str, Callable]:
+    """Each edit of ``EDITS`` as the lesson makes it, {method: edit(fact, new_answer) -> edited
+    copy}: what it needs of the whole corpus (C, attributions) computed once, here."""
+    scores = attributions(model, corpus)
+    C = {layer: key_covariance(model, corpus, layer) for layer in range(len(model.layers))}
+    last = corpus.prompts()[0].shape[1] - 1  # the prompt's last word, where tracing points
+    return {
+        EDITS[0]: lambda i, new: rank_one_edit(model, corpus, i, new, 1, last, C[1]),
+        EDITS[1]: lambda i, new: rank_one_edit(model, corpus, i, new, 0, SUBJECT, C[0]),
+        EDITS[2]: lambda i, new: neuron_edit(model, corpus, i, new, scores=scores),
+        EDITS[3]: lambda i, new: fine_tune_edit(model, corpus, i, new, 1),
+    }
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One fact rewritten by one method: every fact's top word before and after (facts,) as
+    words; p(old answer) and p(new answer) after the edited prompt, before and after (2,) each;
+    and the filler lines' next-word loss, after minus before."""
+
+    fact: int
+    old: str
+    new: str
+    method: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    p_old: np.ndarray
+    p_new: np.ndarray
+    filler_loss_change: float
+
+    @property
+    def changed(self) -> np.ndarray:
+        """(facts,) bool: whose top word the edit changed."""
+        return np.array(self.before) != np.array(self.after)
+
+
+def rewrite(
+    model: LanguageModel, corpus: Corpus, edit: Callable, fact: int, new: str, method: str
+) -> Rewrite:
+    """``edit`` (one of ``edit_methods``) applied to ``fact`` with the answer ``new``, measured."""
+    edited = edit(fact, new)
+    prompts, _ = corpus.prompts()
+    old_id, new_id = corpus.encode([corpus.facts[fact].answer, new])
+    filler = filler_tokens(corpus)
+    p, words, loss = [], [], []
+    with torch.no_grad():
+        for m in (model, edited):
+            p.append(m(prompts[fact : fact + 1])[0, -1].softmax(-1)[[old_id, new_id]].numpy())
+            words.append(tuple(corpus.decode(fact_predictions(m, corpus)[0])))
+            loss.append(float(next_token_loss(m, filler)))
+    p_old, p_new = np.array(p).T
+    return Rewrite(fact, corpus.facts[fact].answer, new, method, *words, p_old, p_new,
+                   loss[1] - loss[0])  # fmt: skip
 
 
 def compare_edits(
@@ -345,14 +400,7 @@ def compare_edits(
     """Every method of ``EDITS`` on each fact (all by default), rewritten to ``new_answer``:
     {method: (facts, 4) of EditScores' fields}."""
     facts = range(len(corpus.facts)) if facts is None else facts
-    scores = attributions(model, corpus)
-    C = {layer: key_covariance(model, corpus, layer) for layer in range(len(model.layers))}
-    edits = {
-        EDITS[0]: lambda i, new: rank_one_edit(model, corpus, i, new, 1, 5, C[1]),
-        EDITS[1]: lambda i, new: rank_one_edit(model, corpus, i, new, 0, SUBJECT, C[0]),
-        EDITS[2]: lambda i, new: neuron_edit(model, corpus, i, new, scores=scores),
-        EDITS[3]: lambda i, new: fine_tune_edit(model, corpus, i, new, 1),
-    }
+    edits = edit_methods(model, corpus)
     table = {method: [] for method in EDITS}
     with torch_threads(1):
         for i in facts:

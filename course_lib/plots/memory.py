@@ -258,3 +258,107 @@ def trace_figure(effects: dict[str, np.ndarray], words: list[str], mean_of: int 
     else:
         fig.suptitle(tr('one fact: "{prompt}"', prompt=" ".join(words[1:])), fontsize=11)
     return fig
+
+
+# the fact grid's colours: kept its answer, changed it, and the edited fact rewritten or not
+REWRITE_COLORS = (tint(GREY, 0.35), PALETTE[1], PALETTE[2], PALETTE[4])
+REWRITE_LEGEND = (
+    N_("keeps its answer"),
+    N_("answer changed"),
+    N_("rewritten"),
+    N_("not rewritten"),
+)
+
+
+@dataclass(frozen=True)
+class RewriteData:
+    """One fact rewritten, as the demo shows it: p(old answer) and p(new answer) after the edited
+    prompt, as trained and edited, (2,) each; and every fact as a cell of the (entity, relation)
+    grid, ``codes``: 0 keeps its top word, 1 its top word changed, and the edited fact 2 if its top
+    word is now the new answer, else 3."""
+
+    prompt: str
+    old: str
+    new: str
+    method: str
+    p_old: np.ndarray
+    p_new: np.ndarray
+    codes: np.ndarray
+    entities: tuple[str, ...]
+    relations: tuple[str, ...]
+    filler_loss_change: float
+
+    @property
+    def others(self) -> int:
+        """The facts besides the edited one."""
+        return self.codes.size - 1
+
+    @property
+    def kept(self) -> int:
+        """How many of the others keep their top word."""
+        return int((self.codes == 0).sum())
+
+
+class RewriteView:
+    """The fact-editing demo's live figure: left, p(old answer) and p(new answer) after the edited
+    prompt, as trained (grey) and edited (colour); right, every fact as a cell of the (entity,
+    relation) grid, coloured by whether the edit changed its answer (``rewrite_codes``). Built
+    once; ``update`` moves the bars, recolours the grid and rewrites the titles."""
+
+    def __init__(self) -> None:
+        from matplotlib.colors import ListedColormap
+        from matplotlib.patches import Patch
+
+        self.figure = new_figure(6.4, 3.6, layout=None)
+        self.figure.subplots_adjust(left=0.1, right=0.98, top=0.7, bottom=0.2, wspace=0.35)
+        self.bars_ax, self.grid_ax = self.figure.subplots(1, 2, width_ratios=(1, 1.7))
+        x = np.arange(2)
+        self.before = self.bars_ax.bar(x - 0.2, [1, 1], 0.4, color=GREY, label=tr("as trained"))
+        self.after = self.bars_ax.bar(x + 0.2, [1, 1], 0.4, color=PALETTE[0], label=tr("edited"))
+        self.bars_ax.set_ylim(0, 1)
+        self.bars_ax.set_ylabel(tr("p(word) after the prompt"), fontsize=9)
+        self.bars_ax.tick_params(labelsize=8)
+        self.bars_ax.legend(
+            loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False, fontsize=8, ncols=2
+        )
+        self.grid = self.grid_ax.imshow(
+            np.zeros((1, 1)), cmap=ListedColormap(REWRITE_COLORS), vmin=-0.5, vmax=3.5,
+            aspect="auto",
+        )  # fmt: skip
+        self.grid_ax.tick_params(which="both", labelsize=7, length=0)
+        self.grid_ax.grid(which="minor", color=self.figure.get_facecolor(), linewidth=1.5)
+        self.grid_ax.grid(which="major", visible=False)
+        handles = [Patch(color=c) for c in REWRITE_COLORS]
+        self.grid_ax.legend(
+            handles, [tr(t) for t in REWRITE_LEGEND], loc="lower center", fontsize=7,
+            bbox_to_anchor=(0.5, 1.0), ncols=2, frameon=False, handlelength=1,
+        )  # fmt: skip
+        self.title = self.figure.suptitle("", fontsize=9, y=0.98)
+
+    def update(self, data) -> Figure:
+        for bars, column in ((self.before, 0), (self.after, 1)):
+            for bar, p in zip(bars, (data.p_old[column], data.p_new[column]), strict=True):
+                bar.set_height(p)
+        self.bars_ax.set_xticks(
+            [0, 1], [tr("old: {word}", word=data.old), tr("new: {word}", word=data.new)]
+        )
+        codes = data.codes.T  # a row per relation, a column per entity
+        self.grid.set_data(codes)
+        self.grid.set_extent((-0.5, codes.shape[1] - 0.5, codes.shape[0] - 0.5, -0.5))
+        self.grid_ax.set_xticks(range(codes.shape[1]), data.entities, rotation=90)
+        self.grid_ax.set_yticks(range(codes.shape[0]), data.relations)
+        self.grid_ax.set_xticks(np.arange(codes.shape[1] + 1) - 0.5, minor=True)
+        self.grid_ax.set_yticks(np.arange(codes.shape[0] + 1) - 0.5, minor=True)
+        self.title.set_text(
+            tr("“{prompt}”: “{old}” → “{new}”", prompt=data.prompt, old=data.old, new=data.new)
+            + "\n"
+            + tr(
+                "{method}: {kept} of {others} other facts keep their answer; "
+                "filler loss {change:+.2f}",
+                method=tr(data.method),
+                kept=data.kept,
+                others=data.others,
+                change=data.filler_loss_change,
+            )
+        )
+        return self.figure

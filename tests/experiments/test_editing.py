@@ -170,3 +170,31 @@ def test_each_fact_is_rewritten_to_another_answer_of_its_relation():
         new = ED.new_answer(corpus, i)
         assert new != fact.answer
         assert new in {f.answer for f in corpus.facts if f.relation == fact.relation}
+    shifted = [ED.new_answer(corpus, 0, shift) for shift in range(3)]
+    assert len(set(shifted)) == 3 and shifted[0] == ED.new_answer(corpus, 0)
+    with pytest.raises(ValueError, match="shift"):
+        ED.new_answer(corpus, 0, -1)
+
+
+def test_a_rewrite_reports_the_edits_words_probabilities_and_filler_loss():
+    """rewrite() measured against the edited model itself: every fact's top word before and
+    after, p(old) and p(new) after the prompt, and the filler loss; no edit changes nothing."""
+    model, corpus = stored_model()
+    edits = ED.edit_methods(model, corpus)
+    assert list(edits) == list(ED.EDITS)
+    new = ED.new_answer(corpus, 9)
+    done = ED.rewrite(model, corpus, edits[ED.EDITS[2]], 9, new, ED.EDITS[2])
+    edited = ED.neuron_edit(model, corpus, 9, new)
+    prompt = corpus.prompts()[0][9:10]
+    with torch.no_grad():
+        p = edited(prompt)[0, -1].softmax(-1)
+    old_id, new_id = corpus.encode([corpus.facts[9].answer, new])
+    np.testing.assert_allclose([done.p_old[1], done.p_new[1]], [p[old_id], p[new_id]], atol=1e-12)
+    assert done.after == tuple(corpus.decode(fact_predictions(edited, corpus)[0]))
+    assert done.before == tuple(f.answer for f in corpus.facts)  # the model knows every fact
+    assert done.after[9] == new and done.changed[9] and done.old == corpus.facts[9].answer
+    scores = ED.score_edit(model, edited, corpus, 9, new)
+    assert done.filler_loss_change == pytest.approx(scores.filler_loss_change, abs=1e-12)
+    unchanged = ED.rewrite(model, corpus, lambda fact, answer: model, 9, new, "none")
+    assert not unchanged.changed.any() and unchanged.filler_loss_change == 0
+    np.testing.assert_array_equal(unchanged.p_new[0], unchanged.p_new[1])

@@ -450,4 +450,26 @@ MESSAGES: dict[str, str] = {
         "单看第一条事实：也在最后一个词处读出，第 1 层的 FFN 最多"
     ),
     'one fact: "{prompt}"': '一条事实："{prompt}"',
+    # course_lib.plots.memory and widgets.memory: the fact-rewriting demo
+    "keeps its answer": "保持原答案",
+    "answer changed": "答案被改变",
+    "rewritten": "已改写",
+    "not rewritten": "未改写",
+    "p(word) after the prompt": "提示之后的 p(词)",
+    "old: {word}": "旧：“{word}”",
+    "new: {word}": "新：“{word}”",
+    "“{prompt}”: “{old}” → “{new}”": "“{prompt}”：“{old}” → “{new}”",
+    "{method}: {kept} of {others} other facts keep their answer; filler loss {change:+.2f}": (
+        "{method}：其余 {others} 条事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
+    ),
+    "training the edit…": "正在训练编辑……",
+    "rank-one: the first fact is rewritten and every other fact keeps its answer": (
+        "秩一：第一条事实被改写，其他每条事实都保持原答案"
+    ),
+    "knowledge neurons and fine-tuning rewrite it too, and change most other facts": (
+        "知识神经元和微调也改写了它，但改变了其他大多数事实"
+    ),
+    "the filler loss moves least under the rank-one edit, by under 0.01": (
+        "秩一编辑下填充句损失变化最小，不到 0.01"
+    ),
 }
