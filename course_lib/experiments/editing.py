@@ -193,15 +193,6 @@ def target_value(
     return (own + delta).detach()
 
 
-def _copy(model: LanguageModel) -> LanguageModel:
-    """A copy of ``model`` with its own weights. Each attention keeps its last weights as a cache
-    (``attn``), still tied to the autograd graph after ``target_value``: it is not copied."""
-    for module in model.modules():
-        if getattr(module, "attn", None) is not None:
-            module.attn = None
-    return copy.deepcopy(model)
-
-
 def rank_one_edit(
     model: LanguageModel,
     corpus: Corpus,
@@ -219,7 +210,7 @@ def rank_one_edit(
     with torch.no_grad():
         k = keys(model, prompt, layer)[0, position]
     v = target_value(model, prompt, new_id, layer, position=position)
-    edited = _copy(model)
+    edited = copy.deepcopy(model)
     linear = edited.layers[layer].ffn.linear2
     with torch.no_grad():
         linear.weight.copy_(
@@ -247,7 +238,7 @@ def neuron_edit(
     chosen = scores[fact].flatten().topk(positive_int("top", top)).indices
     units = [divmod(int(u), model.d_ff) for u in chosen]
     old_id, new_id = corpus.encode([corpus.facts[fact].answer, new_answer])
-    edited = _copy(model)
+    edited = copy.deepcopy(model)
     E = edited.unembedding.detach()
     with torch.no_grad():
         for layer, unit in units:
@@ -268,7 +259,7 @@ def fine_tune_edit(
     """The plain way: Adam on ``layer``'s W2 alone, on the new fact's prompt alone."""
     prompts, _ = corpus.prompts()
     prompt, new_id = prompts[fact : fact + 1], corpus.encode([new_answer])[0]
-    edited = _copy(model)
+    edited = copy.deepcopy(model)
     W2 = edited.layers[layer].ffn.linear2.weight
     optimizer = torch.optim.Adam([W2], lr=lr)
     for _ in range(int_at_least("steps", steps, 0)):

@@ -106,7 +106,8 @@ class MultiHeadAttention(nn.Module):
     """Multi-head attention: num_heads heads of size d_model // num_heads, concatenated.
 
     query: (batch, L, d_model), key/value: (batch, S, d_model) -> (batch, L, d_model).
-    The last attention weights (batch, heads, L, S) are kept in ``self.attn``.
+    The last attention weights (batch, heads, L, S) are kept in ``self.attn``, detached (a model
+    stays copyable with ``copy.deepcopy`` after a backward pass).
     """
 
     def __init__(self, d_model: int = 512, num_heads: int = 8, dropout: float = 0.1) -> None:
@@ -147,7 +148,8 @@ class MultiHeadAttention(nn.Module):
             self._split(f(t))
             for f, t in ((self.linear_q, query), (self.linear_k, key), (self.linear_v, value))
         )
-        out, self.attn = scaled_dot_product_attention(q, k, v, mask, self.dropout)
+        out, weights = scaled_dot_product_attention(q, k, v, mask, self.dropout)
+        self.attn = weights.detach()  # to look at, not to differentiate: keeps no graph alive
         batch, _, length, _ = out.shape
         return self.linear_out(out.transpose(1, 2).reshape(batch, length, self.d_model))
 

@@ -384,3 +384,15 @@ def test_dropout_input_shapes_records_what_each_dropout_receives_and_removes_its
     }
     assert torch.equal(before, after), "the hooks leave the outputs unchanged"
     assert all(not m._forward_hooks for m in stack.modules())
+
+
+def test_attention_keeps_its_last_weights_detached_so_a_model_can_be_copied_after_backward():
+    import copy
+
+    torch.manual_seed(0)
+    mha = MultiHeadAttention(d_model=8, num_heads=2, dropout=0.0)
+    x = torch.randn(1, 3, 8, requires_grad=True)
+    mha(x, x, x).sum().backward()
+    assert mha.attn is not None and not mha.attn.requires_grad and mha.attn.shape == (1, 2, 3, 3)
+    copied = copy.deepcopy(mha)  # a graph-holding cache would make this raise
+    assert torch.equal(copied.attn, mha.attn)

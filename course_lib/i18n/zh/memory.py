@@ -472,4 +472,22 @@ MESSAGES: dict[str, str] = {
     "the filler loss moves least under the rank-one edit, by under 0.01": (
         "秩一编辑下填充句损失变化最小，不到 0.01"
     ),
+    # course_lib.checks.memory: rewrite a fact (exercise 5)
+    "rewrite a fact": "改写一条事实",
+    "your function changed the lesson's model itself: edit a copy (copy.deepcopy(model))": (
+        "你的函数改动了本课的模型本身：请编辑一份副本（copy.deepcopy(model)）"
+    ),
+    "return the edited copy of the model, not {kind}": "请返回编辑后的模型副本，而不是 {kind}",
+    "only layer 1's W2 should change, yet {name} changed too": (
+        "只应改变第 1 层的 W2，可是 {name} 也变了"
+    ),
+    "layer 1's W2 differs from the lesson's rank-one edit: yours changes the answers of {n} other facts, the lesson's {m}": (
+        "第 1 层的 W2 与本课的秩一编辑不同：你的编辑改变了其他 {n} 条事实的答案，本课的编辑改变了 {m} 条"
+    ),
+    "the same W2 as the lesson's edit, and the lesson's model untouched.": (
+        "W2 与本课的编辑相同，本课的模型也没有被改动。"
+    ),
+    "the update is written along k* itself, as if C were the identity or k* k*ᵀ: C is the covariance of every key the corpus makes (ED.key_covariance), so that the other keys' outputs move least": (
+        "这个更新沿着 k* 本身写入，仿佛 C 是单位矩阵或 k* k*ᵀ：C 应是语料产生的所有键的协方差（ED.key_covariance），这样其他键的输出才变化最小"
+    ),
 }
