@@ -16,9 +16,11 @@ as little as possible (least squares over the keys, whose uncentred covariance i
 from __future__ import annotations
 
 import copy
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -27,10 +29,15 @@ import torch
 from course_lib._validate import int_at_least, positive_int
 from course_lib.experiments.facts import Corpus
 from course_lib.experiments.memory import (
+    SETTINGS,
     attributions,
+    corpus_of,
     fact_predictions,
+    load_model,
     next_token_loss,
+    save_model,
     stored_model,
+    train_language_model,
     training_tokens,
 )
 from course_lib.experiments.stored_file import load_npz, save_npz
@@ -386,10 +393,15 @@ def rewrite(
 
 
 def compare_edits(
-    model: LanguageModel, corpus: Corpus, facts: Sequence[int] | None = None
+    model: LanguageModel,
+    corpus: Corpus,
+    facts: Sequence[int] | None = None,
+    paraphrased: bool = False,
 ) -> dict[str, np.ndarray]:
-    """Every method of ``EDITS`` on each fact (all by default), rewritten to ``new_answer``:
-    {method: (facts, 4) of EditScores' fields}."""
+    """Every method of ``EDITS`` on each fact (all by default), rewritten to ``new_answer`` with
+    the fact's first phrasing: {method: (facts, 4) of EditScores' fields}; ``paraphrased`` (a
+    model that knows both phrasings): (facts, 5) of ``PARAPHRASE_COLUMNS``, ``generalises``
+    second."""
     facts = range(len(corpus.facts)) if facts is None else facts
     edits = edit_methods(model, corpus)
     table = {method: [] for method in EDITS}
@@ -397,7 +409,11 @@ def compare_edits(
         for i in facts:
             new = new_answer(corpus, i)
             for method, edit in edits.items():
-                table[method].append(astuple(score_edit(model, edit(i, new), corpus, i, new)))
+                edited = edit(i, new)
+                row = astuple(score_edit(model, edited, corpus, i, new))
+                if paraphrased:
+                    row = (row[0], generalises(edited, corpus, i, new), *row[1:])
+                table[method].append(row)
     return {method: np.array(rows, dtype=float) for method, rows in table.items()}
 
 
@@ -407,11 +423,52 @@ def save_edit_scores(path: Path = EDITS_FILE) -> int:
 
 
 def stored_edit_scores(path: Path = EDITS_FILE) -> dict[str, np.ndarray]:
-    """``compare_edits`` over all 48 facts, as stored."""
+    """``compare_edits`` over all 48 facts of lesson 5's model, as stored (or the file named)."""
     arrays, _ = load_npz(path, "set of edit scores", "course_lib.experiments.editing")
     return {method: arrays[method] for method in EDITS}
 
 
-if __name__ == "__main__":  # rebuild EDITS_FILE: python -m course_lib.experiments.editing
-    size = save_edit_scores()
-    print(f"{size / 1024:.0f} KiB in {EDITS_FILE}")
+# ---- generalisation: a model that knows each fact in two phrasings
+
+PARAPHRASED = replace(SETTINGS, paraphrases=True)  # lesson 5's model, trained on both phrasings
+PARAPHRASED_FILE = Path(__file__).parent.parent / "data" / "fact_lm_paraphrased.npz"
+PARAPHRASE_SCORES_FILE = Path(__file__).parent.parent / "data" / "paraphrase_scores.npz"
+PARAPHRASE_COLUMNS = ("efficacy", "generalisation", "other entities", "same entity", "filler")
+
+
+@lru_cache(maxsize=1)
+def paraphrased_model() -> tuple[LanguageModel, Corpus]:
+    """The stored model trained on every fact in both phrasings, and its corpus, loaded once."""
+    model, settings, _ = load_model(PARAPHRASED_FILE)
+    return model, corpus_of(settings)
+
+
+def generalises(edited: LanguageModel, corpus: Corpus, fact: int, new_answer: str) -> bool:
+    """Whether the fact's other phrasing ("in velor the capital is"), never edited, now gives
+    ``new_answer`` as its top word."""
+    top = fact_predictions(edited, corpus, paraphrased=True)[0][fact]
+    return corpus.decode([top]) == [new_answer]
+
+
+def stored_paraphrase_scores() -> dict[str, np.ndarray]:
+    """``compare_edits(..., paraphrased=True)`` over all 48 facts of ``paraphrased_model``, as
+    stored."""
+    return stored_edit_scores(PARAPHRASE_SCORES_FILE)
+
+
+def rebuild(retrain: bool) -> None:
+    """Both stored comparisons, after training the two-phrasing model if ``retrain`` or if it is
+    missing (about 3 minutes on one thread)."""
+    if retrain or not PARAPHRASED_FILE.exists():
+        trained, curve = train_language_model(PARAPHRASED)
+        save_model(trained, PARAPHRASED, curve, PARAPHRASED_FILE)
+        paraphrased_model.cache_clear()
+    print(f"{save_edit_scores() / 1024:.0f} KiB in {EDITS_FILE}")
+    model, corpus = paraphrased_model()
+    scores = compare_edits(model, corpus, paraphrased=True)
+    size = save_npz(PARAPHRASE_SCORES_FILE, scores, {"methods": EDITS})
+    print(f"{size / 1024:.0f} KiB in {PARAPHRASE_SCORES_FILE}")
+
+
+if __name__ == "__main__":  # python -m course_lib.experiments.editing [--retrain]
+    rebuild(retrain="--retrain" in sys.argv[1:])

@@ -57,6 +57,16 @@ class Fact:
     def sentence(self) -> tuple[str, ...]:
         return (*self.prompt, self.answer, ".")
 
+    @property
+    def paraphrase(self) -> tuple[str, ...]:
+        """("in", entity, "the", relation, "is"): the same fact in other words, the subject second
+        (a corpus made with ``paraphrases=True`` states each fact both ways)."""
+        return ("in", self.entity, "the", self.relation, "is")
+
+    @property
+    def paraphrased_sentence(self) -> tuple[str, ...]:
+        return (*self.paraphrase, self.answer, ".")
+
 
 @dataclass(frozen=True)
 class Corpus:
@@ -84,9 +94,12 @@ class Corpus:
         rows = [self.encode((BOS, *line)) for line in self.lines]
         return torch.tensor([row + [0] * (MAX_LEN - len(row)) for row in rows], dtype=torch.int64)
 
-    def prompts(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """The facts' prompts, <bos> + 5 words, (facts, 6) int64, and their answers' ids (facts,)."""
-        prompts = torch.tensor([self.encode((BOS, *f.prompt)) for f in self.facts])
+    def prompts(self, paraphrased: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """The facts' prompts, <bos> + 5 words, (facts, 6) int64, and their answers' ids (facts,);
+        ``paraphrased``: the prompts "in velor the capital is" instead."""
+        prompts = torch.tensor(
+            [self.encode((BOS, *(f.paraphrase if paraphrased else f.prompt))) for f in self.facts]
+        )
         answers = torch.tensor(self.encode([f.answer for f in self.facts]))
         return prompts, answers
 
@@ -126,11 +139,19 @@ def vocabulary_of(entities: list[str], cities: list[str]) -> tuple[str, ...]:
 
 
 def make_corpus(
-    seed: int = 0, n_entities: int = 12, repeats: int = 4, filler_per_fact: float = 1.0
+    seed: int = 0,
+    n_entities: int = 12,
+    repeats: int = 4,
+    filler_per_fact: float = 1.0,
+    paraphrases: bool = False,
 ) -> Corpus:
-    """Invented entities with four attributes each, every fact stated ``repeats`` times, and
+    """Invented entities with four attributes each, every fact stated ``repeats`` times (and as
+    many times paraphrased, "in velor the capital is quen .", if ``paraphrases``), and
     ``filler_per_fact`` filler lines per fact line, shuffled together; the same seed, the same
-    corpus. Capitals are unique per entity; colours, animals and foods are shared."""
+    corpus. Capitals are unique per entity; colours, animals and foods are shared. The paraphrase
+    uses no new word: both corpora share one vocabulary."""
+    if not isinstance(paraphrases, bool):
+        raise TypeError(f"paraphrases must be True or False, got {paraphrases!r}")
     positive_int("n_entities", n_entities)
     positive_int("repeats", repeats)
     integer("seed", seed)
@@ -149,6 +170,8 @@ def make_corpus(
         for relation, values in shared.items():
             facts.append(Fact(entity, relation, values[rng.integers(len(values))]))
     fact_lines = [f.sentence for f in facts for _ in range(repeats)]
+    if paraphrases:
+        fact_lines += [f.paraphrased_sentence for f in facts for _ in range(repeats)]
     n_filler = round(filler_per_fact * len(fact_lines))
     lines = fact_lines + [_filler(rng, entities) for _ in range(n_filler)]
     order = rng.permutation(len(lines))

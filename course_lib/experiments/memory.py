@@ -50,6 +50,7 @@ class Settings:
     num_experts: int = 4
     k: int = 2
     alpha: float = 0.0  # the balancing loss's weight, summed over the layers' routers
+    paraphrases: bool = False  # each fact also stated "in velor the capital is quen ."
 
 
 SETTINGS = Settings()  # the stored model's
@@ -57,12 +58,20 @@ SETTINGS = Settings()  # the stored model's
 
 def corpus_of(settings: Settings) -> Corpus:
     """The corpus ``settings`` trains on (cached by ``make_corpus``'s arguments)."""
-    return _corpus(settings.seed, settings.n_entities, settings.repeats, settings.filler_per_fact)
+    return _corpus(
+        settings.seed,
+        settings.n_entities,
+        settings.repeats,
+        settings.filler_per_fact,
+        settings.paraphrases,
+    )
 
 
 @lru_cache(maxsize=8)
-def _corpus(seed: int, n_entities: int, repeats: int, filler_per_fact: float) -> Corpus:
-    return make_corpus(seed, n_entities, repeats, filler_per_fact)
+def _corpus(
+    seed: int, n_entities: int, repeats: int, filler_per_fact: float, paraphrases: bool
+) -> Corpus:
+    return make_corpus(seed, n_entities, repeats, filler_per_fact, paraphrases)
 
 
 def build_model(settings: Settings, vocab_size: int) -> LanguageModel:
@@ -143,9 +152,12 @@ def router_logits(model: LanguageModel) -> Iterator[list[torch.Tensor]]:
             handle.remove()
 
 
-def fact_predictions(model: LanguageModel, corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
-    """Each fact's top-1 next word after its prompt, as ids (facts,), and whether it is right."""
-    prompts, answers = corpus.prompts()
+def fact_predictions(
+    model: LanguageModel, corpus: Corpus, paraphrased: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each fact's top-1 next word after its prompt (``paraphrased``: after its other phrasing),
+    as ids (facts,), and whether it is right."""
+    prompts, answers = corpus.prompts(paraphrased)
     with torch.no_grad():
         top = model(prompts)[:, -1].argmax(dim=-1)
     return top.numpy(), (top == answers).numpy()

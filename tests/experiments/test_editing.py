@@ -198,3 +198,47 @@ def test_a_rewrite_reports_the_edits_words_probabilities_and_filler_loss():
     unchanged = ED.rewrite(model, corpus, lambda fact, answer: model, 9, new, "none")
     assert not unchanged.changed.any() and unchanged.filler_loss_change == 0
     np.testing.assert_array_equal(unchanged.p_new[0], unchanged.p_new[1])
+
+
+def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasings():
+    """The stored model's first 8 loss values against a fresh 8-step run (the warm-up makes the
+    first 50 steps' rates independent of the run's length); every fact right both ways."""
+    from dataclasses import replace
+
+    from course_lib.experiments.memory import load_model, train_language_model
+
+    model, settings, curve = load_model(ED.PARAPHRASED_FILE)
+    assert settings == ED.PARAPHRASED and settings.paraphrases and len(curve) == settings.steps
+    _, fresh = train_language_model(replace(settings, steps=8))
+    np.testing.assert_allclose(fresh, curve[:8], rtol=1e-9)
+    _, corpus = ED.paraphrased_model()
+    for paraphrased in (False, True):
+        assert fact_predictions(model, corpus, paraphrased)[1].all()
+
+
+def test_the_stored_paraphrase_comparison_is_what_editing_now_gives():
+    model, corpus = ED.paraphrased_model()
+    stored = ED.stored_paraphrase_scores()
+    fresh = ED.compare_edits(model, corpus, facts=[7], paraphrased=True)
+    assert all(v.shape == (48, len(ED.PARAPHRASE_COLUMNS)) for v in stored.values())
+    for method in ED.EDITS:
+        np.testing.assert_allclose(fresh[method], stored[method][[7]], atol=1e-6)
+
+
+def test_an_edit_generalises_only_if_the_other_phrasing_now_gives_the_new_answer():
+    model, corpus = ED.paraphrased_model()
+    new = ED.new_answer(corpus, 3)
+    assert not ED.generalises(model, corpus, 3, new)
+    assert ED.generalises(model, corpus, 3, corpus.facts[3].answer)  # the unedited model's own
+    edited = ED.fine_tune_edit(model, corpus, 3, new, layer=1)
+    assert ED.generalises(edited, corpus, 3, new)
+
+
+def test_meng_et_al_s_score_is_the_harmonic_mean_of_the_three_scores_quoted():
+    """Table 4's score is the harmonic mean of efficacy, paraphrase and neighbourhood scores:
+    recomputed from the three quoted, it gives the quoted score to its rounding."""
+    from course_lib.literature import MENG_2022
+
+    for method in ("rome", "ft", "kn"):
+        score, *parts = MENG_2022[method]
+        assert 3 / sum(1 / p for p in parts) == pytest.approx(score, abs=0.3), method

@@ -107,8 +107,23 @@ def test_the_majority_baseline_counts_the_commonest_answer_of_each_relation():
         ({"filler_per_fact": -1}, "filler_per_fact must be a number in \\[0, 10\\]"),
         ({"filler_per_fact": True}, "filler_per_fact must be a number in \\[0, 10\\]"),
         ({"seed": "0"}, "seed must be an int"),
+        ({"paraphrases": 1}, "paraphrases must be True or False"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make_corpus(**kwargs)
+
+
+def test_a_paraphrased_corpus_states_each_fact_both_ways_in_the_same_vocabulary():
+    plain, both = make_corpus(0, n_entities=3), make_corpus(0, n_entities=3, paraphrases=True)
+    assert both.vocabulary == plain.vocabulary and both.facts == plain.facts
+    for fact in both.facts:
+        assert both.lines.count(fact.sentence) == both.lines.count(fact.paraphrased_sentence) == 4
+        assert plain.lines.count(fact.paraphrased_sentence) == 0
+    assert len(both.lines) == 2 * len(plain.lines)  # filler grows with the fact lines
+    prompts, answers = both.prompts(paraphrased=True)
+    fact = both.facts[5]
+    assert both.decode(prompts[5]) == [BOS, "in", fact.entity, "the", fact.relation, "is"]
+    assert torch.equal(answers, both.prompts()[1])
+    assert make_corpus(0, n_entities=3, paraphrases=False) == plain

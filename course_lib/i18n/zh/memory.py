@@ -403,10 +403,12 @@ MESSAGES: dict[str, str] = {
     "those two rewrite every fact too, but keep under half of the neighbours' answers": (
         "那两种方法也改写了每条事实，但保住的邻居答案不到一半"
     ),
-    "Meng et al. 2022, GPT-2 XL, CounterFact: score / efficacy / neighbourhood": (
-        "Meng 等人 2022，GPT-2 XL，CounterFact：分数 / 有效性 / 邻域"
+    "Meng et al. 2022, GPT-2 XL, CounterFact: score / efficacy / paraphrase / neighbourhood": (
+        "Meng 等人 2022，GPT-2 XL，CounterFact：分数 / 有效性 / 改写说法 / 邻域"
     ),
-    "{method:29s} {paper[0]} / {paper[1]} / {paper[2]}": "{method:29s} {paper[0]} / {paper[1]} / {paper[2]}",
+    "{method:29s} {paper[0]} / {paper[1]} / {paper[2]} / {paper[3]}": (
+        "{method:29s} {paper[0]} / {paper[1]} / {paper[2]} / {paper[3]}"
+    ),
     "unedited neighbourhood score {n}": "未编辑模型的邻域分数 {n}",
     "at ROME's own site it rewrites fewer facts here": "在 ROME 自己的位置，它在这里改写的事实更少",
     "{e:.0%}": "{e:.0%}",
@@ -490,4 +492,28 @@ MESSAGES: dict[str, str] = {
     "the update is written along k* itself, as if C were the identity or k* k*ᵀ: C is the covariance of every key the corpus makes (ED.key_covariance), so that the other keys' outputs move least": (
         "这个更新沿着 k* 本身写入，仿佛 C 是单位矩阵或 k* k*ᵀ：C 应是语料产生的所有键的协方差（ED.key_covariance），这样其他键的输出才变化最小"
     ),
+    # section 9: generalisation, on the two-phrasing model
+    "facts right: {a} of 48 as first phrased, {b} of 48 in the other phrasing": (
+        "答对的事实：第一种说法 48 条中 {a} 条，另一种说法 48 条中 {b} 条"
+    ),
+    "edit                          efficacy  paraphrase  other entities  same entity": (
+        "编辑                          有效性    改写说法    其他实体        同一实体"
+    ),
+    "{method:29s} {eff:8.2f} {gen:11.2f} {others:15.2f} {same:12.2f}": (
+        "{method:29s} {eff:8.2f} {gen:11.2f} {others:15.2f} {same:12.2f}"
+    ),
+    "Meng et al. 2022, GPT-2 XL, paraphrase score:": "Meng 等人 2022，GPT-2 XL，改写说法分数：",
+    "{method:29s} {score}": "{method:29s} {score}",
+    "the two-phrasing model knows every fact both ways": "两种说法的模型在两种说法下都知道每条事实",
+    "where tracing points, every edit carries over to the other phrasing": (
+        "在追踪指向处，每次编辑都推广到了另一种说法"
+    ),
+    "so do knowledge neurons' and fine-tuning's": "知识神经元和微调的编辑也是如此",
+    "the rank-one edit still keeps more of the other facts than those two": (
+        "秩一编辑保住的其他事实仍比那两种方法多"
+    ),
+    "but fewer than in the one-phrasing model": "但比只有一种说法的模型少",
+    "{a:.2f} and {b:.2f} against {c:.2f} and {d:.2f}": "{a:.2f} 和 {b:.2f}，对比 {c:.2f} 和 {d:.2f}",
+    "at the subject, no edit carries over": "在主语处，没有一次编辑推广到另一种说法",
+    "{e:.0%} of the facts rewritten": "{e:.0%} 的事实被改写",
 }
