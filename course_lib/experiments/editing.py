@@ -354,8 +354,9 @@ def edit_methods(model: LanguageModel, corpus: Corpus) -> dict[str, Callable]:
 @dataclass(frozen=True)
 class Rewrite:
     """One fact rewritten by one method: every fact's top word before and after (facts,) as
-    words; p(old answer) and p(new answer) after the edited prompt, before and after (2,) each;
-    and the filler lines' next-word loss, after minus before."""
+    words; p(old answer) and p(new answer) after the edited prompt and after the fact's other
+    phrasing (never edited), (2 phrasings, before / after) each; and the filler lines' next-word
+    loss, after minus before."""
 
     fact: int
     old: str
@@ -378,16 +379,16 @@ def rewrite(
 ) -> Rewrite:
     """``edit`` (one of ``edit_methods``) applied to ``fact`` with the answer ``new``, measured."""
     edited = edit(fact, new)
-    prompts, _ = corpus.prompts()
-    old_id, new_id = corpus.encode([corpus.facts[fact].answer, new])
+    ids = corpus.encode([corpus.facts[fact].answer, new])
+    prompts = [corpus.prompts(paraphrased)[0][fact : fact + 1] for paraphrased in (False, True)]
     filler = filler_tokens(corpus)
-    p, words, loss = [], [], []
+    p, words, loss = [], [], []  # p: (model, phrasing, word)
     with torch.no_grad():
         for m in (model, edited):
-            p.append(m(prompts[fact : fact + 1])[0, -1].softmax(-1)[[old_id, new_id]].numpy())
+            p.append([m(prompt)[0, -1].softmax(-1)[ids].numpy() for prompt in prompts])
             words.append(tuple(corpus.decode(fact_predictions(m, corpus)[0])))
             loss.append(float(next_token_loss(m, filler)))
-    p_old, p_new = np.array(p).T
+    p_old, p_new = np.array(p).transpose(2, 1, 0)  # (word, phrasing, model)
     return Rewrite(fact, corpus.facts[fact].answer, new, method, *words, p_old, p_new,
                    loss[1] - loss[0])  # fmt: skip
 

@@ -272,12 +272,14 @@ REWRITE_LEGEND = (
 
 @dataclass(frozen=True)
 class RewriteData:
-    """One fact rewritten, as the demo shows it: p(old answer) and p(new answer) after the edited
-    prompt, as trained and edited, (2,) each; and every fact as a cell of the (entity, relation)
-    grid, ``codes``: 0 keeps its top word, 1 its top word changed, and the edited fact 2 if its top
-    word is now the new answer, else 3."""
+    """One fact rewritten, as the demo shows it: p(old answer) and p(new answer), (2, 2) each,
+    after the edited prompt and after the fact's other phrasing (rows), as trained and edited
+    (columns); and every fact as a cell of the (entity, relation) grid, ``codes``: 0 keeps its top
+    word, 1 its top word changed, and the edited fact 2 if its top word is now the new answer,
+    else 3."""
 
     prompt: str
+    paraphrase: str
     old: str
     new: str
     method: str
@@ -301,7 +303,7 @@ class RewriteData:
 
 class RewriteView:
     """The fact-editing demo's live figure: left, p(old answer) and p(new answer) after the edited
-    prompt, as trained (grey) and edited (colour); right, every fact as a cell of the (entity,
+    prompt and after its other phrasing, as trained (grey) and edited (colour); right, every fact as a cell of the (entity,
     relation) grid, coloured by whether the edit changed its answer (``rewrite_codes``). Built
     once; ``update`` moves the bars, recolours the grid and rewrites the titles."""
 
@@ -309,13 +311,18 @@ class RewriteView:
         from matplotlib.colors import ListedColormap
         from matplotlib.patches import Patch
 
-        self.figure = new_figure(6.4, 3.6, layout=None)
-        self.figure.subplots_adjust(left=0.1, right=0.98, top=0.7, bottom=0.2, wspace=0.35)
+        self.figure = new_figure(6.4, 3.8, layout=None)
+        self.figure.subplots_adjust(left=0.1, right=0.98, top=0.66, bottom=0.2, wspace=0.35)
         self.bars_ax, self.grid_ax = self.figure.subplots(1, 2, width_ratios=(1, 1.7))
-        x = np.arange(2)
-        self.before = self.bars_ax.bar(x - 0.2, [1, 1], 0.4, color=GREY, label=tr("as trained"))
-        self.after = self.bars_ax.bar(x + 0.2, [1, 1], 0.4, color=PALETTE[0], label=tr("edited"))
-        self.bars_ax.set_ylim(0, 1)
+        x = np.array([0, 1, 2.5, 3.5])  # old and new answer, after each phrasing
+        self.before = self.bars_ax.bar(x - 0.2, [1] * 4, 0.4, color=GREY, label=tr("as trained"))
+        self.after = self.bars_ax.bar(x + 0.2, [1] * 4, 0.4, color=PALETTE[0], label=tr("edited"))
+        self.x = x
+        self.bars_ax.axvline(1.75, color=GREY, linewidth=0.8)
+        for centre, label in ((0.5, N_("edited prompt")), (3.0, N_("other phrasing"))):
+            self.bars_ax.text(centre, 1.08, tr(label), ha="center", va="top", fontsize=7)
+        self.bars_ax.set_ylim(0, 1.1)
+        self.bars_ax.set_yticks([0, 0.5, 1])
         self.bars_ax.set_ylabel(tr("p(word) after the prompt"), fontsize=9)
         self.bars_ax.tick_params(labelsize=8)
         self.bars_ax.legend(
@@ -337,11 +344,11 @@ class RewriteView:
 
     def update(self, data) -> Figure:
         for bars, column in ((self.before, 0), (self.after, 1)):
-            for bar, p in zip(bars, (data.p_old[column], data.p_new[column]), strict=True):
-                bar.set_height(p)
-        self.bars_ax.set_xticks(
-            [0, 1], [tr("old: {word}", word=data.old), tr("new: {word}", word=data.new)]
-        )
+            heights = [p[row, column] for row in (0, 1) for p in (data.p_old, data.p_new)]
+            for bar, height in zip(bars, heights, strict=True):
+                bar.set_height(height)
+        words = [tr("old: {word}", word=data.old), tr("new: {word}", word=data.new)]
+        self.bars_ax.set_xticks(self.x, words * 2, fontsize=7, rotation=20)
         codes = data.codes.T  # a row per relation, a column per entity
         self.grid.set_data(codes)
         self.grid.set_extent((-0.5, codes.shape[1] - 0.5, codes.shape[0] - 0.5, -0.5))
@@ -351,6 +358,8 @@ class RewriteView:
         self.grid_ax.set_yticks(np.arange(codes.shape[0] + 1) - 0.5, minor=True)
         self.title.set_text(
             tr("“{prompt}”: “{old}” → “{new}”", prompt=data.prompt, old=data.old, new=data.new)
+            + "\n"
+            + tr("other phrasing: “{paraphrase}”", paraphrase=data.paraphrase)
             + "\n"
             + tr(
                 "{method}: {kept} of {others} other facts keep their answer; "

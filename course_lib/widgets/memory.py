@@ -11,7 +11,13 @@ import numpy as np
 import torch
 
 from course_lib._validate import choice as one_of
-from course_lib.experiments.editing import EDITS, edit_methods, new_answer, rewrite
+from course_lib.experiments.editing import (
+    EDITS,
+    edit_methods,
+    new_answer,
+    paraphrased_model,
+    rewrite,
+)
 from course_lib.experiments.facts import RELATIONS
 from course_lib.experiments.memory import attributions, stored_model
 from course_lib.experiments.memory_analysis import next_token_probabilities, top_units
@@ -105,8 +111,8 @@ CHOICES = (1, 2, 3)
 
 @lru_cache(maxsize=1)
 def _edits() -> dict:
-    """The lesson's edits of the shipped model, with C and the attributions computed once."""
-    model, corpus = stored_model()
+    """The lesson's edits of the two-phrasing model, with C and the attributions computed once."""
+    model, corpus = paraphrased_model()
     with torch_threads(1):
         return edit_methods(model, corpus)
 
@@ -114,13 +120,13 @@ def _edits() -> dict:
 @lru_cache(maxsize=512)
 def rewrite_data(prompt: str, choice: int, method: str) -> RewriteData:
     """The fact of ``prompt`` rewritten by ``method`` to the ``choice``-th other answer of its
-    relation (``editing.new_answer``): an edited copy is made now, the shipped model is never
-    changed (cached per value)."""
+    relation (``editing.new_answer``), on the model that knows each fact in two phrasings: an
+    edited copy is made now, the stored model is never changed (cached per value)."""
     fact = prompts().index(one_of("prompt", prompt, prompts()))
     if isinstance(choice, bool) or choice not in CHOICES:
         raise ValueError(f"choice must be one of {list(CHOICES)}, got {choice!r}")
     one_of("method", method, METHODS)
-    model, corpus = stored_model()
+    model, corpus = paraphrased_model()
     with torch_threads(1):
         new = new_answer(corpus, fact, choice - 1)
         done = rewrite(model, corpus, _edits()[method], fact, new, method)
@@ -130,6 +136,7 @@ def rewrite_data(prompt: str, choice: int, method: str) -> RewriteData:
     entities = tuple(dict.fromkeys(f.entity for f in corpus.facts))
     return RewriteData(
         prompt=prompt,
+        paraphrase=" ".join(corpus.facts[fact].paraphrase),
         old=done.old,
         new=new,
         method=method,

@@ -189,7 +189,14 @@ def test_a_rewrite_reports_the_edits_words_probabilities_and_filler_loss():
     with torch.no_grad():
         p = edited(prompt)[0, -1].softmax(-1)
     old_id, new_id = corpus.encode([corpus.facts[9].answer, new])
-    np.testing.assert_allclose([done.p_old[1], done.p_new[1]], [p[old_id], p[new_id]], atol=1e-12)
+    np.testing.assert_allclose(
+        [done.p_old[0, 1], done.p_new[0, 1]], [p[old_id], p[new_id]], atol=1e-12
+    )
+    with torch.no_grad():
+        other = edited(corpus.prompts(paraphrased=True)[0][9:10])[0, -1].softmax(-1)
+        trained = model(corpus.prompts(paraphrased=True)[0][9:10])[0, -1].softmax(-1)
+    np.testing.assert_allclose(done.p_old[1], [trained[old_id], other[old_id]], atol=1e-12)
+    np.testing.assert_allclose(done.p_new[1], [trained[new_id], other[new_id]], atol=1e-12)
     assert done.after == tuple(corpus.decode(fact_predictions(edited, corpus)[0]))
     assert done.before == tuple(f.answer for f in corpus.facts)  # the model knows every fact
     assert done.after[9] == new and done.changed[9] and done.old == corpus.facts[9].answer
@@ -197,7 +204,7 @@ def test_a_rewrite_reports_the_edits_words_probabilities_and_filler_loss():
     assert done.filler_loss_change == pytest.approx(scores.filler_loss_change, abs=1e-12)
     unchanged = ED.rewrite(model, corpus, lambda fact, answer: model, 9, new, "none")
     assert not unchanged.changed.any() and unchanged.filler_loss_change == 0
-    np.testing.assert_array_equal(unchanged.p_new[0], unchanged.p_new[1])
+    np.testing.assert_array_equal(unchanged.p_new[:, 0], unchanged.p_new[:, 1])
 
 
 def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasings():

@@ -163,8 +163,9 @@ def test_the_rewriting_demo_offers_every_fact_three_answers_and_three_methods():
 
 
 def _expected_rewrite(fact: int, choice: int, method: str) -> tuple[np.ndarray, str, float]:
-    """The demo's grid, new answer and p(new) recomputed from the lesson's own edit functions."""
-    model, corpus = stored_model()
+    """The demo's grid, new answer and p(new) after the other phrasing, recomputed from the
+    lesson's own edit functions on the two-phrasing model."""
+    model, corpus = ED.paraphrased_model()
     new = ED.new_answer(corpus, fact, choice - 1)
     edit = {
         METHODS[0]: lambda: ED.rank_one_edit(model, corpus, fact, new, layer=1, position=5),
@@ -175,7 +176,7 @@ def _expected_rewrite(fact: int, choice: int, method: str) -> tuple[np.ndarray, 
     codes = (before != after).astype(int)
     codes[fact] = 2 if corpus.decode([after[fact]]) == [new] else 3
     with torch.no_grad():
-        p = edit(corpus.prompts()[0][fact : fact + 1])[0, -1].softmax(-1)
+        p = edit(corpus.prompts(paraphrased=True)[0][fact : fact + 1])[0, -1].softmax(-1)
     return codes.reshape(12, 4), new, float(p[corpus.encode([new])[0]])
 
 
@@ -184,9 +185,10 @@ def test_rewrite_data_is_the_named_edit_of_the_named_fact(fact, choice, method):
     data = rewrite_data(prompts()[fact], choice, METHODS[method])
     codes, new, p_new = _expected_rewrite(fact, choice, METHODS[method])
     np.testing.assert_array_equal(data.codes, codes)
-    assert data.new == new and data.p_new[1] == pytest.approx(p_new, abs=1e-9)
+    assert data.new == new and data.p_new[1, 1] == pytest.approx(p_new, abs=1e-9)
     assert data.kept == int((codes == 0).sum()) and data.others == 47
-    _, corpus = stored_model()
+    _, corpus = ED.paraphrased_model()
+    assert data.paraphrase == " ".join(corpus.facts[fact].paraphrase)
     assert data.entities[fact // 4] == corpus.facts[fact].entity
     assert data.relations[fact % 4] == corpus.facts[fact].relation
 
@@ -194,7 +196,7 @@ def test_rewrite_data_is_the_named_edit_of_the_named_fact(fact, choice, method):
 def test_the_rank_one_edit_rewrites_the_first_fact_and_keeps_the_others_fine_tuning_does_not():
     ours = rewrite_data(prompts()[0], 1, METHODS[0])
     tuned = rewrite_data(prompts()[0], 1, METHODS[2])
-    assert ours.codes.flat[0] == 2 and ours.kept >= 46
+    assert ours.codes.flat[0] == 2 and ours.kept >= 44 and ours.p_new[1, 1] > 0.5
     assert tuned.codes.flat[0] == 2 and tuned.kept < ours.kept
 
 
@@ -211,9 +213,12 @@ def test_the_rewriting_figure_shows_its_data_cell_by_cell():
         assert fig is first
         bars, grid = fig.axes[:2]
         heights = [[b.get_height() for b in c] for c in bars.containers]
-        np.testing.assert_allclose(
-            heights, [[data.p_old[0], data.p_new[0]], [data.p_old[1], data.p_new[1]]]
-        )
+        expected = [[p[row, column] for row in (0, 1) for p in (data.p_old, data.p_new)]
+                    for column in (0, 1)]  # fmt: skip
+        np.testing.assert_allclose(heights, expected)
+        words = [t.get_text() for t in bars.get_xticklabels()]
+        assert words == [f"old: {data.old}", f"new: {data.new}"] * 2
+
         (image,) = grid.get_images()
         shown = np.asarray(image.get_array())
         np.testing.assert_array_equal(shown, data.codes.T)
@@ -223,6 +228,7 @@ def test_the_rewriting_figure_shows_its_data_cell_by_cell():
         assert [t.get_text() for t in grid.get_yticklabels()] == list(data.relations)
         title = fig._suptitle.get_text()
         assert f"{data.kept} of 47 other facts" in title and f"“{data.new}”" in title
+        assert f"other phrasing: “{data.paraphrase}”" in title
 
 
 @pytest.mark.parametrize(

@@ -465,14 +465,16 @@ MESSAGES: dict[str, str] = {
         "{method}：其余 {others} 条事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
     ),
     "training the edit…": "正在训练编辑……",
-    "rank-one: the first fact is rewritten and every other fact keeps its answer": (
-        "秩一：第一条事实被改写，其他每条事实都保持原答案"
+    "rank-one: the first fact is rewritten, and its other phrasing now answers the new word": (
+        "秩一：第一条事实被改写，它的另一种说法现在也给出新词"
     ),
+    "it changes at most 2 of the other facts": "其他事实中最多改变了 2 条",
+    "{n} changed": "改变了 {n} 条",
     "knowledge neurons and fine-tuning rewrite it too, and change most other facts": (
         "知识神经元和微调也改写了它，但改变了其他大多数事实"
     ),
-    "the filler loss moves least under the rank-one edit, by under 0.01": (
-        "秩一编辑下填充句损失变化最小，不到 0.01"
+    "the filler loss moves least under the rank-one edit, by under 0.05": (
+        "秩一编辑下填充句损失变化最小，不到 0.05"
     ),
     # course_lib.checks.memory: rewrite a fact (exercise 5)
     "rewrite a fact": "改写一条事实",
@@ -516,4 +518,7 @@ MESSAGES: dict[str, str] = {
     "{a:.2f} and {b:.2f} against {c:.2f} and {d:.2f}": "{a:.2f} 和 {b:.2f}，对比 {c:.2f} 和 {d:.2f}",
     "at the subject, no edit carries over": "在主语处，没有一次编辑推广到另一种说法",
     "{e:.0%} of the facts rewritten": "{e:.0%} 的事实被改写",
+    "edited prompt": "编辑用的提示",
+    "other phrasing": "另一种说法",
+    "other phrasing: “{paraphrase}”": "另一种说法：“{paraphrase}”",
 }
