@@ -317,6 +317,7 @@ def score_edit(
 
 
 EDITS_FILE = Path(__file__).parent.parent / "data" / "edit_scores.npz"
+TARGETS = 3  # new answers tried per fact in the stored comparisons
 # each method as the lesson runs it: the rank-one update at the site causal tracing points to
 # (layer 1, the last word) and at ROME's own site (layer 0, the subject), and the two others
 EDITS = (
@@ -398,23 +399,26 @@ def compare_edits(
     corpus: Corpus,
     facts: Sequence[int] | None = None,
     paraphrased: bool = False,
+    answers: int = TARGETS,
 ) -> dict[str, np.ndarray]:
-    """Every method of ``EDITS`` on each fact (all by default), rewritten to ``new_answer`` with
-    the fact's first phrasing: {method: (facts, 4) of EditScores' fields}; ``paraphrased`` (a
-    model that knows both phrasings): (facts, 5) of ``PARAPHRASE_COLUMNS``, ``generalises``
-    second."""
+    """Every method of ``EDITS`` on each fact (all by default), rewritten with the fact's first
+    phrasing to each of ``answers`` other answers (``new_answer``'s shifts 0, 1, ...): {method:
+    (facts × answers, 4) of EditScores' fields}, a fact's answers in consecutive rows;
+    ``paraphrased`` (a model that knows both phrasings): (facts × answers, 5) of
+    ``PARAPHRASE_COLUMNS``, ``generalises`` second."""
     facts = range(len(corpus.facts)) if facts is None else facts
     edits = edit_methods(model, corpus)
     table = {method: [] for method in EDITS}
     with torch_threads(1):
         for i in facts:
-            new = new_answer(corpus, i)
-            for method, edit in edits.items():
-                edited = edit(i, new)
-                row = astuple(score_edit(model, edited, corpus, i, new))
-                if paraphrased:
-                    row = (row[0], generalises(edited, corpus, i, new), *row[1:])
-                table[method].append(row)
+            for shift in range(positive_int("answers", answers)):
+                new = new_answer(corpus, i, shift)
+                for method, edit in edits.items():
+                    edited = edit(i, new)
+                    row = astuple(score_edit(model, edited, corpus, i, new))
+                    if paraphrased:
+                        row = (row[0], generalises(edited, corpus, i, new), *row[1:])
+                    table[method].append(row)
     return {method: np.array(rows, dtype=float) for method, rows in table.items()}
 
 

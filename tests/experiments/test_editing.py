@@ -4,6 +4,8 @@ computes, and an edit at the site tracing finds rewrites one fact and leaves the
 
 from __future__ import annotations
 
+from dataclasses import astuple
+
 import numpy as np
 import pytest
 import torch
@@ -154,14 +156,15 @@ def test_scores_of_no_edit_and_the_filler_lines():
 
 
 def test_the_stored_comparison_is_what_editing_now_gives():
-    """Two facts edited again by every method: the same scores as the file's, to 1e-6 (the file
-    is rebuilt by python -m course_lib.experiments.editing)."""
+    """One fact edited again by every method to each of its new answers: the same scores as the
+    file's, to 1e-6 (the file is rebuilt by python -m course_lib.experiments.editing)."""
     model, corpus = stored_model()
     stored = ED.stored_edit_scores()
-    fresh = ED.compare_edits(model, corpus, facts=[0, 17])
-    assert set(stored) == set(ED.EDITS) and all(v.shape == (48, 4) for v in stored.values())
+    fresh = ED.compare_edits(model, corpus, facts=[17])
+    rows = 48 * ED.TARGETS
+    assert set(stored) == set(ED.EDITS) and all(v.shape == (rows, 4) for v in stored.values())
     for method in ED.EDITS:
-        np.testing.assert_allclose(fresh[method], stored[method][[0, 17]], atol=1e-6)
+        np.testing.assert_allclose(fresh[method], stored[method][51:54], atol=1e-6)
 
 
 def test_each_fact_is_rewritten_to_another_answer_of_its_relation():
@@ -226,10 +229,11 @@ def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasi
 def test_the_stored_paraphrase_comparison_is_what_editing_now_gives():
     model, corpus = ED.paraphrased_model()
     stored = ED.stored_paraphrase_scores()
-    fresh = ED.compare_edits(model, corpus, facts=[7], paraphrased=True)
-    assert all(v.shape == (48, len(ED.PARAPHRASE_COLUMNS)) for v in stored.values())
+    fresh = ED.compare_edits(model, corpus, facts=[7], paraphrased=True, answers=1)
+    shape = (48 * ED.TARGETS, len(ED.PARAPHRASE_COLUMNS))
+    assert all(v.shape == shape for v in stored.values())
     for method in ED.EDITS:
-        np.testing.assert_allclose(fresh[method], stored[method][[7]], atol=1e-6)
+        np.testing.assert_allclose(fresh[method], stored[method][[21]], atol=1e-6)
 
 
 def test_an_edit_generalises_only_if_the_other_phrasing_now_gives_the_new_answer():
@@ -249,3 +253,16 @@ def test_meng_et_al_s_score_is_the_harmonic_mean_of_the_three_scores_quoted():
     for method in ("rome", "ft", "kn"):
         score, *parts = MENG_2022[method]
         assert 3 / sum(1 / p for p in parts) == pytest.approx(score, abs=0.3), method
+
+
+def test_the_comparison_tries_each_new_answer_of_a_fact_in_turn():
+    model, corpus = stored_model()
+    two = ED.compare_edits(model, corpus, facts=[2], answers=2)
+    assert all(v.shape == (2, 4) for v in two.values())
+    with pytest.raises(ValueError, match="answers"):
+        ED.compare_edits(model, corpus, facts=[2], answers=0)
+    scores = ED.score_edit(
+        model, ED.neuron_edit(model, corpus, 2, ED.new_answer(corpus, 2, 1)), corpus, 2,
+        ED.new_answer(corpus, 2, 1),
+    )  # fmt: skip
+    np.testing.assert_allclose(two[ED.EDITS[2]][1], astuple(scores))

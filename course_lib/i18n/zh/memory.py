@@ -400,8 +400,8 @@ MESSAGES: dict[str, str] = {
     "and keeps the other facts better than neurons or fine-tuning": (
         "而且比知识神经元和微调更能保住其他事实"
     ),
-    "those two rewrite every fact too, but keep under half of the neighbours' answers": (
-        "那两种方法也改写了每条事实，但保住的邻居答案不到一半"
+    "those two take at least 99 % of the edits too, but keep under half of the neighbours' answers": (
+        "那两种方法也让至少 99% 的编辑生效，但保住的邻居答案不到一半"
     ),
     "Meng et al. 2022, GPT-2 XL, CounterFact: score / efficacy / paraphrase / neighbourhood": (
         "Meng 等人 2022，GPT-2 XL，CounterFact：分数 / 有效性 / 改写说法 / 邻域"
@@ -510,14 +510,16 @@ MESSAGES: dict[str, str] = {
     "where tracing points, every edit carries over to the other phrasing": (
         "在追踪指向处，每次编辑都推广到了另一种说法"
     ),
-    "so do knowledge neurons' and fine-tuning's": "知识神经元和微调的编辑也是如此",
+    "so does every fine-tuning edit": "每次微调的编辑也是如此",
+    "and knowledge neurons' as often as they take the edit": "知识神经元的编辑只要生效就能推广",
+    "{share:.0%} of the edits": "{share:.0%} 的编辑",
     "the rank-one edit still keeps more of the other facts than those two": (
         "秩一编辑保住的其他事实仍比那两种方法多"
     ),
     "but fewer than in the one-phrasing model": "但比只有一种说法的模型少",
     "{a:.2f} and {b:.2f} against {c:.2f} and {d:.2f}": "{a:.2f} 和 {b:.2f}，对比 {c:.2f} 和 {d:.2f}",
     "at the subject, no edit carries over": "在主语处，没有一次编辑推广到另一种说法",
-    "{e:.0%} of the facts rewritten": "{e:.0%} 的事实被改写",
+    "{e:.0%} of the edits taken": "{e:.0%} 的编辑生效",
     "edited prompt": "编辑用的提示",
     "other phrasing": "另一种说法",
     "other phrasing: “{paraphrase}”": "另一种说法：“{paraphrase}”",
