@@ -328,13 +328,11 @@ class RewriteView:
         self.bars_ax.legend(
             loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False, fontsize=8, ncols=2
         )
-        self.grid = self.grid_ax.imshow(
-            np.zeros((1, 1)), cmap=ListedColormap(REWRITE_COLORS), vmin=-0.5, vmax=3.5,
-            aspect="auto",
-        )  # fmt: skip
-        self.grid_ax.tick_params(which="both", labelsize=7, length=0)
-        self.grid_ax.grid(which="minor", color=self.figure.get_facecolor(), linewidth=1.5)
-        self.grid_ax.grid(which="major", visible=False)
+        self.cmap = ListedColormap(REWRITE_COLORS)
+        self.grid = None  # the cells, one mesh, made at the first update (its shape is the data's)
+        self.labels: tuple = ()  # the grid's (entities, relations) as last drawn
+        self.grid_ax.tick_params(labelsize=7, length=0)
+        self.grid_ax.grid(False)
         handles = [Patch(color=c) for c in REWRITE_COLORS]
         self.grid_ax.legend(
             handles, [tr(t) for t in REWRITE_LEGEND], loc="lower center", fontsize=7,
@@ -350,12 +348,22 @@ class RewriteView:
         words = [tr("old: {word}", word=data.old), tr("new: {word}", word=data.new)]
         self.bars_ax.set_xticks(self.x, words * 2, fontsize=7, rotation=20)
         codes = data.codes.T  # a row per relation, a column per entity
-        self.grid.set_data(codes)
-        self.grid.set_extent((-0.5, codes.shape[1] - 0.5, codes.shape[0] - 0.5, -0.5))
-        self.grid_ax.set_xticks(range(codes.shape[1]), data.entities, rotation=90)
-        self.grid_ax.set_yticks(range(codes.shape[0]), data.relations)
-        self.grid_ax.set_xticks(np.arange(codes.shape[1] + 1) - 0.5, minor=True)
-        self.grid_ax.set_yticks(np.arange(codes.shape[0] + 1) - 0.5, minor=True)
+        if self.grid is None or self.grid.get_array().shape != codes.shape:
+            if self.grid is not None:
+                self.grid.remove()
+            # one mesh with the background's colour as cell borders: a fraction of the time that
+            # an image with a grid line per cell border takes to draw
+            self.grid = self.grid_ax.pcolormesh(
+                codes, cmap=self.cmap, vmin=-0.5, vmax=3.5,
+                edgecolors=self.figure.get_facecolor(), linewidth=1.5,
+            )  # fmt: skip
+            self.grid_ax.set_xlim(0, codes.shape[1])
+            self.grid_ax.set_ylim(codes.shape[0], 0)  # the first relation on top
+        self.grid.set_array(codes)
+        if self.labels != (data.entities, data.relations):  # new tick texts only when they change
+            self.labels = (data.entities, data.relations)
+            self.grid_ax.set_xticks(np.arange(codes.shape[1]) + 0.5, data.entities, rotation=90)
+            self.grid_ax.set_yticks(np.arange(codes.shape[0]) + 0.5, data.relations)
         self.title.set_text(
             tr("“{prompt}”: “{old}” → “{new}”", prompt=data.prompt, old=data.old, new=data.new)
             + "\n"

@@ -219,10 +219,11 @@ def test_the_rewriting_figure_shows_its_data_cell_by_cell():
         words = [t.get_text() for t in bars.get_xticklabels()]
         assert words == [f"old: {data.old}", f"new: {data.new}"] * 2
 
-        (image,) = grid.get_images()
-        shown = np.asarray(image.get_array())
+        (mesh,) = grid.collections  # a cell per fact: a row per relation, a column per entity
+        shown = np.asarray(mesh.get_array())
         np.testing.assert_array_equal(shown, data.codes.T)
-        colours = [to_hex(image.cmap(image.norm(code))) for code in range(4)]
+        assert grid.get_ylim() == (4, 0) and grid.get_xlim() == (0, 12)  # first relation on top
+        colours = [to_hex(mesh.cmap(mesh.norm(code))) for code in range(4)]
         assert colours == [to_hex(c) for c in REWRITE_COLORS]
         assert [t.get_text() for t in grid.get_xticklabels()] == list(data.entities)
         assert [t.get_text() for t in grid.get_yticklabels()] == list(data.relations)
