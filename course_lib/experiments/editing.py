@@ -5,10 +5,12 @@ corrupted by Gaussian noise (3 times the embeddings' standard deviation, as the 
 that p(answer) collapses; then restore one hidden state, one layer's residual stream or FFN
 output at one position, from the clean run, and measure how much of p(answer) comes back.
 
-A rank-one edit: at one layer's FFN, the key k* is its hidden units at the subject's position,
+A rank-one edit: at one layer's FFN, the key k* is its hidden units at one position of the
+prompt (ROME's is the subject's last token; the lesson's, where tracing points, the last word),
 the value it should produce is found by a few gradient steps on the FFN's output there, and W2
 changes by the rank-one update that makes W2 k* that value while moving the keys of the corpus
-as little as possible (least squares over the keys, whose uncentred covariance is C):
+as little as possible (least squares over the keys, whose uncentred covariance is C; a ridge of
+1e-6 on C's diagonal, since units that never fire make C singular):
 
     W2' = W2 + (v* - W2 k*) (C^-1 k*)^T / (k*^T C^-1 k*)
 """
@@ -209,8 +211,9 @@ def rank_one_edit(
     position: int = SUBJECT,
     C: torch.Tensor | None = None,
 ) -> LanguageModel:
-    """A copy of ``model`` whose ``layer`` FFN's W2 has the rank-one update that makes the fact's
-    subject key give the value that answers ``new_answer``."""
+    """A copy of ``model`` whose ``layer`` FFN's W2 has the rank-one update that makes the key at
+    ``position`` of the fact's prompt give the value that answers ``new_answer``; ``C``, the keys'
+    covariance (``key_covariance``), is computed here unless given."""
     prompts, _ = corpus.prompts()
     prompt = prompts[fact : fact + 1]
     new_id = corpus.encode([new_answer])[0]
@@ -221,7 +224,12 @@ def rank_one_edit(
     linear = edited.layers[layer].ffn.linear2
     with torch.no_grad():
         linear.weight.copy_(
-            rank_one_update(linear.weight, k, v - linear.bias, key_covariance(model, corpus, layer))
+            rank_one_update(
+                linear.weight,
+                k,
+                v - linear.bias,
+                key_covariance(model, corpus, layer) if C is None else C,
+            )
         )
     return edited
 
@@ -292,7 +300,7 @@ class EditScores:
 
 def filler_tokens(corpus: Corpus) -> torch.Tensor:
     """The corpus' filler lines, as tokens (lines, L): sentences that state no fact."""
-    sentences = {fact.sentence for fact in corpus.facts}
+    sentences = {s for fact in corpus.facts for s in (fact.sentence, fact.paraphrased_sentence)}
     rows = [i for i, line in enumerate(corpus.lines) if line not in sentences]
     return corpus.tokens()[rows]
 

@@ -266,3 +266,23 @@ def test_the_comparison_tries_each_new_answer_of_a_fact_in_turn():
         ED.new_answer(corpus, 2, 1),
     )  # fmt: skip
     np.testing.assert_allclose(two[ED.EDITS[2]][1], astuple(scores))
+
+
+def test_a_given_covariance_is_the_one_the_edit_uses_and_filler_excludes_every_fact_line():
+    model, corpus = stored_model()
+    new = ED.new_answer(corpus, 4)
+    C = ED.key_covariance(model, corpus, 1)
+    W2 = lambda m: m.layers[1].ffn.linear2.weight  # noqa: E731
+    given = ED.rank_one_edit(model, corpus, 4, new, 1, 5, C)
+    assert torch.equal(W2(given), W2(ED.rank_one_edit(model, corpus, 4, new, 1, 5)))
+    other = ED.rank_one_edit(model, corpus, 4, new, 1, 5, torch.eye(len(C), dtype=C.dtype))
+    assert not torch.allclose(W2(other), W2(given))
+    _, both = ED.paraphrased_model()
+    stated = {
+        tuple(both.encode(("<bos>", *s)))
+        for f in both.facts
+        for s in (f.sentence, f.paraphrased_sentence)
+    }
+    rows = {tuple(int(t) for t in row if t != 0) for row in ED.filler_tokens(both)}
+    assert len(rows) > 0 and not rows & stated
+    assert len(ED.filler_tokens(both)) == len(both.lines) - 2 * 4 * len(both.facts)

@@ -511,7 +511,7 @@ MESSAGES: dict[str, str] = {
         "在追踪指向处，每次编辑都推广到了另一种说法"
     ),
     "so does every fine-tuning edit": "每次微调的编辑也是如此",
-    "and knowledge neurons' as often as they take the edit": "知识神经元的编辑只要生效就能推广",
+    "and knowledge neurons' in as many edits as they take": "知识神经元的编辑推广的次数与生效的次数一样多",
     "{share:.0%} of the edits": "{share:.0%} 的编辑",
     "the rank-one edit still keeps more of the other facts than those two": (
         "秩一编辑保住的其他事实仍比那两种方法多"
