@@ -121,7 +121,8 @@ def _edits() -> dict:
 def rewrite_data(prompt: str, choice: int, method: str) -> RewriteData:
     """The fact of ``prompt`` rewritten by ``method`` to the ``choice``-th other answer of its
     relation (``editing.new_answer``), on the model that knows each fact in two phrasings: an
-    edited copy is made now, the stored model is never changed (cached per value)."""
+    edited copy is made now, the stored model is never changed (cached per value). Both models'
+    corpora state the same 48 facts in the same order, so ``prompts()`` names them."""
     fact = prompts().index(one_of("prompt", prompt, prompts()))
     if isinstance(choice, bool) or choice not in CHOICES:
         raise ValueError(f"choice must be one of {list(CHOICES)}, got {choice!r}")
