@@ -298,29 +298,38 @@ class EditScores:
     filler_loss_change: float
 
 
+@lru_cache(maxsize=8)
 def filler_tokens(corpus: Corpus) -> torch.Tensor:
-    """The corpus' filler lines, as tokens (lines, L): sentences that state no fact."""
+    """The corpus' filler lines, as tokens (lines, L): sentences that state no fact. Made once per
+    corpus; callers read it, never write it."""
     sentences = {s for fact in corpus.facts for s in (fact.sentence, fact.paraphrased_sentence)}
     rows = [i for i, line in enumerate(corpus.lines) if line not in sentences]
     return corpus.tokens()[rows]
 
 
+def _measured(model: LanguageModel, corpus: Corpus) -> tuple[np.ndarray, float]:
+    """Every fact's top word (ids, (facts,)) and the next-word loss on the filler lines."""
+    with torch.no_grad():
+        loss = float(next_token_loss(model, filler_tokens(corpus)))
+    return fact_predictions(model, corpus)[0], loss
+
+
+# the model an edit starts from, measured once: every edit works on a copy, never in place
+_unedited = lru_cache(maxsize=4)(_measured)
+
+
 def score_edit(
     model: LanguageModel, edited: LanguageModel, corpus: Corpus, fact: int, new_answer: str
 ) -> EditScores:
-    before, _ = fact_predictions(model, corpus)
-    after, _ = fact_predictions(edited, corpus)
+    (before, loss_before), (after, loss_after) = _unedited(model, corpus), _measured(edited, corpus)
     target = corpus.facts[fact]
     others = [i for i, f in enumerate(corpus.facts) if f.relation == target.relation and i != fact]
     siblings = [i for i, f in enumerate(corpus.facts) if f.entity == target.entity and i != fact]
-    filler = filler_tokens(corpus)
-    with torch.no_grad():
-        change = float(next_token_loss(edited, filler) - next_token_loss(model, filler))
     return EditScores(
         bool(corpus.decode([after[fact]]) == [new_answer]),
         float((after[others] == before[others]).mean()),
         float((after[siblings] == before[siblings]).mean()),
-        change,
+        loss_after - loss_before,
     )
 
 
@@ -390,16 +399,14 @@ def rewrite(
     edited = edit(fact, new)
     ids = corpus.encode([corpus.facts[fact].answer, new])
     prompts = [corpus.prompts(paraphrased)[0][fact : fact + 1] for paraphrased in (False, True)]
-    filler = filler_tokens(corpus)
-    p, words, loss = [], [], []  # p: (model, phrasing, word)
     with torch.no_grad():
-        for m in (model, edited):
-            p.append([m(prompt)[0, -1].softmax(-1)[ids].numpy() for prompt in prompts])
-            words.append(tuple(corpus.decode(fact_predictions(m, corpus)[0])))
-            loss.append(float(next_token_loss(m, filler)))
+        p = [[m(prompt)[0, -1].softmax(-1)[ids].numpy() for prompt in prompts]
+             for m in (model, edited)]  # fmt: skip
     p_old, p_new = np.array(p).transpose(2, 1, 0)  # (word, phrasing, model)
+    (before, loss_before), (after, loss_after) = _unedited(model, corpus), _measured(edited, corpus)
+    words = (tuple(corpus.decode(before)), tuple(corpus.decode(after)))
     return Rewrite(fact, corpus.facts[fact].answer, new, method, *words, p_old, p_new,
-                   loss[1] - loss[0])  # fmt: skip
+                   loss_after - loss_before)  # fmt: skip
 
 
 def compare_edits(
