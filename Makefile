@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 LINTED := course_lib devtools tests notebooks benchmarks conftest.py
 
-.PHONY: lab test suite lint unit nbval portability portability-blas browser notebooks editions site bench setup chromium clean
+.PHONY: lab test suite lint unit nbval portability portability-blas browser notebooks editions site bench classroom setup chromium clean
 
 # Python writes its bytecode caches (the gitignored __pycache__ folders) even where the shell says
 # not to: `make test` starts some thirty Python processes (workers, kernels, servers), and each
@@ -25,6 +25,12 @@ $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	$(PY) -m pip install --disable-pip-version-check --no-compile -e '.[dev]'
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	@# JupyterHub's proxy for `make classroom` and its test (tests/test_classroom_hub.py skips
+	@# without it); npm's packages go inside the venv, so `make clean` removes them too.
+	@if command -v npm >/dev/null; then \
+		npm install --prefix $(VENV)/chp --no-audit --no-fund --loglevel=error configurable-http-proxy >/dev/null 2>&1 \
+		|| echo "configurable-http-proxy not installed (npm failed: offline?); the hub test will skip"; \
+	else echo "npm not found: configurable-http-proxy not installed; the hub test will skip"; fi
 	touch $(STAMP)
 
 # The English index, or the Chinese one with `make lab LANG=zh` (or a zh_* locale, or EDITION=zh).
@@ -101,6 +107,13 @@ site: $(STAMP)
 # against the previous run. BENCH_ARGS: e.g. "--quick --only width" (see benchmarks/README.md).
 bench: $(STAMP)
 	$(PY) benchmarks/run.py $(BENCH_ARGS)
+
+# A real JupyterHub on this machine and simulated learners, 1, 2, 4, 8, … of them running the
+# heaviest lesson together until a limit is crossed (never part of `make test`): writes
+# benchmarks/classroom-observed.json and benchmarks/CLASSROOM.md. CLASSROOM_ARGS: e.g.
+# "--pattern staggered --stagger-s 60", "--max-learners 32", "--lesson 01_feed_forward.ipynb".
+classroom: $(STAMP)
+	$(PY) -m benchmarks.classroom_ramp $(CLASSROOM_ARGS)
 
 # Debian's Chromium for the browser suite, and a CJK font so the lessons' Chinese terms render as
 # characters, not boxes, when we can install them (root with apt-get); otherwise the browser tests

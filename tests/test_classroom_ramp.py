@@ -1,0 +1,556 @@
+"""The pure parts of the observed classroom (benchmarks/classroom_ramp.py, learner_sim.py): which
+lesson, which class sizes, which limit a step crossed, the report, and where a simulated learner
+moves a demo's controls. Fake data only; the live hub is tests/test_classroom_hub.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import classroom_ramp as ramp
+from benchmarks import learner_sim as sim
+from benchmarks.classroom_ramp import GIB, MIB, Limits
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def notebook_bench(name: str, cpu: list[float] | None) -> dict:
+    return {"extra_info": {"kind": "notebook", "notebook": name, "cpu_s": cpu}}
+
+
+RESULTS = {
+    "benchmarks": [
+        {"extra_info": {"kind": "notebook floor", "cpu_s": [1.9]}},
+        notebook_bench("01_feed_forward.ipynb", [3.3, 3.4, 3.2]),
+        notebook_bench("02_dimension_expansion.ipynb", [9.5, 9.2, 8.9]),
+        notebook_bench("zh/02_dimension_expansion.ipynb", [12.0, 12.0, 12.0]),
+        notebook_bench("03_triangle_regions.ipynb", None),
+    ]
+}
+
+
+# --- the lesson ----------------------------------------------------------------------------------
+
+
+def test_the_heaviest_lesson_is_the_english_notebook_with_most_kernel_cpu():
+    assert ramp.heaviest_lesson(RESULTS) == ("02_dimension_expansion.ipynb", 9.2)
+    assert ramp.notebook_cpu(RESULTS)["zh/02_dimension_expansion.ipynb"] == 12.0
+    assert "03_triangle_regions.ipynb" not in ramp.notebook_cpu(RESULTS)  # not measured
+
+
+def test_the_heaviest_lesson_of_the_committed_results_is_a_course_notebook():
+    results = json.loads((ROOT / "benchmarks" / "results.json").read_text(encoding="utf-8"))
+    name, cpu = ramp.heaviest_lesson(results)
+    assert ramp.resolve_lesson(name) == f"notebooks/{name}" and cpu > 0
+
+
+@pytest.mark.parametrize(
+    ("results", "error", "message"),
+    [
+        ([], TypeError, "results must be the benchmark's JSON as a dict, got list"),
+        ({}, ValueError, "results must have a 'benchmarks' list"),
+        ({"benchmarks": "x"}, ValueError, "results must have a 'benchmarks' list"),
+        ({"benchmarks": []}, ValueError, "no notebook with a kernel CPU time"),
+        ({"benchmarks": [notebook_bench("zh/01.ipynb", [1.0])]}, ValueError, "no notebook"),
+        ({"benchmarks": [notebook_bench("01.ipynb", [])]}, ValueError, "no notebook"),
+    ],
+)
+def test_the_heaviest_lesson_rejects_what_is_not_a_benchmark_run(results, error, message):
+    with pytest.raises(error, match=message):
+        ramp.heaviest_lesson(results)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "expected"),
+    [
+        ("01_feed_forward.ipynb", "notebooks/01_feed_forward.ipynb"),
+        ("notebooks/01_feed_forward.ipynb", "notebooks/01_feed_forward.ipynb"),
+        ("zh/02_dimension_expansion.ipynb", "notebooks/zh/02_dimension_expansion.ipynb"),
+    ],
+)
+def test_a_lesson_is_named_as_the_benchmark_names_it(lesson, expected):
+    assert ramp.resolve_lesson(lesson) == expected
+
+
+@pytest.mark.parametrize(
+    ("lesson", "error"),
+    [("01_feed_forward", ValueError), ("99_none.ipynb", ValueError), ("", ValueError),
+     ("../README.md", ValueError), (1, TypeError), (None, TypeError)],
+)  # fmt: skip
+def test_an_unknown_lesson_is_refused_with_the_known_ones(lesson, error):
+    with pytest.raises(error, match=r"lesson must be .*got"):
+        ramp.resolve_lesson(lesson)
+
+
+def test_choose_lesson_says_why():
+    assert ramp.choose_lesson(None, RESULTS) == (
+        "notebooks/02_dimension_expansion.ipynb",
+        "the heaviest by kernel CPU in results.json, 9.2 s",
+    )
+    assert ramp.choose_lesson("00_index.ipynb", RESULTS)[1] == "chosen with --lesson"
+
+
+# --- the ramp's shape ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "top", "sizes"),
+    [(1, 16, [1, 2, 4, 8, 16]), (1, 12, [1, 2, 4, 8, 12]), (1, 1, [1]), (3, 20, [3, 6, 12, 20])],
+)
+def test_class_sizes_double_up_to_the_largest(start, top, sizes):
+    assert ramp.ramp_sizes(start, top) == sizes
+
+
+@pytest.mark.parametrize(
+    ("start", "top", "error", "message"),
+    [
+        (0, 16, ValueError, "start must be an int >= 1, got 0"),
+        (1, 0, ValueError, "max_learners must be an int >= 1, got 0"),
+        (1, 2.5, TypeError, "max_learners must be an int >= 1, got 2.5"),
+        (True, 4, TypeError, "start must be an int >= 1, got True"),
+        (1, "16", TypeError, "max_learners must be an int >= 1, got '16'"),
+        (8, 4, ValueError, r"start must be <= max_learners \(4\), got 8"),
+    ],
+)
+def test_class_sizes_refuse_bad_bounds(start, top, error, message):
+    with pytest.raises(error, match=message):
+        ramp.ramp_sizes(start, top)
+
+
+def test_lockstep_arrives_together_and_staggered_spreads_over_the_interval():
+    assert ramp.stagger_delays(3, "lockstep", 30) == [0.0, 0.0, 0.0]
+    assert ramp.stagger_delays(4, "staggered", 40) == [0.0, 10.0, 20.0, 30.0]
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "message"),
+    [
+        ((2, "random", 30), ValueError, r"pattern must be one of \['lockstep', 'staggered'\], got 'random'"),
+        ((2, None, 30), TypeError, "pattern must be one of"),
+        ((2, "staggered", -1), ValueError, "stagger_s must be a number of seconds >= 0, got -1"),
+        ((2, "staggered", float("nan")), ValueError, "stagger_s must be"),
+        ((2, "staggered", "30"), TypeError, "stagger_s must be a number of seconds >= 0, got '30'"),
+        ((0, "lockstep", 30), ValueError, "n must be an int >= 1, got 0"),
+    ],
+)  # fmt: skip
+def test_stagger_refuses_bad_arguments(args, error, message):
+    with pytest.raises(error, match=message):
+        ramp.stagger_delays(*args)
+
+
+def test_learners_are_named_in_order():
+    assert ramp.learner_names(3) == ["learner-01", "learner-02", "learner-03"]
+    with pytest.raises(ValueError, match="n must be an int >= 1, got -2"):
+        ramp.learner_names(-2)
+
+
+# --- a step's figures and limits ------------------------------------------------------------------
+
+
+def learner(name: str, run_s: float | None, replies=(0.2, 0.3), **change) -> dict:
+    moves = [{"demo": "course-demo--x", "control": "d_ff", "value": "64", "reply_s": s, "problem": ""}
+             for s in replies]  # fmt: skip
+    values = dict(name=name, run_all_s=run_s, moves=moves, kernel_peak_bytes=500 * MIB,
+                  server_peak_bytes=90 * MIB, kernel_died="", saved_intact=True, errors=[])  # fmt: skip
+    return {**values, **change}
+
+
+def step(*learners, peak=6 * GIB, total=24 * GIB) -> dict:
+    machine = {"memory_peak_bytes": peak, "total_bytes": total, "load1_peak": 2.5}
+    return {"n": len(learners), "learners": list(learners), "machine": machine}
+
+
+def test_a_step_summary_has_medians_p95s_peaks_and_errors():
+    summary = ramp.summarize_step(step(learner("a", 10.0), learner("b", 20.0), learner("c", 30.0)))
+    assert summary["run_all_median_s"] == 20.0
+    assert summary["run_all_p95_s"] == pytest.approx(29.0)
+    assert summary["control_median_s"] == pytest.approx(0.25) and summary["moves"] == 6
+    assert summary["kernel_peak_bytes"] == 500 * MIB and summary["load1_peak"] == 2.5
+    assert summary["errors"] == [] and summary["saved_intact"] == 3
+    assert ramp.crossed_limits(summary) == {}
+
+
+def test_a_dead_kernel_a_failed_move_and_a_cleanup_problem_are_errors():
+    died = learner("a", 12.0, kernel_died="the kernel was reported restarting",
+                   errors=["kernel died: the kernel was reported restarting"])  # fmt: skip
+    failed = learner("b", 10.0)
+    failed["moves"][0]["problem"] = "no new picture was sent"
+    result = step(died, failed)
+    result["cleanup_problems"] = ["server processes alive after their servers stopped: [12]"]
+    summary = ramp.summarize_step(result)
+    assert summary["kernels_died"] == ["a"]
+    assert summary["run_all_median_s"] == 10.0  # the dead kernel's Run All is not a result
+    assert len(summary["errors"]) == 3
+    assert ramp.crossed_limits(summary) == {"errors": "3 errors"}
+
+
+@pytest.mark.parametrize(
+    ("result", "crossed"),
+    [
+        (step(learner("a", 61.0), learner("b", 70.0)), {"run_all"}),
+        (step(learner("a", 59.0), learner("b", 59.0, replies=(0.2, 1.5))), {"control"}),
+        (step(learner("a", 10.0), peak=22.5 * GIB), {"memory"}),
+        (step(learner("a", None, replies=())), {"errors"}),
+        (step(learner("a", 90.0, replies=(3.0,)), peak=23 * GIB), {"run_all", "control", "memory"}),
+    ],
+    ids=["run all", "control p95", "memory", "nobody finished", "three at once"],
+)
+def test_each_limit_is_crossed_on_its_own_figure(result, crossed):
+    assert set(ramp.crossed_limits(ramp.summarize_step(result))) == crossed
+
+
+def test_limits_sit_at_the_goals_and_may_be_changed():
+    at_the_limit = ramp.summarize_step(step(learner("a", 60.0, replies=(1.0,)), peak=22 * GIB))
+    assert ramp.crossed_limits(at_the_limit) == {}  # "over 60 s", "over 1 s", "within 2 GiB"
+    tighter = Limits(run_all_median_s=30.0, control_p95_s=0.5, memory_reserve_bytes=4 * GIB)
+    assert set(ramp.crossed_limits(at_the_limit, tighter)) == {"run_all", "control", "memory"}
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "message"),
+    [(([], Limits()), TypeError, "summary must be a step summary dict, got"),
+     (({}, {"run_all_median_s": 60}), TypeError, "limits must be a Limits, got")],
+)  # fmt: skip
+def test_crossed_limits_refuses_what_is_not_a_summary(args, error, message):
+    with pytest.raises(error, match=message):
+        ramp.crossed_limits(*args)
+
+
+def test_summarize_step_refuses_what_is_not_a_step():
+    with pytest.raises(TypeError, match="step_result must be a step's dict with 'learners'"):
+        ramp.summarize_step({"n": 2})
+
+
+@pytest.mark.parametrize(
+    ("values", "q", "expected"),
+    [([1.0], 95, 1.0), ([], 50, None), ([3.0, 1.0, 2.0], 50, 2.0), (list(range(21)), 95, 19.0)],
+)
+def test_percentile_interpolates_as_numpy(values, q, expected):
+    assert ramp.percentile(values, q) == expected
+
+
+@pytest.mark.parametrize(("values", "q"), [("123", 50), ([1.0], 101), ([1.0], -1), ([1.0], "50")])
+def test_percentile_refuses_bad_input(values, q):
+    with pytest.raises((TypeError, ValueError), match="(values|q) must be"):
+        ramp.percentile(values, q)
+
+
+def test_capacity_is_the_last_size_before_the_first_crossing():
+    steps = [{"n": 1, "crossed": {}}, {"n": 2, "crossed": {}}, {"n": 4, "crossed": {"run_all": "…"}},
+             {"n": 8, "crossed": {}}]  # fmt: skip
+    assert ramp.observed_capacity(steps) == 2
+    assert ramp.observed_capacity([{"n": 1, "crossed": {"errors": "1 errors"}}]) == 0
+    assert ramp.observed_capacity([{"n": 1, "crossed": {}}, {"n": 2, "crossed": {}}]) == 2
+
+
+def test_a_step_that_cannot_fit_in_memory_is_not_run():
+    assert ramp.predicted_memory(8, 4 * GIB, 700 * MIB, 24 * GIB) == ""
+    why = ramp.predicted_memory(32, 4 * GIB, 700 * MIB, 24 * GIB)
+    assert why.startswith("predicted: 32 learners × 700 MiB beside 4.0 GiB in use need 25.9 GiB")
+
+
+# --- the report ------------------------------------------------------------------------------------
+
+
+def run_report(load: float = 0.2, crossed_last: bool = True) -> dict:
+    summaries = []
+    for n, run_s in ((1, 9.0), (2, 15.0), (4, 70.0)):
+        summary = ramp.summarize_step(step(*[learner(f"l{i}", run_s) for i in range(n)]))
+        summary["crossed"] = ramp.crossed_limits(summary)
+        summaries.append(summary)
+    if not crossed_last:
+        summaries = summaries[:2]
+    return {
+        "date": "2026-12-02T01:00:00",
+        "machine": {
+            "cpu": "Test CPU",
+            "cores": 2,
+            "ram_bytes": 24 * GIB,
+            "load_average_at_start": [load, 0.4, 0.3],
+        },  # fmt: skip
+        "settings": {
+            "command": "python -m benchmarks.classroom_ramp",
+            "pattern": "lockstep",
+            "lesson": "notebooks/02_dimension_expansion.ipynb",
+            "stagger_s": 30.0,
+            "lesson_reason": "the heaviest",
+            "moves_per_control": 2,
+            "limits": {
+                "run_all_median_s": 60.0,
+                "control_p95_s": 1.0,
+                "memory_reserve_bytes": 2 * GIB,
+            },
+        },  # fmt: skip
+        "computed": {
+            "learners": 13,
+            "memory": 34,
+            "cpu_all_run_at_once": 13,
+            "heaviest": "02_dimension_expansion.ipynb",
+        },  # fmt: skip
+        "steps": summaries,
+        "observed_capacity": ramp.observed_capacity(summaries),
+        "cleanup": "every server stopped",
+    }
+
+
+def test_the_report_has_a_row_per_size_and_both_capacities():
+    text = ramp.render_markdown(run_report())
+    rows = [line for line in text.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert len(rows) == 3
+    assert rows[0].startswith("| 1 | 9.0 / 9.0 | 0.25 / 0.29 | 500 | 6.0 of 24 | 2.5 | 0 | none |")
+    assert "median Run All 70.0 s > 60 s" in rows[2]
+    assert "**Observed capacity: 2 learners**" in text
+    assert "**Computed by `benchmarks/classroom.py` for this machine: 13**" in text
+    assert "busy" not in text
+
+
+def test_the_report_says_when_the_machine_was_busy_and_when_no_limit_was_reached():
+    text = ramp.render_markdown(run_report(load=1.7, crossed_last=False))
+    assert "**The machine was busy when the ramp started** (1-minute load average 1.70" in text
+    assert "**Observed capacity: at least 2 learners**" in text
+
+
+def test_the_report_refuses_what_is_not_a_ramp():
+    with pytest.raises(ValueError, match=r"run must have 'steps' \(a ramp's JSON\), got keys \['date'\]"):  # fmt: skip
+        ramp.render_markdown({"date": "x"})
+
+
+# --- a learner's controls ----------------------------------------------------------------------
+
+
+def widget_states() -> dict[str, dict]:
+    """A demo as course_lib.widgets.build makes it, as the kernel opens its comms, and a quiz."""
+    return {
+        "box": {"_model_name": "VBoxModel", "children": ["IPY_MODEL_row", "IPY_MODEL_status", "IPY_MODEL_img"],
+                "_dom_classes": ["course-demo", "course-demo--ffn-width-and-activation"]},
+        "row": {"_model_name": "HBoxModel", "children": ["IPY_MODEL_slider", "IPY_MODEL_menu"]},
+        "slider": {"_model_name": "SelectionSliderModel", "description": "d_ff", "index": 5,
+                   "_options_labels": ["64", "128", "256", "512", "1024", "2048", "4096"]},
+        "menu": {"_model_name": "DropdownModel", "description": "activation", "index": 0,
+                 "_options_labels": ["relu", "gelu"]},
+        "status": {"_model_name": "HTMLModel", "value": "ready"},
+        "img": {"_model_name": "ImageModel"},
+        "quiz": {"_model_name": "VBoxModel", "children": [], "_dom_classes": ["course-quiz"]},
+    }  # fmt: skip
+
+
+def test_demo_controls_are_found_with_their_image_and_status():
+    found = sim.demo_controls(widget_states())
+    assert [(c.name, c.model, c.index, len(c.labels)) for c in found] == [
+        ("d_ff", "SelectionSliderModel", 5, 7),
+        ("activation", "DropdownModel", 0, 2),
+    ]
+    assert {(c.demo, c.image_id, c.status_id) for c in found} == {
+        ("course-demo--ffn-width-and-activation", "img", "status")
+    }
+    assert sim.demo_controls({}) == []
+    with pytest.raises(TypeError, match="widgets must be a dict of comm id -> widget state"):
+        sim.demo_controls([])
+
+
+@pytest.mark.parametrize(
+    ("index", "count", "moves", "targets"),
+    [(5, 7, 2, [6, 0]), (6, 7, 3, [5, 6, 0]), (0, 2, 2, [1, 0]), (0, 7, 0, []), (3, 7, 1, [4])],
+)
+def test_controls_move_one_step_then_to_an_end(index, count, moves, targets):
+    assert sim.move_targets(index, count, moves) == targets
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "message"),
+    [((0, 1, 2), ValueError, "count must be >= 2"), ((7, 7, 2), ValueError, r"index must be in \[0, 6\]"),
+     ((0, 7, -1), ValueError, "moves must be >= 0, got -1"), ((0.5, 7, 2), TypeError, "index must be an int, got 0.5")],
+)  # fmt: skip
+def test_move_targets_refuse_bad_arguments(args, error, message):
+    with pytest.raises(error, match=message):
+        sim.move_targets(*args)
+
+
+def message(kind: str, content: dict) -> dict:
+    return {"header": {"msg_type": kind}, "content": content}
+
+
+def exchange(*messages: dict) -> sim.Exchange:
+    async def make() -> sim.Exchange:
+        return sim.Exchange("m", needs_reply=False, messages=list(messages))
+
+    return asyncio.run(make())
+
+
+def test_a_move_is_clean_only_with_a_new_picture_and_no_error():
+    control = sim.demo_controls(widget_states())[0]
+    picture = message("comm_msg", {"comm_id": "img", "data": {"method": "update", "state": {}, "buffer_paths": [["value"]]}})  # fmt: skip
+    failed = message("comm_msg", {"comm_id": "status", "data": {"method": "update", "state": {"value": "<b style='color:#c00'>error: X</b>"}}})  # fmt: skip
+    stderr = message("stream", {"name": "stderr", "text": "Traceback"})
+    assert sim.move_problem(exchange(picture), control) == ""
+    assert sim.move_problem(exchange(), control) == "no new picture was sent"
+    assert sim.move_problem(exchange(picture, failed), control).startswith("the demo's status shows an error")  # fmt: skip
+    assert sim.move_problem(exchange(picture, stderr), control) == "Traceback"
+
+
+def test_a_saved_notebook_reads_back_intact_only_with_the_same_cells_and_outputs():
+    lesson = {"cells": [{"cell_type": "markdown", "source": ["# A"]}, {"cell_type": "code", "source": "x = 1", "outputs": []}]}  # fmt: skip
+    saved = json.loads(json.dumps(lesson))
+    saved["cells"][1]["outputs"] = [{"output_type": "stream"}]
+    assert sim.readback_problem(lesson, saved, {1: (1, [{"output_type": "stream"}])}) == ""
+    assert "outputs" in sim.readback_problem(lesson, lesson, {1: (1, [{"output_type": "stream"}])})
+    shorter = {"cells": lesson["cells"][:1]}
+    assert "cells differ" in sim.readback_problem(lesson, shorter, {})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [({"name": ""}, TypeError, "name must be a non-empty str, got ''"),
+     ({"token": None}, TypeError, "token must be a non-empty str, got None"),
+     ({"lesson": "notebooks/01.py"}, ValueError, "lesson must be a notebook path ending in .ipynb, got 'notebooks/01.py'")],
+)  # fmt: skip
+def test_a_learner_refuses_bad_arguments(kwargs, error, message):
+    values = {"hub_url": "http://127.0.0.1:1", "name": "a", "token": "t", "lesson": "notebooks/01.ipynb"}  # fmt: skip
+    with pytest.raises(error, match=message):
+        sim.LearnerSim(**{**values, **kwargs})
+
+
+def test_the_ramp_refuses_bad_settings_before_starting_a_hub(tmp_path):
+    with pytest.raises(ValueError, match="pattern must be one of"):
+        ramp.ramp(pattern="all")
+    with pytest.raises(ValueError, match="moves_per_control must be an int >= 0, got -1"):
+        ramp.ramp(moves_per_control=-1, results_path=tmp_path / "none.json")
+    assert ramp.main(["--max-learners", "0"]) == 2
+
+
+def test_the_slowest_control_replies_are_named():
+    summary = ramp.summarize_step(step(learner("a", 9.0, replies=(0.2, 1.5)), learner("b", 9.0, replies=(0.9,))))  # fmt: skip
+    assert summary["slowest_moves"] == ["a: x d_ff → 64: 1.50 s", "b: x d_ff → 64: 0.90 s", "a: x d_ff → 64: 0.20 s"]  # fmt: skip
+    assert "- N=2: a: x d_ff → 64: 1.50 s" in ramp.render_markdown({**run_report(), "steps": [{**summary, "crossed": {}}]})  # fmt: skip
+
+
+def test_the_ramp_ends_at_the_chosen_limits_and_always_at_memory():
+    assert ramp.ends_ramp({"control": "…"}) and not ramp.ends_ramp({})
+    only_run_all = ramp.check_stop_at("run_all,errors")
+    assert only_run_all == ("run_all", "errors")
+    assert not ramp.ends_ramp({"control": "…"}, only_run_all)
+    assert ramp.ends_ramp({"memory": "…"}, only_run_all)
+
+
+@pytest.mark.parametrize(
+    ("stop_at", "error"),
+    [("speed", ValueError), ("", ValueError), ("run_all,cpu", ValueError), (3, TypeError), ([1], TypeError)],
+)  # fmt: skip
+def test_stop_at_names_the_known_limits(stop_at, error):
+    with pytest.raises(error, match=r"stop_at must be .*\['run_all', 'control', 'memory', 'errors'\], got"):  # fmt: skip
+        ramp.check_stop_at(stop_at)
+
+
+def test_capacity_within_each_limit_alone():
+    steps = [{"n": 1, "crossed": {}}, {"n": 2, "crossed": {"control": "…"}},
+             {"n": 4, "crossed": {"control": "…", "run_all": "…"}}]  # fmt: skip
+    assert ramp.capacity_by_limit(steps) == {"run_all": "2", "control": "1", "memory": "≥ 4", "errors": "≥ 4"}  # fmt: skip
+    assert ramp.observed_capacity(steps) == 1
+
+
+def test_the_computation_fed_with_one_learner_alone_here_uses_its_cpu_wall_and_memory():
+    alone = ramp.summarize_step(step(learner("a", 20.0, kernel_cpu_s=24.0)))
+    here = ramp.computed_from_alone(alone, "notebooks/x.ipynb", cores=2, ram_bytes=24 * GIB)
+    assert here["cpu_all_run_at_once"] == 5  # floor(60 s x 2 cores / 24 s)
+    assert here["memory"] == (22 * 1024) // 590  # (24 - 2) GiB / (500 + 90) MiB
+    assert here["learners"] == 5 and here["wall_s"] == 20.0 and here["kernel_cpu_s"] == 24.0
+    slow = ramp.summarize_step(step(learner("a", 61.0, kernel_cpu_s=24.0)))
+    assert ramp.computed_from_alone(slow, "notebooks/x.ipynb", 2, 24 * GIB)["learners"] == 0
+
+
+def test_without_a_finished_step_of_one_learner_nothing_is_computed_here():
+    two = ramp.summarize_step(step(learner("a", 20.0, kernel_cpu_s=9.0), learner("b", 20.0)))
+    assert ramp.computed_from_alone(two, "notebooks/x.ipynb", 2, 24 * GIB) == {}
+    no_cpu = ramp.summarize_step(step(learner("a", 20.0)))
+    assert ramp.computed_from_alone(no_cpu, "notebooks/x.ipynb", 2, 24 * GIB) == {}
+    assert ramp.computed_from_alone(None, "notebooks/x.ipynb", 2, 24 * GIB) == {}
+
+
+def test_the_report_gives_the_capacity_computed_from_one_learner_here():
+    run = run_report()
+    run["computed_here"] = ramp.computed_from_alone(
+        ramp.summarize_step(step(learner("a", 9.0, kernel_cpu_s=10.0))), "x.ipynb", 2, 24 * GIB
+    )
+    text = ramp.render_markdown(run)
+    assert "from one learner alone on this machine (the N = 1 step): 12**" in text
+    assert "by CPU: 12, from 10.0 s of kernel CPU and 9.0 s of Run All" in text
+
+
+def test_given_sizes_are_tried_as_given():
+    assert ramp.given_sizes("1,2,4,6,8") == [1, 2, 4, 6, 8]
+    assert ramp.given_sizes("3") == [3]
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("1,2,2", ValueError, "sizes must be >= 1 and increasing, got '1,2,2'"),
+        ("4,2", ValueError, "sizes must be >= 1 and increasing, got '4,2'"),
+        ("0,1", ValueError, "sizes must be >= 1 and increasing, got '0,1'"),
+        ("1,two", ValueError, "sizes must be whole numbers separated by commas, got '1,two'"),
+        (
+            [1, 2],
+            TypeError,
+            r"sizes must be a comma-separated str such as '1,2,4,6,8', got \[1, 2\]",
+        ),
+    ],
+)
+def test_given_sizes_refuse_what_is_not_an_increasing_list(text, error, message):
+    with pytest.raises(error, match=message):
+        ramp.given_sizes(text)
+
+
+def test_busy_is_judged_on_the_cpu_sampled_at_the_start_not_on_a_lagging_load_average():
+    run = run_report(load=3.0)  # a load average still high from work that has ended
+    run["machine"]["cpu_busy_percent_at_start"] = 4.0
+    text = ramp.render_markdown(run)
+    assert "busy when the ramp started" not in text
+    assert "- CPU busy in the 5 s before it started: 4 %." in text
+    run["machine"]["cpu_busy_percent_at_start"] = 65.0
+    text = ramp.render_markdown(run)
+    assert "(its cores were 65 % busy in the 5 s before, over 20 %)" in text
+
+
+# --- README's observed figures are the committed reports' ----------------------------------------
+
+REPORTS = {"lockstep": "classroom-observed.json", "staggered": "classroom-observed-staggered.json"}
+
+
+def readme_row(label: str) -> list[str]:
+    text = (ramp.HERE.parent / "README.md").read_text(encoding="utf-8")
+    rows = [[c.strip().strip("*") for c in line.strip("|").split("|")] for line in text.splitlines()
+            if line.startswith("| ")]  # fmt: skip
+    return next(cells[1:] for cells in rows if cells[0] == label)
+
+
+def test_readme_shows_the_capacities_the_committed_ramps_observed_and_computed():
+    runs = {k: json.loads((ramp.HERE / f).read_text(encoding="utf-8")) for k, f in REPORTS.items()}
+    limits = {k: ramp.capacity_by_limit(run["steps"]) for k, run in runs.items()}
+    lockstep, staggered = runs["lockstep"], runs["staggered"]
+    computed, here = lockstep["computed"], lockstep["computed_here"]
+    rows = {
+        "Run All of lesson 2 within 60 s (median)": [
+            computed["cpu_all_run_at_once"], here["cpu_all_run_at_once"],
+            limits["lockstep"]["run_all"], limits["staggered"]["run_all"],
+        ],
+        "a control answers within 1 s (p95)": [
+            "not computed", "not computed",
+            limits["lockstep"]["control"], limits["staggered"]["control"],
+        ],
+        "memory within 2 GiB of the total": [
+            computed["memory"], here["memory"],
+            limits["lockstep"]["memory"], limits["staggered"]["memory"],
+        ],
+        "concurrent learners": [
+            computed["learners"], here["learners"],
+            lockstep["observed_capacity"], staggered["observed_capacity"],
+        ],
+    }  # fmt: skip
+    for label, expected in rows.items():
+        shown = readme_row(label)
+        assert len(shown) == 4, (label, shown)
+        for cell, value in zip(shown, expected, strict=True):
+            assert cell == str(value) or cell.startswith(f"{value} ("), (label, cell, value)
