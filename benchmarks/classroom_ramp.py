@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import classroom, goals, report
+from benchmarks.learner_sim import run_coroutine
 
 HERE = Path(__file__).resolve().parent
 NOTEBOOKS = HERE.parent / "notebooks"
@@ -213,6 +214,8 @@ class MachineSampler:
 
     def __init__(self, interval: float = 0.5) -> None:
         self.interval = _seconds("interval", interval)
+        if self.interval == 0:
+            raise ValueError(f"interval must be a number of seconds > 0, got {interval!r}")
         self.samples: list[tuple[float, int, float]] = []  # (s since start, bytes in use, load1)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -282,7 +285,18 @@ async def run_learners(
         sim.visit(go if lockstep else None, delay, moves_per_control, max_moves, ready if lockstep else None)
         for sim, delay in zip(sims, stagger_delays(n, pattern, stagger_s), strict=True)
     ]  # fmt: skip
-    return [result.as_dict() for result in await asyncio.gather(*visits)]
+    results = await asyncio.gather(*visits, return_exceptions=True)  # visit records its failures
+    return [r.as_dict() if not isinstance(r, BaseException) else failed_visit(name, lesson, r)
+            for name, r in zip(tokens, results, strict=True)]  # fmt: skip
+
+
+def failed_visit(name: str, lesson: str, error: BaseException) -> dict[str, Any]:
+    """A learner's result for a visit that raised instead of recording its failure."""
+    from benchmarks.learner_sim import LearnerResult
+
+    result = LearnerResult(name=name, lesson=lesson)
+    result.errors.append(f"the visit raised {type(error).__name__}: {error}")
+    return result.as_dict()
 
 
 def step(
@@ -296,7 +310,7 @@ def step(
     sampler = MachineSampler().start()
     started = time.perf_counter()
     try:
-        learners = asyncio.run(
+        learners = run_coroutine(
             run_learners(hub, n, lesson, pattern, stagger_s, moves_per_control, max_moves)
         )
     finally:
@@ -346,7 +360,9 @@ def summarize_step(step_result: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(step_result, dict) or "learners" not in step_result:
         raise TypeError(f"step_result must be a step's dict with 'learners', got {step_result!r}")
     learners = step_result["learners"]
-    runs = [r["run_all_s"] for r in learners if r.get("run_all_s") is not None and not r.get("kernel_died")]  # fmt: skip
+    # a Run All counts only complete and clean; one that timed out, stopped at an error or lost its
+    # kernel counts as never finishing (it cannot make the median look faster than it was)
+    runs = [r["run_all_s"] if finished(r) else math.inf for r in learners]
     replies = [m["reply_s"] for r in learners for m in r.get("moves", []) if m.get("reply_s") is not None]  # fmt: skip
     errors = [f"{r['name']}: {e}" for r in learners for e in r.get("errors", [])]
     errors += [f"{r['name']}: {m['demo']} {m['control']} -> {m['value']}: {m['problem']}"
@@ -358,7 +374,7 @@ def summarize_step(step_result: dict[str, Any]) -> dict[str, Any]:
     machine = step_result.get("machine", {})
     return {
         "n": step_result["n"],
-        "finished": len(runs),
+        "finished": sum(math.isfinite(t) for t in runs),
         "run_all_median_s": statistics.median(runs) if runs else None,
         "run_all_p95_s": percentile(runs, 95),
         "moves": len(replies),
@@ -375,6 +391,16 @@ def summarize_step(step_result: dict[str, Any]) -> dict[str, Any]:
         "slowest_moves": slowest_moves(learners),
         "errors": errors,
     }
+
+
+def finished(learner: dict[str, Any]) -> bool:
+    """Whether a learner's Run All ran every code cell without an error and kept its kernel."""
+    return (
+        learner.get("run_all_s") is not None
+        and learner.get("cells_run") == learner.get("code_cells")
+        and not learner.get("kernel_died")
+        and not [e for e in learner.get("errors", []) if e.startswith("cell ")]
+    )
 
 
 def slowest_moves(learners: list[dict[str, Any]], count: int = 3) -> list[str]:
@@ -396,7 +422,9 @@ def crossed_limits(summary: dict[str, Any], limits: Limits = Limits()) -> dict[s
     crossed = {}
     median = summary.get("run_all_median_s")
     if median is not None and median > limits.run_all_median_s:
-        crossed["run_all"] = f"median Run All {median:.1f} s > {limits.run_all_median_s:.0f} s"
+        crossed["run_all"] = f"median Run All {fmt(median)} s > {limits.run_all_median_s:.0f} s"
+        if math.isinf(median):
+            crossed["run_all"] = "the median learner's Run All did not finish"
     p95 = summary.get("control_p95_s")
     if p95 is not None and p95 > limits.control_p95_s:
         crossed["control"] = f"control reply p95 {p95:.2f} s > {limits.control_p95_s:.1f} s"
@@ -451,6 +479,8 @@ def capacity_by_limit(summaries: list[dict[str, Any]]) -> dict[str, str]:
     for name in LIMIT_NAMES:
         within = 0
         for summary in summaries:
+            if summary.get("not_run") and name not in summary.get("crossed", {}):
+                continue  # a class predicted not to fit in memory was never run: it proves nothing
             if name in summary.get("crossed", {}):
                 found[name] = str(within)
                 break
@@ -474,7 +504,10 @@ def observed_capacity(summaries: list[dict[str, Any]]) -> int:
 
 
 def fmt(value: float | None, digits: int = 1, scale: float = 1.0) -> str:
-    return "—" if value is None else f"{value / scale:.{digits}f}"
+    """A figure for the report: "—" for none, "not finished" for a Run All that never ended."""
+    if value is None:
+        return "—"
+    return "not finished" if math.isinf(value) else f"{value / scale:.{digits}f}"
 
 
 def step_row(summary: dict[str, Any]) -> list[str]:
@@ -547,6 +580,10 @@ def render_markdown(run: dict[str, Any]) -> str:
             "cores, so times are longer than a hub alone would give.",
             "",
         ]
+    warm = run.get("warm_up")
+    if warm:
+        lines.insert(-2, f"- Before the first step, one learner's visit warmed the hub up (not a "
+                         f"step): Run All {fmt(warm.get('run_all_median_s'))} s.")  # fmt: skip
     rows = [step_row(s) for s in run["steps"]]
     lines += report.table(
         "learners | Run All median / p95 (s) | control reply median / p95 (s) | peak kernel memory "
@@ -643,6 +680,8 @@ def ramp(
     from benchmarks.hub import HubError, running_hub
 
     stop_at = check_stop_at(stop_at)
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {limits!r}")
 
     check_pattern(pattern)
     sizes = ramp_sizes(start, max_learners) if sizes is None else given_sizes(sizes)
@@ -672,6 +711,12 @@ def ramp(
     per_learner = run["computed"].get("per_learner_one_lesson_bytes", 1 * GIB)
     try:
         with running_hub() as hub:
+            # the hub's first visit is a cold start (one learner took 21-24 s where each of two
+            # took 16 s, their runs not overlapping): measured apart, so N = 1 is one learner alone
+            print(f"classroom: a first visit to warm the hub up (not a step), {path} …", flush=True)
+            run["warm_up"] = summarize_step(
+                step(hub, 1, path, pattern, stagger_s, moves_per_control)
+            )
             for n in sizes:
                 total, used = memory_now()
                 too_big = predicted_memory(n, used, per_learner, total, limits)
@@ -693,6 +738,8 @@ def ramp(
             run["cleanup"] = f"servers still running: {sorted(left)}" if left else ""
     except HubError as error:
         run["cleanup"] = f"the hub failed or did not stop cleanly: {error}"
+    except Exception as error:  # noqa: BLE001 (the hub has stopped; the steps so far are kept)
+        run["cleanup"] = f"the ramp stopped at a failure: {type(error).__name__}: {error}"
     run["cleanup_ok"] = not run.get("cleanup")
     if run["cleanup_ok"]:
         run["cleanup"] = "every server stopped through the hub's API; no process outlived the hub."

@@ -347,37 +347,38 @@ class Hub:
         raise HubError(f"servers still running {timeout} s after being stopped: {sorted(still)}")
 
 
+def names_folder(pid: int, root: Path) -> bool:
+    """Whether process ``pid``'s command line, environment or working folder names ``root``: what
+    every process of a hub shares (each server's HOME, and so its kernels', is under it)."""
+    entry = Path("/proc") / str(pid)
+    for name in ("cmdline", "environ"):
+        try:
+            if str(root).encode() in (entry / name).read_bytes():
+                return True
+        except OSError:
+            continue
+    try:
+        return os.readlink(entry / "cwd").startswith(str(root))
+    except OSError:
+        return False
+
+
 def processes_of(root: Path, roots: set[int]) -> set[int]:
-    """Pids of live processes that belong to this hub: ``roots`` and their descendants, and any
-    process whose command line, working folder or environment names the hub's folder ``root``
-    (kernels and servers whose parent has gone)."""
+    """Pids of live processes that belong to this hub: any process that names the hub's folder
+    ``root`` (kernels and servers whose parent has gone too), and ``roots`` with their descendants
+    while they still name it. A pid seen earlier is checked again before it counts: it may have
+    been reused by another process since."""
     import psutil
 
-    found: set[int] = set()
+    found = {int(e.name) for e in Path("/proc").glob("[0-9]*") if names_folder(int(e.name), root)}
     for pid in roots:
+        if not names_folder(pid, root):
+            continue
         try:
-            process = psutil.Process(pid)
-            found |= {pid, *(child.pid for child in process.children(recursive=True))}
+            found |= {pid, *(child.pid for child in psutil.Process(pid).children(recursive=True))}
         except psutil.Error:
             continue
-    marker = str(root).encode()
-    for entry in Path("/proc").glob("[0-9]*"):
-        pid = int(entry.name)
-        if pid == os.getpid():
-            continue
-        for name in ("cmdline", "environ"):
-            try:
-                if marker in (entry / name).read_bytes():
-                    found.add(pid)
-                    break
-            except OSError:
-                continue
-        else:
-            try:
-                if os.readlink(entry / "cwd").startswith(str(root)):
-                    found.add(pid)
-            except OSError:
-                continue
+    found.discard(os.getpid())
     return {pid for pid in found if psutil.pid_exists(pid)}
 
 
@@ -452,9 +453,13 @@ def running_hub(workdir: Path | None = None, keep: bool = False) -> Iterator[Hub
     if missing:
         raise HubError(f"cannot start a hub, missing: {missing}")
     root = Path(tempfile.mkdtemp(prefix="ffn-hub-", dir=workdir))
-    settings = settings_for(root)
-    build_font_cache(Path(settings["matplotlib"]))
-    config = write_config(root, settings)
+    try:
+        settings = settings_for(root)
+        build_font_cache(Path(settings["matplotlib"]))
+        config = write_config(root, settings)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)  # nothing started yet: only the folder to remove
+        raise
     log_path = root / "jupyterhub.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(

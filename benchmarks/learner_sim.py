@@ -30,6 +30,15 @@ OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error", "update_dis
 DEATH_STATES = ("restarting", "autorestarting", "dead")
 
 
+def run_coroutine(coroutine: Any) -> Any:
+    """``asyncio.run(coroutine)`` in a thread of its own, so it works where this thread already
+    runs an event loop (pytest with Playwright's sync API, Jupyter): the learners' loop is theirs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="learners") as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 class KernelDied(RuntimeError):
     """The kernel died (the server reported it restarting or dead, or the channel closed)."""
 
@@ -329,6 +338,7 @@ class LearnerSim:
         self.notebook: dict[str, Any] | None = None
         self.session_id = self.kernel_id = ""
         self.server_pid: int | None = None
+        self.kernel_pid: int | None = None
         self.executed: dict[int, tuple[int | None, list[Any]]] = {}
 
     # HTTP through the proxy, with the learner's own token
@@ -408,6 +418,8 @@ class LearnerSim:
         )
         self.kernel = KernelConnection(socket, client_session, self.name)
         await self.kernel.request("kernel_info_request", {}, timeout=self.cell_timeout)
+        if self.server_pid is not None:  # found once: a restarted kernel keeps its id, not its pid
+            self.kernel_pid = kernel_pid(self.server_pid, self.kernel_id)
 
     async def run_all(self) -> None:
         """Every code cell in order, each after the previous one replied; stops at the first
@@ -432,13 +444,13 @@ class LearnerSim:
             errors, stderr = problems_of(exchange)
             self.result.errors += [f"cell {index} ({first_line(source)!r}): {e}" for e in errors]
             self.result.stderr += [f"cell {index}: {text}" for text in stderr]
+            # stderr is a problem here as in a move: the lessons are committed with none (a warning
+            # under load is a finding); only an error stops Run All, as in JupyterLab
+            self.result.errors += [f"cell {index} wrote to stderr: {text}" for text in stderr]
             if errors:
                 break
         self.result.run_all_s = time.perf_counter() - started
-        if self.server_pid is not None:  # what classroom.py's CPU limit divides a class by
-            self.result.kernel_cpu_s = kernel_cpu_seconds(
-                kernel_pid(self.server_pid, self.kernel_id)
-            )
+        self.result.kernel_cpu_s = kernel_cpu_seconds(self.kernel_pid)  # what classroom.py divides
         self.result.slowest_cells = sorted(times, key=lambda t: t[2], reverse=True)[:3]
 
     async def move_controls(self, moves_per_control: int = 2, max_moves: int | None = None) -> None:
@@ -503,9 +515,8 @@ class LearnerSim:
         if self.server_pid is None:
             return
         self.result.server_peak_bytes = high_water_mark(self.server_pid)
-        pid = kernel_pid(self.server_pid, self.kernel_id)
-        if pid is not None:
-            self.result.kernel_peak_bytes = high_water_mark(pid)
+        if self.kernel_pid is not None:  # None once that process is gone (a dead kernel)
+            self.result.kernel_peak_bytes = high_water_mark(self.kernel_pid)
 
     async def close(self) -> None:
         """Close the lesson: end the session, which shuts its kernel down."""
@@ -537,7 +548,7 @@ class LearnerSim:
         except KernelDied as error:
             self.result.kernel_died = str(error)
             self.result.errors.append(f"kernel died: {error}")
-        except (LearnerError, TimeoutError, OSError) as error:
+        except Exception as error:  # noqa: BLE001 (under load: a proxy's 502, a closed socket, …)
             self.result.errors.append(f"{type(error).__name__}: {error}")
         finally:
             if ready is not None and not announced:
@@ -545,8 +556,8 @@ class LearnerSim:
             self.read_peaks()
             try:
                 await self.close()
-            except (LearnerError, OSError) as error:
-                self.result.errors.append(f"closing the lesson: {error}")
+            except Exception as error:  # noqa: BLE001 (recorded: the visit never raises)
+                self.result.errors.append(f"closing the lesson: {type(error).__name__}: {error}")
         return self.result
 
 

@@ -6,7 +6,6 @@ bounds a duration."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 from benchmarks import hub as hub_module
 from benchmarks.classroom_ramp import learner_names, run_learners, stop_step_servers
+from benchmarks.learner_sim import run_coroutine
 
 LESSON = "notebooks/01_feed_forward.ipynb"
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +38,7 @@ def class_of_two():
         (pytest.fail if verdict[0] == "fail" else pytest.skip)(verdict[1])
     with hub_module.running_hub() as hub:
         names = learner_names(2)
-        results = asyncio.run(run_learners(hub, 2, LESSON, "lockstep", 0.0, 1, max_moves=1))
+        results = run_coroutine(run_learners(hub, 2, LESSON, "lockstep", 0.0, 1, max_moves=1))
         saved = {
             name: json.loads((hub.root / "homes" / name / LESSON).read_text(encoding="utf-8"))
             for name in names
@@ -46,15 +46,12 @@ def class_of_two():
         status, _ = other_learners_server(hub, names)
         cleanup = stop_step_servers(hub, names)
         running = hub.running_servers()
-        root = hub.root
-    left = hub_module.alive(hub_module.processes_of(root, set()))
     return {
         "results": results,
         "saved": saved,
         "cross_status": status,
         "cleanup": cleanup,
         "running": running,
-        "left": left,
     }
 
 
@@ -112,6 +109,8 @@ def test_each_saved_notebook_has_the_lessons_cells_and_its_outputs(class_of_two)
 def test_each_kernel_and_server_peak_memory_and_the_kernels_cpu_are_read(class_of_two):
     for result in class_of_two["results"]:
         assert result["kernel_cpu_s"] > 1.0, result  # importing torch alone takes more
+        # read from the kernel, not its server: the lesson's tensors and figures weigh more
+        assert result["kernel_peak_bytes"] > result["server_peak_bytes"], result
         assert result["kernel_peak_bytes"] > 100 * 1024**2, result  # torch alone is more
         assert result["server_peak_bytes"] > 10 * 1024**2, result
 
@@ -122,8 +121,7 @@ def test_a_learner_cannot_reach_another_learners_server(class_of_two):
 
 def test_the_hub_stops_every_server_and_leaves_no_process(class_of_two):
     assert class_of_two["cleanup"] == []
-    assert class_of_two["running"] == {}
-    assert class_of_two["left"] == set(), hub_module.describe(class_of_two["left"])
+    assert class_of_two["running"] == {}  # and running_hub raised had a process outlived it
 
 
 @pytest.mark.parametrize(

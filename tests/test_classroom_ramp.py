@@ -4,8 +4,9 @@ moves a demo's controls. Fake data only; the live hub is tests/test_classroom_hu
 
 from __future__ import annotations
 
-import asyncio
 import json
+import math
+import signal
 from pathlib import Path
 
 import pytest
@@ -154,7 +155,8 @@ def learner(name: str, run_s: float | None, replies=(0.2, 0.3), **change) -> dic
     moves = [{"demo": "course-demo--x", "control": "d_ff", "value": "64", "reply_s": s, "problem": ""}
              for s in replies]  # fmt: skip
     values = dict(name=name, run_all_s=run_s, moves=moves, kernel_peak_bytes=500 * MIB,
-                  server_peak_bytes=90 * MIB, kernel_died="", saved_intact=True, errors=[])  # fmt: skip
+                  server_peak_bytes=90 * MIB, kernel_died="", saved_intact=True, errors=[],
+                  cells_run=5, code_cells=5)  # fmt: skip
     return {**values, **change}
 
 
@@ -182,9 +184,28 @@ def test_a_dead_kernel_a_failed_move_and_a_cleanup_problem_are_errors():
     result["cleanup_problems"] = ["server processes alive after their servers stopped: [12]"]
     summary = ramp.summarize_step(result)
     assert summary["kernels_died"] == ["a"]
-    assert summary["run_all_median_s"] == 10.0  # the dead kernel's Run All is not a result
-    assert len(summary["errors"]) == 3
-    assert ramp.crossed_limits(summary) == {"errors": "3 errors"}
+    assert summary["run_all_median_s"] == math.inf  # a dead kernel's Run All never finished
+    assert summary["finished"] == 1 and len(summary["errors"]) == 3
+    assert ramp.crossed_limits(summary) == {
+        "run_all": "the median learner's Run All did not finish",
+        "errors": "3 errors",
+    }
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"run_all_s": None},  # a cell timed out
+        {"cells_run": 3, "errors": ["cell 7 ('x = 1'): NameError: y"]},  # stopped at an error
+        {"errors": ["cell 2 wrote to stderr: UserWarning"]},  # ran on, but not clean
+    ],
+    ids=["timed out", "stopped at an error", "wrote to stderr"],
+)
+def test_a_run_all_that_did_not_end_clean_cannot_make_the_median_faster(change):
+    runs = [learner("a", 30.0), learner("b", 40.0), learner("c", 5.0, **change)]
+    summary = ramp.summarize_step(step(*runs))
+    assert summary["finished"] == 2
+    assert summary["run_all_median_s"] == 40.0  # not 30.0: the unfinished one is the slowest
 
 
 @pytest.mark.parametrize(
@@ -193,7 +214,7 @@ def test_a_dead_kernel_a_failed_move_and_a_cleanup_problem_are_errors():
         (step(learner("a", 61.0), learner("b", 70.0)), {"run_all"}),
         (step(learner("a", 59.0), learner("b", 59.0, replies=(0.2, 1.5))), {"control"}),
         (step(learner("a", 10.0), peak=22.5 * GIB), {"memory"}),
-        (step(learner("a", None, replies=())), {"errors"}),
+        (step(learner("a", None, replies=())), {"run_all", "errors"}),
         (step(learner("a", 90.0, replies=(3.0,)), peak=23 * GIB), {"run_all", "control", "memory"}),
     ],
     ids=["run all", "control p95", "memory", "nobody finished", "three at once"],
@@ -377,7 +398,7 @@ def exchange(*messages: dict) -> sim.Exchange:
     async def make() -> sim.Exchange:
         return sim.Exchange("m", needs_reply=False, messages=list(messages))
 
-    return asyncio.run(make())
+    return sim.run_coroutine(make())
 
 
 def test_a_move_is_clean_only_with_a_new_picture_and_no_error():
@@ -418,7 +439,16 @@ def test_the_ramp_refuses_bad_settings_before_starting_a_hub(tmp_path):
         ramp.ramp(pattern="all")
     with pytest.raises(ValueError, match="moves_per_control must be an int >= 0, got -1"):
         ramp.ramp(moves_per_control=-1, results_path=tmp_path / "none.json")
-    assert ramp.main(["--max-learners", "0"]) == 2
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        assert ramp.main(["--max-learners", "0"]) == 2
+        assert signal.getsignal(signal.SIGTERM) is not before  # SIGTERM ends it through cleanup
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    with pytest.raises(TypeError, match=r"limits must be a Limits, got \{'run_all_median_s': 9\}"):
+        ramp.ramp(limits={"run_all_median_s": 9}, results_path=tmp_path / "none.json")
+    with pytest.raises(ValueError, match="interval must be a number of seconds > 0, got 0"):
+        ramp.MachineSampler(interval=0)
 
 
 def test_the_slowest_control_replies_are_named():
@@ -449,6 +479,12 @@ def test_capacity_within_each_limit_alone():
              {"n": 4, "crossed": {"control": "…", "run_all": "…"}}]  # fmt: skip
     assert ramp.capacity_by_limit(steps) == {"run_all": "2", "control": "1", "memory": "≥ 4", "errors": "≥ 4"}  # fmt: skip
     assert ramp.observed_capacity(steps) == 1
+
+
+def test_a_class_never_run_for_memory_counts_for_no_other_limit():
+    steps = [{"n": 1, "crossed": {}}, {"n": 2, "crossed": {}},
+             {"n": 4, "crossed": {"memory": "predicted: …"}, "not_run": True}]  # fmt: skip
+    assert ramp.capacity_by_limit(steps) == {"run_all": "≥ 2", "control": "≥ 2", "memory": "2", "errors": "≥ 2"}  # fmt: skip
 
 
 def test_the_computation_fed_with_one_learner_alone_here_uses_its_cpu_wall_and_memory():
@@ -554,3 +590,54 @@ def test_readme_shows_the_capacities_the_committed_ramps_observed_and_computed()
         assert len(shown) == 4, (label, shown)
         for cell, value in zip(shown, expected, strict=True):
             assert cell == str(value) or cell.startswith(f"{value} ("), (label, cell, value)
+
+
+def test_a_visit_that_raised_is_a_learner_with_the_error_not_a_lost_step():
+    result = ramp.failed_visit("learner-03", "notebooks/x.ipynb", KeyError("kernel"))
+    assert result["name"] == "learner-03" and result["run_all_s"] is None
+    assert result["errors"] == ["the visit raised KeyError: 'kernel'"]
+    summary = ramp.summarize_step(step(learner("a", 9.0), result))
+    assert "errors" in ramp.crossed_limits(summary) and summary["finished"] == 1
+
+
+def test_only_processes_that_name_the_hubs_folder_count_as_its_own(tmp_path):
+    """A pid remembered from an earlier server may since belong to another process: it counts only
+    while it still names the hub's folder, so the hub's cleanup never kills a stranger."""
+    import subprocess
+
+    from benchmarks.hub import processes_of
+
+    ours = subprocess.Popen(["sleep", "30"], cwd=tmp_path)
+    stranger = subprocess.Popen(["sleep", "30"], cwd="/")
+    try:
+        found = processes_of(tmp_path, {ours.pid, stranger.pid})
+        assert ours.pid in found and stranger.pid not in found
+    finally:
+        for process in (ours, stranger):
+            process.kill()
+            process.wait()
+
+
+def test_the_learners_loop_runs_where_an_event_loop_is_already_running():
+    """In make test a worker may run the hub test after the browser suite, whose sync Playwright
+    keeps an event loop running in the main thread: there asyncio.run alone raises."""
+
+    async def answer() -> int:
+        return 42
+
+    async def inside_a_running_loop() -> int:
+        return sim.run_coroutine(answer())
+
+    assert sim.run_coroutine(inside_a_running_loop()) == 42
+    with pytest.raises(RuntimeError, match="cannot be called from a running event loop"):
+        sim.run_coroutine(_plain_run_inside_a_loop())
+
+
+async def _plain_run_inside_a_loop() -> None:
+    import asyncio
+
+    coroutine = asyncio.sleep(0)
+    try:
+        asyncio.run(coroutine)
+    finally:
+        coroutine.close()
