@@ -711,8 +711,8 @@ def ramp(
     per_learner = run["computed"].get("per_learner_one_lesson_bytes", 1 * GIB)
     try:
         with running_hub() as hub:
-            # the hub's first visit is a cold start (one learner took 21-24 s where each of two
-            # took 16 s, their runs not overlapping): measured apart, so N = 1 is one learner alone
+            # a visit before the steps takes the hub's one-time costs (its first spawn, the first
+            # kernel's imports) out of N = 1, the step the computation here is fed with
             print(f"classroom: a first visit to warm the hub up (not a step), {path} …", flush=True)
             run["warm_up"] = summarize_step(
                 step(hub, 1, path, pattern, stagger_s, moves_per_control)
