@@ -32,6 +32,7 @@ from typing import Any
 
 from benchmarks import classroom, goals, report
 from benchmarks.learner_sim import run_coroutine
+from course_lib._validate import choice, int_at_least
 
 HERE = Path(__file__).resolve().parent
 NOTEBOOKS = HERE.parent / "notebooks"
@@ -60,14 +61,6 @@ class Limits:
 # --- checking what the caller asked for ----------------------------------------------------------
 
 
-def _int_at_least(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int >= {low}, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-    return value
-
-
 def _seconds(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"{name} must be a number of seconds >= 0, got {value!r}")
@@ -78,17 +71,13 @@ def _seconds(name: str, value: Any) -> float:
 
 def check_pattern(pattern: Any) -> str:
     """``pattern`` if it is one of PATTERNS."""
-    if not isinstance(pattern, str):
-        raise TypeError(f"pattern must be one of {list(PATTERNS)}, got {pattern!r}")
-    if pattern not in PATTERNS:
-        raise ValueError(f"pattern must be one of {list(PATTERNS)}, got {pattern!r}")
-    return pattern
+    return choice("pattern", pattern, PATTERNS)
 
 
 def ramp_sizes(start: int, max_learners: int) -> list[int]:
     """The class sizes to try: ``start`` doubled until ``max_learners``, which ends the ramp."""
-    _int_at_least("start", start, 1)
-    _int_at_least("max_learners", max_learners, 1)
+    int_at_least("start", start, 1)
+    int_at_least("max_learners", max_learners, 1)
     if start > max_learners:
         raise ValueError(f"start must be <= max_learners ({max_learners}), got {start!r}")
     sizes = [start]
@@ -200,12 +189,11 @@ def computed_from_alone(alone: dict[str, Any] | None, lesson: str, cores: int, r
 
 
 def memory_now() -> tuple[int, int]:
-    """(total, in use) bytes of the machine's RAM: in use is MemTotal − MemAvailable."""
-    fields = {}
-    for line in Path("/proc/meminfo").read_text().splitlines():
-        key, value = line.split(":", 1)
-        fields[key] = int(value.split()[0]) * 1024
-    return fields["MemTotal"], fields["MemTotal"] - fields["MemAvailable"]
+    """(total, in use) bytes of the machine's RAM: in use is total − available (MemAvailable)."""
+    import psutil
+
+    memory = psutil.virtual_memory()
+    return memory.total, memory.total - memory.available
 
 
 class MachineSampler:
@@ -245,13 +233,13 @@ class MachineSampler:
 
 
 def learner_names(n: int) -> list[str]:
-    return [f"learner-{i:02d}" for i in range(1, _int_at_least("n", n, 1) + 1)]
+    return [f"learner-{i:02d}" for i in range(1, int_at_least("n", n, 1) + 1)]
 
 
 def stagger_delays(n: int, pattern: str, stagger_s: float) -> list[float]:
     """When each learner arrives: all at once for lockstep (they then wait at a barrier), or spread
     evenly over ``stagger_s`` seconds, the first at 0."""
-    _int_at_least("n", n, 1)
+    int_at_least("n", n, 1)
     check_pattern(pattern)
     _seconds("stagger_s", stagger_s)
     if pattern == "lockstep":
@@ -445,7 +433,7 @@ def predicted_memory(
 ) -> str:
     """'' when ``n`` learners of ``per_learner`` bytes each fit beside what is in use now;
     otherwise why the step is not run (a full machine would be measured by its OOM killer)."""
-    _int_at_least("n", n, 1)
+    int_at_least("n", n, 1)
     need = used_now + n * per_learner
     if need > total - limits.memory_reserve_bytes:
         return (f"predicted: {n} learners × {per_learner / MIB:.0f} MiB beside {used_now / GIB:.1f} GiB "
@@ -686,7 +674,7 @@ def ramp(
     check_pattern(pattern)
     sizes = ramp_sizes(start, max_learners) if sizes is None else given_sizes(sizes)
     _seconds("stagger_s", stagger_s)
-    _int_at_least("moves_per_control", moves_per_control, 0)
+    int_at_least("moves_per_control", moves_per_control, 0)
     results = json.loads(Path(results_path).read_text(encoding="utf-8"))
     path, reason = choose_lesson(lesson, results)
     machine = machine_info()
