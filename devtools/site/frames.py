@@ -145,20 +145,25 @@ def render_frames(demo, edition: str, out: Path, limit: int = FULL_PRODUCT_LIMIT
     defaults = tuple(list(c.values).index(c.default) for c in demo.controls)
     manifest = {"slug": slug, "mode": mode, "frames": [], "bytes": 0, "problems": []}
     try:
-        for n, key in enumerate(keys):
-            values = {c.name: c.values[i] for c, i in zip(demo.controls, key, strict=True)}
-            # the frame's texts and its alt text in the page's language, drawn once for both
-            with speaking(edition), drawing_problems() as problems:
-                figure = demo.figure(**values)
-                png, alt = shrink(figure), describe(figure)
-            if not in_own_script(figure, edition):
-                problems.append(f"no text in the {edition} edition's language")
-            manifest["problems"] += [f"{values}: {problem}" for problem in problems]
-            (folder / f"{n}.png").write_bytes(png)
-            manifest["frames"].append({"src": f"../frames/{edition}/{slug}/{n}.png", "alt": alt})
-            manifest["bytes"] += len(png)
-            if key == defaults:
-                manifest["size"] = Image.open(io.BytesIO(png)).size
+        # The page's language for all of the demo's frames: its live view is built once in it
+        # and then updated, as in a notebook (entering the language per frame rebuilt it each time).
+        with speaking(edition):
+            for n, key in enumerate(keys):
+                values = {c.name: c.values[i] for c, i in zip(demo.controls, key, strict=True)}
+                # the frame's texts and its alt text, drawn once for both
+                with drawing_problems() as problems:
+                    figure = demo.figure(**values)
+                    png, alt = shrink(figure), describe(figure)
+                if not in_own_script(figure, edition):
+                    problems.append(f"no text in the {edition} edition's language")
+                manifest["problems"] += [f"{values}: {problem}" for problem in problems]
+                (folder / f"{n}.png").write_bytes(png)
+                manifest["frames"].append(
+                    {"src": f"../frames/{edition}/{slug}/{n}.png", "alt": alt}
+                )
+                manifest["bytes"] += len(png)
+                if key == defaults:
+                    manifest["size"] = Image.open(io.BytesIO(png)).size
     finally:
         demo.clear_cache()  # the PNGs are on disk; trained models stay in their lru_cache
     with speaking(edition):  # a value that is a word reads in the page's language

@@ -155,9 +155,33 @@ def navigation(edition: str, pages: list[tuple[str, str]], page: str, root: str)
 @functools.cache
 def _exporter():
     """One HTML exporter for every page: loading its templates took half of each page's time."""
-    from nbconvert import HTMLExporter
+    from nbconvert import HTMLExporter, TemplateExporter
+    from nbconvert.filters.highlight import Highlight2HTML
+    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
-    exporter = HTMLExporter(template_name="course_page", extra_template_basedirs=[str(ASSETS)])
+    class PageExporter(HTMLExporter):
+        """nbconvert's HTML exporter without its last pass, which parses the whole page again
+        with BeautifulSoup (40 % of a page's time) to give a stock alt text to images without
+        one and a tabindex to JupyterLab's cell wrappers: every image of the site has its own
+        alt text (``images_without_alt`` counts those given their heading), and the classic
+        cells of this template have no such wrappers."""
+
+        def from_notebook_node(self, nb, resources=None, **kw):
+            info = nb.metadata.get("language_info", {})
+            lexer = info.get("pygments_lexer", info.get("name"))
+            resources = self._init_resources(resources)
+            self.register_filter(
+                "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)
+            )
+            self.register_filter(
+                "filter_data_type",
+                WidgetsDataTypeFilter(
+                    notebook_metadata=self._nb_metadata, parent=self, resources=resources
+                ),
+            )
+            return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+
+    exporter = PageExporter(template_name="course_page", extra_template_basedirs=[str(ASSETS)])
     exporter.exclude_input_prompt = exporter.exclude_output_prompt = True
     return exporter
 
