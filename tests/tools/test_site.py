@@ -424,3 +424,20 @@ def test_every_exercise_solution_sits_behind_one_button_with_its_output(built):
             )
             assert len(boxes) == len(coding), (edition, path.name)
             assert all("✔" in box for box in boxes), "each holds its checker's passing line"
+
+
+def test_code_is_shown_as_text_even_where_it_reads_as_html(tmp_path: Path):
+    """The pages highlight code with Pygments and skip nbconvert's sanitising pass over it (it had
+    nothing to remove): markup in a code cell must still reach the reader as text, never as tags."""
+    from devtools.site.pages import export
+
+    source = 'html = "</pre></div><script>alert(1)</script><img src=x onerror=alert(2)>"'
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source)]
+    nb.metadata["language_info"] = {"name": "python", "pygments_lexer": "ipython3"}
+    fields = {"lang": "en", "title": "t", "root": "", "show_code": "", "lessons": None}
+    (tmp_path / "page.html").write_text(export(nb, fields), encoding="utf-8")
+    page = Page(tmp_path / "page.html")
+    assert [a.get("src") for a in page.all("script")] == ["assets/demo.js", "assets/quiz.js"]
+    assert page.all("img") == []
+    assert "<script>alert(1)</script><img src=x onerror=alert(2)>" in "".join(page.text)
