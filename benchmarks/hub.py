@@ -139,6 +139,9 @@ def configure(c: Any, settings: dict[str, Any]) -> None:
     c.Spawner.args = ["--allow-root"] if settings["as_root"] else []
     c.Spawner.default_url = "/lab"
     c.Spawner.environment = {"LANG": "C.UTF-8"}
+    # OpenMP's waiting, as whoever started the hub set it: a test session lets PyTorch's threads
+    # sleep (conftest.py), `make classroom` leaves the learners' kernels as PyTorch starts them
+    c.Spawner.env_keep.append("OMP_WAIT_POLICY")  # after the Spawner's own list
     c.Spawner.start_timeout = 300  # a loaded machine starts servers slowly: measured, not failed
     c.Spawner.http_timeout = 300
     c.Spawner.pre_spawn_hook = seed_home_hook(settings["notebooks"], settings["matplotlib"])

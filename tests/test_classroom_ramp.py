@@ -641,3 +641,21 @@ async def _plain_run_inside_a_loop() -> None:
         asyncio.run(coroutine)
     finally:
         coroutine.close()
+
+
+def test_the_hub_hands_its_openmp_waiting_to_the_learners_servers_and_keeps_the_spawners_own(
+    tmp_path: Path,
+):
+    from jupyterhub.spawner import SimpleLocalProcessSpawner
+    from traitlets.config import Config
+
+    from benchmarks import hub
+
+    settings = {key: 1 for key in ("port", "hub_port", "proxy_api_port")}
+    settings |= {key: "ab" * 32 for key in ("cookie_secret", "proxy_token", "admin_token")}
+    settings |= {key: str(tmp_path / key) for key in ("root", "homes", "notebooks", "matplotlib")}
+    settings |= {"proxy_command": "chp", "singleuser": "jupyterhub-singleuser", "as_root": False}
+    config = Config()
+    hub.configure(config, settings)
+    kept = SimpleLocalProcessSpawner(config=config).env_keep
+    assert "OMP_WAIT_POLICY" in kept and {"PATH", "VIRTUAL_ENV", "LANG"} <= set(kept)
