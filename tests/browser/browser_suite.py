@@ -67,7 +67,8 @@ def open_lab(browser, lab: LabServer):
 def opened_lesson(page, lab: LabServer, path: str, run_all: bool = True) -> Iterator[LessonPage]:
     """``path`` (relative to the served folder) opened, and Run All done unless ``run_all`` is
     False (its stored outputs shown as committed); afterwards its tab is closed and its kernel
-    stopped, so lessons do not pile up kernels."""
+    stopped, so lessons do not pile up kernels (in the background: the next lesson need not wait
+    for it to exit)."""
     lesson = LessonPage(page, path)
     try:
         lesson.open()
@@ -78,4 +79,4 @@ def opened_lesson(page, lab: LabServer, path: str, run_all: bool = True) -> Iter
         try:
             lesson.close()
         finally:
-            lab.shutdown_kernels()
+            lab.shutdown_kernels(wait=False)

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -69,6 +70,7 @@ class LabServer:
     ):
         """``environment``: variables added to the server's (and so its kernels') environment."""
         self.home, self.token, self.port = home, token, free_port()
+        self._stopping: list[threading.Thread] = []  # shutdown_kernels(wait=False) still at work
         home.mkdir(parents=True, exist_ok=True)
         self.arguments = lab_arguments(self.port, token)
         if root is not None:  # serve the lesson copies instead of the project folder
@@ -118,15 +120,33 @@ class LabServer:
         except urllib.error.HTTPError as error:
             return error.code, error.read()
 
-    def shutdown_kernels(self) -> None:
-        """Stop every session and kernel the server runs (what closing a lesson leaves behind)."""
+    def shutdown_kernels(self, wait: bool = True) -> None:
+        """Stop every session and kernel the server runs now (what closing a lesson leaves
+        behind). With ``wait=False`` it returns once they are listed and stops them in the
+        background, while the next lesson opens: the server answers a kernel's DELETE only once
+        the kernel has exited, about 2 s. ``stop`` waits for those still stopping."""
+        listed = []
         for kind in ("sessions", "kernels"):
             status, body = self.request("GET", f"/api/{kind}")
-            for item in json.loads(body) if status == 200 else []:
-                self.request("DELETE", f"/api/{kind}/{item['id']}")
+            listed += (
+                [f"/api/{kind}/{item['id']}" for item in json.loads(body)] if status == 200 else []
+            )
+
+        def stop_listed() -> None:
+            for path in listed:  # a kernel whose session went first answers 404: already gone
+                self.request("DELETE", path)
+
+        if wait:
+            stop_listed()
+            return
+        stopping = threading.Thread(target=stop_listed, name="stop-kernels", daemon=True)
+        stopping.start()
+        self._stopping.append(stopping)
 
     def stop(self) -> list[int]:
         """Stop kernels, then the server; kill what outlives it and return those process ids."""
+        for stopping in self._stopping:
+            stopping.join(timeout=30)
         if self.process.poll() is None:
             try:
                 self.shutdown_kernels()
