@@ -43,6 +43,7 @@ from course_lib.experiments.memory import (
     training_tokens,
 )
 from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.experiments.training import Adam
 from course_lib.i18n import N_
 from course_lib.model.language_model import LanguageModel
 from course_lib.model.rank_one import rank_one_update
@@ -194,7 +195,7 @@ def target_value(
     with torch.no_grad():
         own = states(model, prompt, "ffn")[layer][0, position]
     delta = torch.zeros_like(own, requires_grad=True)
-    optimizer = torch.optim.Adam([delta], lr=lr)
+    optimizer = Adam([delta], lr=lr)
     for _ in range(int_at_least("steps", steps, 0)):
         loss = value_loss(model, prompt, new_answer, layer, delta, position)
         (delta.grad,) = torch.autograd.grad(loss, [delta])  # the model's weights get no .grad
@@ -276,7 +277,7 @@ def fine_tune_edit(
     prompt, new_id = prompts[fact : fact + 1], corpus.encode([new_answer])[0]
     edited = copy.deepcopy(model)
     W2 = edited.layers[layer].ffn.linear2.weight
-    optimizer = torch.optim.Adam([W2], lr=lr)
+    optimizer = Adam([W2], lr=lr)
     for _ in range(int_at_least("steps", steps, 0)):
         loss = -edited(prompt)[0, -1].log_softmax(-1)[new_id]
         (W2.grad,) = torch.autograd.grad(loss, [W2])

@@ -24,6 +24,50 @@ from course_lib.model.ffn import ACTIVATIONS
 from course_lib.threads import torch_threads
 
 
+class Adam:
+    """Adam (Kingma & Ba, 2015) on ``params``, each of which holds its gradient in ``.grad``:
+
+        m ← β1·m + (1 − β1)·g        v ← β2·v + (1 − β2)·g²
+        p ← p − lr/(1 − β1^t) · m / (√v/√(1 − β2^t) + ε)
+
+    It computes what ``torch.optim.Adam`` computes with its defaults (no weight decay), in the
+    same operations and order, so every stored run comes out bit for bit the same
+    (tests/experiments/test_training.py checks both on a schedule). Written out here because
+    ``torch.optim``'s first optimiser of a process imports ``torch._dynamo``: 1.5 s of a lesson's
+    first training cell, for a compiler the course never uses."""
+
+    def __init__(
+        self,
+        params: Sequence[torch.Tensor],
+        lr: float,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+    ) -> None:
+        self.params, self.lr, self.betas, self.eps = list(params), lr, betas, eps
+        self.m = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
+        self.v = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
+        self.t = [0] * len(self.params)  # per parameter: one without a gradient is not stepped
+
+    @torch.no_grad()
+    def step(self, lr: float | None = None) -> None:
+        """One update of every parameter from its ``.grad``, at ``lr`` (else the rate given)."""
+        lr = self.lr if lr is None else lr
+        beta1, beta2 = self.betas
+        for i, (p, m, v) in enumerate(zip(self.params, self.m, self.v, strict=True)):
+            if p.grad is None:
+                continue
+            self.t[i] += 1
+            step_size = lr / (1 - beta1 ** self.t[i])
+            bias_correction2_sqrt = (1 - beta2 ** self.t[i]) ** 0.5
+            m.lerp_(p.grad, 1 - beta1)
+            v.mul_(beta2).addcmul_(p.grad, p.grad, value=1 - beta2)
+            p.addcdiv_(m, (v.sqrt() / bias_correction2_sqrt).add_(self.eps), value=-step_size)
+
+    def zero_grad(self) -> None:
+        for p in self.params:
+            p.grad = None
+
+
 def adam_steps(
     params: Sequence[torch.Tensor],
     losses_at: Callable[[int], torch.Tensor],
@@ -35,16 +79,13 @@ def adam_steps(
     """The training loop: ``steps`` of full Adam on ``params``. ``losses_at(step)`` returns each
     model's loss, (models,); their sum is minimised, so each model follows its own gradient.
     ``lr_at(step)``, if given, sets the learning rate per step. Returns losses (models, steps)."""
-    optimizer = torch.optim.Adam(params, lr=lr, betas=betas)
+    optimizer = Adam(params, lr=lr, betas=betas)
     history = []
     for step in range(positive_int("steps", steps)):
-        if lr_at is not None:
-            for group in optimizer.param_groups:
-                group["lr"] = lr_at(step)
         optimizer.zero_grad()
         per_model = losses_at(step)
         per_model.sum().backward()
-        optimizer.step()
+        optimizer.step(None if lr_at is None else lr_at(step))
         history.append(per_model.detach().numpy())
     return np.stack(history, axis=1)
 

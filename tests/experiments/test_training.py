@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
 
 from course_lib.experiments import DTYPE, default_dtype
 from course_lib.experiments.training import (
+    Adam,
     accuracy,
     adam_steps,
     bce_per_model,
@@ -137,3 +141,43 @@ def test_init_weights_and_the_depth_comparisons_stacks_start_from_uniform_layer(
     W, b = uniform_layer(torch.Generator().manual_seed(1000 * 7 + 1), 4, 1)  # seed 7, layer 1
     stack = _init_stack([2, 4, 1], (7,))
     assert torch.equal(stack[2][0], W) and torch.equal(stack[3][0], b)
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_the_courses_adam_computes_torchs_adam_bit_for_bit(dtype):
+    """Every stored run was recorded with torch.optim.Adam: the course's Adam must give the same
+    bits, step after step, on a rate schedule, with other betas, and leaving alone a parameter
+    that has no gradient (as torch's does)."""
+    g = torch.Generator().manual_seed(0)
+    start = [torch.randn(5, 7, generator=g, dtype=dtype), torch.randn(7, generator=g, dtype=dtype)]
+    x = torch.randn(50, 5, generator=g, dtype=dtype)
+    ours = [w.clone().requires_grad_(True) for w in (*start, start[1])]
+    theirs = [w.clone().requires_grad_(True) for w in (*start, start[1])]
+    mine, torchs = (
+        Adam(ours, lr=0.05, betas=(0.8, 0.99)),
+        torch.optim.Adam(theirs, lr=0.05, betas=(0.8, 0.99)),
+    )
+    for step in range(200):
+        rate = 0.05 * (1 + step) / 200
+        for w, optimiser in ((ours, mine), (theirs, torchs)):
+            optimiser.zero_grad()
+            ((x @ w[0] + w[1]).tanh() ** 2).mean().backward()  # w[2] gets no gradient
+            for group in getattr(optimiser, "param_groups", []):
+                group["lr"] = rate
+        mine.step(rate)
+        torchs.step()
+        assert all(torch.equal(a, b) for a, b in zip(ours, theirs, strict=True)), step
+    assert not torch.equal(ours[0], start[0]) and torch.equal(ours[2], start[1])
+
+
+def test_training_imports_no_compiler():
+    """What the course's own Adam is for: a lesson's training never imports torch._dynamo."""
+    code = (
+        "import sys, torch\n"
+        "from course_lib.experiments.training import adam_steps\n"
+        "w = torch.zeros(2, 3, requires_grad=True)\n"
+        "adam_steps([w], lambda _: ((w - 1) ** 2).sum(dim=1), steps=3, lr=0.1)\n"
+        "print('torch._dynamo' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False", done.stdout + done.stderr
