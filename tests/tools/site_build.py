@@ -5,7 +5,7 @@ Every value of every control of every demo is drawn in both languages, the other
 defaults: that is where a value that fails to draw, a missing glyph or an untranslated text shows
 (the build fails on them, ``frames.drawing_problems``). Every combination is drawn only for the
 demos of at most ``TEST_LIMITS["en"]`` combinations in English, so the browser drives the full
-mode's page script on a demo with several controls (sublayer depth). ``make site`` draws every
+mode's page script on a demo with three controls (the router, 3 x 2 x 3). ``make site`` draws every
 combination of the other English demos too; those pictures differ from the ones drawn here only in
 which values meet, and tests/tools/test_site.py computes every one of them and updates its view
 (``test_every_shipped_combination_computes_and_updates_its_view``), without the drawing and
@@ -25,9 +25,9 @@ from pathlib import Path
 
 from devtools import site
 
-# per edition, as site.build takes them: every combination of a demo with at most 30 (sublayer
-# depth: 5 x 3 x 2) in English, the other demos one control at a time
-TEST_LIMITS = {"en": 30, "zh": 0}
+# per edition, as site.build takes them: every combination of a demo with at most 18 (the
+# router: 3 x 2 x 3) in English, the other demos one control at a time
+TEST_LIMITS = {"en": 18, "zh": 0}
 
 
 @functools.cache
