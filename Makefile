@@ -19,9 +19,10 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	@test -x $(PY) || { echo "Creating $(VENV) with $$(python3 --version)"; python3 -m venv $(VENV); }
 	@# A recent pip first: Python 3.11's own (23.2) took 79 s to choose the course's 150 packages
-	@# from PyPI's project pages here, pip 24.3 and later 40 s. Where none is found (an offline
-	@# mirror without it), the install goes on with the pip it has.
-	$(PY) -m pip install --disable-pip-version-check --upgrade 'pip>=24.3' \
+	@# from PyPI's project pages here, pip 24.3 and later 40 s. Nothing is asked once pip is
+	@# recent enough; where no index answers within 5 s, or has none (an offline mirror), the
+	@# install goes on with the pip it has.
+	$(PY) -m pip install --disable-pip-version-check --retries 0 --timeout 5 'pip>=24.3' \
 		|| echo "pip not upgraded: installing with pip $$($(PY) -m pip --version | cut -d' ' -f2)"
 	$(PY) course_lib/tools/install_torch.py
 	@# --no-compile: Python compiles a module the first time it is imported and keeps the bytecode,

@@ -106,11 +106,12 @@ def test_make_installs_torch_with_this_script_before_the_course():
     there, so a first run shows pip's progress."""
     rule = MAKEFILE.read_text(encoding="utf-8").split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
     steps = [line.strip() for line in rule.splitlines()[1:]]
-    pip_step = next(i for i, s in enumerate(steps) if "--upgrade 'pip>=24.3'" in s)
+    pip_step = next(i for i, s in enumerate(steps) if s.endswith("'pip>=24.3' \\"))
     torch_step = next(i for i, s in enumerate(steps) if "course_lib/tools/install_torch.py" in s)
     course_step = next(i for i, s in enumerate(steps) if "-e '.[dev]'" in s)
     assert pip_step < torch_step < course_step
     assert steps[pip_step + 1].startswith("|| echo"), "no newer pip: the install goes on"
+    assert "--retries 0 --timeout 5" in steps[pip_step], "offline, one short try"
     assert not any("--quiet" in s or " -q " in s for s in steps)
     assert "torch==" not in rule, "one place says which torch: install_torch.VERSION"
 

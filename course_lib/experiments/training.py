@@ -44,6 +44,9 @@ class Adam:
         eps: float = 1e-8,
     ) -> None:
         self.params, self.lr, self.betas, self.eps = list(params), lr, betas, eps
+        complex_ = [tuple(p.shape) for p in self.params if p.is_complex()]
+        if complex_:  # torch.optim.Adam steps their real and imaginary parts apart
+            raise TypeError(f"params must be real tensors, got complex ones of shapes {complex_}")
         self.m = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
         self.v = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
         self.t = [0] * len(self.params)  # per parameter: one without a gradient is not stepped
@@ -56,6 +59,8 @@ class Adam:
         for i, (p, m, v) in enumerate(zip(self.params, self.m, self.v, strict=True)):
             if p.grad is None:
                 continue
+            if p.grad.is_sparse:
+                raise TypeError(f"params[{i}] has a sparse gradient; Adam takes dense ones")
             self.t[i] += 1
             step_size = lr / (1 - beta1 ** self.t[i])
             bias_correction2_sqrt = (1 - beta2 ** self.t[i]) ** 0.5

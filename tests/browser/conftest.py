@@ -75,6 +75,7 @@ def lab(served_root: Path) -> Iterator[LabServer]:
         survivors = server.stop()
         shutil.rmtree(server.home, ignore_errors=True)
     assert not survivors, f"processes {survivors} outlived the JupyterLab server (killed them)"
+    assert not server.stop_errors, "\n".join(server.stop_errors)
 
 
 @pytest.fixture(scope="session")

@@ -71,6 +71,7 @@ class LabServer:
         """``environment``: variables added to the server's (and so its kernels') environment."""
         self.home, self.token, self.port = home, token, free_port()
         self._stopping: list[threading.Thread] = []  # shutdown_kernels(wait=False) still at work
+        self.stop_errors: list[str] = []  # what those threads could not do
         home.mkdir(parents=True, exist_ok=True)
         self.arguments = lab_arguments(self.port, token)
         if root is not None:  # serve the lesson copies instead of the project folder
@@ -124,7 +125,8 @@ class LabServer:
         """Stop every session and kernel the server runs now (what closing a lesson leaves
         behind). With ``wait=False`` it returns once they are listed and stops them in the
         background, while the next lesson opens: the server answers a kernel's DELETE only once
-        the kernel has exited, about 2 s. ``stop`` waits for those still stopping."""
+        the kernel has exited, about 2 s. ``stop`` waits for those still stopping. Not for a
+        notebook opened again at once: JupyterLab would reconnect it to the session being stopped."""
         listed = []
         for kind in ("sessions", "kernels"):
             status, body = self.request("GET", f"/api/{kind}")
@@ -134,7 +136,10 @@ class LabServer:
 
         def stop_listed() -> None:
             for path in listed:  # a kernel whose session went first answers 404: already gone
-                self.request("DELETE", path)
+                try:
+                    self.request("DELETE", path)
+                except OSError as error:  # the next ones still go; stop() deletes what is left
+                    self.stop_errors.append(f"DELETE {path}: {error}")
 
         if wait:
             stop_listed()
@@ -147,6 +152,8 @@ class LabServer:
         """Stop kernels, then the server; kill what outlives it and return those process ids."""
         for stopping in self._stopping:
             stopping.join(timeout=30)
+            if stopping.is_alive():
+                self.stop_errors.append("a background kernel stop still runs after 30 s")
         if self.process.poll() is None:
             try:
                 self.shutdown_kernels()

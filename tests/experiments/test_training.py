@@ -144,30 +144,42 @@ def test_init_weights_and_the_depth_comparisons_stacks_start_from_uniform_layer(
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
-def test_the_courses_adam_computes_torchs_adam_bit_for_bit(dtype):
+@pytest.mark.parametrize("schedule", [True, False], ids=["rate schedule", "fixed rate"])
+def test_the_courses_adam_computes_torchs_adam_bit_for_bit(dtype, schedule):
     """Every stored run was recorded with torch.optim.Adam: the course's Adam must give the same
-    bits, step after step, on a rate schedule, with other betas, and leaving alone a parameter
-    that has no gradient (as torch's does)."""
+    bits, step after step, with other betas, on a rate schedule (as adam_steps' lr_at) or at its
+    own rate (as the edits call it), for a parameter that has a gradient only every third step
+    (torch counts steps per parameter) and one that never has one (left alone)."""
     g = torch.Generator().manual_seed(0)
-    start = [torch.randn(5, 7, generator=g, dtype=dtype), torch.randn(7, generator=g, dtype=dtype)]
+    w0, b0, c0 = (torch.randn(*shape, generator=g, dtype=dtype) for shape in ((5, 7), (7,), (7,)))
     x = torch.randn(50, 5, generator=g, dtype=dtype)
-    ours = [w.clone().requires_grad_(True) for w in (*start, start[1])]
-    theirs = [w.clone().requires_grad_(True) for w in (*start, start[1])]
-    mine, torchs = (
-        Adam(ours, lr=0.05, betas=(0.8, 0.99)),
-        torch.optim.Adam(theirs, lr=0.05, betas=(0.8, 0.99)),
-    )
+    ours = [t.clone().requires_grad_(True) for t in (w0, b0, c0, c0)]
+    theirs = [t.clone().requires_grad_(True) for t in (w0, b0, c0, c0)]
+    mine = Adam(ours, lr=0.05, betas=(0.8, 0.99))
+    torchs = torch.optim.Adam(theirs, lr=0.05, betas=(0.8, 0.99))
     for step in range(200):
-        rate = 0.05 * (1 + step) / 200
-        for w, optimiser in ((ours, mine), (theirs, torchs)):
+        rate = 0.05 * (1 + step) / 200 if schedule else None
+        for (w, b, c, _), optimiser in ((ours, mine), (theirs, torchs)):
             optimiser.zero_grad()
-            ((x @ w[0] + w[1]).tanh() ** 2).mean().backward()  # w[2] gets no gradient
-            for group in getattr(optimiser, "param_groups", []):
-                group["lr"] = rate
+            shift = c if step % 3 == 0 else c.detach()  # c: a gradient every third step
+            ((x @ w + b + shift).tanh() ** 2).mean().backward()  # the last one: never
+        if schedule:
+            torchs.param_groups[0]["lr"] = rate
         mine.step(rate)
         torchs.step()
         assert all(torch.equal(a, b) for a, b in zip(ours, theirs, strict=True)), step
-    assert not torch.equal(ours[0], start[0]) and torch.equal(ours[2], start[1])
+    moved = [not torch.equal(a, b) for a, b in zip(ours, (w0, b0, c0, c0), strict=True)]
+    assert moved == [True, True, True, False]
+
+
+def test_the_courses_adam_refuses_what_it_does_not_compute_as_torch_does():
+    z = torch.zeros(2, dtype=torch.complex128, requires_grad=True)
+    with pytest.raises(TypeError, match="params.*complex"):
+        Adam([z], lr=0.1)
+    w = torch.zeros(3, requires_grad=True)
+    w.grad = torch.zeros(3).to_sparse()
+    with pytest.raises(TypeError, match="sparse"):
+        Adam([w], lr=0.1).step()
 
 
 def test_training_imports_no_compiler():

@@ -8,8 +8,8 @@ demos of at most ``TEST_LIMITS["en"]`` combinations in English, so the browser d
 mode's page script on a demo with three controls (the router, 3 x 2 x 3). ``make site`` draws every
 combination of the other English demos too; those pictures differ from the ones drawn here only in
 which values meet, and tests/tools/test_site.py computes every one of them and updates its view
-(``test_every_shipped_combination_computes_and_updates_its_view``), without the drawing and
-encoding that took 18 s of the build's 61 s for 162 frames. The Chinese frames differ from the
+(``test_every_shipped_combination_computes_and_updates_its_view``), without drawing and encoding
+the 184 frames more that ``make site`` draws in English. The Chinese frames differ from the
 English ones only in their words, so they are drawn one control at a time."""
 
 from __future__ import annotations
