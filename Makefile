@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 LINTED := course_lib devtools tests notebooks benchmarks conftest.py
 
-.PHONY: lab test suite lint unit nbval portability portability-blas browser notebooks editions site bench classroom setup chromium clean
+.PHONY: lab test suite lint unit nbval portability portability-blas browser notebooks editions site bench spread classroom setup chromium clean
 
 # Python writes its bytecode caches (the gitignored __pycache__ folders) even where the shell says
 # not to: `make test` starts some thirty Python processes (workers, kernels, servers), and each
@@ -113,6 +113,13 @@ site: $(STAMP)
 # against the previous run. BENCH_ARGS: e.g. "--quick --only width" (see benchmarks/README.md).
 bench: $(STAMP)
 	$(PY) benchmarks/run.py $(BENCH_ARGS)
+
+# How far each fragile number moves between machines: every stored-vs-fresh comparison and every
+# lesson, natively and under each difference another CPU makes (devtools/spread): writes
+# tests/spread.json, which the tests take their tolerances from, and docs/spread.md. About 25
+# minutes; SPREAD_ARGS: e.g. "--notebooks notebooks/05_ffn_memory.ipynb --quantities".
+spread: $(STAMP)
+	$(PY) -m devtools.spread $(SPREAD_ARGS)
 
 # A real JupyterHub on this machine and simulated learners, 1, 2, 4, 8, … of them running the
 # heaviest lesson together until a limit is crossed (never part of `make test`): writes

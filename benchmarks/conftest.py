@@ -17,7 +17,7 @@ import pytest
 
 @dataclass(frozen=True)
 class Settings:
-    repeat: int  # rounds of every measurement (notebook floor and make test's parts included)
+    repeat: int  # rounds of every measurement (notebook floor and make test included)
     values: int  # values per control, spread over its grid
     only: tuple[str, ...]  # measure only what names one of these (case-insensitive substrings)
     cell_timeout: int  # seconds a notebook cell may run
@@ -36,7 +36,7 @@ def pytest_addoption(parser):
         default=[],
         metavar="NAME",
         help="measure only notebooks / demo.control names containing NAME (repeatable); "
-        "their floors are kept, make test's parts dropped",
+        "their floors are kept, make test dropped",
     )
     group.addoption("--cell-timeout", type=int, default=600, help="seconds a notebook cell may run")
 

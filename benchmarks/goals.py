@@ -9,7 +9,7 @@ NOTEBOOK_PEAK_BYTES = 1024**3
 COURSE_FLOOR_RATIO = 3.0
 CONTROL_MS = 100.0  # p95 for cached values and for anything that trains nothing
 TRAINING_FIRST_VISIT_MS = 1000.0  # p95 of a first visit that trains, with a busy state shown
-MAKE_TEST_SECONDS = 180.0  # make test's tests (lint, suite), install excluded
+MAKE_TEST_SECONDS = 480.0  # make test from a fresh clone, install included (CONTRIBUTING.md)
 SITE_SWAP_MS = 16.0  # a kernel-free demo's frame swap: median within one frame at 60 Hz
 
 
@@ -65,7 +65,7 @@ def control_goals(
 
 
 def make_test_goal(total_s: float) -> Verdict:
-    """`make test`'s tests ≤ 3 min on the machine that runs the benchmark."""
+    """`make test` from a fresh clone ≤ 8 min on the machine that runs the benchmark."""
     return at_most(total_s, MAKE_TEST_SECONDS, f"≤ {MAKE_TEST_SECONDS / 60:.0f} min")
 
 

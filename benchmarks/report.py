@@ -163,7 +163,7 @@ def summarize(results: dict[str, Any]) -> dict[str, Any]:
     controls = [
         control_summary(modes, control_floors.get(key[0])) for key, modes in grouped.items()
     ]
-    parts = [{**b["extra_info"], "median_s": b["stats"]["median"]} for b in of_kind(results, "make test part")]  # fmt: skip
+    parts = [{**b["extra_info"], "median_s": b["stats"]["median"]} for b in of_kind(results, "make test")]  # fmt: skip
     site = [b["extra_info"] for b in of_kind(results, "site swaps") if b["extra_info"].get("moves")]
     return {
         "floor": floor, "notebooks": notebooks, "course": course, "controls": controls, "make_test": parts, "site": site,

@@ -3,8 +3,9 @@ for the benchmark (``make bench``), never a pass/fail bound. Read as code (ast),
 claim that compares a time with a limit fails here, whatever it names its variables.
 
 A value is *timed* when it comes from a clock (``time.perf_counter()`` and its kin, ``timeit``,
-``datetime.now()``), from a field the pages fill with a measured time (``swapMs``), or from
-another timed value. A comparison with a timed value is a *bound* when it decides an ``assert``,
+``datetime.now()``), from a field the pages fill with a measured time (``swapMs``), from another
+timed value, or when a name says it holds a duration (``seconds``, ``elapsed``, ``*_seconds``,
+``*_ms``): a helper that times its work and returns the seconds hides the clock from this check. A comparison with a timed value is a *bound* when it decides an ``assert``,
 a ``claim(...)``, or an ``if`` whose branch raises, fails or records a problem. A ``while`` loop
 that waits for a deadline is a liveness limit, not a verdict on speed, and is allowed.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ CLOCKS = {"perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "proce
           "time_ns", "timeit", "repeat", "now", "utcnow"}  # fmt: skip
 TIMED_FIELDS = {"swapMs", "swap_ms", "swapMaxMs"}
 ASSIGNMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)
+DURATION_NAME = re.compile(r"^(seconds|elapsed|duration|.+_seconds|.+_ms)$")
 VERDICT_CALLS = {"claim", "fail", "append", "extend"}
 
 
@@ -61,7 +64,13 @@ def _targets(node: ast.AST) -> list[str]:
 
 def timed_names(tree: ast.AST) -> set[str]:
     """Every name that holds a timed value somewhere in ``tree`` (to a fixed point)."""
-    timed: set[str] = set()
+    timed: set[str] = {
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ASSIGNMENTS)
+        for name in _targets(node)
+        if DURATION_NAME.match(name)
+    }
     while True:
         found = {
             name
@@ -165,6 +174,10 @@ while time.monotonic() < deadline:
     time.sleep(0.1)
 raise TimeoutError("not ready")
 """
+HIDDEN_CLOCK = """
+seconds = execute_notebook(path)
+assert 0 < seconds < 60
+"""
 RECORDED_ONLY = """
 start = time.perf_counter()
 step()
@@ -175,8 +188,8 @@ assert problem == ""
 
 @pytest.mark.parametrize(
     ("source", "lines"),
-    [(OLD_LESSON_5, [5]), (OLD_SITE_TEST, [4]), (PLAIN_ASSERT, [5])],
-    ids=["claim on a load time", "problem on a swap time", "assert on elapsed"],
+    [(OLD_LESSON_5, [5]), (OLD_SITE_TEST, [4]), (PLAIN_ASSERT, [5]), (HIDDEN_CLOCK, [3])],
+    ids=["claim on a load time", "problem on a swap time", "assert on elapsed", "hidden clock"],
 )
 def test_the_check_finds_a_bound_on_a_measured_duration(source: str, lines: list[int]):
     assert timed_bounds(source) == lines

@@ -64,7 +64,36 @@ def test_the_browser_suite_and_the_makefile_simulate_the_same_other_cpu():
     assert "$(OTHER_CPU) $(PY) -m pytest $(PORTABILITY)" in makefile
     assert other_cpu() == {
         "ATEN_CPU_CAPABILITY": "default",
+        "MKL_CBWR": "COMPATIBLE",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
         "OPENBLAS_NUM_THREADS": "1",
     }
+
+
+PRODUCTS = """
+import hashlib, torch
+g = torch.Generator().manual_seed(0)
+a, b = (torch.randn(n, 64, generator=g, dtype=torch.float64) for n in (192, 256))
+print(hashlib.sha1((a @ b.T).numpy().tobytes()).hexdigest())
+"""
+
+
+def test_the_other_cpu_changes_what_mkl_computes():
+    """MKL_CBWR=COMPATIBLE sends MKL down its generic path: a float64 product comes out with other
+    last bits than on the path MKL picks for this processor, so the other-CPU pass exercises the
+    BLAS too (without it, a difference in MKL went unseen until it reached another machine)."""
+    import os
+    import subprocess
+    import sys
+
+    def product(**env: str) -> str:
+        clean = {
+            k: v for k, v in os.environ.items() if k not in ("MKL_CBWR", "ATEN_CPU_CAPABILITY")
+        }
+        run = subprocess.run([sys.executable, "-c", PRODUCTS], env=clean | env, check=True,
+                             capture_output=True, text=True)  # fmt: skip
+        return run.stdout.strip()
+
+    assert product() == product()  # the same path gives the same bits
+    assert product(MKL_CBWR="COMPATIBLE") != product()

@@ -138,8 +138,8 @@ def check_erase_prediction(fn: Callable, measure: Callable[[], tuple[float, floa
         if own >= 0:
             raise Hint(
                 tr(
-                    "these units push the answer up (largest gradient x activation): zeroing "
-                    "them lowers p(answer)"
+                    "these units push the answer up (the largest attributions): zeroing them "
+                    "lowers p(answer)"
                 )
             )
         if abs(own - measured_own) > 0.15 and own < -0.8:

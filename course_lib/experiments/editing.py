@@ -40,7 +40,6 @@ from course_lib.experiments.memory import (
     save_model,
     stored_model,
     train_language_model,
-    training_tokens,
 )
 from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.training import Adam
@@ -153,8 +152,9 @@ def keys(model: LanguageModel, tokens: torch.Tensor, layer: int) -> torch.Tensor
 
 
 def key_covariance(model: LanguageModel, corpus: Corpus, layer: int) -> torch.Tensor:
-    """C = mean of k k^T over every real position the model read in training: (d_ff, d_ff)."""
-    tokens = training_tokens(corpus)[:, :-1]
+    """C = mean of k k^T over every key the corpus makes, each word of each line (padding left
+    out): (d_ff, d_ff)."""
+    tokens = corpus.tokens()
     with torch.no_grad():
         k = keys(model, tokens, layer)[tokens != 0]  # (positions, d_ff)
     return k.T @ k / len(k)

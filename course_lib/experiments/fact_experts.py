@@ -72,9 +72,9 @@ def routes(model: LanguageModel, corpus: Corpus) -> np.ndarray:
 
 
 def token_load(model: LanguageModel, corpus: Corpus) -> np.ndarray:
-    """Each expert's share of all the corpus' tokens (padding left out, <bos> kept: the positions
-    the balancing loss counts) as each layer's router
-    ranks it first: (layers, experts), each row summing to 1."""
+    """Each expert's share of the words the model reads in training (every line but its last
+    word, <bos> kept, padding left out: the positions the balancing loss counts), as each layer's
+    router ranks it first: (layers, experts), each row summing to 1."""
     tokens = training_tokens(corpus)[:, :-1]  # the positions the model read in training
     with torch.no_grad(), router_logits(model) as logits:
         model(tokens)

@@ -97,7 +97,9 @@ def scoreboard(
             _percent(DAI_2022["amplify"], 0),
             _percent(float(doubled.own.mean())),
             bool(doubled.own.mean() > 0),
-            tr("answers above 0.98, and their log-odds fall too: a large move off the estimate"),
+            tr(
+                "answers above 0.98, and their log-odds fall too: a move far past the trained value"
+            ),
             N_("Dai et al.: doubling lowers p(answer) here, unlike the paper"),
             bool(doubled.own.mean() < 0),
         ),

@@ -47,6 +47,8 @@ class RaceData(Protocol):
     def losses(self) -> np.ndarray: ...  # (seeds, steps): training loss per step
     @property
     def accuracy(self) -> np.ndarray: ...  # (seeds,): final accuracy
+    @property
+    def learned(self) -> int: ...  # how many seeds learned the task
 
 
 def _color(placement: str) -> str:
@@ -253,13 +255,12 @@ def warmup_race_figure(results: Sequence[RaceData]) -> Figure:
         }
         losses = np.atleast_2d(result.losses)
         steps = np.arange(1, losses.shape[1] + 1)
-        accuracy = ", ".join(f"{a:.2f}" for a in result.accuracy)
         ax.plot(
             steps,
             losses.mean(axis=0),
             linewidth=2,
             **style,
-            label=_race_label(result.placement, result.warmup_steps, accuracy),
+            label=_race_label(result.placement, result.warmup_steps, result.learned, len(losses)),
         )
         for seed_losses in losses:
             ax.plot(steps, seed_losses, linewidth=0.6, alpha=0.35, **style)
@@ -275,17 +276,23 @@ def warmup_race_figure(results: Sequence[RaceData]) -> Figure:
     return fig
 
 
-def _race_label(placement: str, warmup_steps: int, accuracy: str) -> str:
-    """One setting's legend label: its norm, its warm-up and each seed's final accuracy."""
+def _race_label(placement: str, warmup_steps: int, learned: int, seeds: int) -> str:
+    """One setting's legend label: its norm, its warm-up and how many of its seeds learned."""
     norm = _norm_name(placement)
     if warmup_steps:
         return tr(
-            "{norm}, warm-up {steps} steps (accuracy {accuracy})",
+            "{norm}, warm-up {steps} steps: {learned} of {seeds} seeds learn",
             norm=norm,
             steps=warmup_steps,
-            accuracy=accuracy,
+            learned=learned,
+            seeds=seeds,
         )
-    return tr("{norm}, no warm-up (accuracy {accuracy})", norm=norm, accuracy=accuracy)
+    return tr(
+        "{norm}, no warm-up: {learned} of {seeds} seeds learn",
+        norm=norm,
+        learned=learned,
+        seeds=seeds,
+    )
 
 
 def _race_title(lr: float, seeds: list[int]) -> str:

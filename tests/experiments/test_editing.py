@@ -13,6 +13,7 @@ import torch
 from course_lib.experiments import editing as ED
 from course_lib.experiments.memory import fact_predictions, stored_model
 from course_lib.model.rank_one import rank_one_update
+from devtools.spread.record import check_fresh_run
 
 
 def test_restoring_a_position_before_the_subject_changes_nothing_and_the_last_stream_all():
@@ -156,15 +157,15 @@ def test_scores_of_no_edit_and_the_filler_lines():
 
 
 def test_the_stored_comparison_is_what_editing_now_gives():
-    """One fact edited again by every method to each of its new answers: the same scores as the
-    file's, to 1e-6 (the file is rebuilt by python -m course_lib.experiments.editing)."""
-    model, corpus = stored_model()
+    """Fact 17 edited again by every method to each of its three new answers: the file's scores
+    (rebuilt by python -m course_lib.experiments.editing). Tolerance: 10 × the spread make spread
+    measured (at most SPREAD_FIGURE, fine-tuning's filler loss, docs/spread.md); counts exactly their
+    spread."""
     stored = ED.stored_edit_scores()
-    fresh = ED.compare_edits(model, corpus, facts=[17])
-    rows = 48 * ED.TARGETS
-    assert set(stored) == set(ED.EDITS) and all(v.shape == (rows, 4) for v in stored.values())
-    for method in ED.EDITS:
-        np.testing.assert_allclose(fresh[method], stored[method][51:54], atol=1e-6)
+    assert set(stored) == set(ED.EDITS) and all(
+        v.shape == (48 * ED.TARGETS, 4) for v in stored.values()
+    )
+    check_fresh_run("edit scores: fact 17")
 
 
 def test_each_fact_is_rewritten_to_another_answer_of_its_relation():
@@ -212,28 +213,25 @@ def test_a_rewrite_reports_the_edits_words_probabilities_and_filler_loss():
 
 def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasings():
     """The stored model's first 8 loss values against a fresh 8-step run (the warm-up makes the
-    first 50 steps' rates independent of the run's length); every fact right both ways."""
-    from dataclasses import replace
+    first 50 steps' rates independent of the run's length), within 10 × the spread make spread
+    measured (at most SPREAD_FIGURE, docs/spread.md); every fact right both ways."""
+    from course_lib.experiments.memory import load_model
 
-    from course_lib.experiments.memory import load_model, train_language_model
-
-    model, settings, curve = load_model(ED.PARAPHRASED_FILE)
+    _, settings, curve = load_model(ED.PARAPHRASED_FILE)
     assert settings == ED.PARAPHRASED and settings.paraphrases and len(curve) == settings.steps
-    _, fresh = train_language_model(replace(settings, steps=8))
-    np.testing.assert_allclose(fresh, curve[:8], rtol=1e-9)
-    _, corpus = ED.paraphrased_model()
+    check_fresh_run("two-phrasing model: first 8 losses")
+    model, corpus = ED.paraphrased_model()
     for paraphrased in (False, True):
         assert fact_predictions(model, corpus, paraphrased)[1].all()
 
 
 def test_the_stored_paraphrase_comparison_is_what_editing_now_gives():
-    model, corpus = ED.paraphrased_model()
-    stored = ED.stored_paraphrase_scores()
-    fresh = ED.compare_edits(model, corpus, facts=[7], paraphrased=True, answers=1)
+    """Fact 7 of the two-phrasing model edited again by every method to its first new answer.
+    Tolerance: 10 × the spread make spread measured (at most SPREAD_FIGURE, docs/spread.md); counts
+    exactly their spread."""
     shape = (48 * ED.TARGETS, len(ED.PARAPHRASE_COLUMNS))
-    assert all(v.shape == shape for v in stored.values())
-    for method in ED.EDITS:
-        np.testing.assert_allclose(fresh[method], stored[method][[21]], atol=1e-6)
+    assert all(v.shape == shape for v in ED.stored_paraphrase_scores().values())
+    check_fresh_run("paraphrase scores: fact 7")
 
 
 def test_an_edit_generalises_only_if_the_other_phrasing_now_gives_the_new_answer():

@@ -25,6 +25,7 @@ from course_lib.experiments.variant_race import (
     train_variant,
 )
 from course_lib.model.ffn import FeedForward, GatedFeedForward, module_parameters
+from devtools.spread.record import check_fresh_run
 
 # A shortened race: 3 entities, a tiny model, 6 steps, 2 seeds (well under a second per model).
 SHORT = replace(
@@ -108,14 +109,10 @@ def test_the_stored_race_matches_the_settings_it_claims():
 
 
 def test_the_stored_curves_start_as_a_fresh_run_does():
-    # The warm-up does not depend on the number of steps, so a fresh 3-step run is the stored
-    # run's first 3 steps. Measured gap: 0 on the building machine, 1.8e-15 under
-    # ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1; the tolerance leaves a wide margin.
-    race = load_race()
-    for i, variant in enumerate(race.settings.variants):
-        _, train, val = train_variant(replace(race.settings, steps=3), variant, 0)
-        np.testing.assert_allclose(train, race.train_curves[i, 0, :3], atol=1e-8, rtol=0)
-        np.testing.assert_allclose(val, race.val_curves[i, 0, :3], atol=1e-8, rtol=0)
+    """The warm-up does not depend on the number of steps, so a fresh 3-step run is the stored
+    run's first 3 steps, for every variant. Tolerance: 10 × the spread make spread measured (at
+    most SPREAD_FIGURE, docs/spread.md)."""
+    check_fresh_run("variant race: first 3 losses")
 
 
 def test_the_summary_ranks_by_mean_and_compares_gaps_with_the_spread():

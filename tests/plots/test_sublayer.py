@@ -37,6 +37,10 @@ class Race:
     losses: np.ndarray
     accuracy: np.ndarray
 
+    @property
+    def learned(self) -> int:
+        return int((self.accuracy > 0.8).sum())
+
 
 def profile(depth: int, placement: str = "post", residual: bool = True, scale: float = 1.0):
     """A hand-made stack: gradients 1, 2, ... and RMS 10, 20, ... times ``scale``."""
@@ -141,6 +145,12 @@ def test_warmup_race_plots_the_mean_and_every_seed_of_each_run():
     assert [ax.lines[i].get_linestyle() for i in (0, 4)] == ["--", "-"]  # no warm-up is dashed
     colors = [to_hex(ax.lines[i].get_color()) for i in (0, 4)]
     assert colors == [to_hex(COLORS["post"]), to_hex(COLORS["pre"])]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]  # read back from the data
+    assert labels == [
+        f"post-norm, no warm-up: {results[0].learned} of 3 seeds learn",
+        f"pre-norm, warm-up 20 steps: {results[1].learned} of 2 seeds learn",
+    ]
+    assert (results[0].learned, results[1].learned) == (1, 1)  # 0.2, 0.6, 1.0 and 0.2, 1.0
 
 
 def test_warmup_race_rejects_results_of_different_learning_rates():

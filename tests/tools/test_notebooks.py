@@ -18,9 +18,9 @@ def test_execute_notebook_runs_every_cell_in_order_and_saves_outputs(tmp_path):
     path = tmp_path / "tiny.ipynb"
     nbformat.write(notebook, path)
 
-    seconds = execute_notebook(path)
+    took = execute_notebook(path)
 
-    assert 0 < seconds < 60
+    assert isinstance(took, float) and took > 0  # a duration is reported, never bounded here
     done = nbformat.read(path, as_version=4)
     code = [cell for cell in done.cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code] == [1, 2, 3]

@@ -77,9 +77,8 @@ MESSAGES: dict[str, str] = {
     "a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)": (
         "相对变化 p_after / p_before - 1 不可能低于 -1（即 p = 0）"
     ),
-    "these units push the answer up (largest gradient x activation): zeroing "
-    "them lowers p(answer)": (
-        "这些单元把答案往上推（梯度 x 激活最大）：把它们置零会降低 p(answer)"
+    "these units push the answer up (the largest attributions): zeroing them lowers p(answer)": (
+        "这些单元把答案往上推（归因最大）：把它们置零会降低 p(answer)"
     ),
     "the fact survives: 5 units of 512 carry only part of it; memory is spread "
     "over many units, and the residual stream still carries attention's share": (
@@ -155,8 +154,20 @@ MESSAGES: dict[str, str] = {
     ),
     "layer 0: not clearly above the control": "第 0 层：没有明显高于对照",
     # section 4
-    "attribution's top unit is among the 5 that matter most, for most facts": (
-        "对大多数事实，归因最高的单元在最重要的 5 个单元之中"
+    "the 20-point sum is the exact score, within 1 % of the largest": (
+        "20 个点的求和就是精确分数，误差不到最大分数的 1%"
+    ),
+    "gradient x activation picks the same top unit for under half the facts": (
+        "梯度 x 激活选出的最高单元与之相同的事实不到一半"
+    ),
+    "ReLU units at the prompts' last word switch on or off": (
+        "提示最后一个词处有 ReLU 单元切换了开关"
+    ),
+    "more than 10": "超过 10 个",
+    "the slope's top 5 units change for several facts": "好几条事实按斜率排出的前 5 个单元变了",
+    "at least 3 of 48": "48 条中至少 3 条",
+    "the integral's top 5 stay the same for every fact": (
+        "按积分排出的前 5 个单元，每条事实都保持不变"
     ),
     "layer 0's units raise the answer's logit straight through the final LayerNorm and E": (
         "第 0 层的单元经由最终的 LayerNorm 和 E 直接提高答案的 logit"
@@ -170,7 +181,7 @@ MESSAGES: dict[str, str] = {
     "erasing a fact's top 5 units lowers its p(answer)": (
         "擦除一条事实的前 5 个单元会降低它的 p(answer)"
     ),
-    "by over 20 %": "降幅超过 20%",
+    "by over half": "降幅超过一半",
     "unrelated facts keep theirs far better": "无关事实的概率保持得好得多",
     "less than half the fact's drop": "降幅不到该事实的一半",
     "the fact is hit harder than unrelated facts, for nearly every fact": (
@@ -178,17 +189,15 @@ MESSAGES: dict[str, str] = {
     ),
     "random units barely matter": "随机单元几乎没有影响",
     "mean change within 2 %": "平均变化在 2% 以内",
-    "the spread is wide: from almost nothing to almost all": (
-        "差异很大：从几乎不受影响到几乎全部丢失"
-    ),
+    "the spread is wide: from under a fifth to nearly all": ("差异很大：从不到五分之一到几乎全部"),
     "doubling the same units does not raise p(answer) on average": (
         "把同样的单元加倍，平均而言并不会提高 p(answer)"
     ),
     "the answers leave p little room: no fact could gain even 2 %": (
         "p 的上升空间很小：没有哪条事实还能提高 2%"
     ),
-    "in log-odds, which have no ceiling, doubling lowers the answer for most facts": (
-        "在没有上限的对数几率上，加倍让大多数事实的答案下降"
+    "in log-odds, which have no ceiling, doubling lowers the answer for every fact": (
+        "在没有上限的对数几率上，加倍让每一条事实的答案都下降"
     ),
     # section 5
     "at initialisation about half the units fire": "初始化时约有一半单元激活",
@@ -273,8 +282,8 @@ MESSAGES: dict[str, str] = {
         "Dai 等人：擦除会降低 p(answer)，与论文一致"
     ),
     "double them: change of p(answer)": "把它们加倍：p(answer) 的变化",
-    "answers above 0.98, and their log-odds fall too: a large move off the estimate": (
-        "答案的概率都高于 0.98，而且对数几率也下降：这一步太大，超出了一阶估计的范围"
+    "answers above 0.98, and their log-odds fall too: a move far past the trained value": (
+        "答案概率都高于 0.98，而且对数几率也下降：这一步远远超出了训练后的值"
     ),
     "Dai et al.: doubling lowers p(answer) here, unlike the paper": (
         "Dai 等人：这里加倍会降低 p(answer)，与论文相反"
@@ -318,10 +327,9 @@ MESSAGES: dict[str, str] = {
     "{r.hits} of 48, control {r.control:.1f}": "{r.hits}/48，对照 {r.control:.1f}",
     "{raised} of 48 facts, direct path positive": "{raised}/48 条事实的直接路径为正",
     "{n} of 48 facts, more through layer 1 than direct": "{n}/48 条事实经过第 1 层的部分大于直接部分",
-    "{agree} of 48; at random about {chance:.1f}": "{agree}/48；随机挑选约为 {chance:.1f}",
     "{hit} of 48": "{hit}/48",
     "{half} of 48 facts lose more than half": "{half}/48 条事实损失过半",
-    "it rises for {rose} of 48 facts only": "只有 {rose}/48 条事实的概率上升",
+    "it rises for {rose} of 48 facts": "{rose}/48 条事实的概率上升",
     "{fell} of 48 facts, lower": "{fell}/48 条事实下降",
     "layer 0: {layer_0} of 4, layer 1: {layer_1} of 4": "第 0 层：{layer_0}/4，第 1 层：{layer_1}/4",
     "denser in {n} of {total} (seed, layer) pairs": "在 {total} 个（种子，层）组合中有 {n} 个更稠密",
@@ -507,12 +515,15 @@ MESSAGES: dict[str, str] = {
     "Meng et al. 2022, GPT-2 XL, paraphrase score:": "Meng 等人 2022，GPT-2 XL，改写说法分数：",
     "{method:29s} {score}": "{method:29s} {score}",
     "the two-phrasing model knows every fact both ways": "两种说法的模型在两种说法下都知道每条事实",
-    "where tracing points, every edit carries over to the other phrasing": (
-        "在追踪指向处，每次编辑都推广到了另一种说法"
+    "where tracing points, every edit takes and all but at most one carry over": (
+        "在追踪指向处，每次编辑都生效，至多只有一次没有推广到另一种说法"
     ),
-    "so does every fine-tuning edit": "每次微调的编辑也是如此",
-    "and knowledge neurons' in as many edits as they take": "知识神经元的编辑推广的次数与生效的次数一样多",
-    "{share:.0%} of the edits": "{share:.0%} 的编辑",
+    "{carried} of {total} carry over": "{total} 次中有 {carried} 次推广",
+    "every fine-tuning edit carries over": "每次微调的编辑都推广到了另一种说法",
+    "knowledge neurons' carry over about as often as they take": (
+        "知识神经元的编辑推广的次数与生效的次数差不多"
+    ),
+    "{carry:.0%} carry over, {take:.0%} take": "{carry:.0%} 推广，{take:.0%} 生效",
     "the rank-one edit still keeps more of the other facts than those two": (
         "秩一编辑保住的其他事实仍比那两种方法多"
     ),

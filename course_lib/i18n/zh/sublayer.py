@@ -21,8 +21,12 @@ MESSAGES: dict[str, str] = {
     ),
     "{depth} layers": "{depth} 层",
     "||dLoss/dW2|| at initialisation": "初始化时的 ||dLoss/dW2||",
-    "{norm}, warm-up {steps} steps (accuracy {accuracy})": "{norm}，预热 {steps} 步（准确率 {accuracy}）",
-    "{norm}, no warm-up (accuracy {accuracy})": "{norm}，无预热（准确率 {accuracy}）",
+    "{norm}, warm-up {steps} steps: {learned} of {seeds} seeds learn": (
+        "{norm}，预热 {steps} 步：{seeds} 个种子中 {learned} 个学会"
+    ),
+    "{norm}, no warm-up: {learned} of {seeds} seeds learn": (
+        "{norm}，无预热：{seeds} 个种子中 {learned} 个学会"
+    ),
     "step": "步数",
     "training loss": "训练损失",
     "warm-up race, peak learning rate {lr:g}, {seeds} seeds each": (
@@ -227,8 +231,10 @@ MESSAGES: dict[str, str] = {
     "pre-norm learns every seed, with or without warm-up": (
         "前置层归一化无论是否预热，每个种子都能学会"
     ),
-    "post-norm's stalled seeds stay below 0.5": "后置层归一化中停滞的种子准确率一直低于 0.5",
-    "chance is 0.125": "随机猜测为 0.125",
+    "post-norm's stalled seeds stay far below the learned ones": (
+        "后置层归一化中停滞的种子远远落后于学会的种子"
+    ),
+    "none above 0.7, where chance is 0.125": "没有一个高于 0.7，而随机猜测为 0.125",
     "default: the stream's RMS is 1 after every layer": "默认设置：每层之后残差流的 RMS 都是 1",
     "default: every layer's gradient within a factor 3 of the others": (
         "默认设置：各层梯度彼此相差不到 3 倍"
@@ -243,7 +249,9 @@ MESSAGES: dict[str, str] = {
     "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 sqrt(d/(d-1))",
     "norm_first={norm_first!s:5} {activation}: encoder and decoder equal PyTorch's": "norm_first={norm_first!s:5} {activation}：编码器层和解码器层都与 PyTorch 的相同",
     "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界给出 {bound:.2f}",
-    "{post_cold} of 3 against {post_warm} of 3": "{post_cold}/3 对比 {post_warm}/3",
+    "{post_cold} of {seeds} against {post_warm} of {seeds}": (
+        "{post_cold}/{seeds} 对比 {post_warm}/{seeds}"
+    ),
     "within 1e-4": "误差在 1e-4 以内",
     "within 1e-6": "误差在 1e-6 以内",
     "within 1e-3, at 16 layers": "16 层时，误差在 1e-3 以内",
@@ -265,7 +273,9 @@ MESSAGES: dict[str, str] = {
     "norm  residual   |dL/dW2| layer 1  RMS after 16 layers": "norm  residual    第 1 层 |dL/dW2|        16 层后的 RMS",
     "pre-norm, {depth:2d} layers: stream RMS {rms:.1f} before the final norm": "前置层归一化，{depth:2d} 层：最终归一化之前，残差流的 RMS 为 {rms:.1f}",
     "{p.placement:4}-norm, {p.depth:2d} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": "{p.placement:4}-norm，{p.depth:2d} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}",
-    "{placement}-norm, warm-up {warmup:2d}: {n} of 3 seeds above 0.9": "{placement}-norm，预热 {warmup:2d} 步：{n}/3 个种子高于 0.9",
+    "{placement}-norm, warm-up {warmup:2d}: {n} of {seeds} seeds above {threshold}": (
+        "{placement}-norm，预热 {warmup:2d} 步：{seeds} 个种子中 {n} 个高于 {threshold}"
+    ),
     "settings measured: {n}": "已测量的设置数：{n}",
     "token ids:               {shape}": "token 编号：            {shape}",
     "embeddings + positions:  {shape}": "词嵌入 + 位置编码：     {shape}",

@@ -1,0 +1,376 @@
+"""Every quantity a test compares between a fresh run and a stored file: what the test computes
+now (``fresh``) and what the file holds (``stored``), as named arrays.
+
+The tests call these same functions, so the spread ``python -m devtools.spread`` measures is the
+spread of exactly what each test compares (``devtools.spread.record.tolerance``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+Arrays = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """``fresh()`` and ``stored()`` return the same names; ``discrete`` names hold counts or
+    shares of counts (accuracy, an edit's efficacy), whose spread is a whole number of items;
+    ``printed`` maps the names a lesson prints from the stored file to the format it prints them
+    with, so that the digits it shows can be held against the spread of a rebuild."""
+
+    name: str
+    fresh: Callable[[], Arrays]
+    stored: Callable[[], Arrays]
+    discrete: tuple[str, ...] = ()
+    printed: dict[str, str] = field(default_factory=dict)
+
+
+# ---- lesson 5's and 6's language models: the first steps of a fresh run of their rebuild
+
+
+def _lm_first_losses(settings_of: Callable, file_of: Callable, steps: int) -> Quantity:
+    def fresh() -> Arrays:
+        from course_lib.experiments.memory import train_language_model
+
+        return {"losses": train_language_model(replace(settings_of(), steps=steps))[1]}
+
+    def stored() -> Arrays:
+        from course_lib.experiments.memory import load_model
+
+        return {"losses": load_model(file_of())[2][:steps]}
+
+    return fresh, stored
+
+
+def _memory_settings():
+    from course_lib.experiments.memory import SETTINGS
+
+    return SETTINGS
+
+
+def _memory_file():
+    from course_lib.experiments.memory import WEIGHTS_FILE
+
+    return WEIGHTS_FILE
+
+
+def _paraphrased_settings():
+    from course_lib.experiments.editing import PARAPHRASED
+
+    return PARAPHRASED
+
+
+def _paraphrased_file():
+    from course_lib.experiments.editing import PARAPHRASED_FILE
+
+    return PARAPHRASED_FILE
+
+
+def _moe(name: str):
+    from course_lib.experiments import fact_experts as X
+
+    return (lambda: X.settings_of(name, 0)), (lambda: X.model_file(name, 0))
+
+
+# ---- lesson 5: the stored edit comparisons, one fact edited again
+
+
+def _edit_scores(fact: int, paraphrased: bool) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments import editing as ED
+        from course_lib.experiments.memory import stored_model
+
+        model, corpus = ED.paraphrased_model() if paraphrased else stored_model()
+        answers = 1 if paraphrased else ED.TARGETS
+        table = ED.compare_edits(model, corpus, [fact], paraphrased=paraphrased, answers=answers)
+        return _columns(table, paraphrased)
+
+    def stored() -> Arrays:
+        from course_lib.experiments import editing as ED
+
+        table = ED.stored_paraphrase_scores() if paraphrased else ED.stored_edit_scores()
+        first = fact * ED.TARGETS  # a fact's answers sit in consecutive rows
+        rows = [first] if paraphrased else list(range(first, first + ED.TARGETS))
+        return _columns({m: v[rows] for m, v in table.items()}, paraphrased)
+
+    return fresh, stored
+
+
+def _columns(table: dict[str, np.ndarray], paraphrased: bool) -> Arrays:
+    from course_lib.experiments import editing as ED
+
+    names = ED.PARAPHRASE_COLUMNS if paraphrased else SCORE_COLUMNS
+    return {f"{method} | {column}": rows[:, j] for method, rows in table.items()
+            for j, column in enumerate(names)}  # fmt: skip
+
+
+SCORE_COLUMNS = ("efficacy", "other entities", "same entity", "filler")  # EditScores' fields
+
+
+def _table_means(paraphrased: bool) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments import editing as ED
+        from course_lib.experiments.memory import stored_model
+
+        model, corpus = ED.paraphrased_model() if paraphrased else stored_model()
+        return _means(ED.compare_edits(model, corpus, paraphrased=paraphrased), paraphrased)
+
+    def stored() -> Arrays:
+        from course_lib.experiments import editing as ED
+
+        table = ED.stored_paraphrase_scores() if paraphrased else ED.stored_edit_scores()
+        return _means(table, paraphrased)
+
+    return fresh, stored
+
+
+def _means(table: dict[str, np.ndarray], paraphrased: bool) -> Arrays:
+    """Each method's column means over every edit, as lesson 5's tables print them, and (on the
+    two-phrasing model) how many edits carry over, as its claim counts them."""
+    means = {k: v.mean(keepdims=True) for k, v in _columns(table, paraphrased).items()}
+    if paraphrased:
+        means |= {f"{m} | edits that carry over": rows[:, 1].sum(keepdims=True)
+                  for m, rows in table.items()}  # fmt: skip
+    return means
+
+
+def _printed(paraphrased: bool) -> dict[str, str]:
+    """The formats lesson 5's two tables print each method's means with."""
+    from course_lib.experiments.editing import EDITS
+
+    columns = ("efficacy", "generalisation", "other entities", "same entity") if paraphrased else (
+        "efficacy", "other entities", "same entity")  # fmt: skip
+    specs = {f"{m} | {c}": ".2f" for m in EDITS for c in columns}
+    if paraphrased:
+        return specs | {f"{EDITS[0]} | edits that carry over": "d"}
+    return specs | {f"{m} | filler": "+.3f" for m in EDITS}
+
+
+EDIT_DISCRETE = ("efficacy", "generalisation", "other entities", "same entity",
+                 "edits that carry over")  # fmt: skip
+
+# ---- lessons 2, 3 and 6: small networks on the 2-D tasks
+
+
+def _train_result(result, index: int = 0) -> Arrays:
+    from course_lib.experiments.stored_runs import FIELDS
+
+    arrays = {name: getattr(result, name).numpy() for name in FIELDS}
+    return arrays | {"losses": np.asarray(result.losses), "accuracy": np.asarray(result.accuracy)}
+
+
+def _stored_run(task: str, d_ff: int, activation: str) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.stored_runs import LR, N_POINTS, STEPS
+        from course_lib.experiments.training import train_mlp
+        from course_lib.threads import torch_threads
+
+        with torch_threads(1):
+            return _train_result(train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS))
+
+    def stored() -> Arrays:
+        from course_lib.experiments.stored_runs import LR, N_POINTS, STEPS, stored_or_trained
+
+        return _train_result(stored_or_trained(task, d_ff, activation, 0, STEPS, LR, N_POINTS))
+
+    return fresh, stored
+
+
+def _trained_width(d_ff: int, activation: str) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.regions import train_widths
+
+        return _width(train_widths.__wrapped__(activation, (d_ff,))[d_ff])
+
+    def stored() -> Arrays:
+        from course_lib.experiments.regions import stored_trained
+
+        return _width(stored_trained(d_ff, activation))
+
+    return fresh, stored
+
+
+def _width(result) -> Arrays:
+    arrays = {name: getattr(result, name).numpy() for name in ("W1", "b1", "W2", "b2")}
+    return arrays | {"losses": np.asarray(result.losses), "accuracy": np.asarray(result.accuracy)}
+
+
+def _router_run(experts: int, k: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments import moe as M
+
+        runs = M.train_routers(num_experts=experts, k=k, alphas=(0.1,), seeds=(1,), **M.TRAINING)
+        return _router(runs, 0, 0)
+
+    def stored() -> Arrays:
+        from course_lib.experiments import moe as M
+
+        runs = M.stored_router_runs(experts, k)
+        return _router(runs, runs.alphas.index(0.1), runs.seeds.index(1))
+
+    return fresh, stored
+
+
+def _router(runs, a: int, s: int) -> Arrays:
+    from course_lib.experiments import moe as M
+
+    arrays = {name: runs.weights[a][s][name].numpy() for name in M.WEIGHTS}
+    return arrays | {"load": runs.load[a, s], "accuracy": np.asarray(runs.accuracy[a, s])}
+
+
+def _xor_sweep() -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.sweeps import load_sweep, sweep_widths
+
+        stored = load_sweep("xor")
+        return {
+            "accuracy": sweep_widths("xor", stored.widths[:4], ("relu",), stored.seeds).accuracy[0]
+        }
+
+    def stored() -> Arrays:
+        from course_lib.experiments.sweeps import load_sweep
+
+        sweep = load_sweep("xor")
+        return {"accuracy": sweep.accuracy[sweep.activations.index("relu"), :4]}
+
+    return fresh, stored
+
+
+# ---- lesson 4's variant race and lesson 5's sparsity sweep: their first steps
+
+
+def _race() -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.variant_race import load_race, train_variant
+
+        race = load_race()
+        out = {}
+        for variant in race.settings.variants:
+            _, train, val = train_variant(replace(race.settings, steps=3), variant, 0)
+            out |= {
+                f"{variant} | train": np.asarray(train),
+                f"{variant} | validation": np.asarray(val),
+            }
+        return out
+
+    def stored() -> Arrays:
+        from course_lib.experiments.variant_race import load_race
+
+        race = load_race()
+        out = {}
+        for i, variant in enumerate(race.settings.variants):
+            out |= {f"{variant} | train": race.train_curves[i, 0, :3],
+                    f"{variant} | validation": race.val_curves[i, 0, :3]}  # fmt: skip
+        return out
+
+    return fresh, stored
+
+
+def sparsity_runs() -> list[tuple[int, int]]:
+    """The sweep's runs a test rebuilds: every seed at the two narrowest widths (cheap models,
+    every seed's corpus and draw) and every width at the shipped model's seed (every shape)."""
+    from course_lib.experiments.memory import SETTINGS as MODEL
+    from course_lib.experiments.sparsity_sweep import SETTINGS
+
+    seeds, widths = SETTINGS.seeds, SETTINGS.widths
+    return sorted({(s, i) for s in range(len(seeds)) for i in (0, 1)}
+                  | {(seeds.index(MODEL.seed), i) for i in range(len(widths))})  # fmt: skip
+
+
+def _sparsity(initial: bool) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.memory import (
+            active_fraction,
+            build_model,
+            corpus_of,
+            train_language_model,
+        )
+        from course_lib.experiments.sparsity_sweep import SETTINGS
+
+        out = {}
+        for s, i in sparsity_runs():
+            run = SETTINGS.at(SETTINGS.widths[i], SETTINGS.seeds[s])
+            if initial:
+                model = build_model(run, len(corpus_of(run).vocabulary))
+                out[f"seed {s}, width {i}"] = active_fraction(model, corpus_of(run))
+            else:
+                out[f"seed {s}, width {i}"] = train_language_model(replace(run, steps=3))[1]
+        return out
+
+    def stored() -> Arrays:
+        from course_lib.experiments.sparsity_sweep import load_sweep
+
+        sweep = load_sweep()
+        return {f"seed {s}, width {i}": (sweep.initial[s, i] if initial else sweep.losses[s, i, :3])
+                for s, i in sparsity_runs()}  # fmt: skip
+
+    return fresh, stored
+
+
+def _quantities() -> tuple[Quantity, ...]:
+    lm = [
+        Quantity(
+            "lesson 5 model: first 8 losses", *_lm_first_losses(_memory_settings, _memory_file, 8)
+        ),
+        Quantity(
+            "two-phrasing model: first 8 losses",
+            *_lm_first_losses(_paraphrased_settings, _paraphrased_file, 8),
+        ),  # fmt: skip
+        *(
+            Quantity(f"experts, {name}: first 8 losses", *_lm_first_losses(*_moe(name), 8))
+            for name in ("equal total", "equal active")
+        ),  # fmt: skip
+    ]
+    edits = [
+        Quantity("edit scores: fact 17", *_edit_scores(17, False), EDIT_DISCRETE),
+        Quantity("paraphrase scores: fact 7", *_edit_scores(7, True), EDIT_DISCRETE),
+        Quantity(
+            "edit table: every fact, the means",
+            *_table_means(False),
+            EDIT_DISCRETE,
+            _printed(False),
+        ),  # fmt: skip
+        Quantity(
+            "paraphrase table: every fact, the means",
+            *_table_means(True),
+            EDIT_DISCRETE,
+            _printed(True),
+        ),  # fmt: skip
+    ]
+    toys = [
+        *(
+            Quantity(f"stored run: {t} {d} {a}", *_stored_run(t, d, a), ("accuracy",))
+            for t, d, a in STORED_RUN_CASES
+        ),  # fmt: skip
+        *(
+            Quantity(f"trained width: {d} {a}", *_trained_width(d, a), ("accuracy",))
+            for d, a in TRAINED_WIDTH_CASES
+        ),  # fmt: skip
+        *(
+            Quantity(f"router run: {e} experts, top {k}", *_router_run(e, k), ("load", "accuracy"))
+            for e, k in ROUTER_CASES
+        ),  # fmt: skip
+        Quantity("width sweep: xor, relu, 4 widths", *_xor_sweep(), ("accuracy",)),
+    ]
+    starts = [
+        Quantity("variant race: first 3 losses", *_race()),
+        Quantity(
+            "sparsity sweep: fractions at initialisation",
+            *_sparsity(initial=True),
+            tuple(f"seed {s}, width {i}" for s, i in sparsity_runs()),
+        ),  # fmt: skip
+        Quantity("sparsity sweep: first 3 losses", *_sparsity(initial=False)),
+    ]
+    return (*lm, *edits, *toys, *starts)
+
+
+STORED_RUN_CASES = (("triangles", 6, "relu"), ("xor", 3, "tanh"), ("ring", 8, "gelu"),
+                    ("spiral", 12, "gelu"))  # fmt: skip
+TRAINED_WIDTH_CASES = ((6, "relu"), (12, "tanh"), (2, "gelu"))
+ROUTER_CASES = ((2, 1), (4, 2))
+QUANTITIES = _quantities()
+BY_NAME = {q.name: q for q in QUANTITIES}
