@@ -66,20 +66,23 @@ def test_no_variant_changes_what_a_lesson_prints_or_concludes(path):
 
 @pytest.mark.parametrize("path", sorted(SPREAD["notebooks"]))
 def test_every_printed_number_sits_further_from_its_rounding_than_it_moves(path):
-    """A number keeps its digits when the nearest value that would print otherwise is more than
-    FACTOR times its spread away."""
+    """A number keeps its digits when nothing moved it, or when the nearest value that would
+    print otherwise is more than FACTOR times its spread away."""
     fragile = [
         (n["cell"], n["field"], n["text"], n["spread"], n["margin"])
         for n in SPREAD["notebooks"][path]["numbers"]
-        if n["margin"] is not None and not n["margin"] > record.FACTOR * n["spread"]
+        if n["spread"] > 0
+        and n["margin"] is not None
+        and not n["margin"] > record.FACTOR * n["spread"]
     ]
     assert fragile == []
 
 
 def test_every_stored_number_a_lesson_prints_keeps_its_digits_under_a_rebuild():
-    printed = [(q, k, e["printed"], e["spread"], e["margin"]) for q, keys in SPREAD["quantities"].items()
-               for k, e in keys.items() if "spec" in e and not survives(e)]  # fmt: skip
-    assert printed == []
+    fragile = [(q, k, shown["text"], e["spread"], shown["margin"])
+               for q, keys in SPREAD["quantities"].items() for k, e in keys.items()
+               for shown in e.get("printed", []) if not survives(e, shown)]  # fmt: skip
+    assert fragile == []
 
 
 def test_the_table_is_the_measurements():
@@ -111,14 +114,14 @@ def _comparisons() -> dict[str, tuple[str, str]]:
 
 
 def test_every_measured_comparison_has_a_test_whose_docstring_quotes_its_spread():
-    comparisons = _comparisons()
-    assert set(comparisons) == {q.name for q in QUANTITIES}
+    comparisons = _comparisons()  # a whole table's rebuild is measured, a slice of it tested
+    assert set(comparisons) == {q.name for q in QUANTITIES if not q.whole_rebuild}
     for quantity, (path, name) in comparisons.items():
         tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
         (function,) = [
             f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == name
         ]
-        doc = ast.get_docstring(function) or ""
+        doc = " ".join((ast.get_docstring(function) or "").split())
         figure = f"{record.largest_spread(quantity):.1e}"
         if record.largest_spread(quantity) == 0:  # counts only: exactly their spread
             assert "moved under no variant" in doc, (path, name)
@@ -134,7 +137,7 @@ def test_a_count_is_allowed_its_spread_and_a_value_ten_times_its_spread(monkeypa
                                  "accuracy": {"spread": 0.0005, "discrete": True}}}}  # fmt: skip
     monkeypatch.setattr(record, "measured", lambda: fake)
     assert record.tolerance("q", "loss") == pytest.approx(2e-8)
-    assert record.tolerance("q", "accuracy") == 0.0005
+    assert record.tolerance("q", "accuracy") == 0.0005 + record.COUNT_SLACK
     assert record.largest_spread("q") == 2e-9
     record.assert_within_spread(
         "q", {"loss": 1.0 + 1e-8, "accuracy": 0.5}, {"loss": 1.0, "accuracy": 0.5}
@@ -151,15 +154,15 @@ def test_a_count_is_allowed_its_spread_and_a_value_ten_times_its_spread(monkeypa
 
 @pytest.mark.parametrize(
     ("value", "spec", "margin"),
-    [(0.6349, ".2f", 0.0001), (0.63, ".2f", 0.005), (-0.4436, ".0%", 0.0036), (2.0, "+.1f", 0.05),
-     (1234.5, ".3g", 0.5), (0.00731, ".1e", 0.00001), (7, "d", None), (0.5, "", None)],
+    [(0.6349, ".2f", 0.0001), (0.63, ".2f", 0.005), (-0.4436, ".0%", 0.0014), (2.0, "+.1f", 0.05),
+     (1234.5, ".3g", 0.5), (0.00731, ".1e", 0.00004), (7, "d", None), (0.5, "", None)],
 )  # fmt: skip
 def test_the_rounding_margin_is_the_distance_to_the_next_printed_value(value, spec, margin):
     got = record.rounding_margin(value, spec)
     assert got == margin if margin is None else got == pytest.approx(margin, abs=1e-12)
     if margin is not None:  # a step of the margin, and a little more, prints something else
-        assert format(value + 1.01 * margin * (1 if got else 1), spec) != format(value, spec) or \
-            format(value - 1.01 * margin, spec) != format(value, spec)  # fmt: skip
+        moved = {format(value + sign * 1.01 * margin, spec) for sign in (1, -1)}
+        assert moved != {format(value, spec)}
 
 
 def test_the_printed_numbers_of_a_template_are_its_numeric_fields_with_their_formats():
@@ -180,19 +183,20 @@ import json, torch
 from devtools.spread.variants import apply, variant_named
 from course_lib.experiments.memory import stored_model
 from course_lib.experiments.tasks import make_task
-from course_lib.model.transformer import sinusoidal_table
+from course_lib.model import transformer
 model, _ = stored_model()
 ids = torch.arange(model.embed.vocab_size)[None]
 before = (model.embed.lut.weight * model.d_model ** 0.5).detach()
-points, table = make_task("xor", 50).X.clone(), sinusoidal_table(12, 64)
+torch.set_default_dtype(torch.float64)  # as the experiments build their models
+points, table = make_task("xor", 50).X.clone(), transformer.sinusoidal_table(12, 64)
 apply(variant_named({name!r}))
 with torch.no_grad():
     after = model.embed(ids)[0]
 print(json.dumps({{
     "embeddings": float(((after - before) / before).abs().max()),
     "points": float(((make_task.__wrapped__("xor", 50).X - points) / points).abs().max()),
-    "table": float((sinusoidal_table(12, 64) - table).abs().max()),
-    "table dtype": str(sinusoidal_table(12, 64).dtype),
+    "table": float((transformer.sinusoidal_table(12, 64) - table).abs().max()),
+    "table dtype": str(transformer.sinusoidal_table(12, 64).dtype),
 }}))
 """
 
@@ -212,4 +216,4 @@ def test_an_inputs_variant_moves_the_embeddings_by_1e_7_and_the_points_by_1e_13(
 def test_the_float64_position_table_differs_from_the_float32_one_by_its_rounding():
     moved = _perturbation("float64 positions")
     assert 1e-9 < moved["table"] < 1e-6 and moved["embeddings"] == 0 == moved["points"]
-    assert moved["table dtype"] == "torch.float32"  # the default dtype outside the experiments
+    assert moved["table dtype"] == "torch.float64"  # the default dtype, as before

@@ -312,15 +312,24 @@ def attributions(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
     points of it; here it is exact: p as trained minus p with the unit zeroed at the last word."""
     prompts, answers = corpus.prompts()
     facts, d_ff = len(answers), model.d_ff
-    batch = prompts.repeat(d_ff, 1)  # (d_ff * facts, L): the prompts once per unit
+    rows = torch.arange(facts * d_ff)  # unit-major: row u * facts + f is prompt f, unit u zeroed
     with torch.no_grad():
         before = model(prompts)[:, -1].softmax(-1)[torch.arange(facts), answers]  # (facts,)
         scores = []
         for layer in range(len(model.layers)):
-            p = model(batch, zeroed_one_at_a_time(layer, d_ff, facts))[:, -1].softmax(-1)
-            p = p[torch.arange(len(batch)), answers.repeat(d_ff)].reshape(d_ff, facts)
-            scores.append(before[:, None] - p.T)  # (facts, d_ff)
+            entering = model.residual_stream(prompts, stop_at_layer=layer).repeat(d_ff, 1, 1)
+            stream = model.run_blocks(entering, layer, zeroed_one_at_a_time(layer, d_ff, facts))
+            p = model.logits(stream[:, -1]).softmax(-1)[rows, answers.repeat(d_ff)]
+            scores.append(before[:, None] - p.reshape(d_ff, facts).T)  # (facts, d_ff)
     return torch.stack(scores, dim=1)
+
+
+@lru_cache(maxsize=1)
+def stored_attributions() -> torch.Tensor:
+    """``attributions`` of the shipped model, computed once; callers read it, never write it."""
+    model, corpus = stored_model()
+    with torch_threads(1):
+        return attributions(model, corpus)
 
 
 def integrated_gradients(

@@ -138,20 +138,41 @@ class LanguageModel(nn.Module):
         return self.embed.lut.weight
 
     def residual_stream(
-        self, token_ids: torch.Tensor, edit: HiddenEdit | None = None
+        self,
+        token_ids: torch.Tensor,
+        edit: HiddenEdit | None = None,
+        stop_at_layer: int | None = None,
     ) -> torch.Tensor:
-        """The last block's output, before the final LayerNorm: (batch, seq_len, d_model)."""
-        length = self._sequence_length(token_ids)
-        mask = self.causal[:length, :length]  # (seq_len, seq_len): True = may attend
+        """The stream after the last block, before the final LayerNorm, or as it enters block
+        ``stop_at_layer``: (batch, seq_len, d_model)."""
+        self._sequence_length(token_ids)  # a learner's ids are checked where they enter
         x = self.position(self.embed(token_ids))
+        return self.run_blocks(x, 0, edit, stop_at_layer)
+
+    def run_blocks(
+        self,
+        x: torch.Tensor,
+        start_at_layer: int,
+        edit: HiddenEdit | None = None,
+        stop_at_layer: int | None = None,
+    ) -> torch.Tensor:
+        """The blocks from ``start_at_layer`` up to ``stop_at_layer`` (all, if None) on the
+        stream ``x`` (batch, seq_len, d_model) entering the first of them; ``edit`` sees each
+        block's hidden units by its index in the model."""
+        mask = self.causal[: x.shape[1], : x.shape[1]]  # (seq_len, seq_len): True = may attend
+        blocks = range(start_at_layer, len(self.layers) if stop_at_layer is None else stop_at_layer)
         with editing_hidden_units(self.layers, edit):
-            for layer in self.layers:
-                x = layer(x, mask)
+            for index in blocks:
+                x = self.layers[index](x, mask)
         return x
 
     def forward(self, token_ids: torch.Tensor, edit: HiddenEdit | None = None) -> torch.Tensor:
         """Logits LN(x) E^T: (batch, seq_len) -> (batch, seq_len, vocab_size)."""
-        return self.norm(self.residual_stream(token_ids, edit)) @ self.unembedding.T
+        return self.logits(self.residual_stream(token_ids, edit))
+
+    def logits(self, stream: torch.Tensor) -> torch.Tensor:
+        """LN(x) E^T for the stream after the last block: (..., d_model) -> (..., vocab_size)."""
+        return self.norm(stream) @ self.unembedding.T
 
     def ffn_hidden(self, token_ids: torch.Tensor) -> torch.Tensor:
         """Every layer's FFN hidden units act(x W1 + b1), or act(x W) * (x V) for a gated FFN:

@@ -19,7 +19,7 @@ from course_lib.experiments.editing import (
     rewrite,
 )
 from course_lib.experiments.facts import RELATIONS
-from course_lib.experiments.memory import attributions, stored_model
+from course_lib.experiments.memory import stored_attributions, stored_model
 from course_lib.experiments.memory_analysis import next_token_probabilities, top_units
 from course_lib.experiments.sparsity_sweep import load_sweep
 from course_lib.i18n import N_
@@ -39,12 +39,9 @@ SCALES = (0.0, 0.5, 1.0, 1.5, 2.0)
 SHOWN = 6  # bars: the most likely words after the edit, plus the answer if it is not among them
 
 
-@lru_cache(maxsize=1)
 def _scores() -> torch.Tensor:
     """Every fact's attribution scores on the shipped model, (facts, layers, d_ff), once."""
-    model, corpus = stored_model()
-    with torch_threads(1):
-        return attributions(model, corpus)
+    return stored_attributions()
 
 
 def prompts() -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from devtools.spread.record import ROOT, SPREAD_FILE, TABLE_FILE
-from devtools.spread.summary import summarise
+from devtools.spread.summary import refresh_printed, summarise
 from devtools.spread.table import write_table
 from devtools.spread.variants import BY_NAME, REFERENCE, VARIANTS, environment
 
@@ -40,6 +40,13 @@ def cpu_name() -> str:
     return platform.processor()
 
 
+def _write(summary: dict) -> None:
+    SPREAD_FILE.write_text(
+        json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    write_table(summary, TABLE_FILE)
+
+
 def merged(summary: dict) -> dict:
     """``summary`` over what the file already holds: a run of some quantities or lessons
     replaces theirs and keeps the others', measured under the same variants."""
@@ -61,7 +68,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quantities", nargs="*", default=list(QUANTITIES))
     parser.add_argument("--notebooks", nargs="*", default=list(LESSONS))
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--reprint", action="store_true",
+                        help="only read again what the lessons print of the stored files")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.reprint:
+        summary = refresh_printed(json.loads(SPREAD_FILE.read_text(encoding="utf-8")))
+        _write(summary)
+        return
     names = [REFERENCE.name, *(n for n in args.variants if n != REFERENCE.name)]
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ffn-spread-") as folder:
@@ -72,11 +85,7 @@ def main(argv: list[str] | None = None) -> None:
 
     machine = {"cpu": cpu_name(), "capability": torch.backends.cpu.get_cpu_capability(),
                "torch": torch.__version__, "date": time.strftime("%Y-%m-%d")}  # fmt: skip
-    summary = merged(summarise(runs, machine))
-    SPREAD_FILE.write_text(
-        json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
-    write_table(summary, TABLE_FILE)
+    _write(merged(summarise(runs, machine)))
     print(f"measured {len(names)} variants in {time.perf_counter() - start:.0f} s: "
           f"{SPREAD_FILE.relative_to(ROOT)}, {TABLE_FILE.relative_to(ROOT)}")  # fmt: skip
 

@@ -40,15 +40,42 @@ def _quantity(name: str, native: dict, others: list[dict]) -> dict:
             else float(np.max(np.abs(np.array(stored) - base))),
             "discrete": key.split(" | ")[-1] in discrete,
         }
-        if key in printed:  # what the lesson prints of the stored value, and its margin
+        if key in printed:  # what the lesson shows of the stored value, and its margins
             value = float(np.asarray(stored).ravel()[0])
-            out[key] |= {"spec": printed[key], "printed": format(_cast(value, printed[key]), printed[key]),
-                         "margin": rounding_margin(value, printed[key])}  # fmt: skip
+            out[key]["printed"] = [_shown(value, spec) for spec in printed[key]]
     return out
 
 
-def _cast(value: float, spec: str):
-    return int(round(value)) if spec.endswith("d") else value
+def refresh_printed(summary: dict) -> dict:
+    """``summary`` with what the lessons show of each stored value read again from the stored
+    files and the quantities' formats (the spreads kept): after changing only how a table is
+    printed, no variant needs to run again."""
+    from devtools.spread.quantities import BY_NAME
+
+    for name, keys in summary["quantities"].items():
+        printed, stored = BY_NAME[name].printed, None
+        for key, entry in keys.items():
+            entry.pop("printed", None)
+            if key in printed:
+                stored = BY_NAME[name].stored() if stored is None else stored
+                value = float(np.asarray(stored[key]).ravel()[0])
+                entry["printed"] = [_shown(value, spec) for spec in printed[key]]
+    return summary
+
+
+def _shown(value: float, spec: str) -> dict:
+    """A stored value as the lesson shows it: formatted by ``spec``, or held to a bound ``<x`` /
+    ``>x`` by a claim (its margin: the distance to the bound, on the right side of it)."""
+    if spec[:1] in "<>":
+        bound = float(spec[1:])
+        holds = value < bound if spec[0] == "<" else value > bound
+        return {
+            "spec": spec,
+            "text": f"{spec[0]} {bound:.4g}",
+            "margin": abs(value - bound) if holds else 0.0,
+        }
+    shown = int(round(value)) if spec.endswith("d") else value
+    return {"spec": spec, "text": format(shown, spec), "margin": rounding_margin(value, spec)}
 
 
 def _by_cell(records: list[dict]) -> dict[int, list[dict]]:

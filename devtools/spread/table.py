@@ -18,14 +18,19 @@ def _largest(changes: dict[str, float]) -> str:
     return max(changes, key=changes.get)
 
 
-def survives(entry: dict) -> bool:
-    """Whether a printed stored value keeps its digits under a rebuild's spread."""
+def survives(entry: dict, shown: dict) -> bool:
+    """Whether what a lesson shows of a stored value (``shown``: its format and margin) stays the
+    same under a rebuild's spread."""
     if entry["spread"] == 0:
         return True
-    if entry["margin"] is None:
+    if shown["margin"] is None:
         return False
     factor = 1 if entry["discrete"] else FACTOR
-    return entry["margin"] > factor * entry["spread"]
+    return shown["margin"] > factor * entry["spread"]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
 
 
 def write_table(summary: dict, path: Path) -> None:
@@ -60,7 +65,7 @@ def table_lines(summary: dict) -> list[str]:
     for quantity, keys in summary["quantities"].items():
         for key, entry in keys.items():
             tol = entry["spread"] if entry["discrete"] else FACTOR * entry["spread"]
-            lines.append(f"| {quantity} | {key}{' (count)' if entry['discrete'] else ''} | "
+            lines.append(f"| {quantity} | {_cell(key)}{' (count)' if entry['discrete'] else ''} | "
                          f"{_g(entry['spread'])} | {_largest(entry['by variant'])} | {_g(tol)} | "
                          f"{_g(entry['stored gap'])} |")  # fmt: skip
     lines += [
@@ -76,10 +81,10 @@ def table_lines(summary: dict) -> list[str]:
     ]
     for quantity, keys in summary["quantities"].items():
         for key, entry in keys.items():
-            if "spec" in entry:
-                ok = "yes" if survives(entry) else "**no**"
-                lines.append(f"| {quantity} | {key} | `{entry['spec']}` | {entry['printed']} | "
-                             f"{_g(entry['spread'])} | {_g(entry['margin'])} | {ok} |")  # fmt: skip
+            for shown in entry.get("printed", []):
+                ok = "yes" if survives(entry, shown) else "**no**"
+                lines.append(f"| {quantity} | {_cell(key)} | `{shown['spec']}` | {shown['text']} | "
+                             f"{_g(entry['spread'])} | {_g(shown['margin'])} | {ok} |")  # fmt: skip
     lines += [
         "",
         "## Printed numbers that any variant moved",
@@ -99,7 +104,7 @@ def table_lines(summary: dict) -> list[str]:
             ok = not n["text changed under"] and (
                 n["margin"] is None or n["margin"] > FACTOR * n["spread"]
             )
-            template = n["template"].replace("|", "\\|")
+            template = _cell(n["template"])
             lines.append(f"| {Path(notebook).stem} | {n['cell']} | {template[:60]} | "
                          f"`{n['field']}` | `{n['spec'] or '–'}` | {n['text']} | "
                          f"{_g(n['spread'])} | {_g(n['margin'])} | {'yes' if ok else '**no**'} |")  # fmt: skip

@@ -159,7 +159,7 @@ def test_scores_of_no_edit_and_the_filler_lines():
 def test_the_stored_comparison_is_what_editing_now_gives():
     """Fact 17 edited again by every method to each of its three new answers: the file's scores
     (rebuilt by python -m course_lib.experiments.editing). Tolerance: 10 × the spread make spread
-    measured (at most SPREAD_FIGURE, fine-tuning's filler loss, docs/spread.md); counts exactly their
+    measured (at most 1.9e-02, fine-tuning's filler loss, docs/spread.md); counts exactly their
     spread."""
     stored = ED.stored_edit_scores()
     assert set(stored) == set(ED.EDITS) and all(
@@ -214,7 +214,7 @@ def test_a_rewrite_reports_the_edits_words_probabilities_and_filler_loss():
 def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasings():
     """The stored model's first 8 loss values against a fresh 8-step run (the warm-up makes the
     first 50 steps' rates independent of the run's length), within 10 × the spread make spread
-    measured (at most SPREAD_FIGURE, docs/spread.md); every fact right both ways."""
+    measured (at most 2.6e-08, docs/spread.md); every fact right both ways."""
     from course_lib.experiments.memory import load_model
 
     _, settings, curve = load_model(ED.PARAPHRASED_FILE)
@@ -227,7 +227,7 @@ def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasi
 
 def test_the_stored_paraphrase_comparison_is_what_editing_now_gives():
     """Fact 7 of the two-phrasing model edited again by every method to its first new answer.
-    Tolerance: 10 × the spread make spread measured (at most SPREAD_FIGURE, docs/spread.md); counts
+    Tolerance: 10 × the spread make spread measured (at most 7.5e-08, docs/spread.md); counts
     exactly their spread."""
     shape = (48 * ED.TARGETS, len(ED.PARAPHRASE_COLUMNS))
     assert all(v.shape == shape for v in ED.stored_paraphrase_scores().values())

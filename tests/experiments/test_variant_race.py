@@ -111,7 +111,7 @@ def test_the_stored_race_matches_the_settings_it_claims():
 def test_the_stored_curves_start_as_a_fresh_run_does():
     """The warm-up does not depend on the number of steps, so a fresh 3-step run is the stored
     run's first 3 steps, for every variant. Tolerance: 10 × the spread make spread measured (at
-    most SPREAD_FIGURE, docs/spread.md)."""
+    most 2.8e-08, docs/spread.md)."""
     check_fresh_run("variant race: first 3 losses")
 
 

@@ -397,8 +397,8 @@ MESSAGES: dict[str, str] = {
     "edit                          efficacy  other entities  same entity  filler loss": (
         "编辑                          有效性    其他实体        同一实体     填充句损失"
     ),
-    "{method:29s} {eff:8.2f} {others:15.2f} {same:12.2f} {filler:+12.3f}": (
-        "{method:29s} {eff:8.2f} {others:15.2f} {same:12.2f} {filler:+12.3f}"
+    "{method:29s} {eff:8.1f} {others:15.1f} {same:12.1f} {filler:+12.1f}": (
+        "{method:29s} {eff:8.1f} {others:15.1f} {same:12.1f} {filler:+12.1f}"
     ),
     "rank-one, layer 1, last word": "秩一，第 1 层，最后一个词",
     "rank-one, layer 0, subject": "秩一，第 0 层，主语",
@@ -419,7 +419,7 @@ MESSAGES: dict[str, str] = {
     ),
     "unedited neighbourhood score {n}": "未编辑模型的邻域分数 {n}",
     "at ROME's own site it rewrites fewer facts here": "在 ROME 自己的位置，它在这里改写的事实更少",
-    "{e:.0%}": "{e:.0%}",
+    "under two thirds of them": "不到三分之二",
     "the filler sentences' loss moves least under the rank-one edit": "秩一编辑下填充句的损失变化最小",
     # course_lib.questions: trace-peak
     "The subject's input embedding is drowned in noise, then one layer's residual stream is "
