@@ -286,21 +286,6 @@ def unit_gradients(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, 
     return torch.stack([h for h, _ in last], 1), torch.stack([g for _, g in last], 1)
 
 
-def zeroed_one_at_a_time(layer: int, d_ff: int, facts: int) -> HiddenEdit:
-    """For a batch of ``d_ff`` copies of each of ``facts`` prompts (unit-major: row u * facts + f),
-    an edit zeroing unit u of ``layer`` at the last word in the copies of block u."""
-    units = torch.arange(d_ff).repeat_interleave(facts)
-
-    def edit(index: int, h: torch.Tensor) -> torch.Tensor:
-        if index != layer:
-            return h
-        h = h.clone()
-        h[torch.arange(len(units)), -1, units] = 0.0
-        return h
-
-    return edit
-
-
 def attributions(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
     """Dai et al. 2022's attribution of every FFN unit at each prompt's last word, for each fact:
     (facts, layers, d_ff). Their score integrates the gradient of p(answer) along the path that
@@ -309,19 +294,24 @@ def attributions(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
         Attr = h * integral_0^1 dp(alpha h)/dh dalpha = p(h) - p(0),
 
     the integral of a derivative along a line (the fundamental theorem of calculus). They sum 20
-    points of it; here it is exact: p as trained minus p with the unit zeroed at the last word."""
+    points of it; here it is exact: p as trained minus p with the unit zeroed at the last word.
+    Zeroing unit i takes its h_i v_i out of the stream at that word and changes nothing else
+    there, so only the later blocks run again, and only for the units that fire (zeroing one that
+    does not changes nothing: its score is 0)."""
     prompts, answers = corpus.prompts()
-    facts, d_ff = len(answers), model.d_ff
-    rows = torch.arange(facts * d_ff)  # unit-major: row u * facts + f is prompt f, unit u zeroed
+    layers = len(model.layers)
+    scores = torch.zeros(len(answers), layers, model.d_ff, dtype=DTYPE)
     with torch.no_grad():
-        before = model(prompts)[:, -1].softmax(-1)[torch.arange(facts), answers]  # (facts,)
-        scores = []
-        for layer in range(len(model.layers)):
-            entering = model.residual_stream(prompts, stop_at_layer=layer).repeat(d_ff, 1, 1)
-            stream = model.run_blocks(entering, layer, zeroed_one_at_a_time(layer, d_ff, facts))
-            p = model.logits(stream[:, -1]).softmax(-1)[rows, answers.repeat(d_ff)]
-            scores.append(before[:, None] - p.reshape(d_ff, facts).T)  # (facts, d_ff)
-    return torch.stack(scores, dim=1)
+        before = model(prompts)[:, -1].softmax(-1)[torch.arange(len(answers)), answers]
+        hidden = model.ffn_hidden(prompts)[:, :, -1]  # (layers, facts, d_ff) at the last word
+        for layer in range(layers):
+            fact, unit = hidden[layer].nonzero(as_tuple=True)  # (n,) each: the units that fire
+            stream = model.residual_stream(prompts, stop_at_layer=layer + 1)[fact]  # (n, L, d)
+            taken = hidden[layer, fact, unit, None] * model.values(layer)[unit]  # h_i v_i: (n, d)
+            stream[:, -1] -= taken  # the stream after this block, unit i zeroed
+            p = model.logits(model.run_blocks(stream, layer + 1)[:, -1]).softmax(-1)
+            scores[fact, layer, unit] = before[fact] - p[torch.arange(len(fact)), answers[fact]]
+    return scores
 
 
 @lru_cache(maxsize=1)
@@ -333,31 +323,38 @@ def stored_attributions() -> torch.Tensor:
 
 
 def integrated_gradients(
-    model: LanguageModel, prompt: torch.Tensor, answer: int, steps: int = 20
+    model: LanguageModel,
+    prompt: torch.Tensor,
+    answer: int,
+    units: list[tuple[int, int]],
+    steps: int = 20,
 ) -> torch.Tensor:
-    """Dai et al.'s attribution of every FFN unit at the last word of one ``prompt`` (L,), by
-    their sum: h times the mean of dp(answer)/dh at ``steps`` points alpha h along each unit's
-    path (the midpoints alpha = (j + 1/2) / steps): (layers, d_ff). ``attributions`` gives the
-    integral itself."""
-    d_ff, m = model.d_ff, positive_int("steps", steps)
+    """Dai et al.'s attribution of each (layer, unit) of ``units`` at the last word of one
+    ``prompt`` (L,), by their sum: h times the mean of dp(answer)/dh at ``steps`` points alpha h
+    along the unit's own path, the others kept (the midpoints alpha = (j + 1/2) / steps):
+    (len(units),). ``attributions`` gives the integral itself."""
+    m = positive_int("steps", steps)
     alphas = (torch.arange(m, dtype=DTYPE) + 0.5) / m
+    for layer, unit in units:
+        model.check_unit(layer, unit)
     with torch.no_grad():
         trained = model.ffn_hidden(prompt[None])[:, 0, -1]  # (layers, d_ff)
-    scores = []
-    for layer, h in enumerate(trained):
-        point = (alphas[:, None] * h).reshape(-1).requires_grad_(True)  # (m * d_ff,): alpha-major
-        units = torch.arange(d_ff).repeat(m)
+    h = torch.stack([trained[layer, unit] for layer, unit in units])  # (units,)
+    point = (alphas[:, None] * h).reshape(-1).requires_grad_(True)  # (steps * units,)
+    which = torch.arange(len(units)).repeat(m)  # row r sets units[which[r]] to point[r]
 
-        def along(index: int, hidden: torch.Tensor, layer=layer, point=point, units=units):
-            if index != layer:
-                return hidden
-            last = hidden[:, -1].scatter(1, units[:, None], point[:, None])  # unit u set
-            return torch.cat([hidden[:, :-1], last[:, None]], dim=1)
+    def along(index: int, hidden: torch.Tensor) -> torch.Tensor:
+        rows = [r for r in range(len(point)) if units[which[r]][0] == index]
+        if not rows:
+            return hidden
+        last = hidden[:, -1].clone()
+        cols = torch.tensor([units[which[r]][1] for r in rows])
+        last[torch.tensor(rows), cols] = point[rows]
+        return torch.cat([hidden[:, :-1], last[:, None]], dim=1)
 
-        p = model(prompt[None].expand(m * d_ff, -1), along)[:, -1].softmax(-1)[:, answer]
-        (grad,) = torch.autograd.grad(p.sum(), [point])  # the weights' .grad are left untouched
-        scores.append(h * grad.reshape(m, d_ff).mean(dim=0))
-    return torch.stack(scores)
+    p = model(prompt[None].expand(len(point), -1), along)[:, -1].softmax(-1)[:, answer]
+    (grad,) = torch.autograd.grad(p.sum(), [point])  # the weights' .grad are left untouched
+    return h * grad.reshape(m, len(units)).mean(dim=0)
 
 
 def first_order_scores(model: LanguageModel, corpus: Corpus) -> torch.Tensor:

@@ -186,12 +186,17 @@ class LanguageModel(nn.Module):
         self.residual_stream(token_ids, record)
         return torch.stack(hidden)
 
+    def values(self, layer: int) -> torch.Tensor:
+        """Each unit's value vector v_i of ``layer``'s FFN, what the unit adds to the stream per unit
+        of activation (row i of lesson 1's W2; column i of ``linear2.weight``): (d_ff, d_model)."""
+        ffn = self.layers[self.check_unit(layer)[0]].ffn
+        out = ffn.down if isinstance(ffn, GatedFeedForward) else ffn.linear2
+        return out.weight.T
+
     def value_logits(self, layer: int) -> torch.Tensor:
         """Each unit's value vector (its row of W2) read through the output embedding, E v_i:
         (d_ff, vocab_size). High entries are the tokens the unit promotes when it fires."""
-        ffn = self.layers[self.check_unit(layer)[0]].ffn
-        out = ffn.down if isinstance(ffn, GatedFeedForward) else ffn.linear2
-        return out.weight.T @ self.unembedding.T  # (d_ff, d_model) @ (d_model, vocab_size)
+        return self.values(layer) @ self.unembedding.T  # (d_ff, d_model) @ (d_model, vocab_size)
 
     def check_unit(self, layer: int, unit: int = 0) -> tuple[int, int]:
         """Return (layer, unit) if both name an FFN hidden unit of this model, else raise."""

@@ -160,15 +160,20 @@ def test_an_attribution_is_what_zeroing_the_unit_alone_takes_from_p():
 
 def test_the_sum_over_a_units_path_converges_to_its_attribution():
     """Dai et al.'s Riemann sum of h * dp(alpha h)/dh tends to p(h) - p(0) as it takes more
-    points (the midpoint rule: error falling at least as 1/steps)."""
+    points (the midpoint rule: error falling at least as 1/steps), units of both layers."""
     model, corpus = stored_model()
     prompts, answers = corpus.prompts()
     exact = attributions(model, corpus)[3]
-    errors = [float((integrated_gradients(model, prompts[3], int(answers[3]), steps) - exact)
-                    .abs().max()) for steps in (2, 8, 32)]  # fmt: skip
-    assert errors[0] > errors[1] > errors[2] and errors[2] < 0.01 * float(exact.abs().max())
+    units = [divmod(int(i), model.d_ff) for i in exact.flatten().topk(6).indices]
+    units += [(1, int(exact[1].argmax()))] if all(layer == 0 for layer, _ in units) else []
+    wanted = torch.stack([exact[unit] for unit in units])
+    errors = [float((integrated_gradients(model, prompts[3], int(answers[3]), units, steps)
+                     - wanted).abs().max()) for steps in (2, 8, 32)]  # fmt: skip
+    assert errors[0] > errors[1] > errors[2] and errors[2] < 0.01 * float(wanted.abs().max())
     assert errors[2] < errors[0] / 16  # at least 1/steps from 2 to 32 points
     assert all(p.grad is None for p in model.parameters())
+    with pytest.raises(ValueError, match="unit"):
+        integrated_gradients(model, prompts[3], int(answers[3]), [(0, 256)])
 
 
 def _p_with_unit(model, corpus, fact: int, layer: int, unit: int, value: float) -> float:
@@ -194,12 +199,13 @@ def test_the_path_gradient_is_the_finite_difference_of_p_along_the_path():
     fact, layer = 11, 0
     with torch.no_grad():
         h = model.ffn_hidden(prompts[fact : fact + 1])[layer, 0, -1]
-    half = integrated_gradients(model, prompts[fact], int(answers[fact]), steps=1)[layer]
-    for unit in [int(i) for i in h.topk(4).indices]:  # units that fire, so h * grad is not 0
+    units = [(layer, int(i)) for i in h.topk(4).indices]  # units that fire: h * grad is not 0
+    half = integrated_gradients(model, prompts[fact], int(answers[fact]), units, steps=1)
+    for (_, unit), at_half in zip(units, half, strict=True):
         eps, mid = 1e-6, 0.5 * h[unit].item()
         up, down = (_p_with_unit(model, corpus, fact, layer, unit, mid + d) for d in (eps, -eps))
         numeric = h[unit].item() * (up - down) / (2 * eps)
-        assert abs(numeric - half[unit].item()) <= 1e-8 + 1e-5 * abs(numeric), unit
+        assert abs(numeric - at_half.item()) <= 1e-8 + 1e-5 * abs(numeric), unit
 
 
 def _nudge(layer: int, unit: int, delta: float):

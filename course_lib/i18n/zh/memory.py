@@ -154,8 +154,8 @@ MESSAGES: dict[str, str] = {
     ),
     "layer 0: not clearly above the control": "第 0 层：没有明显高于对照",
     # section 4
-    "the 20-point sum is the exact score, within 1 % of the largest": (
-        "20 个点的求和就是精确分数，误差不到最大分数的 1%"
+    "the first fact's 10 strongest units: the 20-point sum is the exact score within 1 %": (
+        "第一条事实最强的 10 个单元：20 个点的求和就是精确分数，误差在 1% 以内"
     ),
     "gradient x activation picks the same top unit for under half the facts": (
         "梯度 x 激活选出的最高单元与之相同的事实不到一半"
