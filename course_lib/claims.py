@@ -25,7 +25,7 @@ import numpy as np
 from course_lib.i18n import fields as i18n_fields
 from course_lib.i18n import tr
 
-__all__ = ["ClaimFailed", "claim", "show", "show_source", "source_code"]
+__all__ = ["ClaimFailed", "claim", "show", "show_source", "show_table", "source_code"]
 
 
 class ClaimFailed(AssertionError):
@@ -74,6 +74,32 @@ def show(template: str, /, **fields) -> None:
         raise TypeError(f"template must be a str, got {type(template).__name__}")
     _require_fields(fields, template)
     print(tr(template, **fields))
+
+
+def table_markdown(headers: list[str], rows: list[list], specs: list[str] | None = None) -> str:
+    """A Markdown table: ``headers`` are templates looked up in the learner's language, each row's
+    cells formatted by the column's spec (text cells as they are; no specs: every cell is text).
+    Rendered as a table, it stays aligned whatever the width of its characters (Chinese ones are
+    two columns wide)."""
+    specs = [""] * len(headers) if specs is None else specs
+    if len(headers) != len(specs) or any(len(row) != len(specs) for row in rows):
+        raise ValueError(
+            f"headers, specs and every row must have one entry per column, got "
+            f"{len(headers)} headers, {len(specs)} specs and rows of {[len(r) for r in rows]}"
+        )
+    lines = ["| " + " | ".join(tr(h) for h in headers) + " |", "|" + "---|" * len(headers)]
+    for row in rows:
+        cells = [(cell if isinstance(cell, str) else format(cell, spec)).replace("|", "\\|")
+                 for cell, spec in zip(row, specs, strict=True)]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def show_table(headers: list[str], rows: list[list], specs: list[str] | None = None) -> None:
+    """Show ``table_markdown(headers, rows, specs)`` as a table."""
+    from IPython.display import Markdown, display
+
+    display(Markdown(table_markdown(headers, rows, specs)))
 
 
 def source_code(function) -> str:

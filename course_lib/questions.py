@@ -309,29 +309,35 @@ _QUESTIONS = (
         "trace-peak",
         "predict",
         N_(
-            "The subject's input embedding is drowned in noise, then one layer's residual stream "
-            'is restored from the clean run at one position of "the capital of velor is". '
-            "In this two-layer model, where does restoring it bring p(answer) back most?"
+            "The subject's input embedding is drowned in noise, then one FFN's output is "
+            'restored from the clean run at one position of "the capital of velor is". In this '
+            "two-layer model, which FFN output brings p(answer) back most?"
         ),
         (
             Choice(
-                N_("at the subject, velor"),
+                N_("layer 0's, at the subject, velor"),
                 N_(
-                    "Restoring the subject after layer 0 helps little: the last word's attention in "
-                    "layer 0 has already read the noisy subject, and that is where the answer is "
-                    "computed."
+                    "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it "
+                    "brings back almost nothing: this model reads its facts at the last word."
                 ),
             ),
             Choice(
-                N_("at the last word, is"),
+                N_("layer 1's, at the last word, is"),
                 N_(
-                    "Right: after layer 0 the subject's information already sits at the last word, "
-                    "and the facts are read there."
+                    "Right: layer 0's attention moves the subject to the last word, and layer 1's "
+                    "FFN there writes the answer."
                 ),
                 correct=True,
             ),
             Choice(
-                N_("at the relation word, capital"),
+                N_("layer 0's, at the last word, is"),
+                N_(
+                    "It brings some back, but less than layer 1's: in this model the fact is "
+                    "mostly read one layer later."
+                ),
+            ),
+            Choice(
+                N_("layer 0's, at the relation word, capital"),
                 N_(
                     "Positions before the subject never see the noise (attention is causal): "
                     "restoring them changes nothing."

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.claims import ClaimFailed, claim
+from course_lib.claims import ClaimFailed, claim, table_markdown
 
 
 def test_a_claim_that_holds_prints_one_checked_line(capsys):
@@ -88,3 +88,17 @@ def test_show_source_displays_the_code_as_a_python_block(monkeypatch):
     (markdown,) = shown
     assert markdown.data.startswith("```python\ndef _documented(x):\n")
     assert markdown.data.endswith('return f"{y} # not a comment"\n```')
+
+
+def test_a_table_formats_numbers_by_their_column_and_escapes_pipes():
+    text = table_markdown(["edit", "p(new)"], [["a|b", 0.987], ["c", 0.5]], ["", ".2f"])
+    assert text.splitlines() == ["| edit | p(new) |", "|---|---|", "| a\\|b | 0.99 |", "| c | 0.50 |"]
+
+
+def test_a_table_without_specs_shows_every_cell_as_text():
+    assert table_markdown(["a", "b"], [["x", "y"]]).splitlines()[-1] == "| x | y |"
+
+
+def test_a_table_with_a_short_row_names_the_widths():
+    with pytest.raises(ValueError, match="rows of \\[1\\]"):
+        table_markdown(["a", "b"], [["x"]], ["", ""])

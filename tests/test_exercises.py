@@ -253,26 +253,29 @@ def test_a_find_the_bug_exercise_is_judged_by_its_fix_not_by_the_lines_it_keeps(
 
 
 CHECKS = {
-    "01": "ffn",
-    "02": "expansion",
-    "03": "regions",
-    "04": "sublayer",
-    "05": "memory",
-    "06": "moe",
+    "01_feed_forward": "ffn",
+    "02_dimension_expansion": "expansion",
+    "03_triangle_regions": "regions",
+    "04_sublayer_connection": "sublayer",
+    "05_ffn_memory": "memory",
+    "06_locating_and_editing": "editing",
+    "06_mixture_of_experts": "moe",
 }
 PLANTED = "    raise NotImplementedError  # delete this line once you have fixed the bug below\n"
 
 
 def _lesson_names(lesson: str) -> dict:
     """What a stub uses that its lesson defined in the cells above it, defined as the lesson does."""
-    if lesson != "05":
+    if lesson != "06_locating_and_editing":
         return {}
-    from course_lib.experiments import editing as ED
-    from course_lib.experiments import memory as M
+    import copy
 
-    model, settings, _ = M.load_model()
-    corpus = M.corpus_of(settings)
-    return {"ED": ED, "model": model, "corpus": corpus, "last": corpus.prompts()[0].shape[1] - 1}
+    from course_lib.experiments import editing as ED
+
+    model, corpus = ED.paraphrased_model()
+    prompts = corpus.prompts()[0]
+    names = {"ED": ED, "model": model, "corpus": corpus, "prompts": prompts, "copy": copy}
+    return names | {"last": prompts.shape[1] - 1}
 
 
 def _planted_bugs():
@@ -293,8 +296,8 @@ def test_each_planted_bug_runs_and_its_checker_names_the_mistake(path, exercise,
     from torch import nn
 
     assert exercise.stub.count(PLANTED) == 1, "a find-the-bug stub starts with the raise line"
-    checks = importlib.import_module(f"course_lib.checks.{CHECKS[path.name[:2]]}")
-    names = {"torch": torch, "nn": nn, "np": np, "checks": checks} | _lesson_names(path.name[:2])
+    checks = importlib.import_module(f"course_lib.checks.{CHECKS[path.stem]}")
+    names = {"torch": torch, "nn": nn, "np": np, "checks": checks} | _lesson_names(path.stem)
     exec(exercise.stub.replace(PLANTED, ""), names)
     verdict = capsys.readouterr().out.strip()
     assert verdict.startswith("✘") and "differ" not in verdict and "raised" not in verdict, verdict

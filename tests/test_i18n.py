@@ -117,13 +117,32 @@ TEMPLATE_ARGUMENTS = {"claim": (0, 2), "show": (0,)}
 
 def claim_templates(cells: dict[str, str]) -> tuple[dict[str, str], list[str]]:
     """What xgettext would extract from the notebooks' ``claim(statement, holds, shown)`` and
-    ``show(template)`` calls: {template: where}, and the calls whose template is not a plain
-    string literal (an f-string, a variable), whose text no catalogue could hold.
-    ``cells``: {where: code}."""
+    ``show(template)`` calls, their ``tr(text)`` calls and the headers of their
+    ``show_table(headers, ...)`` calls (a list, or a name a list is given to in the same cell, and
+    the lists such names stand for when starred in it):
+    {template: where}, and the claims and shows whose template is not a plain string literal (an
+    f-string, a variable), whose text no catalogue could hold. ``cells``: {where: code}."""
     found, problems = {}, []
     for where, source in cells.items():
-        for node in ast.walk(_code(source)):
+        tree = _code(source)
+        lists = {t.id: node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                 for t in node.targets if isinstance(t, ast.Name) and isinstance(node.value, ast.List)}  # fmt: skip
+        for node in ast.walk(tree):
             name = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+            if name == "tr" and node.args and isinstance(node.args[0], ast.Constant):
+                found[node.args[0].value] = f"{where}, line {node.lineno}"
+            if name == "show_table" and node.args:
+                headers = node.args[0]
+                headers = (
+                    lists.get(headers.id, headers) if isinstance(headers, ast.Name) else headers
+                )
+                items = []
+                for item in getattr(headers, "elts", []):  # ["edit", *columns] reads columns too
+                    starred = isinstance(item, ast.Starred) and isinstance(item.value, ast.Name)
+                    items.extend(getattr(lists.get(item.value.id), "elts", []) if starred else [item])
+                for item in items:
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                        found[item.value] = f"{where}, line {node.lineno}"
             if name not in TEMPLATE_ARGUMENTS:
                 continue
             positions = TEMPLATE_ARGUMENTS[name]
@@ -168,9 +187,12 @@ def test_the_claim_scan_rejects_formatted_text_and_finds_templates():
         "marked where written": "claim(row.claim, row.holds)",
         "shown": 'show("output shape: {shape}", shape=(2, 4))',
         "shown formatted": 'show(f"output shape: {y.shape}")',
+        "table": 'HEADERS = ["edit", "p(new)"]\nshow_table(HEADERS, rows, specs)\nx = tr("kept")',
+        "starred": 'cols = ["ES", "filler"]\nshow_table(["method", *cols], rows)',
     }
     found, problems = claim_templates(cells)
-    assert set(found) == {"it holds", "{n} of {total}", "plain", "output shape: {shape}"}
+    assert set(found) == {"it holds", "{n} of {total}", "plain", "output shape: {shape}", "edit",
+                          "p(new)", "kept", "method", "ES", "filler"}  # fmt: skip
     wrong = ["f-string", "variable", "formatted shown", "shown formatted"]
     assert [p.split(",")[0] for p in problems] == wrong
 
@@ -440,6 +462,7 @@ CODE_WORDS = {
     "gain", "bias", "eps", "mean", "var",  # layer_norm's arguments, in the formula a check quotes
     "Geva", "Dai", "Li", "Shazeer", "BERT", "Base", "ViT", "Mixtral", "Mistral",  # papers, models
     "Meng", "ROME", "CounterFact", "XL",  # a paper, its method, its benchmark, GPT-2 XL
+    "Hase", "FT", "KN", "ES", "PS", "NS",  # a paper, the editing baselines and scores by name
     "logit", "std",  # the measures lesson 5 names
 }  # fmt: skip
 # a model's name, the paper's name of the block, and the probability lesson 5 measures

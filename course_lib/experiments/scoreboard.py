@@ -1,6 +1,7 @@
 """Lesson 5's scoreboard: each paper's number (``course_lib.literature``) beside the toy's own
-measurement of the same thing, whether the toy agrees with the paper, and why in one line where it
-does not, or where only the direction agrees."""
+measurement of the same thing, whether the toy agrees with the paper (a level and a direction are
+separate rows), and what the lesson measured about it; a cause the lesson did not test is not
+given (a dash)."""
 
 from __future__ import annotations
 
@@ -17,14 +18,16 @@ THRESHOLD = 0.2  # Dai et al.'s coarse knowledge neurons: attribution above 0.2 
 @dataclass(frozen=True)
 class Row:
     """One line of the scoreboard. ``claim`` is the lesson's sentence about the row, ``holds``
-    whether this run confirms it; ``same`` whether the toy moves in the paper's direction."""
+    whether this run confirms it; ``same`` whether the toy agrees with the paper (a direction: the
+    same sign; a level: within a factor of 2); ``tested`` what the lesson measured about the
+    difference or the agreement, "" where it measured nothing."""
 
     study: str
     measure: str
     paper: str
     toy: str
     same: bool
-    why: str
+    tested: str
     claim: str
     holds: bool
 
@@ -43,13 +46,13 @@ def _percent(value: float, digits: int = 1) -> str:
 
 
 def scoreboard(
-    agreement, semantic, erased, doubled, random_units, neurons, trained, untrained, sweep, race
+    agreement, semantic, erased, doubled, neurons, trained, untrained, sweep, race
 ) -> list[Row]:
     """The rows, from the lesson's own measurements: ``agreement`` (``value_agreement``),
     ``semantic`` (layer -> semantic keys), ``erased`` and ``doubled`` (``knowledge_neuron_effects``
-    at 0 and 2), ``random_units`` (``random_unit_effects``), ``neurons``
-    (``knowledge_neuron_counts``), ``trained`` and ``untrained`` (``active_fraction``, (layers,)),
-    ``race`` (the variant race's ``summarize`` after the last step)."""
+    at 0 and 2), ``neurons`` (``knowledge_neuron_counts``), ``trained`` and ``untrained``
+    (``active_fraction``, (layers,)), ``sweep`` (the sparsity sweep), ``race`` (the variant race's
+    ``summarize`` after the last step)."""
     rate, chance = agreement.rate, agreement.chance
     low, high = GEVA_2021_AGREEMENT
     shazeer = sorted(SHAZEER_2020, key=lambda name: SHAZEER_2020[name][0])
@@ -57,9 +60,13 @@ def scoreboard(
     narrow, wide = sweep.settings.widths[0], sweep.settings.widths[-1]
     wider_sparser = bool((runs[:, -1] < runs[:, 0]).all())
     erasing_lowers = bool(erased.own.mean() < 0)
-    random_barely = bool(abs(np.mean(random_units)) < 0.02)
     trained, untrained = np.asarray(trained), np.asarray(untrained)
     sparser = bool((trained < untrained).all())
+    level = min(LI_2023.values()), max(LI_2023.values())
+    near_paper = bool(((trained <= 2 * level[1]) & (trained >= level[0] / 2)).all())
+    unrelated_less = bool(erased.unrelated.mean() > erased.own.mean())
+    log_odds_fall = bool((doubled.own_log_odds < 0).all())
+    overlap = not all(race.separated)
     return [
         Row(
             tr("Geva et al. 2021"),
@@ -67,7 +74,7 @@ def scoreboard(
             f"{100 * low:.0f} % / {100 * high:.1f} %",
             f"{100 * rate[0]:.0f} % / {100 * rate[1]:.0f} %",
             bool(rate[-1] > rate[0]),
-            tr("83 words and templated lines: a prefix has few next words; 2 layers"),
+            tr("both layers over 5 times chance (section 3)"),
             N_("Geva et al.: far above chance here, but not rising with depth"),
             bool((rate > 5 * chance).all() and rate[-1] <= rate[0]),
         ),
@@ -77,7 +84,7 @@ def scoreboard(
             tr("more in upper layers"),
             f"{semantic[0]} / {semantic[1]}",
             bool(semantic[1] > semantic[0]),
-            tr("2 layers and 48 facts: no depth to sort patterns over"),
+            "",
             N_("Geva et al.: the upper layer holds no more semantic keys here"),
             bool(semantic[1] <= semantic[0]),
         ),
@@ -87,9 +94,9 @@ def scoreboard(
             _percent(DAI_2022["suppress"], 0),
             _percent(float(erased.own.mean())),
             erasing_lowers,
-            tr("stronger: 5 units of 512 carry more of a fact than in BERT"),
+            tr("unrelated facts lose less (section 4)") if unrelated_less else "",
             N_("Dai et al.: erasing lowers p(answer), as in the paper"),
-            erasing_lowers,
+            erasing_lowers and unrelated_less,
         ),
         Row(
             tr("Dai et al. 2022"),
@@ -97,50 +104,53 @@ def scoreboard(
             _percent(DAI_2022["amplify"], 0),
             _percent(float(doubled.own.mean())),
             bool(doubled.own.mean() > 0),
-            tr(
-                "answers above 0.98, and their log-odds fall too: a move far past the trained value"
-            ),
+            tr("log-odds fall too: not the ceiling of p alone (section 4)")
+            if log_odds_fall
+            else "",
             N_("Dai et al.: doubling lowers p(answer) here, unlike the paper"),
-            bool(doubled.own.mean() < 0),
+            bool(doubled.own.mean() < 0) and log_odds_fall,
         ),
         Row(
             tr("Dai et al. 2022"),
-            tr("units per fact above 0.2 x the largest attribution"),
+            tr("units per fact above 0.2 x the largest attribution (here one prompt, no refining)"),
             f"≈{DAI_2022['neurons']:.0f}",
             f"{float(np.mean(neurons)):.0f}",
             bool(np.mean(neurons) <= 2 * DAI_2022["neurons"]),
-            tr("one prompt per fact: no refining over paraphrases, which drops most units"),
+            "",
             N_("Dai et al.: a fact has far more such units here"),
             bool(np.mean(neurons) > 2 * DAI_2022["neurons"]),
         ),
         Row(
-            tr("Dai et al. 2022"),
-            tr("baseline: random units, change of p(answer)"),
-            f"{100 * DAI_2022['baseline']:+.1f} %",
-            _percent(float(np.mean(random_units))),
-            random_barely,
-            "",
-            N_("Dai et al.: random units barely matter, as in the paper"),
-            random_barely,
-        ),
-        Row(
             tr("Li et al. 2023"),
-            tr("units active per token, trained"),
+            tr("units active per token, trained (level)"),
             ", ".join(f"{100 * v:.1f} % ({k})" for k, v in LI_2023.items()),
             " / ".join(f"{100 * v:.0f} %" for v in trained),
-            sparser,
-            tr("sparser than at initialisation, as there, but 105k parameters and 600 steps"),
-            N_("Li et al.: training makes the FFN sparser here too, but it stays near half"),
-            sparser and bool((abs(trained - 0.5) < 0.1).all()),  # "near half": 0.4 to 0.6
+            near_paper,
+            "",
+            N_("Li et al.: the toy's FFN stays near half active, many times the paper's level"),
+            not near_paper and bool((abs(trained - 0.5) < 0.1).all()),  # "near half": 0.4 to 0.6
         ),
         Row(
             tr("Li et al. 2023"),
-            tr("units active per token, narrowest FFN -> widest"),
+            tr("training lowers the units active per token (direction)"),
+            tr("yes"),
+            " / ".join(
+                f"{100 * u:.0f} % -> {100 * t:.0f} %"
+                for u, t in zip(untrained, trained, strict=True)
+            ),
+            sparser,
+            tr("in both layers (section 5)") if sparser else "",
+            N_("Li et al.: training makes the FFN sparser here too"),
+            sparser,
+        ),
+        Row(
+            tr("Li et al. 2023"),
+            tr("units active per token, narrowest FFN -> widest (direction)"),
             tr("fewer in larger models"),
             f"{100 * runs[:, 0].mean():.0f} % -> {100 * runs[:, -1].mean():.0f} % "
             f"(d_ff {narrow} -> {wide})",
             wider_sparser,
-            tr("a few points over a 16-fold width: far smaller than between their models"),
+            tr("in every seed (section 5)") if wider_sparser else "",
             N_("Li et al.: a wider FFN is sparser here too, in every seed"),
             wider_sparser,
         ),
@@ -150,9 +160,9 @@ def scoreboard(
             " < ".join(shazeer),
             " < ".join(race.ranking),
             bool(race.reproduces_paper),
-            tr("the gaps lie within the spread over 4 seeds; the paper's model is far larger"),
+            tr("neighbours' gaps within the spread over seeds (section 7)") if overlap else "",
             N_("Shazeer: the toy does not reproduce the ranking at the end of training"),
-            bool(not race.reproduces_paper),
+            bool(not race.reproduces_paper) and overlap,
         ),
     ]
 
@@ -165,11 +175,11 @@ def markdown(rows: list[Row]) -> str:
         tr("paper"),
         tr("this toy"),
         tr("as in the paper?"),
-        tr("why the toy differs"),
+        tr("tested here"),
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         same = tr("yes") if row.same else tr("no")
-        cells = [row.study, row.measure, row.paper, row.toy, same, row.why]
+        cells = [row.study, row.measure, row.paper, row.toy, same, row.tested or "—"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -1,7 +1,6 @@
 """Lesson 5's live demos: scale a fact's most attributed FFN units (0 erases, 1 is the model as
-trained, 2 doubles them) and watch the next-word distribution after its prompt; move d_ff over
-the stored sparsity sweep to see the fraction of units active per token (no training); and
-rewrite a fact to a new answer by one of three edits, live, and see which facts change with it."""
+trained, 2 doubles them) and watch the next-word distribution after its prompt; and move d_ff over
+the stored sparsity sweep to see the fraction of units active per token (no training)."""
 
 from __future__ import annotations
 
@@ -11,27 +10,15 @@ import numpy as np
 import torch
 
 from course_lib._validate import choice as one_of
-from course_lib.experiments.editing import (
-    EDITS,
-    edit_methods,
-    new_answer,
-    paraphrased_model,
-    rewrite,
-)
-from course_lib.experiments.facts import RELATIONS
 from course_lib.experiments.memory import stored_attributions, stored_model
 from course_lib.experiments.memory_analysis import next_token_probabilities, top_units
 from course_lib.experiments.sparsity_sweep import load_sweep
-from course_lib.i18n import N_
 from course_lib.plots.memory import (
     NextTokenData,
     NextTokenView,
-    RewriteData,
-    RewriteView,
     SparsityData,
     SparsityView,
 )
-from course_lib.threads import torch_threads
 from course_lib.widgets import Control, Demo
 
 UNIT_COUNTS = (1, 3, 5, 10)  # how many of the prompt's top attributed units are scaled
@@ -100,53 +87,6 @@ def sparsity_data(d_ff: int) -> SparsityData:
     )
 
 
-# the rewriting demo: the rank-one update where causal tracing points, knowledge neurons and
-# fine-tuning W2, each as the lesson's table makes it; the new answer is the n-th other answer
-METHODS = (EDITS[0], EDITS[2], EDITS[3])
-CHOICES = (1, 2, 3)
-
-
-@lru_cache(maxsize=1)
-def _edits() -> dict:
-    """The lesson's edits of the two-phrasing model, with C and the attributions computed once."""
-    model, corpus = paraphrased_model()
-    with torch_threads(1):
-        return edit_methods(model, corpus)
-
-
-@lru_cache(maxsize=512)
-def rewrite_data(prompt: str, choice: int, method: str) -> RewriteData:
-    """The fact of ``prompt`` rewritten by ``method`` to the ``choice``-th other answer of its
-    relation (``editing.new_answer``), on the model that knows each fact in two phrasings: an
-    edited copy is made now, the stored model is never changed (cached per value). Both models'
-    corpora state the same 48 facts in the same order, so ``prompts()`` names them."""
-    fact = prompts().index(one_of("prompt", prompt, prompts()))
-    if isinstance(choice, bool) or choice not in CHOICES:
-        raise ValueError(f"choice must be one of {list(CHOICES)}, got {choice!r}")
-    one_of("method", method, METHODS)
-    model, corpus = paraphrased_model()
-    with torch_threads(1):
-        new = new_answer(corpus, fact, choice - 1)
-        done = rewrite(model, corpus, _edits()[method], fact, new, method)
-    codes = done.changed.astype(int)
-    codes[fact] = 2 if done.after[fact] == new else 3
-    relations = sorted({f.relation for f in corpus.facts}, key=RELATIONS.index)
-    entities = tuple(dict.fromkeys(f.entity for f in corpus.facts))
-    return RewriteData(
-        prompt=prompt,
-        paraphrase=" ".join(corpus.facts[fact].paraphrase),
-        old=done.old,
-        new=new,
-        method=method,
-        p_old=done.p_old,
-        p_new=done.p_new,
-        codes=codes.reshape(len(entities), len(relations)),
-        entities=entities,
-        relations=tuple(relations),
-        filler_loss_change=done.filler_loss_change,
-    )
-
-
 def demos() -> list[Demo]:
     return [
         Demo(
@@ -164,17 +104,5 @@ def demos() -> list[Demo]:
             (Control("d_ff", d_ff_values(), 256),),
             data=sparsity_data,
             view=SparsityView,
-        ),
-        Demo(
-            "fact rewriting",
-            (
-                Control("prompt", prompts(), prompts()[0], kind="dropdown"),
-                Control("choice", CHOICES, 1),
-                Control("method", METHODS, METHODS[0], kind="dropdown", labels=METHODS),
-            ),
-            data=rewrite_data,
-            view=RewriteView,
-            trains=True,
-            busy_text=N_("training the edit…"),
         ),
     ]

@@ -34,6 +34,17 @@ def printed_numbers(template: str, fields: dict) -> list[dict]:
     return found
 
 
+def table_numbers(rows: list[list], specs: list[str]) -> list[dict]:
+    """Each number a table shows, by its (row, column), with its column's format."""
+    found = []
+    for i, row in enumerate(rows):
+        for j, (cell, spec) in enumerate(zip(row, specs, strict=True)):
+            if isinstance(cell, numbers.Real) and not isinstance(cell, bool | np.bool_):
+                found.append({"field": f"{i},{j}", "spec": spec, "value": float(cell),
+                              "text": format(cell, spec)})  # fmt: skip
+    return found
+
+
 def _cell() -> int:
     from IPython import get_ipython
 
@@ -68,7 +79,18 @@ def install(path: str) -> None:
             return None
         return claim(statement, holds, shown, **fields)
 
-    claims.show, claims.claim = recorded_show, recorded_claim
+    def recorded_table(headers, rows, specs):
+        write(
+            {
+                "kind": "table",
+                "template": " | ".join(headers),
+                "numbers": table_numbers(rows, specs),
+            }
+        )
+        return table(headers, rows, specs)
+
+    table = claims.show_table
+    claims.show, claims.claim, claims.show_table = recorded_show, recorded_claim, recorded_table
 
 
 def start() -> None:

@@ -78,85 +78,38 @@ def _moe(name: str):
     return (lambda: X.settings_of(name, 0)), (lambda: X.model_file(name, 0))
 
 
-# ---- lesson 5: the stored edit comparisons, one fact edited again
+# ---- lesson 6: the stored sweep of edits, one edit made again
 
 
-def _edit_scores(fact: int, paraphrased: bool) -> tuple[Callable, Callable]:
+def _sweep_edit(fact: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
+        from course_lib.experiments import edit_sweep as S
         from course_lib.experiments import editing as ED
-        from course_lib.experiments.memory import stored_model
 
-        model, corpus = ED.paraphrased_model() if paraphrased else stored_model()
-        answers = 1 if paraphrased else ED.TARGETS
-        table = ED.compare_edits(model, corpus, [fact], paraphrased=paraphrased, answers=answers)
-        return _columns(table, paraphrased)
+        model, corpus = ED.paraphrased_model()
+        return _sweep_arrays(S.sweep_edits(model, corpus, [fact], answers=1), 0)
 
     def stored() -> Arrays:
-        from course_lib.experiments import editing as ED
+        from course_lib.experiments import edit_sweep as S
 
-        table = ED.stored_paraphrase_scores() if paraphrased else ED.stored_edit_scores()
-        first = fact * ED.TARGETS  # a fact's answers sit in consecutive rows
-        rows = [first] if paraphrased else list(range(first, first + ED.TARGETS))
-        return _columns({m: v[rows] for m, v in table.items()}, paraphrased)
+        return _sweep_arrays(S.stored_sweep(), fact * S.TARGETS)
 
     return fresh, stored
 
 
-def _columns(table: dict[str, np.ndarray], paraphrased: bool) -> Arrays:
-    from course_lib.experiments import editing as ED
+def _sweep_arrays(sweep, edit: int) -> Arrays:
+    from course_lib.experiments.edit_sweep import METRICS
 
-    names = ED.PARAPHRASE_COLUMNS if paraphrased else SCORE_COLUMNS
-    return {f"{method} | {column}": rows[:, j] for method, rows in table.items()
-            for j, column in enumerate(names)}  # fmt: skip
-
-
-SCORE_COLUMNS = ("efficacy", "other entities", "same entity", "filler")  # EditScores' fields
-
-
-def _table_means(paraphrased: bool) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.experiments import editing as ED
-        from course_lib.experiments.memory import stored_model
-
-        model, corpus = ED.paraphrased_model() if paraphrased else stored_model()
-        return _means(ED.compare_edits(model, corpus, paraphrased=paraphrased), paraphrased)
-
-    def stored() -> Arrays:
-        from course_lib.experiments import editing as ED
-
-        table = ED.stored_paraphrase_scores() if paraphrased else ED.stored_edit_scores()
-        return _means(table, paraphrased)
-
-    return fresh, stored
+    out = {}
+    for method, rows in sweep.results.items():
+        out |= {f"{method} | {name}": rows[edit, :, j] for j, name in enumerate(METRICS)}
+        out[f"{method} | changed"] = sweep.changed[method][edit].astype(float)
+    return out
 
 
-def _means(table: dict[str, np.ndarray], paraphrased: bool) -> Arrays:
-    """Each method's column means over every edit, as lesson 5's tables print them, and (on the
-    two-phrasing model) how many edits carry over, as its claim counts them."""
-    means = {k: v.mean(keepdims=True) for k, v in _columns(table, paraphrased).items()}
-    if paraphrased:
-        means |= {f"{m} | edits that carry over": rows[:, 1].sum(keepdims=True)
-                  for m, rows in table.items()}  # fmt: skip
-    return means
+SWEEP_DISCRETE = ("efficacy", "top-1", "paraphrase", "paraphrase top-1", "neighbourhood",
+                  "other entities kept", "same entity kept", "changed")  # fmt: skip
 
-
-def _printed(paraphrased: bool) -> dict[str, tuple[str, ...]]:
-    """What lesson 5 prints of each method's means, and the bounds its claims hold them to: a
-    format spec, or ``<x`` / ``>x`` for a claim that the value lies below or above x."""
-    from course_lib.experiments.editing import EDITS
-
-    if paraphrased:
-        columns = ("efficacy", "generalisation", "other entities", "same entity")
-        specs = {f"{m} | {c}": (".2f",) for m in EDITS for c in columns}
-        return specs | {f"{EDITS[0]} | edits that carry over": ("d",),
-                        f"{EDITS[1]} | efficacy": (".2f", ".0%")}  # fmt: skip
-    columns = ("efficacy", "other entities", "same entity", "filler")
-    specs = {f"{m} | {c}": (".1f",) for m in EDITS for c in columns}
-    return specs | {f"{EDITS[1]} | efficacy": (".1f", f"<{2 / 3}")}
-
-
-EDIT_DISCRETE = ("efficacy", "generalisation", "other entities", "same entity",
-                 "edits that carry over")  # fmt: skip
 
 # ---- lessons 2, 3 and 6: small networks on the 2-D tasks
 
@@ -331,22 +284,7 @@ def _quantities() -> tuple[Quantity, ...]:
         ),
     ]
     edits = [
-        Quantity("edit scores: fact 17", *_edit_scores(17, False), EDIT_DISCRETE),
-        Quantity("paraphrase scores: fact 7", *_edit_scores(7, True), EDIT_DISCRETE),
-        Quantity(
-            "edit table: every fact, the means",
-            *_table_means(False),
-            EDIT_DISCRETE,
-            _printed(False),
-            whole_rebuild=True,
-        ),
-        Quantity(
-            "paraphrase table: every fact, the means",
-            *_table_means(True),
-            EDIT_DISCRETE,
-            _printed(True),
-            whole_rebuild=True,
-        ),
+        Quantity("edit sweep: fact 17, first answer", *_sweep_edit(17), SWEEP_DISCRETE),
     ]
     toys = [
         *(

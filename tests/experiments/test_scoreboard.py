@@ -1,6 +1,6 @@
 """Lesson 5's scoreboard: each row's verdict follows the measurement it is given (a flipped
-direction flips it), the papers' numbers are the ones the lessons quote, and the table shows a
-row per study with every column filled."""
+direction flips it), a level and a direction are separate rows, the papers' numbers are the ones
+the lessons quote, and the table names what was tested only where the lesson measured it."""
 
 from __future__ import annotations
 
@@ -18,9 +18,8 @@ def measured(**changes) -> dict:
     values = {
         "agreement": SimpleNamespace(rate=np.array([0.32, 0.28]), chance=np.array([0.02, 0.02])),
         "semantic": {0: 36, 1: 17},
-        "erased": SimpleNamespace(own=np.array([-0.5, -0.38])),
-        "doubled": SimpleNamespace(own=np.array([-0.1, -0.03])),
-        "random_units": np.array([0.001, -0.003]),
+        "erased": SimpleNamespace(own=np.array([-0.5, -0.38]), unrelated=np.array([-0.2, -0.1])),
+        "doubled": SimpleNamespace(own=np.array([-0.1, -0.03]), own_log_odds=np.array([-1, -2])),
         "neurons": np.array([20, 30]),
         "trained": np.array([0.45, 0.47]),
         "untrained": np.array([0.49, 0.51]),
@@ -28,7 +27,9 @@ def measured(**changes) -> dict:
             trained=np.array([[[0.51, 0.50], [0.45, 0.46]], [[0.50, 0.49], [0.44, 0.45]]]),
             settings=SimpleNamespace(widths=(32, 512)),
         ),
-        "race": SimpleNamespace(ranking=("gelu", "relu", "swiglu"), reproduces_paper=False),
+        "race": SimpleNamespace(
+            ranking=("gelu", "relu", "swiglu"), reproduces_paper=False, separated=(False, True)
+        ),
     }
     return values | changes
 
@@ -41,7 +42,8 @@ def test_every_claim_holds_for_the_toys_measurements_and_says_which_agree():
     rows = scoreboard(**measured())
     assert len(rows) == 9 and all(row.holds for row in rows)
     same = [row.same for row in rows]
-    assert same == [False, False, True, False, False, True, True, True, False]
+    assert same == [False, False, True, False, False, False, True, True, False]
+    assert [row.measure.endswith(("(level)", "(direction)")) for row in rows[5:8]] == [True] * 3
 
 
 @pytest.mark.parametrize(
@@ -60,25 +62,47 @@ def test_every_claim_holds_for_the_toys_measurements_and_says_which_agree():
             "Geva et al.: the upper layer holds no more semantic keys here",
         ),
         (
-            {"erased": SimpleNamespace(own=np.array([0.1, 0.2]))},
+            {"erased": SimpleNamespace(own=np.array([0.1, 0.2]), unrelated=np.array([0.3, 0.3]))},
             "Dai et al.: erasing lowers p(answer), as in the paper",
         ),
         (
-            {"doubled": SimpleNamespace(own=np.array([0.3, 0.3]))},
+            {"doubled": SimpleNamespace(own=np.array([0.3, 0.3]), own_log_odds=np.array([-1, -2]))},
             "Dai et al.: doubling lowers p(answer) here, unlike the paper",
         ),
         ({"neurons": np.array([4, 4])}, "Dai et al.: a fact has far more such units here"),
         (
-            {"random_units": np.array([-0.2, -0.1])},
-            "Dai et al.: random units barely matter, as in the paper",
-        ),
-        (
             {"trained": np.array([0.55, 0.47])},
-            "Li et al.: training makes the FFN sparser here too, but it stays near half",
+            "Li et al.: training makes the FFN sparser here too",
         ),
         (
-            {"trained": np.array([0.2, 0.25])},  # sparser, but no longer near half
-            "Li et al.: training makes the FFN sparser here too, but it stays near half",
+            {"trained": np.array([0.08, 0.1]), "untrained": np.array([0.5, 0.5])},  # paper's level
+            "Li et al.: the toy's FFN stays near half active, many times the paper's level",
+        ),
+        (
+            {
+                "erased": SimpleNamespace(
+                    own=np.array([-0.5, -0.4]), unrelated=np.array([-0.6, -0.5])
+                )
+            },
+            "Dai et al.: erasing lowers p(answer), as in the paper",
+        ),
+        (
+            {
+                "doubled": SimpleNamespace(
+                    own=np.array([-0.1, -0.03]), own_log_odds=np.array([1, -2])
+                )
+            },
+            "Dai et al.: doubling lowers p(answer) here, unlike the paper",
+        ),
+        (
+            {
+                "race": SimpleNamespace(
+                    ranking=("gelu", "relu", "swiglu"),
+                    reproduces_paper=False,
+                    separated=(True, True),
+                )
+            },
+            "Shazeer: the toy does not reproduce the ranking at the end of training",
         ),
         (
             {
@@ -90,7 +114,13 @@ def test_every_claim_holds_for_the_toys_measurements_and_says_which_agree():
             "Li et al.: a wider FFN is sparser here too, in every seed",
         ),
         (
-            {"race": SimpleNamespace(ranking=("swiglu", "gelu", "relu"), reproduces_paper=True)},
+            {
+                "race": SimpleNamespace(
+                    ranking=("swiglu", "gelu", "relu"),
+                    reproduces_paper=True,
+                    separated=(True, False),
+                )
+            },
             "Shazeer: the toy does not reproduce the ranking at the end of training",
         ),
     ],
@@ -103,17 +133,18 @@ def test_a_measurement_that_goes_the_other_way_fails_its_claim(changes, claim):
 
 def test_the_papers_numbers_are_the_ones_the_lessons_quote():
     assert GEVA_2021_AGREEMENT == (0.0, 0.035)
-    assert DAI_2022 == {"suppress": -0.29, "amplify": 0.31, "neurons": 4.0, "baseline": -0.015}
+    assert DAI_2022 == {"suppress": -0.29, "amplify": 0.31, "neurons": 4.0}
     assert LI_2023 == {"T5-Base": 0.030, "ViT-B/16": 0.063}
     assert min(SHAZEER_2020, key=lambda name: SHAZEER_2020[name][0]) == "swiglu"
     rows = scoreboard(**measured())
     assert rows[0].paper == "0 % / 3.5 %" and rows[2].paper == "-29 %" and rows[3].paper == "+31 %"
-    assert rows[6].paper == "3.0 % (T5-Base), 6.3 % (ViT-B/16)"
+    assert rows[5].paper == "3.0 % (T5-Base), 6.3 % (ViT-B/16)" and rows[5].toy == "45 % / 47 %"
+    assert rows[6].toy == "49 % -> 45 % / 51 % -> 47 %"  # each layer at initialisation -> trained
     assert rows[7].toy == "50 % -> 45 % (d_ff 32 -> 512)"  # the means over seeds and layers
     assert rows[8].paper == "swiglu < gelu < relu"
 
 
-def test_the_table_has_a_row_per_study_and_every_cell_but_why_filled():
+def test_the_table_fills_every_cell_and_names_a_test_only_where_one_was_made():
     rows = scoreboard(**measured())
     lines = markdown(rows).splitlines()
     assert len(lines) == 2 + len(rows)
@@ -122,7 +153,9 @@ def test_the_table_has_a_row_per_study_and_every_cell_but_why_filled():
         assert len(cells) == 6 and all(cells[:5]), line
         assert cells[4] == ("yes" if row.same else "no")
         assert cells[3] == row.toy
-    assert all(row.why for row in rows if not row.same)
+        assert cells[5] == (row.tested or "—")
+    assert [bool(row.tested) for row in rows] == [True, False, True, True, False, False, True, True,
+                                                 True]  # fmt: skip
 
 
 def test_knowledge_neuron_counts_use_dai_et_als_threshold_per_fact():

@@ -136,23 +136,3 @@ def test_sparsity_view_marks_the_chosen_width_and_updates_in_place():
         colors = [to_hex(bar.get_facecolor()) for bar in facts_ax.patches]
         assert colors[index] == to_hex(PALETTE[2])
         assert all(c != to_hex(PALETTE[2]) for i, c in enumerate(colors) if i != index)
-
-
-def test_the_trace_figure_shows_each_sites_effects_with_their_values_and_the_prompts_words():
-    from course_lib.plots.memory import trace_figure
-
-    effects = {
-        "stream": np.array([[0.0, 0.9], [0.05, 1.0]]),
-        "ffn": np.array([[0.1, 0.2], [0.0, 0.7]]),
-    }
-    fig = trace_figure(effects, ["velor", "is"], mean_of=48)
-    for ax, effect in zip(fig.axes, effects.values(), strict=True):
-        assert np.array_equal(ax.get_images()[0].get_array(), effect)
-        shown = [float(t.get_text()) for t in ax.texts]
-        assert shown == [round(v, 2) for v in effect.ravel()]  # row by row
-        assert [t.get_text() for t in ax.get_xticklabels()] == ["velor", "is"]
-        assert [t.get_text() for t in ax.get_yticklabels()] == ["layer 0", "layer 1"]
-    assert fig.axes[1].get_title() == "restoring the FFN's output"
-    assert fig._suptitle.get_text() == "the mean over the 48 facts"
-    one = trace_figure(effects, ["<bos>", "velor", "is"])
-    assert one._suptitle.get_text() == 'one fact: "velor is"'

@@ -9,14 +9,11 @@ import pytest
 import torch
 from matplotlib.colors import to_hex
 
-from course_lib.experiments import editing as ED
-from course_lib.experiments.memory import attributions, fact_predictions, scale_units, stored_model
+from course_lib.experiments.memory import attributions, scale_units, stored_model
 from course_lib.experiments.sparsity_sweep import load_sweep
 from course_lib.plots import PALETTE
-from course_lib.plots.memory import REWRITE_COLORS, SparsityView
+from course_lib.plots.memory import SparsityView
 from course_lib.widgets.memory import (
-    CHOICES,
-    METHODS,
     SCALES,
     SHOWN,
     UNIT_COUNTS,
@@ -24,13 +21,12 @@ from course_lib.widgets.memory import (
     demos,
     edit_data,
     prompts,
-    rewrite_data,
     sparsity_data,
 )
 
 
 def test_the_controls_offer_every_fact_and_at_least_two_values_each():
-    demo, sparsity, _ = demos()
+    demo, sparsity = demos()
     assert [c.name for c in sparsity.controls] == ["d_ff"] and not sparsity.trains
     assert [c.name for c in demo.controls] == ["prompt", "units", "scale"]
     assert len(prompts()) == 48 and all(len(c.values) >= 2 for c in demo.controls)
@@ -152,92 +148,3 @@ def test_sparsity_figure_marks_the_chosen_width_over_every_grid_value():
 def test_sparsity_data_rejects_a_width_the_sweep_does_not_hold(d_ff):
     with pytest.raises(ValueError, match="d_ff must be one of"):
         sparsity_data(d_ff)
-
-
-def test_the_rewriting_demo_offers_every_fact_three_answers_and_three_methods():
-    rewriting = demos()[2]
-    assert [c.name for c in rewriting.controls] == ["prompt", "choice", "method"]
-    assert rewriting.controls[0].values == prompts() and CHOICES == (1, 2, 3)
-    assert METHODS == (ED.EDITS[0], ED.EDITS[2], ED.EDITS[3])
-    assert rewriting.trains and "training" in rewriting.busy_text
-
-
-def _expected_rewrite(fact: int, choice: int, method: str) -> tuple[np.ndarray, str, float]:
-    """The demo's grid, new answer and p(new) after the other phrasing, recomputed from the
-    lesson's own edit functions on the two-phrasing model."""
-    model, corpus = ED.paraphrased_model()
-    new = ED.new_answer(corpus, fact, choice - 1)
-    edit = {
-        METHODS[0]: lambda: ED.rank_one_edit(model, corpus, fact, new, layer=1, position=5),
-        METHODS[1]: lambda: ED.neuron_edit(model, corpus, fact, new),
-        METHODS[2]: lambda: ED.fine_tune_edit(model, corpus, fact, new, layer=1),
-    }[method]()
-    before, after = fact_predictions(model, corpus)[0], fact_predictions(edit, corpus)[0]
-    codes = (before != after).astype(int)
-    codes[fact] = 2 if corpus.decode([after[fact]]) == [new] else 3
-    with torch.no_grad():
-        p = edit(corpus.prompts(paraphrased=True)[0][fact : fact + 1])[0, -1].softmax(-1)
-    return codes.reshape(12, 4), new, float(p[corpus.encode([new])[0]])
-
-
-@pytest.mark.parametrize(("fact", "choice", "method"), [(0, 1, 0), (13, 3, 1), (30, 2, 2)])
-def test_rewrite_data_is_the_named_edit_of_the_named_fact(fact, choice, method):
-    data = rewrite_data(prompts()[fact], choice, METHODS[method])
-    codes, new, p_new = _expected_rewrite(fact, choice, METHODS[method])
-    np.testing.assert_array_equal(data.codes, codes)
-    assert data.new == new and data.p_new[1, 1] == pytest.approx(p_new, abs=1e-9)
-    assert data.kept == int((codes == 0).sum()) and data.others == 47
-    _, corpus = ED.paraphrased_model()
-    assert data.paraphrase == " ".join(corpus.facts[fact].paraphrase)
-    assert data.entities[fact // 4] == corpus.facts[fact].entity
-    assert data.relations[fact % 4] == corpus.facts[fact].relation
-
-
-def test_the_rank_one_edit_rewrites_the_first_fact_and_keeps_the_others_fine_tuning_does_not():
-    ours = rewrite_data(prompts()[0], 1, METHODS[0])
-    tuned = rewrite_data(prompts()[0], 1, METHODS[2])
-    assert ours.codes.flat[0] == 2 and ours.kept >= 44 and ours.p_new[1, 1] > 0.5
-    assert tuned.codes.flat[0] == 2 and tuned.kept < ours.kept
-
-
-def test_the_rewriting_figure_shows_its_data_cell_by_cell():
-    rewriting = demos()[2]
-    rewriting.clear_cache()
-    first = rewriting.figure()
-    for values in list(rewriting.one_at_a_time())[::9] + [
-        {"prompt": prompts()[30], "choice": 2, "method": METHODS[2]}
-    ]:
-        values = rewriting.defaults() | values
-        fig = rewriting.figure(**values)
-        data = rewrite_data(**values)
-        assert fig is first
-        bars, grid = fig.axes[:2]
-        heights = [[b.get_height() for b in c] for c in bars.containers]
-        expected = [[p[row, column] for row in (0, 1) for p in (data.p_old, data.p_new)]
-                    for column in (0, 1)]  # fmt: skip
-        np.testing.assert_allclose(heights, expected)
-        words = [t.get_text() for t in bars.get_xticklabels()]
-        assert words == [f"old: {data.old}", f"new: {data.new}"] * 2
-
-        (mesh,) = grid.collections  # a cell per fact: a row per relation, a column per entity
-        shown = np.asarray(mesh.get_array())
-        np.testing.assert_array_equal(shown, data.codes.T)
-        assert grid.get_ylim() == (4, 0) and grid.get_xlim() == (0, 12)  # first relation on top
-        colours = [to_hex(mesh.cmap(mesh.norm(code))) for code in range(4)]
-        assert colours == [to_hex(c) for c in REWRITE_COLORS]
-        assert [t.get_text() for t in grid.get_xticklabels()] == list(data.entities)
-        assert [t.get_text() for t in grid.get_yticklabels()] == list(data.relations)
-        title = fig._suptitle.get_text()
-        assert f"{data.kept} of 47 other facts" in title and f"“{data.new}”" in title
-        assert f"other phrasing: “{data.paraphrase}”" in title
-
-
-@pytest.mark.parametrize(
-    ("values", "name"),
-    [({"prompt": "the capital of paris is"}, "prompt"), ({"choice": 4}, "choice"),
-     ({"method": "retraining"}, "method")],
-)  # fmt: skip
-def test_rewrite_data_rejects_a_value_no_control_offers(values, name):
-    arguments = {"prompt": prompts()[0], "choice": 1, "method": METHODS[0], **values}
-    with pytest.raises(ValueError, match=rf"{name} must be one of"):
-        rewrite_data(**arguments)

@@ -9,7 +9,17 @@ a text listed under two topics is an error.
 
 from __future__ import annotations
 
-from course_lib.i18n.zh import common, expansion, ffn, memory, moe, regions, site, sublayer
+from course_lib.i18n.zh import (
+    common,
+    editing,
+    expansion,
+    ffn,
+    memory,
+    moe,
+    regions,
+    site,
+    sublayer,
+)
 
 TOPICS = {
     "common": common.MESSAGES,
@@ -18,6 +28,7 @@ TOPICS = {
     "regions": regions.MESSAGES,
     "sublayer": sublayer.MESSAGES,
     "memory": memory.MESSAGES,
+    "editing": editing.MESSAGES,
     "moe": moe.MESSAGES,
     "site": site.MESSAGES,
 }

@@ -254,68 +254,57 @@ MESSAGES: dict[str, str] = {
     "paper": "论文",
     "this toy": "本玩具模型",
     "as in the paper?": "与论文一致？",
-    "why the toy differs": "玩具模型为何不同",
     "yes": "是",
     "no": "否",
     "value's top token = top trigger's next word, lower / upper layer": (
         "值的首选词 = 首个触发样例的下一个词，低层 / 高层"
-    ),
-    "83 words and templated lines: a prefix has few next words; 2 layers": (
-        "83 个词、句子按模板生成：一个前缀后面只跟少数几个词；只有 2 层"
     ),
     "Geva et al.: far above chance here, but not rising with depth": (
         "Geva 等人：这里远高于随机水平，但不随深度上升"
     ),
     "semantic keys, lower / upper layer": "语义键的个数，低层 / 高层",
     "more in upper layers": "高层更多",
-    "2 layers and 48 facts: no depth to sort patterns over": (
-        "只有 2 层、48 条事实：没有足够的深度来区分模式"
-    ),
     "Geva et al.: the upper layer holds no more semantic keys here": (
         "Geva 等人：这里高层的语义键并不更多"
     ),
     "erase a fact's top units: change of p(answer)": "擦除一条事实的前几个单元：p(answer) 的变化",
-    "stronger: 5 units of 512 carry more of a fact than in BERT": (
-        "效果更强：512 个单元中的 5 个承载了事实的更大部分，多于 BERT"
-    ),
     "Dai et al.: erasing lowers p(answer), as in the paper": (
         "Dai 等人：擦除会降低 p(answer)，与论文一致"
     ),
     "double them: change of p(answer)": "把它们加倍：p(answer) 的变化",
-    "answers above 0.98, and their log-odds fall too: a move far past the trained value": (
-        "答案概率都高于 0.98，而且对数几率也下降：这一步远远超出了训练后的值"
-    ),
     "Dai et al.: doubling lowers p(answer) here, unlike the paper": (
         "Dai 等人：这里加倍会降低 p(answer)，与论文相反"
     ),
-    "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
-    "one prompt per fact: no refining over paraphrases, which drops most units": (
-        "每条事实只有一个提示：无法用同义改写来筛选，而这种筛选会去掉大部分单元"
-    ),
     "Dai et al.: a fact has far more such units here": "Dai 等人：这里每条事实的此类单元要多得多",
-    "baseline: random units, change of p(answer)": "基线：随机单元，p(answer) 的变化",
-    "Dai et al.: random units barely matter, as in the paper": (
-        "Dai 等人：随机单元几乎没有影响，与论文一致"
+    "both layers over 5 times chance (section 3)": "两层都超过随机水平的 5 倍（第 3 节）",
+    "unrelated facts lose less (section 4)": "无关事实损失更少（第 4 节）",
+    "log-odds fall too: not the ceiling of p alone (section 4)": (
+        "对数几率也下降：不只是 p 碰到了上限（第 4 节）"
     ),
-    "units active per token, trained": "训练后每个 token 激活的单元比例",
-    "sparser than at initialisation, as there, but 105k parameters and 600 steps": (
-        "与论文一样比初始化时更稀疏，但只有 10.5 万个参数、训练 600 步"
+    "units per fact above 0.2 x the largest attribution (here one prompt, no refining)": (
+        "每条事实中归因超过最大值 0.2 倍的单元数（这里只有一个提示，未经筛选）"
     ),
-    "Li et al.: training makes the FFN sparser here too, but it stays near half": (
-        "Li 等人：这里训练也让 FFN 更稀疏，但激活比例仍接近一半"
+    "units active per token, trained (level)": "训练后每个 token 激活的单元比例（水平）",
+    "Li et al.: the toy's FFN stays near half active, many times the paper's level": (
+        "Li 等人：玩具模型的 FFN 仍有近一半单元激活，是论文中水平的许多倍"
     ),
-    "units active per token, narrowest FFN -> widest": "每个 token 激活的单元比例，最窄的 FFN -> 最宽的",
+    "training lowers the units active per token (direction)": (
+        "训练降低每个 token 激活的单元比例（方向）"
+    ),
+    "in both layers (section 5)": "两层都如此（第 5 节）",
+    "Li et al.: training makes the FFN sparser here too": "Li 等人：这里训练也让 FFN 更稀疏",
+    "units active per token, narrowest FFN -> widest (direction)": (
+        "每个 token 激活的单元比例，最窄的 FFN -> 最宽的（方向）"
+    ),
+    "in every seed (section 5)": "每个种子都如此（第 5 节）",
+    "neighbours' gaps within the spread over seeds (section 7)": (
+        "相邻两者的差距在种子间的波动范围之内（第 7 节）"
+    ),
     "fewer in larger models": "模型越大越少",
-    "a few points over a 16-fold width: far smaller than between their models": (
-        "宽度变为 16 倍，只降了几个百分点：远小于他们的模型之间的差别"
-    ),
     "Li et al.: a wider FFN is sparser here too, in every seed": (
         "Li 等人：这里也是 FFN 越宽越稀疏，每个种子都如此"
     ),
     "loss at the end of training, lowest first": "训练结束时的损失，从低到高",
-    "the gaps lie within the spread over 4 seeds; the paper's model is far larger": (
-        "差距都在 4 个种子的波动范围之内；论文的模型要大得多"
-    ),
     "Shazeer: the toy does not reproduce the ranking at the end of training": (
         "Shazeer：训练结束时，玩具模型没有复现这个排名"
     ),
@@ -375,68 +364,18 @@ MESSAGES: dict[str, str] = {
     "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
         "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
     ),
-    "the residual stream after the layer": "该层之后的残差流",
     "the FFN's output": "FFN 的输出",
     "restoring {site}": "恢复{site}",
     "layer {i}": "第 {i} 层",
     "corrupting the subject takes most of p(answer)": "破坏主语会拿走 p(答案) 的大部分",
-    "the stream after layer 0 at the last word brings most of it back": (
-        "在最后一个词处恢复第 0 层之后的残差流，能把大部分找回来"
-    ),
     "{share:.0%}": "{share:.0%}",
-    "at the subject's own position, almost nothing": "在主语自己的位置，几乎找不回什么",
-    "of the FFN outputs, layer 1's at the last word brings back the most": (
-        "在各个 FFN 输出中，第 1 层在最后一个词处找回的最多"
-    ),
-    "every FFN output at the subject brings back under 5 %": "主语处的每个 FFN 输出找回的都不到 5%",
     '"{prompt}": "{b}" -> "{a}"': '"{prompt}"：“{b}” -> “{a}”',
-    "before the subject, nothing at all": "主语之前的位置，什么也找不回",
     "the edited fact now gives the new answer": "被编辑的事实现在给出新答案",
-    "and no other fact changes its answer": "而其他事实都没有改变答案",
-    "{n} of 48 changed": "48 条中有 {n} 条改变",
-    "edit                          efficacy  other entities  same entity  filler loss": (
-        "编辑                          有效性    其他实体        同一实体     填充句损失"
-    ),
-    "{method:29s} {eff:8.1f} {others:15.1f} {same:12.1f} {filler:+12.1f}": (
-        "{method:29s} {eff:8.1f} {others:15.1f} {same:12.1f} {filler:+12.1f}"
-    ),
     "rank-one, layer 1, last word": "秩一，第 1 层，最后一个词",
     "rank-one, layer 0, subject": "秩一，第 0 层，主语",
     "knowledge neurons": "知识神经元",
     "fine-tuning W2": "微调 W2",
-    "where tracing points, the rank-one edit rewrites every fact": "在追踪指向处，秩一编辑改写了每一条事实",
-    "and keeps the other facts better than neurons or fine-tuning": (
-        "而且比知识神经元和微调更能保住其他事实"
-    ),
-    "those two take at least 99 % of the edits too, but keep under half of the neighbours' answers": (
-        "那两种方法也让至少 99% 的编辑生效，但保住的邻居答案不到一半"
-    ),
-    "Meng et al. 2022, GPT-2 XL, CounterFact: score / efficacy / paraphrase / neighbourhood": (
-        "Meng 等人 2022，GPT-2 XL，CounterFact：分数 / 有效性 / 改写说法 / 邻域"
-    ),
-    "{method:29s} {paper[0]} / {paper[1]} / {paper[2]} / {paper[3]}": (
-        "{method:29s} {paper[0]} / {paper[1]} / {paper[2]} / {paper[3]}"
-    ),
-    "unedited neighbourhood score {n}": "未编辑模型的邻域分数 {n}",
-    "at ROME's own site it rewrites fewer facts here": "在 ROME 自己的位置，它在这里改写的事实更少",
-    "under two thirds of them": "不到三分之二",
-    "the filler sentences' loss moves least under the rank-one edit": "秩一编辑下填充句的损失变化最小",
     # course_lib.questions: trace-peak
-    "The subject's input embedding is drowned in noise, then one layer's residual stream is "
-    'restored from the clean run at one position of "the capital of velor is". In this '
-    "two-layer model, where does restoring it bring p(answer) back most?": (
-        '主语的输入嵌入被噪声淹没，然后在 "the capital of velor is" 的某一个位置上，从干净的运行中恢复某一层的残差流。'
-        "在这个两层模型里，在哪里恢复能把 p(答案) 找回得最多？"
-    ),
-    "at the subject, velor": "在主语 “velor” 处",
-    "Restoring the subject after layer 0 helps little: the last word's attention in layer 0 "
-    "has already read the noisy subject, and that is where the answer is computed.": (
-        "在第 0 层之后恢复主语帮助不大：最后一个词在第 0 层的注意力已经读到了带噪声的主语，而答案正是在那里算出来的。"
-    ),
-    "at the last word, is": "在最后一个词 “is” 处",
-    "Right: after layer 0 the subject's information already sits at the last word, and the "
-    "facts are read there.": "对：第 0 层之后，主语的信息已经在最后一个词处了，事实也是在那里被读出的。",
-    "at the relation word, capital": "在关系词 “capital” 处",
     "Positions before the subject never see the noise (attention is causal): restoring them "
     "changes nothing.": "主语之前的位置根本看不到噪声（注意力是因果的）：恢复它们什么也不会改变。",
     # course_lib.checks.memory: check_rank_one_update
@@ -456,9 +395,6 @@ MESSAGES: dict[str, str] = {
     ),
     "rank-one edit": "秩一编辑",
     "the mean over the {n} facts": "{n} 条事实的平均",
-    "the first fact alone: read at the last word, by layer 1's FFN most": (
-        "单看第一条事实：也在最后一个词处读出，第 1 层的 FFN 最多"
-    ),
     'one fact: "{prompt}"': '一条事实："{prompt}"',
     # course_lib.plots.memory and widgets.memory: the fact-rewriting demo
     "keeps its answer": "保持原答案",
@@ -469,21 +405,7 @@ MESSAGES: dict[str, str] = {
     "old: {word}": "旧：“{word}”",
     "new: {word}": "新：“{word}”",
     "“{prompt}”: “{old}” → “{new}”": "“{prompt}”：“{old}” → “{new}”",
-    "{method}: {kept} of {others} other facts keep their answer; filler loss {change:+.2f}": (
-        "{method}：其余 {others} 条事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
-    ),
-    "training the edit…": "正在训练编辑……",
-    "rank-one: the first fact is rewritten, and its other phrasing now answers the new word": (
-        "秩一：第一条事实被改写，它的另一种说法现在也给出新词"
-    ),
-    "it changes at most 2 of the other facts": "其他事实中最多改变了 2 条",
     "{n} changed": "改变了 {n} 条",
-    "knowledge neurons and fine-tuning rewrite it too, and change most other facts": (
-        "知识神经元和微调也改写了它，但改变了其他大多数事实"
-    ),
-    "the filler loss moves least under the rank-one edit, by under 0.05": (
-        "秩一编辑下填充句损失变化最小，不到 0.05"
-    ),
     # course_lib.checks.memory: rewrite a fact (exercise 5)
     "rewrite a fact": "改写一条事实",
     "your function changed the lesson's model itself: edit a copy (copy.deepcopy(model))": (
@@ -503,34 +425,6 @@ MESSAGES: dict[str, str] = {
         "这个更新沿着 k* 本身写入，仿佛 C 是单位矩阵或 k* k*ᵀ：C 应是语料产生的所有键的协方差（ED.key_covariance），这样其他键的输出才变化最小"
     ),
     # section 9: generalisation, on the two-phrasing model
-    "facts right: {a} of 48 as first phrased, {b} of 48 in the other phrasing": (
-        "答对的事实：第一种说法 48 条中 {a} 条，另一种说法 48 条中 {b} 条"
-    ),
-    "edit                          efficacy  paraphrase  other entities  same entity": (
-        "编辑                          有效性    改写说法    其他实体        同一实体"
-    ),
-    "{method:29s} {eff:8.2f} {gen:11.2f} {others:15.2f} {same:12.2f}": (
-        "{method:29s} {eff:8.2f} {gen:11.2f} {others:15.2f} {same:12.2f}"
-    ),
-    "Meng et al. 2022, GPT-2 XL, paraphrase score:": "Meng 等人 2022，GPT-2 XL，改写说法分数：",
-    "{method:29s} {score}": "{method:29s} {score}",
-    "the two-phrasing model knows every fact both ways": "两种说法的模型在两种说法下都知道每条事实",
-    "where tracing points, every edit takes and all but at most one carry over": (
-        "在追踪指向处，每次编辑都生效，至多只有一次没有推广到另一种说法"
-    ),
-    "{carried} of {total} carry over": "{total} 次中有 {carried} 次推广",
-    "every fine-tuning edit carries over": "每次微调的编辑都推广到了另一种说法",
-    "knowledge neurons' carry over about as often as they take": (
-        "知识神经元的编辑推广的次数与生效的次数差不多"
-    ),
-    "{carry:.0%} carry over, {take:.0%} take": "{carry:.0%} 推广，{take:.0%} 生效",
-    "the rank-one edit still keeps more of the other facts than those two": (
-        "秩一编辑保住的其他事实仍比那两种方法多"
-    ),
-    "but fewer than in the one-phrasing model": "但比只有一种说法的模型少",
-    "{a:.2f} and {b:.2f} against {c:.2f} and {d:.2f}": "{a:.2f} 和 {b:.2f}，对比 {c:.2f} 和 {d:.2f}",
-    "at the subject, no edit carries over": "在主语处，没有一次编辑推广到另一种说法",
-    "{e:.0%} of the edits taken": "{e:.0%} 的编辑生效",
     "edited prompt": "编辑用的提示",
     "other phrasing": "另一种说法",
     "other phrasing: “{paraphrase}”": "另一种说法：“{paraphrase}”",
