@@ -14,9 +14,9 @@ os.environ.update(isolated_dirs(Path(tempfile.mkdtemp(prefix="ffn-course-test-")
 # Every process of the session (xdist's workers, nbval's kernels, the hub's) inherits this: while
 # they wait, PyTorch's OpenMP threads sleep instead of spinning. Each core is already busy with a
 # worker, a kernel or Chromium, so a spinning thread took the CPU that the thread it waited for
-# needed: lesson 6 ran in 25 s natively beside one busy process, 11 s with this (9 s on an idle
-# machine). The threads stay two, as in a learner's kernel, so nbval's native run keeps checking
-# that two threads print what one does.
+# needed: the mixture-of-experts lesson ran in 25 s natively beside one busy process, 11 s with
+# this (9 s on an idle machine). The threads stay two, as in a learner's kernel, so nbval's native
+# run keeps checking that two threads print what one does.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # A venv's kernelspec is found through sys.prefix, so moving JUPYTER_DATA_DIR loses nothing.
 

@@ -92,7 +92,12 @@ def test_show_source_displays_the_code_as_a_python_block(monkeypatch):
 
 def test_a_table_formats_numbers_by_their_column_and_escapes_pipes():
     text = table_markdown(["edit", "p(new)"], [["a|b", 0.987], ["c", 0.5]], ["", ".2f"])
-    assert text.splitlines() == ["| edit | p(new) |", "|---|---|", "| a\\|b | 0.99 |", "| c | 0.50 |"]
+    assert text.splitlines() == [
+        "| edit | p(new) |",
+        "|---|---|",
+        "| a\\|b | 0.99 |",
+        "| c | 0.50 |",
+    ]
 
 
 def test_a_table_without_specs_shows_every_cell_as_text():

@@ -259,7 +259,7 @@ CHECKS = {
     "04_sublayer_connection": "sublayer",
     "05_ffn_memory": "memory",
     "06_locating_and_editing": "editing",
-    "06_mixture_of_experts": "moe",
+    "07_mixture_of_experts": "moe",
 }
 PLANTED = "    raise NotImplementedError  # delete this line once you have fixed the bug below\n"
 

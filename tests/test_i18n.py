@@ -139,7 +139,9 @@ def claim_templates(cells: dict[str, str]) -> tuple[dict[str, str], list[str]]:
                 items = []
                 for item in getattr(headers, "elts", []):  # ["edit", *columns] reads columns too
                     starred = isinstance(item, ast.Starred) and isinstance(item.value, ast.Name)
-                    items.extend(getattr(lists.get(item.value.id), "elts", []) if starred else [item])
+                    items.extend(
+                        getattr(lists.get(item.value.id), "elts", []) if starred else [item]
+                    )
                 for item in items:
                     if isinstance(item, ast.Constant) and isinstance(item.value, str):
                         found[item.value] = f"{where}, line {node.lineno}"

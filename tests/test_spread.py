@@ -217,3 +217,28 @@ def test_the_float64_position_table_differs_from_the_float32_one_by_its_rounding
     moved = _perturbation("float64 positions")
     assert 1e-9 < moved["table"] < 1e-6 and moved["embeddings"] == 0 == moved["points"]
     assert moved["table dtype"] == "torch.float64"  # the default dtype, as before
+
+
+def test_a_partial_measurement_keeps_the_others_and_drops_what_no_longer_exists(
+    tmp_path, monkeypatch
+):
+    from devtools.spread import __main__ as spread_main
+
+    kept, gone = QUANTITIES[0].name, "a quantity since removed"
+    old = {
+        "variants": ["native", "one thread"],
+        "quantities": {kept: {"a": 1}, gone: {"b": 2}, QUANTITIES[1].name: {"c": 3}},
+        "notebooks": {"notebooks/01_feed_forward.ipynb": {}, "notebooks/99_gone.ipynb": {}},
+    }
+    file = tmp_path / "spread.json"
+    file.write_text(json.dumps(old), encoding="utf-8")
+    monkeypatch.setattr(spread_main, "SPREAD_FILE", file)
+    new = {
+        "variants": ["native", "one thread"],
+        "quantities": {QUANTITIES[1].name: {"c": 4}},
+        "notebooks": {},
+    }
+    merged = spread_main.merged(new)
+    assert merged["quantities"] == {kept: {"a": 1}, QUANTITIES[1].name: {"c": 4}}
+    assert list(merged["notebooks"]) == ["notebooks/01_feed_forward.ipynb"]
+    assert spread_main.merged(new | {"variants": ["native"]}) == new | {"variants": ["native"]}

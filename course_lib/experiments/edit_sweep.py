@@ -11,8 +11,10 @@ and the course's top-1 measures: the new answer is the top word, after either ph
 entities' facts of the relation and the entity's other facts keep their top word; the change of
 the filler lines' next-word loss.
 
-Rewriting 144 facts five ways at every strength takes a few minutes, so the results are stored:
-``python -m course_lib.experiments.edit_sweep`` remakes them (a test remakes one fact's).
+Rewriting 144 facts six ways at every strength takes a few minutes, so the results are stored:
+``python -m course_lib.experiments.edit_sweep`` remakes them (a test remakes one fact's), and
+``python -m course_lib.experiments.edit_sweep filler-c`` the rank-one edit's with C taken over
+the lines that state no fact.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from course_lib.model.language_model import LanguageModel
 from course_lib.threads import torch_threads
 
 SWEEP_FILE = Path(__file__).parent.parent / "data" / "edit_sweep.npz"
+FILLER_C_FILE = Path(__file__).parent.parent / "data" / "edit_sweep_filler_c.npz"
 TARGETS = 3  # new answers tried per fact
 METRICS = (
     "p(new)", "p(old)", "p(new), other phrasing", "p(old), other phrasing", "efficacy", "top-1",
@@ -81,9 +84,7 @@ FILLER_LINES = 64  # the filler lines whose loss measures fluency
 def filler_tokens(corpus: Corpus) -> torch.Tensor:
     """The corpus' first ``FILLER_LINES`` filler lines, as tokens (lines, L): sentences that state
     no fact. Made once per corpus; callers read it, never write it."""
-    sentences = {s for fact in corpus.facts for s in (fact.sentence, fact.paraphrased_sentence)}
-    rows = [i for i, line in enumerate(corpus.lines) if line not in sentences][:FILLER_LINES]
-    tokens = corpus.tokens()[rows]
+    tokens = corpus.tokens()[ED.fact_free_lines(corpus)[:FILLER_LINES]]
     return tokens[:, : int((tokens != 0).sum(dim=1).max())]
 
 
@@ -246,6 +247,41 @@ def stored_sweep(path: Path = SWEEP_FILE) -> Sweep:
     return Sweep(results, changed, arrays["before"], edits)
 
 
+# ---- the rank-one edit with C from text that states no fact
+
+FILLER_C = N_("rank-one, layer 1, last word, C from filler")
+CORPUS_C, FILLER_ONLY_C = N_("corpus' C"), N_("C from filler")  # the two Cs, as tables name them
+
+
+def sweep_filler_c(
+    model: LanguageModel, corpus: Corpus, edits: Sequence[tuple[int, str]]
+) -> np.ndarray:
+    """The rank-one edit where tracing points, at every scale, with C taken over the lines that
+    state no fact instead of the whole corpus: (edits, STRENGTHS, len(METRICS))."""
+    C = ED.key_covariance(model, corpus, 1, facts=False)
+    last = corpus.prompts()[0].shape[1] - 1
+    rows = []
+    with torch_threads(1):
+        for fact, new in edits:
+            change = ED.rank_one_update_for(model, corpus, fact, new, 1, last, C)
+            rows.append([measure(model, ED.with_change(model, 1, change, s), corpus, fact, new)[0]
+                         for s in SCALES])  # fmt: skip
+    return np.array(rows)
+
+
+def save_filler_c(results: np.ndarray, path: Path = FILLER_C_FILE) -> int:
+    return save_npz(path, {"results": results}, {"metrics": METRICS})
+
+
+@lru_cache(maxsize=1)
+def stored_filler_c(path: Path = FILLER_C_FILE) -> np.ndarray:
+    """``sweep_filler_c`` over the stored sweep's 144 edits, as stored: (144, STRENGTHS,
+    len(METRICS))."""
+    arrays, _ = load_npz(path, "rank-one edits with C from filler",
+                         "course_lib.experiments.edit_sweep filler-c")  # fmt: skip
+    return arrays["results"]
+
+
 # ---- reading the sweep
 
 
@@ -253,10 +289,15 @@ def at_least(sweep: Sweep, method: str, target: float) -> tuple[np.ndarray, np.n
     """Each edit at the weakest strength whose p(new) reaches ``target``: its measurements
     (edits, len(METRICS)) and whether it reached the target at all (edits,); an edit that never
     does is taken at the strongest."""
-    p_new = sweep.column(method, "p(new)")  # (edits, strengths)
+    return first_reaching(sweep.results[method], target)
+
+
+def first_reaching(results: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
+    """``at_least`` on one method's measurements (edits, strengths, len(METRICS))."""
+    p_new = results[..., METRICS.index("p(new)")]  # (edits, strengths)
     reached = p_new >= target
     index = np.where(reached.any(axis=1), reached.argmax(axis=1), p_new.shape[1] - 1)
-    return sweep.results[method][np.arange(len(index)), index], reached.any(axis=1)
+    return results[np.arange(len(index)), index], reached.any(axis=1)
 
 
 def at_default(sweep: Sweep, method: str) -> np.ndarray:
@@ -295,6 +336,10 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
 if __name__ == "__main__":  # python -m course_lib.experiments.edit_sweep
     start = time.perf_counter()
     model, corpus = ED.paraphrased_model()
+    if sys.argv[1:] == ["filler-c"]:  # the rank-one edit with C from filler, every stored edit
+        size = save_filler_c(sweep_filler_c(model, corpus, stored_sweep().edits))
+        print(f"{size / 1024:.0f} KiB in {FILLER_C_FILE}, {time.perf_counter() - start:.0f} s")
+        sys.exit()
     facts = [int(a) for a in sys.argv[1:]] or None
     size = save_sweep(sweep_edits(model, corpus, facts))
     print(f"{size / 1024:.0f} KiB in {SWEEP_FILE}, {time.perf_counter() - start:.0f} s")

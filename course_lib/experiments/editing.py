@@ -169,10 +169,18 @@ def keys(model: LanguageModel, tokens: torch.Tensor, layer: int) -> torch.Tensor
     return model.ffn_hidden(tokens)[layer]
 
 
-def key_covariance(model: LanguageModel, corpus: Corpus, layer: int) -> torch.Tensor:
+def fact_free_lines(corpus: Corpus) -> list[int]:
+    """The corpus' lines that state no fact (filler), by index."""
+    sentences = {s for fact in corpus.facts for s in (fact.sentence, fact.paraphrased_sentence)}
+    return [i for i, line in enumerate(corpus.lines) if line not in sentences]
+
+
+def key_covariance(
+    model: LanguageModel, corpus: Corpus, layer: int, facts: bool = True
+) -> torch.Tensor:
     """C = mean of k k^T over every key the corpus makes, each word of each line (padding left
-    out): (d_ff, d_ff)."""
-    tokens = corpus.tokens()
+    out), or with ``facts=False`` over the lines that state no fact only: (d_ff, d_ff)."""
+    tokens = corpus.tokens() if facts else corpus.tokens()[fact_free_lines(corpus)]
     with torch.no_grad():
         k = keys(model, tokens, layer)[tokens != 0]  # (positions, d_ff)
     return k.T @ k / len(k)

@@ -19,14 +19,15 @@ THRESHOLD = 0.2  # Dai et al.'s coarse knowledge neurons: attribution above 0.2 
 class Row:
     """One line of the scoreboard. ``claim`` is the lesson's sentence about the row, ``holds``
     whether this run confirms it; ``same`` whether the toy agrees with the paper (a direction: the
-    same sign; a level: within a factor of 2); ``tested`` what the lesson measured about the
-    difference or the agreement, "" where it measured nothing."""
+    same sign; a level: within a factor of 2), None where the two are not measured alike;
+    ``tested`` what the lesson measured about the difference or the agreement, "" where it
+    measured nothing."""
 
     study: str
     measure: str
     paper: str
     toy: str
-    same: bool
+    same: bool | None
     tested: str
     claim: str
     holds: bool
@@ -60,6 +61,7 @@ def scoreboard(
     narrow, wide = sweep.settings.widths[0], sweep.settings.widths[-1]
     wider_sparser = bool((runs[:, -1] < runs[:, 0]).all())
     erasing_lowers = bool(erased.own.mean() < 0)
+    erase_level = bool(0.5 <= float(erased.own.mean()) / DAI_2022["suppress"] <= 2)
     trained, untrained = np.asarray(trained), np.asarray(untrained)
     sparser = bool((trained < untrained).all())
     level = min(LI_2023.values()), max(LI_2023.values())
@@ -90,13 +92,23 @@ def scoreboard(
         ),
         Row(
             tr("Dai et al. 2022"),
-            tr("erase a fact's top units: change of p(answer)"),
+            tr("erase a fact's top units: p(answer) falls (direction)"),
             _percent(DAI_2022["suppress"], 0),
             _percent(float(erased.own.mean())),
             erasing_lowers,
             tr("unrelated facts lose less (section 4)") if unrelated_less else "",
             N_("Dai et al.: erasing lowers p(answer), as in the paper"),
             erasing_lowers and unrelated_less,
+        ),
+        Row(
+            tr("Dai et al. 2022"),
+            tr("erase a fact's top units: change of p(answer) (level)"),
+            _percent(DAI_2022["suppress"], 0),
+            _percent(float(erased.own.mean())),
+            erase_level,
+            "",
+            N_("Dai et al.: erasing takes over twice the paper's share here"),
+            bool(erased.own.mean() < 2 * DAI_2022["suppress"]),
         ),
         Row(
             tr("Dai et al. 2022"),
@@ -112,12 +124,12 @@ def scoreboard(
         ),
         Row(
             tr("Dai et al. 2022"),
-            tr("units per fact above 0.2 x the largest attribution (here one prompt, no refining)"),
-            f"≈{DAI_2022['neurons']:.0f}",
-            f"{float(np.mean(neurons)):.0f}",
-            bool(np.mean(neurons) <= 2 * DAI_2022["neurons"]),
+            tr("units per fact above 0.2 x the largest attribution"),
+            tr("≈{n:.0f}, after refining over paraphrases").format(n=DAI_2022["neurons"]),
+            tr("{n:.0f}, one prompt, not refined").format(n=float(np.mean(neurons))),
+            None,
             "",
-            N_("Dai et al.: a fact has far more such units here"),
+            N_("Dai et al.: not comparable; before any refining a fact has more such units here"),
             bool(np.mean(neurons) > 2 * DAI_2022["neurons"]),
         ),
         Row(
@@ -179,7 +191,7 @@ def markdown(rows: list[Row]) -> str:
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
-        same = tr("yes") if row.same else tr("no")
+        same = tr("not comparable") if row.same is None else tr("yes") if row.same else tr("no")
         cells = [row.study, row.measure, row.paper, row.toy, same, row.tested or "—"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -12,6 +12,9 @@ from matplotlib.figure import Figure
 from course_lib.i18n import N_, tr
 from course_lib.plots import GREY, PALETTE, new_figure, tint
 
+# The grid's row labels, the relations, in the learner's language (facts.RELATIONS).
+_RELATIONS = (N_("capital"), N_("colour"), N_("animal"), N_("food"))
+
 SITE_TITLES = {
     "stream": N_("the residual stream"),
     "attention": N_("the attention's output"),
@@ -157,7 +160,9 @@ class RewriteView:
         if self.labels != (data.entities, data.relations):  # new tick texts only when they change
             self.labels = (data.entities, data.relations)
             self.grid_ax.set_xticks(np.arange(codes.shape[1]) + 0.5, data.entities, rotation=90)
-            self.grid_ax.set_yticks(np.arange(codes.shape[0]) + 0.5, data.relations)
+            self.grid_ax.set_yticks(
+                np.arange(codes.shape[0]) + 0.5, [tr(r) for r in data.relations]
+            )
         self.title.set_text(
             tr("“{prompt}”: “{old}” → “{new}”", prompt=data.prompt, old=data.old, new=data.new)
             + "\n"

@@ -339,7 +339,7 @@ class TrianglesView:
             tr(
                 "{network} network, sharpness {sharpness:g}: "
                 "agrees with the geometric test on {agreement:.2%} of the grid",
-                network=data.network,
+                network=tr(data.network),
                 sharpness=data.sharpness,
                 agreement=data.agreement,
             )

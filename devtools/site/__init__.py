@@ -92,7 +92,8 @@ def build(out: Path, source: Path = NOTEBOOKS, limits: dict[str, int] | None = N
         titles[edition] = write_pages(
             edition, books[edition], demos, manifests, out, source, counts
         )
-    write_home(out, titles)
+    lessons = sum(1 for p, _ in books["en"] if p.name[:2] != "00")  # the index is not one
+    write_home(out, titles, lessons)
     total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file() and f.name != REPORT)
     report = {"demos": rows, "total_bytes": total, "frames_bytes": sum(r["bytes"] for r in rows)}
     report |= {"math_failures": counts["math_failures"]}

@@ -207,7 +207,9 @@ def glossary_notebook(edition: str, lessons: list[tuple[Path, object]]):
     return glossary
 
 
-def write_home(out: Path, titles: dict[str, str]) -> None:
+def write_home(out: Path, titles: dict[str, str], lessons: int) -> None:
+    """The site's front page: the course in both languages, ``lessons`` lessons long, and a link
+    to each edition's index."""
     import nbformat
 
     nb = nbformat.v4.new_notebook()
@@ -217,7 +219,8 @@ def write_home(out: Path, titles: dict[str, str]) -> None:
         for e in EDITIONS
     )
     text = (
-        f'# {titles["en"]}\n\n{word("en", "home")}\n\n<p lang="zh-Hans">{word("zh", "home")}</p>\n\n'
+        f"# {titles['en']}\n\n{word('en', 'home', lessons=lessons)}\n\n"
+        f'<p lang="zh-Hans">{word("zh", "home", lessons=lessons)}</p>\n\n'
         f'<ul class="home-editions">{editions}</ul>'
     )
     nb.cells = [nbformat.v4.new_markdown_cell(text)]

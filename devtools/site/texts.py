@@ -43,8 +43,8 @@ WORDS = {
     # {right} and {total} are filled in by the page's script (site_assets/quiz.js)
     "progress": N_("Questions on this page answered correctly: {right} of {total}"),
     "home": N_(
-        "An interactive course on the Transformer's position-wise feed-forward network, in five "
-        "lessons. Every figure and every slider works here in the browser, with no Python "
+        "An interactive course on the Transformer's position-wise feed-forward network, in "
+        "{lessons} lessons. Every figure and every slider works here in the browser, with no Python "
         "running; the notebooks let you change the code."
     ),
 }

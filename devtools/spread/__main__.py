@@ -49,14 +49,20 @@ def _write(summary: dict) -> None:
 
 def merged(summary: dict) -> dict:
     """``summary`` over what the file already holds: a run of some quantities or lessons
-    replaces theirs and keeps the others', measured under the same variants."""
+    replaces theirs and keeps the others', measured under the same variants; a quantity or a
+    lesson that no longer exists is dropped."""
+    from devtools.spread.quantities import BY_NAME as QUANTITIES
+
     if not SPREAD_FILE.exists():
         return summary
     old = json.loads(SPREAD_FILE.read_text(encoding="utf-8"))
     if old.get("variants") != summary["variants"]:
         return summary
+    exists = {"quantities": lambda name: name in QUANTITIES,
+              "notebooks": lambda path: (ROOT / path).exists()}  # fmt: skip
     return summary | {
-        part: old.get(part, {}) | summary[part] for part in ("quantities", "notebooks")
+        part: {k: v for k, v in old.get(part, {}).items() if exists[part](k)} | summary[part]
+        for part in ("quantities", "notebooks")
     }
 
 

@@ -129,3 +129,33 @@ def test_the_stored_sweep_is_what_sweeping_one_edit_now_gives():
     spread make spread measured (at most SPREAD_FIGURE, docs/spread.md); counts exactly their
     spread."""
     check_fresh_run("edit sweep: fact 17, first answer")
+
+
+def test_c_from_filler_is_taken_over_the_lines_that_state_no_fact_only():
+    model, corpus = ED.paraphrased_model()
+    lines = ED.fact_free_lines(corpus)
+    sentences = {f.sentence for f in corpus.facts} | {f.paraphrased_sentence for f in corpus.facts}
+    assert lines and all(corpus.lines[i] not in sentences for i in lines)
+    stating = [i for i, line in enumerate(corpus.lines) if line in sentences]
+    assert stating and sorted(lines + stating) == list(range(len(corpus.lines)))
+    tokens = corpus.tokens()[lines]
+    with torch.no_grad():
+        k = ED.keys(model, tokens, 1)[tokens != 0]
+    expected = k.T @ k / len(k)
+    C = ED.key_covariance(model, corpus, 1, facts=False)
+    assert torch.allclose(C, expected)
+    assert not torch.allclose(C, ED.key_covariance(model, corpus, 1), atol=1e-3)
+
+
+def test_the_stored_filler_c_edits_cover_every_edit_at_every_scale():
+    rows = S.stored_filler_c()
+    assert rows.shape == (144, S.STRENGTHS, len(S.METRICS))
+    assert np.isfinite(rows[..., S.METRICS.index("p(new)")]).all()
+
+
+def test_the_stored_filler_c_edits_are_what_one_edit_now_gives():
+    """Fact 17 rewritten to its first new answer by the rank-one edit with C from filler, at every
+    scale: the file's measurements (rebuilt by python -m course_lib.experiments.edit_sweep
+    filler-c). Tolerance: 10 × the spread make spread measured (at most SPREAD_FIGURE,
+    docs/spread.md); counts exactly their spread."""
+    check_fresh_run("edit sweep, C from filler: fact 17, first answer")

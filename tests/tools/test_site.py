@@ -85,11 +85,17 @@ def expected_frames(demo, edition: str) -> tuple[str, int]:
 def test_every_notebook_of_both_editions_has_its_page_and_the_home_links_both(pages):
     for edition, folder in EDITION_DIRS.items():
         stems = [p.stem for p in sorted(folder.glob("*.ipynb"))]
-        assert len(stems) == 7  # the index and six lessons
+        assert len(stems) == 8  # the index and seven lessons
         for stem in [*stems, "glossary"]:
             assert f"{edition}/{stem}.html" in pages, f"no page for {edition}/{stem}"
     home = {a["href"] for a in pages["index.html"].all("a")}
     assert {"en/00_index.html", "zh/00_index.html"} <= home
+
+
+def test_the_home_page_counts_the_lessons_the_site_has(pages):
+    lessons = len([p for p in EDITION_DIRS["en"].glob("*.ipynb") if p.name[:2] != "00"])
+    text = " ".join(" ".join(pages["index.html"].text).split())
+    assert f"network, in {lessons} lessons." in text and f"共 {lessons} 课" in text
 
 
 def test_every_local_link_resolves_and_every_page_has_the_editions_navigation(built, pages):

@@ -206,7 +206,7 @@ MESSAGES: dict[str, str] = {
         "d_ff' = {d_ff_equal} 的门控 FFN：除取整误差外，与普通 FFN 的预算相同"
     ),
     "d_model=8, d_ff={d_ff:>2}: two layers equal one matrix": "d_model=8，d_ff={d_ff:>2}：两层线性层等于一个矩阵",
-    "max |difference| below 1e-10, rank {rank} (bound {bound})": "最大 |差值| 低于 1e-10，秩为 {rank}（上界 {bound}）",
+    "max |difference| below 1e-10, rank {rank} (bound {bound})": "最大 |差值| 低于 1e-10，秩为 {rank}，上界为 {bound}",
     "from d_ff={exact_from}": "从 d_ff={exact_from} 起",
     "{ring} against {xor}": "{ring} 对比 {xor}",
     "{TRIANGLE_EDGES} edges, first width reaching {THRESHOLD}: {relu_triangles}": "{TRIANGLE_EDGES} 条边，首个达到 {THRESHOLD} 的宽度：{relu_triangles}",

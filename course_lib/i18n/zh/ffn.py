@@ -207,7 +207,7 @@ MESSAGES: dict[str, str] = {
     "GELU, SiLU and the identity make no exact zeros": "GELU、SiLU 和恒等函数不产生恰好为 0 的值",
     "FLOPs grow in proportion to d_ff": "FLOPs 与 d_ff 成正比增长",
     "parameters grow a little less than 8 × (b2 does not grow)": (
-        "参数量的增长略小于 8 倍（b2 不随之增长）"
+        "参数量的增长略小于 8 倍，因为 b2 不随之增长"
     ),
     "{n} of {total}": "{n}/{total}",
     "×{ratio:.0f} for 8 × the width": "宽度为 8 倍时为 ×{ratio:.0f}",

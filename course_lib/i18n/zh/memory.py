@@ -2,12 +2,12 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.plots.memory: the erasing figure
-    "own fact": "本事实",
+    "own fact": "本条事实",
     "unrelated facts": "无关事实",
     "random units": "随机单元",
     "zeroing {n} units at the prompt's last word": "在提示的最后一个词处将 {n} 个单元置零",
     "relative change of p(answer), one dot per fact (bar: mean)": (
-        "p(answer) 的相对变化，每个点是一条事实（竖线：均值）"
+        "p(答案) 的相对变化，每个点是一条事实（竖线：均值）"
     ),
     # course_lib.plots.memory: the knowledge-neuron demo
     "as trained": "原模型",
@@ -46,39 +46,39 @@ MESSAGES: dict[str, str] = {
         "layer 和 unit 似乎颠倒了：请返回 (layer, unit)"
     ),
     "(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}": (
-        "(layer, unit) 必须位于 [0, {layers}) x [0, {d_ff}) 之内，得到的却是 {got}"
+        "(layer, unit) 必须位于 [0, {layers}) × [0, {d_ff}) 之内，得到的却是 {got}"
     ),
     "zeroing your unit does not lower p(answer): its score has the wrong sign; "
     "take the largest gradient x activation (or the largest drop), not the smallest": (
-        "把你的单元置零并没有降低 p(answer)：它的得分符号反了；"
-        "应取梯度 x 激活最大（或降幅最大）的单元，而不是最小的"
+        "把你的单元置零并没有降低 p(答案)：它的得分符号反了；"
+        "应取梯度 × 激活最大（或降幅最大）的单元，而不是最小的"
     ),
     "that is the unit that fires most; firing is not mattering: weigh each "
     "activation by its effect on log p(answer) (gradient x activation), or "
     "zero each unit and measure": (
-        "这是激活最强的单元；激活强不等于影响大：应按每个激活对 log p(answer) 的影响加权"
-        "（梯度 x 激活），或者逐个把单元置零并测量"
+        "这是激活最强的单元；激活强不等于影响大：应按每个激活对 log p(答案) 的影响加权"
+        "（梯度 × 激活），或者逐个把单元置零并测量"
     ),
     "zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
     "it by at least {least:.3f}. Gradient x activation only estimates "
     "the effect to first order: zero each unit in turn and measure": (
-        "把你的单元置零使 p(answer) 降低 {drop:.3f}；影响最大的 {top} 个单元至少使它降低 "
-        "{least:.3f}。梯度 x 激活只是一阶估计：请依次把每个单元置零并测量"
+        "把你的单元置零使 p(答案) 降低 {drop:.3f}；影响最大的 {top} 个单元至少使它降低 "
+        "{least:.3f}。梯度 × 激活只是一阶估计：请依次把每个单元置零并测量"
     ),
     "zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
     "unit by {best:.2f}: one of the units that matter most for this fact.": (
-        "把 L{layer} 的单元 {unit} 置零使 p(answer) 降低 {drop:.2f}，最好的单个单元使它降低 "
+        "把 L{layer} 的单元 {unit} 置零使 p(答案) 降低 {drop:.2f}，最好的单个单元使它降低 "
         "{best:.2f}：这是对该事实影响最大的单元之一。"
     ),
     # course_lib.checks.memory: the erasing prediction
     "return two numbers: (own fact's change, unrelated facts' change)": (
-        "请返回两个数：（该事实的变化，无关事实的变化）"
+        "请返回两个数：(该事实的变化, 无关事实的变化)"
     ),
     "a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)": (
         "相对变化 p_after / p_before - 1 不可能低于 -1（即 p = 0）"
     ),
     "these units push the answer up (the largest attributions): zeroing them lowers p(answer)": (
-        "这些单元把答案往上推（归因最大）：把它们置零会降低 p(answer)"
+        "这些单元把答案往上推（归因最大）：把它们置零会降低 p(答案)"
     ),
     "the fact survives: 5 units of 512 carry only part of it; memory is spread "
     "over many units, and the residual stream still carries attention's share": (
@@ -158,7 +158,7 @@ MESSAGES: dict[str, str] = {
         "第一条事实最强的 10 个单元：20 个点的求和就是精确分数，误差在 1% 以内"
     ),
     "gradient x activation picks the same top unit for under half the facts": (
-        "梯度 x 激活选出的最高单元与之相同的事实不到一半"
+        "梯度 × 激活选出的首位单元与积分相同的事实不到一半"
     ),
     "ReLU units at the prompts' last word switch on or off": (
         "提示最后一个词处有 ReLU 单元切换了开关"
@@ -179,7 +179,7 @@ MESSAGES: dict[str, str] = {
         "平均而言，第 1 层的单元几乎只通过直接路径起作用"
     ),
     "erasing a fact's top 5 units lowers its p(answer)": (
-        "擦除一条事实的前 5 个单元会降低它的 p(answer)"
+        "擦除一条事实的前 5 个单元会降低它的 p(答案)"
     ),
     "by over half": "降幅超过一半",
     "unrelated facts keep theirs far better": "无关事实的概率保持得好得多",
@@ -191,7 +191,7 @@ MESSAGES: dict[str, str] = {
     "mean change within 2 %": "平均变化在 2% 以内",
     "the spread is wide: from under a fifth to nearly all": ("差异很大：从不到五分之一到几乎全部"),
     "doubling the same units does not raise p(answer) on average": (
-        "把同样的单元加倍，平均而言并不会提高 p(answer)"
+        "把同样的单元加倍，平均而言并不会提高 p(答案)"
     ),
     "the answers leave p little room: no fact could gain even 2 %": (
         "p 的上升空间很小：没有哪条事实还能提高 2%"
@@ -221,7 +221,7 @@ MESSAGES: dict[str, str] = {
     ),
     "every run stays far from large models' few percent": "每次运行都离大模型的百分之几很远",
     # section 6
-    "default: erasing the 5 units lowers p(answer)": "默认设置：擦除这 5 个单元会降低 p(answer)",
+    "default: erasing the 5 units lowers p(answer)": "默认设置：擦除这 5 个单元会降低 p(答案)",
     "with its 5 top units erased, the answer stays the most likely word for most facts": (
         "擦除前 5 个单元后，多数事实的答案仍是最可能的下一个词"
     ),
@@ -254,6 +254,18 @@ MESSAGES: dict[str, str] = {
     "paper": "论文",
     "this toy": "本玩具模型",
     "as in the paper?": "与论文一致？",
+    "erase a fact's top units: p(answer) falls (direction)": "擦除一条事实归因最高的单元：p(答案) 下降（方向）",
+    "erase a fact's top units: change of p(answer) (level)": "擦除一条事实归因最高的单元：p(答案) 的变化（水平）",
+    "Dai et al.: erasing takes over twice the paper's share here": (
+        "Dai 等人：擦除在这里拿走的比例超过论文的两倍"
+    ),
+    "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
+    "≈{n:.0f}, after refining over paraphrases": "≈{n:.0f}，经同义句筛选之后",
+    "{n:.0f}, one prompt, not refined": "{n:.0f}，只用一个提示，未经筛选",
+    "Dai et al.: not comparable; before any refining a fact has more such units here": (
+        "Dai 等人：两者不可比；未经筛选时，这里每条事实的此类单元更多"
+    ),
+    "not comparable": "不可比",
     "yes": "是",
     "no": "否",
     "value's top token = top trigger's next word, lower / upper layer": (
@@ -267,22 +279,17 @@ MESSAGES: dict[str, str] = {
     "Geva et al.: the upper layer holds no more semantic keys here": (
         "Geva 等人：这里高层的语义键并不更多"
     ),
-    "erase a fact's top units: change of p(answer)": "擦除一条事实的前几个单元：p(answer) 的变化",
     "Dai et al.: erasing lowers p(answer), as in the paper": (
-        "Dai 等人：擦除会降低 p(answer)，与论文一致"
+        "Dai 等人：擦除会降低 p(答案)，与论文一致"
     ),
-    "double them: change of p(answer)": "把它们加倍：p(answer) 的变化",
+    "double them: change of p(answer)": "把它们加倍：p(答案) 的变化",
     "Dai et al.: doubling lowers p(answer) here, unlike the paper": (
-        "Dai 等人：这里加倍会降低 p(answer)，与论文相反"
+        "Dai 等人：这里加倍会降低 p(答案)，与论文相反"
     ),
-    "Dai et al.: a fact has far more such units here": "Dai 等人：这里每条事实的此类单元要多得多",
     "both layers over 5 times chance (section 3)": "两层都超过随机水平的 5 倍（第 3 节）",
     "unrelated facts lose less (section 4)": "无关事实损失更少（第 4 节）",
     "log-odds fall too: not the ceiling of p alone (section 4)": (
         "对数几率也下降：不只是 p 碰到了上限（第 4 节）"
-    ),
-    "units per fact above 0.2 x the largest attribution (here one prompt, no refining)": (
-        "每条事实中归因超过最大值 0.2 倍的单元数（这里只有一个提示，未经筛选）"
     ),
     "units active per token, trained (level)": "训练后每个 token 激活的单元比例（水平）",
     "Li et al.: the toy's FFN stays near half active, many times the paper's level": (
@@ -321,16 +328,16 @@ MESSAGES: dict[str, str] = {
     "it rises for {rose} of 48 facts": "{rose}/48 条事实的概率上升",
     "{fell} of 48 facts, lower": "{fell}/48 条事实下降",
     "layer 0: {layer_0} of 4, layer 1: {layer_1} of 4": "第 0 层：{layer_0}/4，第 1 层：{layer_1}/4",
-    "denser in {n} of {total} (seed, layer) pairs": "在 {total} 个（种子，层）组合中有 {n} 个更稠密",
+    "denser in {n} of {total} (seed, layer) pairs": "种子与层的 {total} 种组合中有 {n} 种更稠密",
     "{kept} of 48": "{kept}/48",
-    "SwiGLU comes {place} of 3": "SwiGLU 排第 {place}（共 3 个）",
+    "SwiGLU comes {place} of 3": "SwiGLU 在 3 个变体中排第 {place}",
     "above 30%": "高于 30%",
     "below 1e-12": "低于 1e-12",
     # lesson 5's labelled output
     "parameters: {n}": "参数量：{n}",
     "facts: {facts}, lines: {lines}, words: {words}": "事实：{facts} 条，句子：{lines} 句，词：{words} 个",
     "distinct prefixes: {n}  activations: {shape}": "不同的前缀：{n} 个  激活：{shape}",
-    'layer 1, unit {unit}: fires most on "{prompt}"': '第 1 层，单元 {unit}：在 "{prompt}" 上激活最强',
+    'layer 1, unit {unit}: fires most on "{prompt}"': "第 1 层，单元 {unit}：在“{prompt}”上激活最强",
     "its top 5 trigger prefixes:": "激活它最强的 5 个前缀：",
     "layer {layer}: {token} token, {relation} relation, {entity} entity, {mixed} mixed": "第 {layer} 层：token 键 {token} 个，关系键 {relation} 个，实体键 {entity} 个，混合 {mixed} 个",
     "layer 1, unit {unit}: its top 5 trigger prefixes": "第 1 层，单元 {unit}：激活它最强的 5 个前缀",
@@ -342,8 +349,8 @@ MESSAGES: dict[str, str] = {
     "layer {layer}: direct {direct:+.1f}, later layers and LayerNorm {later:+.1f}": "第 {layer} 层：直接 {direct:+.1f}，经由后面的层和 LayerNorm {later:+.1f}",
     "own fact:        mean {mean:.0%}, spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}，离散度（标准差）{std:.0%}",
     "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
-    "doubling, mean change of p(answer): {change:+.1%} (Dai et al.: {paper:+.0%})": "加倍后 p(answer) 的平均变化：{change:+.1%}（Dai 等人：{paper:+.0%}）",
-    "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "log-odds 的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
+    "doubling, mean change of p(answer): {change:+.1%} (Dai et al.: {paper:+.0%})": "加倍后 p(答案) 的平均变化：{change:+.1%}（Dai 等人：{paper:+.0%}）",
+    "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "对数几率的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
     "layer {layer}: {trained:.2f} of the units fire per token trained, {untrained:.2f} at initialisation (of {d_ff})": "第 {layer} 层：训练后每个 token 激活 {trained:.2f} 的单元，初始化时为 {untrained:.2f}（共 {d_ff} 个）",
     "{steps} steps per run, {seeds} seeds per width": "每次运行 {steps} 步，每个宽度 {seeds} 个种子",
     "d_ff {d_ff:3d}: trained {now[0]:.2f} / {now[1]:.2f}, at initialisation {init[0]:.2f} / {init[1]:.2f}; facts right in the worst seed: {worst} of {facts}": "d_ff {d_ff:3d}：训练后 {now[0]:.2f} / {now[1]:.2f}，初始化时 {init[0]:.2f} / {init[1]:.2f}；最差的种子答对 {worst}/{facts} 条事实",
@@ -353,13 +360,13 @@ MESSAGES: dict[str, str] = {
     "Dai et al. 2022": "Dai 等人 2022",
     "Li et al. 2023": "Li 等人 2023",
     # lesson 5's question
-    "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(answer) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(answer) 平均会……",
+    "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(答案) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(答案) 平均会……",
     "rises, as in the paper": "像论文中那样上升",
     "There is no room: a p above 0.95 can rise by 5 % at most, and the units do not only push the answer.": "没有上升的空间：高于 0.95 的概率最多只能再升 5%，而且这些单元提升的不只是答案。",
     "does not change": "不变",
     "Doubling 5 units of 512 is a large edit: it changes the logits of every word those units' value vectors touch.": "把 512 个单元中的 5 个加倍是很大的改动：这些单元的值向量涉及的每个词的 logit 都会改变。",
     "falls a little": "略有下降",
-    "Right: saturated answers cannot rise, and the doubled units also raise other words; in log-odds, which have no ceiling, the fall is clear.": "对：已饱和的答案无法再上升，而加倍的单元还会提升别的词；在没有上限的 log-odds 上，下降很明显。",
+    "Right: saturated answers cannot rise, and the doubled units also raise other words; in log-odds, which have no ceiling, the fall is clear.": "对：已饱和的答案无法再上升，而加倍的单元还会提升别的词；在没有上限的对数几率上，下降很明显。",
     # section 9: locate a fact, then rewrite it (course_lib.experiments.editing)
     "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
         "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
@@ -368,8 +375,7 @@ MESSAGES: dict[str, str] = {
     "restoring {site}": "恢复{site}",
     "layer {i}": "第 {i} 层",
     "corrupting the subject takes most of p(answer)": "破坏主语会拿走 p(答案) 的大部分",
-    "{share:.0%}": "{share:.0%}",
-    '"{prompt}": "{b}" -> "{a}"': '"{prompt}"：“{b}” -> “{a}”',
+    '"{prompt}": "{b}" -> "{a}"': "“{prompt}”：“{b}” → “{a}”",
     "the edited fact now gives the new answer": "被编辑的事实现在给出新答案",
     "rank-one, layer 1, last word": "秩一，第 1 层，最后一个词",
     "rank-one, layer 0, subject": "秩一，第 0 层，主语",
@@ -395,19 +401,19 @@ MESSAGES: dict[str, str] = {
     ),
     "rank-one edit": "秩一编辑",
     "the mean over the {n} facts": "{n} 条事实的平均",
-    'one fact: "{prompt}"': '一条事实："{prompt}"',
+    'one fact: "{prompt}"': "一条事实：“{prompt}”",
     # course_lib.plots.memory and widgets.memory: the fact-rewriting demo
     "keeps its answer": "保持原答案",
     "answer changed": "答案被改变",
-    "rewritten": "已改写",
-    "not rewritten": "未改写",
+    "rewritten": "编辑生效",
+    "not rewritten": "编辑未生效",
     "p(word) after the prompt": "提示之后的 p(词)",
     "old: {word}": "旧：“{word}”",
     "new: {word}": "新：“{word}”",
     "“{prompt}”: “{old}” → “{new}”": "“{prompt}”：“{old}” → “{new}”",
     "{n} changed": "改变了 {n} 条",
     # course_lib.checks.memory: rewrite a fact (exercise 5)
-    "rewrite a fact": "改写一条事实",
+    "rewrite a fact": "编辑一条事实",
     "your function changed the lesson's model itself: edit a copy (copy.deepcopy(model))": (
         "你的函数改动了本课的模型本身：请编辑一份副本（copy.deepcopy(model)）"
     ),
@@ -425,7 +431,7 @@ MESSAGES: dict[str, str] = {
         "这个更新沿着 k* 本身写入，仿佛 C 是单位矩阵或 k* k*ᵀ：C 应是语料产生的所有键的协方差（ED.key_covariance），这样其他键的输出才变化最小"
     ),
     # section 9: generalisation, on the two-phrasing model
-    "edited prompt": "编辑用的提示",
-    "other phrasing": "另一种说法",
-    "other phrasing: “{paraphrase}”": "另一种说法：“{paraphrase}”",
+    "edited prompt": "编辑所用的提示",
+    "other phrasing": "同义句",
+    "other phrasing: “{paraphrase}”": "同义句：“{paraphrase}”",
 }

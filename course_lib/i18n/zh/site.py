@@ -15,10 +15,10 @@ MESSAGES: dict[str, str] = {
         "预先计算的画面：每次只改变一个控件，其余控件保持默认值。运行笔记本即可查看所有组合。"
     ),
     "The glossary of every lesson, on one page.": "各课的术语表，汇集在这一页。",
-    "An interactive course on the Transformer's position-wise feed-forward network, in five "
-    "lessons. Every figure and every slider works here in the browser, with no Python "
+    "An interactive course on the Transformer's position-wise feed-forward network, in "
+    "{lessons} lessons. Every figure and every slider works here in the browser, with no Python "
     "running; the notebooks let you change the code.": (
-        "关于 Transformer 逐位置前馈网络（FFN）的交互式课程，共五课。"
+        "关于 Transformer 逐位置前馈网络（FFN）的交互式课程，共 {lessons} 课。"
         "这里的每张图和每个滑块都能直接在浏览器中使用，无需运行 Python；在笔记本中你还可以修改代码。"
     ),
     # the site's questions

@@ -163,7 +163,7 @@ MESSAGES: dict[str, str] = {
     # notebooks/04_sublayer_connection.ipynb: claims, in the order the lesson makes them
     "after: every position has mean 0": "归一化后：每个位置的均值都是 0",
     "largest |mean| below 1e-5": "最大 |均值| 低于 1e-5",
-    "after: every position has variance 1 (up to ε)": "归一化后：每个位置的方差都是 1（相差不超过 ε）",
+    "after: every position has variance 1 (up to ε)": "归一化后：除去 ε 的影响，每个位置的方差都是 1",
     "ours equals nn.LayerNorm": "我们的实现与 nn.LayerNorm 相同",
     "LayerNorm: each of the 6 positions has mean 0": "LayerNorm：6 个位置的均值都是 0",
     "BatchNorm: each of the 4 features has mean 0": "BatchNorm：4 个特征的均值都是 0",
@@ -212,7 +212,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化：最后一层的梯度不随深度减小"
     ),
     "16 layers: pre-norm's gradient falls from input to output (the paper's is about flat)": (
-        "16 层：前置层归一化的梯度从输入到输出逐层下降（论文中的大致持平）"
+        "16 层：前置层归一化的梯度从输入到输出逐层下降，而论文中的大致持平"
     ),
     "first layer over last above 4": "第一层与最后一层之比高于 4",
     "pre-norm: the first layer's gradient does not fall with depth": (
@@ -272,7 +272,9 @@ MESSAGES: dict[str, str] = {
     "the paper's, on embeddings + positional encoding: PositionalEncoding.dropout, p = {p}": "论文中的，作用于词嵌入 + 位置编码：PositionalEncoding.dropout，p = {p}",
     "norm  residual   |dL/dW2| layer 1  RMS after 16 layers": "norm  residual    第 1 层 |dL/dW2|        16 层后的 RMS",
     "pre-norm, {depth:2d} layers: stream RMS {rms:.1f} before the final norm": "前置层归一化，{depth:2d} 层：最终归一化之前，残差流的 RMS 为 {rms:.1f}",
-    "{p.placement:4}-norm, {p.depth:2d} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": "{p.placement:4}-norm，{p.depth:2d} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}",
+    "{p.placement}-norm, {p.depth:2d} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": (
+        "norm={p.placement}，{p.depth:2d} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}"
+    ),
     "{placement}-norm, warm-up {warmup:2d}: {n} of {seeds} seeds above {threshold}": (
         "{placement}-norm，预热 {warmup:2d} 步：{seeds} 个种子中 {n} 个高于 {threshold}"
     ),
