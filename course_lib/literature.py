@@ -8,8 +8,8 @@ demo's band). A base module: it imports nothing of the course."""
 GEVA_2021_AGREEMENT = (0.0, 0.035)
 # Dai et al. 2022: suppressing a fact's knowledge neurons changes p(answer) by about -29 % on
 # average, amplifying them by about +31 %; about 4 knowledge neurons per fact after refining over
-# paraphrases. (Their baseline picks units by activation, not attribution; the lesson does not
-# repeat it, so its number is not kept here.)
+# paraphrases. (Their baseline picks units by activation, not attribution; lesson 5 repeats it
+# with each fact's 5 most active units, but their baseline's numbers are not kept here.)
 # Meng et al. 2022 (ROME), Table 4, CounterFact on GPT-2 XL: (score S, efficacy score ES,
 # paraphrase score PS, neighbourhood score NS), in percent, for ROME, fine-tuning one layer's MLP
 # (FT), constrained fine-tuning (FT+L), knowledge neurons (KN) and the unedited model; S is the

@@ -242,3 +242,21 @@ def test_a_partial_measurement_keeps_the_others_and_drops_what_no_longer_exists(
     assert merged["quantities"] == {kept: {"a": 1}, QUANTITIES[1].name: {"c": 4}}
     assert list(merged["notebooks"]) == ["notebooks/01_feed_forward.ipynb"]
     assert spread_main.merged(new | {"variants": ["native"]}) == new | {"variants": ["native"]}
+
+
+def test_the_recording_kernel_reads_a_table_shown_without_formats(tmp_path, monkeypatch):
+    """A lesson may call show_table without specs (text cells); the spread's recording wrapper
+    must accept that call as the course's own show_table does, and record its numbers."""
+    from course_lib import claims
+    from devtools.spread import kernel
+
+    for name in ("show", "claim", "show_table"):
+        monkeypatch.setattr(claims, name, getattr(claims, name))  # restored after the test
+    assert kernel.table_numbers([["a", 1.5]], None) == [
+        {"field": "0,1", "spec": "", "value": 1.5, "text": "1.5"}
+    ]
+    record = tmp_path / "record.jsonl"
+    kernel.install(str(record))
+    claims.show_table(["name", "value"], [["a", 1.5]])
+    (entry,) = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    assert entry["kind"] == "table" and entry["numbers"][0]["value"] == 1.5

@@ -1,5 +1,6 @@
-"""Checkers for lesson 6: top-k routing with renormalised gates, and the Switch Transformer's
-balancing loss."""
+"""Checkers for lesson 7: Mixtral's top-k router, which router rows and experts learn when an
+expert is never chosen (against autograd), the Switch Transformer's balancing loss, and
+DeepSeek-V3's bias balancing."""
 
 from __future__ import annotations
 
@@ -17,12 +18,25 @@ from course_lib.checks import (
     run_check,
 )
 from course_lib.i18n import N_, tr
-from course_lib.model.moe import balancing_loss, expert_load, top_k_gates
+from course_lib.model.moe import (
+    MixtureOfExperts,
+    balance_step,
+    balancing_loss,
+    expert_load,
+    gradient_reach,
+    top_k_gates,
+)
 
 
 def _logits(seed: int) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     return torch.randn(2, 5, 6, generator=g, dtype=torch.float64) * 2
+
+
+def _renormalised(p: torch.Tensor, k: int) -> torch.Tensor:
+    top = p.topk(k, dim=-1)
+    kept = top.values / top.values.sum(dim=-1, keepdim=True)
+    return torch.zeros_like(p).scatter(-1, top.indices, kept)
 
 
 def _router_suspects(logits: torch.Tensor, k: int) -> dict[str, torch.Tensor]:
@@ -31,9 +45,16 @@ def _router_suspects(logits: torch.Tensor, k: int) -> dict[str, torch.Tensor]:
     top = p.topk(k, dim=-1)
     raw = logits.topk(k, dim=-1)
     return {
-        tr("the k gates do not sum to 1: divide the kept probabilities by their sum"): (
-            torch.zeros_like(p).scatter(-1, top.indices, top.values)
+        tr("the softmax runs over the batch, not the experts: use dim=-1"): (
+            _renormalised(logits.softmax(dim=0), k)
         ),
+        tr("the softmax runs over the sequence, not the experts: use dim=-1"): (
+            _renormalised(logits.softmax(dim=1), k)
+        ),
+        tr(
+            "these are the kept probabilities as they are: a form other models use (Qwen1.5-MoE, "
+            "DeepSeek-V2), but this exercise asks for Mixtral's, divided by their sum"
+        ): torch.zeros_like(p).scatter(-1, top.indices, top.values),
         tr("every expert keeps its gate: zero all but the k largest"): p,
         tr("the gates are raw logits: take the softmax first"): (
             torch.zeros_like(p).scatter(-1, raw.indices, raw.values)
@@ -45,7 +66,8 @@ def _router_suspects(logits: torch.Tensor, k: int) -> dict[str, torch.Tensor]:
 
 
 def check_router(fn: Callable) -> CheckResult:
-    """``fn(logits, k)`` must return top_k_gates(logits, k): (..., E), k nonzero, summing to 1."""
+    """``fn(logits, k)`` must return Mixtral's gates, top_k_gates(logits, k): (..., E), k
+    nonzero, renormalised to sum to 1."""
 
     def check() -> str:
         for seed, k in ((0, 2), (1, 1), (2, 3)):
@@ -64,11 +86,100 @@ def check_router(fn: Callable) -> CheckResult:
                 got,
                 expected,
                 partial(_router_suspects, logits, k),
-                tr("the gates differ from the renormalised top-k of the softmax"),
+                tr("the gates differ from Mixtral's: the renormalised top k of the softmax"),
             )
-        return tr("k gates per token, renormalised to sum to 1, the others 0.")
+        return tr("Mixtral's form: k gates per token, renormalised to sum to 1, the others 0.")
 
     return run_check(N_("top-k router"), check)
+
+
+# ---- which router rows and experts learn when expert 3 is never chosen
+
+FORMS = (N_("renormalised"), N_("probabilities kept"), N_("balancing loss"))
+UNCHOSEN = 3  # of 4 experts, top 2
+
+
+def never_chosen(form: str, seed: int) -> tuple[MixtureOfExperts, torch.Tensor]:
+    """A small mixture of 4 experts, top 2, whose router never ranks expert 3 among its 2 first
+    (positive inputs, a negative router row), gates renormalised unless ``form`` is
+    "probabilities kept"; and its inputs (tokens, d_model). Shapes drawn from ``seed``."""
+    g = torch.Generator().manual_seed(seed)
+    d_model, d_ff, tokens = (int(n) for n in torch.randint(3, 9, (3,), generator=g))
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        moe = MixtureOfExperts(d_model, d_ff, 4, 2, renormalise=form != FORMS[1]).double()
+    with torch.no_grad():  # expert i < 3 scores x_i (and a little more): each is chosen somewhere
+        moe.router.weight.copy_(torch.eye(4, d_model, dtype=torch.float64))
+        moe.router.weight.add_(0.1 * torch.rand(4, d_model, generator=g, dtype=torch.float64))
+        moe.router.weight[UNCHOSEN] = -1.0
+    return moe, 0.1 + torch.rand(tokens, d_model, generator=g, dtype=torch.float64)
+
+
+def autograd_reach(form: str, seed: int = 0) -> tuple[set[int], set[int]]:
+    """What autograd says for ``form``: (router rows, experts) with a nonzero gradient; the
+    balancing-loss form adds alpha 0.01 times the Switch Transformer's loss to the task's."""
+    moe, x = never_chosen(form, seed)
+    return gradient_reach(moe, x, alpha=0.01 if form == FORMS[2] else 0.0)
+
+
+def _sets(answer: object) -> tuple[set[int], set[int]]:
+    if not isinstance(answer, dict) or set(answer) != {"router rows", "experts"}:
+        raise Hint(tr("give each form a dict with two sets: 'router rows' and 'experts'"))
+    return set(answer["router rows"]), set(answer["experts"])
+
+
+def _row_hint(form: str, predicted: set[int], true: set[int]) -> str:
+    """Why the predicted router rows differ from autograd's for ``form``."""
+    if UNCHOSEN in predicted and UNCHOSEN not in true:
+        return tr(
+            "renormalised, a token's gates are a softmax over its 2 chosen logits only: the "
+            "unchosen expert's logit is in none of them, so its row gets no gradient"
+        )
+    if form == FORMS[1] and UNCHOSEN in true:
+        return tr(
+            "kept as probabilities, each gate divides by the softmax's sum over all 4 experts: "
+            "the unchosen expert's logit is in that denominator, so its row gets gradient"
+        )
+    if UNCHOSEN in true:
+        return tr(
+            "P_i averages the whole softmax over every token: the balancing loss reaches every "
+            "router row, the unchosen expert's too"
+        )
+    return tr("the chosen experts' rows get gradient in every form: their logits are in the gates")
+
+
+def check_gradient_prediction(fn: Callable) -> CheckResult:
+    """``fn()`` returns, for each of ``FORMS``, the router rows and the experts that get gradient
+    when expert 3 is never chosen; autograd on small mixtures (``autograd_reach``) decides."""
+
+    def check() -> str:
+        predicted = require_return(fn())
+        if not isinstance(predicted, dict) or set(predicted) != set(FORMS):
+            raise Hint(tr("return a dict with one entry per form: {forms}", forms=list(FORMS)))
+        for form in FORMS:
+            rows, experts = _sets(predicted[form])
+            for seed in (0, 1, 2):  # a few shapes: autograd's answer does not depend on them
+                true_rows, true_experts = autograd_reach(form, seed)
+                if UNCHOSEN in experts:
+                    raise Hint(tr(
+                        "expert 3 never runs, so its weights never touch the output: no "
+                        "gradient reaches them, in any form"
+                    ))  # fmt: skip
+                if experts != true_experts:
+                    raise Hint(tr(
+                        "experts 0, 1 and 2 each run on some tokens, so each gets gradient from "
+                        "the task"
+                    ))  # fmt: skip
+                if rows != true_rows:
+                    raise Hint(
+                        tr("{form}: {why}", form=tr(form), why=_row_hint(form, rows, true_rows))
+                    )
+        return tr(
+            "autograd agrees: only chosen experts learn, and the unchosen row learns only through "
+            "a softmax over all experts (probabilities kept, or the balancing loss)."
+        )
+
+    return run_check(N_("who gets gradient"), check)
 
 
 def _balancing_suspects(logits: torch.Tensor, alpha: float) -> dict[str, torch.Tensor]:
@@ -108,3 +219,87 @@ def check_balancing_loss(fn: Callable) -> CheckResult:
         return tr("α · E · Σ f_i P_i: α for an even load, up to α · E when one expert takes all.")
 
     return run_check(N_("balancing loss"), check)
+
+
+# ---- DeepSeek-V3's bias balancing
+
+
+def _step_inputs(seed: int) -> tuple[torch.Tensor, torch.Tensor, int, float]:
+    g = torch.Generator().manual_seed(seed)
+    tokens, experts = 12 + 4 * seed, 5 + seed
+    logits = torch.randn(tokens, experts, generator=g, dtype=torch.float64)
+    bias = (torch.rand(experts, generator=g, dtype=torch.float64) - 0.5) * 0.4
+    return logits, bias, 1 + seed % 3, (0.001, 0.01, 0.05)[seed % 3]
+
+
+def _gate_suspects(logits: torch.Tensor, bias: torch.Tensor, k: int) -> dict[str, torch.Tensor]:
+    s = torch.sigmoid(logits)
+    chosen = (s + bias).topk(k, dim=-1).indices
+    biased = (s + bias).gather(-1, chosen)
+    plain = s.topk(k, dim=-1)
+    p = logits.softmax(dim=-1)  # a softmax in place of the sigmoid, chosen and normalised alike
+    by_p = (p + bias).topk(k, dim=-1).indices
+    soft = p.gather(-1, by_p)
+    return {
+        tr("the bias is in the gates: it only chooses the experts; each gate is the chosen "
+           "expert's own affinity s"): torch.zeros_like(s).scatter(
+            -1, chosen, biased / biased.sum(dim=-1, keepdim=True)
+        ),
+        tr("the bias did not change the choice: choose the k largest of s + bias"): (
+            torch.zeros_like(s).scatter(-1, plain.indices, plain.values / plain.values.sum(-1, True))
+        ),
+        tr("the chosen affinities are not normalised: divide them by their sum"): (
+            torch.zeros_like(s).scatter(-1, chosen, s.gather(-1, chosen))
+        ),
+        tr("the affinities are a softmax: DeepSeek-V3 scores each expert with a sigmoid"): (
+            torch.zeros_like(s).scatter(-1, by_p, soft / soft.sum(dim=-1, keepdim=True))
+        ),
+    }  # fmt: skip
+
+
+def _bias_suspects(bias: torch.Tensor, counts: torch.Tensor, gamma: float) -> dict:
+    over = counts.double() - counts.double().mean()  # > 0: more than the mean share
+    return {
+        tr("the sign is reversed: an overloaded expert's bias goes down by γ, so that it is "
+           "chosen less"): bias + gamma * torch.sign(over),
+        tr("the bias moved by the load itself: each step is γ up or down, whatever the load"): (
+            bias - gamma * over
+        ),
+        tr("the bias moved by the expert's count of tokens: compare the count with the mean, "
+           "then step γ up or down"): bias - gamma * counts.double(),
+    }  # fmt: skip
+
+
+def check_balance_step(fn: Callable) -> CheckResult:
+    """``fn(logits, bias, k, gamma)`` must return DeepSeek-V3's (gates, new bias):
+    ``model.moe.balance_step``."""
+
+    def check() -> str:
+        for seed in (0, 1, 2):
+            logits, bias, k, gamma = _step_inputs(seed)
+            answer = require_return(fn(logits.clone(), bias.clone(), k, gamma))
+            if not isinstance(answer, tuple) or len(answer) != 2:
+                raise Hint(tr("return two things: the gates and the new bias"))
+            gates, new_bias = answer
+            expected_gates, expected_bias = balance_step(logits, bias, k, gamma)
+            require_shape(
+                gates, expected_gates, N_("the gates have shape {got}, expected {expected}")
+            )
+            require_close(
+                gates,
+                expected_gates,
+                partial(_gate_suspects, logits, bias, k),
+                tr("the gates differ from DeepSeek-V3's: sigmoid affinities, chosen by s + bias, "
+                   "normalised among the chosen"),
+            )  # fmt: skip
+            counts = (expected_gates > 0).sum(dim=0)
+            require_close(
+                new_bias,
+                expected_bias,
+                partial(_bias_suspects, bias, counts, gamma),
+                tr("the new bias differs: each expert's bias moves γ down if it took more than the "
+                   "mean number of tokens, γ up if fewer"),
+            )  # fmt: skip
+        return tr("the bias chooses, the affinities weigh, and each step moves the bias by ±γ.")
+
+    return run_check(N_("DeepSeek-V3's balancing"), check)

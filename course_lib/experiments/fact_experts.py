@@ -1,7 +1,10 @@
-"""Lesson 6's fact model: lesson 5's language model with each FFN split into a mixture of four
+"""Lesson 7's fact model: lesson 5's language model with each FFN split into a mixture of four
 experts, top 2, trained on the same invented facts with the balancing loss (alpha 0.01, the
 Switch Transformer's). Two budgets: experts of width 64 hold the dense FFN's parameters ("equal
-total"), experts of width 128 spend its compute per token ("equal active").
+total"), experts of width 128 spend its compute per token ("equal active"). A third model,
+"shared expert", keeps the equal-total budget DeepSeekMoE's way: one of the four experts is
+shared (every token runs it) and the router picks 1 of the other 3, its gate the router's
+probability (a renormalised single gate is always 1 and would teach the router nothing).
 
 Training one takes a minute or two, so the models are stored, one file each;
 ``python -m course_lib.experiments.fact_experts`` retrains them all (a test retrains the first
@@ -15,7 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -41,8 +44,12 @@ DATA = Path(__file__).parent.parent / "data"
 MOE_SETTINGS = {
     "equal total": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01),
     "equal active": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=128, alpha=0.01),
-}
-STORED_SEEDS = {"equal total": (0, 1, 2), "equal active": (0,)}
+    "shared expert": replace(
+        SETTINGS, ffn="moe", num_experts=3, k=1, d_ff=64, alpha=0.01, shared_experts=1,
+        renormalise=False,
+    ),
+}  # fmt: skip
+STORED_SEEDS = {"equal total": (0, 1, 2), "equal active": (0,), "shared expert": (0, 1, 2)}
 
 
 def settings_of(name: str, seed: int) -> Settings:
@@ -123,24 +130,55 @@ def chance_purity(
 
 
 @contextmanager
-def erased(model: LanguageModel, layer: int, expert: int) -> Iterator[None]:
-    """While the block runs, ``expert`` of ``layer`` outputs zeros: its tokens keep only the other
-    chosen expert's share (and the residual path)."""
-    experts = model.layers[layer].ffn.experts
-    if not 0 <= expert < len(experts):
-        raise ValueError(f"expert must be in [0, {len(experts)}), got {expert}")
-    handle = experts[expert].register_forward_hook(lambda _m, _a, out: torch.zeros_like(out))
+def erased(
+    model: LanguageModel, layer: int, expert: int, last_only: bool = False, shared: bool = False
+) -> Iterator[None]:
+    """While the block runs, ``expert`` of ``layer`` (a routed one, or with ``shared`` a shared
+    one) outputs zeros: its tokens keep only their other experts' shares (and the residual path).
+    ``last_only``: only at each line's last word (lesson 5 erased units there), the expert's gated
+    output taken out of the layer's output."""
+    moe = model.layers[layer].ffn
+    pool = moe.shared if shared else moe.experts
+    if not 0 <= expert < len(pool):
+        raise ValueError(f"expert must be in [0, {len(pool)}), got {expert}")
+    if last_only:
+        handle = moe.register_forward_hook(partial(_without_at_last, expert, shared))
+    else:
+        handle = pool[expert].register_forward_hook(lambda _m, _a, out: torch.zeros_like(out))
     try:
         yield
     finally:
         handle.remove()
 
 
-def facts_lost(model: LanguageModel, corpus: Corpus, layer: int, expert: int) -> np.ndarray:
-    """Which facts the model answers right, but no longer with ``expert`` of ``layer`` erased:
-    (facts,) bool."""
+def _without_at_last(
+    expert: int, shared: bool, moe, args: tuple, out: torch.Tensor
+) -> torch.Tensor:
+    """The layer's output with ``expert``'s gated share (a shared one's whole output) removed at
+    the last position."""
+    x = args[0][:, -1]  # (batch, d_model): each line's last word
+    if shared:
+        taken = moe.shared[expert](x)
+    else:  # the gate is 0 where the router did not choose the expert
+        taken = moe.gates(x)[:, expert, None] * moe.experts[expert](x)
+    out = out.clone()
+    out[:, -1] -= taken
+    return out
+
+
+def facts_lost(
+    model: LanguageModel,
+    corpus: Corpus,
+    layer: int,
+    expert: int,
+    last_only: bool = False,
+    shared: bool = False,
+) -> np.ndarray:
+    """Which facts the model answers right, but no longer with ``expert`` of ``layer`` erased
+    (everywhere, or at the prompt's last word only; a routed expert, or a shared one): (facts,)
+    bool."""
     right = fact_predictions(model, corpus)[1]
-    with erased(model, layer, expert):
+    with erased(model, layer, expert, last_only, shared):
         still = fact_predictions(model, corpus)[1]
     return right & ~still
 

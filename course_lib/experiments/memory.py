@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,6 +28,8 @@ from course_lib.model.moe import MixtureOfExperts, balancing_loss
 from course_lib.threads import torch_threads
 
 WEIGHTS_FILE = Path(__file__).parent.parent / "data" / "fact_lm.npz"
+# watch(router logits, one (lines, L) per layer with experts; the mask of real tokens (lines, L))
+RouterWatch = Callable[[list[torch.Tensor], torch.Tensor], None]
 
 
 @dataclass(frozen=True)
@@ -46,10 +48,12 @@ class Settings:
     steps: int = 600
     lr: float = 3e-3
     warmup: int = 50
-    ffn: str = "plain"  # "moe": each FFN split into experts (lesson 6), with the three below
+    ffn: str = "plain"  # "moe": each FFN split into experts (lesson 7), with the three below
     num_experts: int = 4
     k: int = 2
     alpha: float = 0.0  # the balancing loss's weight, summed over the layers' routers
+    shared_experts: int = 0  # experts every token runs besides its k routed ones (lesson 7)
+    renormalise: bool = True  # the routed gates sum to 1 (False: the router's probabilities)
     paraphrases: bool = False  # each fact also stated "in velor the capital is quen ."
 
 
@@ -88,6 +92,8 @@ def build_model(settings: Settings, vocab_size: int) -> LanguageModel:
             ffn=settings.ffn,
             num_experts=settings.num_experts,
             k=settings.k,
+            shared_experts=settings.shared_experts,
+            renormalise=settings.renormalise,
         )
     return model.eval()  # no dropout anywhere (p = 0); eval keeps it explicit
 
@@ -105,11 +111,15 @@ def training_tokens(corpus: Corpus) -> torch.Tensor:
     return tokens[:, : int((tokens != 0).sum(dim=1).max())]
 
 
-def train_language_model(settings: Settings = SETTINGS) -> tuple[LanguageModel, np.ndarray]:
+def train_language_model(
+    settings: Settings = SETTINGS, watch: RouterWatch | None = None
+) -> tuple[LanguageModel, np.ndarray]:
     """Train on the whole corpus at once (full-batch Adam, ``adam_steps``), with a linear warm-up
     and a cosine decay; seeded, so one machine gives the same model every time. A mixture of
     experts adds ``settings.alpha`` times each layer's balancing loss over the real tokens.
-    Returns the model and the loss curve (steps,), the next-token loss alone."""
+    ``watch``, if given, sees every step's router logits (one per layer, detached) and the mask of
+    real tokens, before the step. Returns the model and the loss curve (steps,), the next-token
+    loss alone."""
     corpus = corpus_of(settings)
     tokens = training_tokens(corpus)
     model = build_model(settings, len(corpus.vocabulary))
@@ -127,6 +137,8 @@ def train_language_model(settings: Settings = SETTINGS) -> tuple[LanguageModel, 
             task = next_token_loss(model, tokens)
         curve.append(float(task.detach()))
         real = tokens[:, :-1] != 0  # where the routers' tokens are words, not padding
+        if watch is not None:
+            watch([z.detach() for z in routed], real)
         balance = sum(balancing_loss(z[real], settings.alpha) for z in routed)
         return (task + balance).reshape(1)
 

@@ -1,4 +1,4 @@
-"""Lesson 6's measurements: small mixtures of experts (2 -> E experts of width d_ff -> labels) on
+"""Lesson 7's measurements: small mixtures of experts (2 -> E experts of width d_ff -> labels) on
 lessons 2 and 3's tasks, trained with the course's one trainer, with and without the Switch
 Transformer's balancing loss. Every expert of every network is computed in one batched product
 (at this size that is faster than sending each expert its own tokens); ``moe_outputs`` equals
@@ -11,7 +11,7 @@ grid below, each balancing weight and seed, trained in about a minute by
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +25,13 @@ from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.tasks import make_task
 from course_lib.experiments.training import accuracy, adam_steps, uniform_layer
 from course_lib.model.geometry import grid
-from course_lib.model.moe import balancing_loss, expert_load, top_k_gates
+from course_lib.model.moe import (
+    assignments,
+    balance_step,
+    balancing_loss,
+    expert_load,
+    top_k_gates,
+)
 from course_lib.threads import torch_threads
 
 ROUTER_FILE = Path(__file__).parent.parent / "data" / "router_runs.npz"
@@ -168,6 +174,69 @@ def starting_load(num_experts: int = 8, k: int = 2, seeds: Sequence[int] = SEEDS
             _, logits = moe_outputs(w, data.X, k, switch_form(k))
             load.append(expert_load(top_k_gates(logits, k)).numpy())
     return np.stack(load)
+
+
+def first_choice_coverage(
+    dims: Sequence[int], experts: int = 8, draws: int = 200, points: int = 2000, share: float = 0.05
+) -> np.ndarray:
+    """How many of ``experts`` bias-free router vectors (nn.Linear's uniform start) rank first on
+    more than ``share`` of ``points`` Gaussian inputs, at each input dimension d of ``dims``, for
+    ``draws`` independent starts (a generator seeded with d): (dims, draws) counts. Before any
+    training: the geometry of the start alone."""
+    counts = np.zeros((len(dims), positive_int("draws", draws)), dtype=int)
+    with torch_threads(1):  # small products: one thread is faster
+        for i, d in enumerate(dims):
+            g = torch.Generator().manual_seed(positive_int("d", d))
+            for j in range(draws):
+                router, _ = uniform_layer(g, d, experts)  # W_r (d, E)
+                x = torch.randn(points, d, generator=g, dtype=router.dtype)
+                first = torch.bincount((x @ router).argmax(-1), minlength=experts)
+                counts[i, j] = int((first > share * points).sum())
+    return counts
+
+
+def task_points(every: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The grid's training points (N, 2) and their labels (N,), every ``every``-th of them."""
+    data = make_task(TRAINING["task"], TRAINING["points"])
+    step = positive_int("every", every)
+    return data.X[::step].numpy(), data.Y[::step, 0].numpy().round().astype(int)
+
+
+def dense_runs(d_ff: int) -> RouterRuns:
+    """Dense FFNs 2 -> ``d_ff`` -> 1 on the grid's task, trained exactly as the mixtures are (one
+    expert, whose gate is 1; the same starts, steps and rate), for every seed."""
+    return train_routers(
+        num_experts=1, k=1, alphas=(0.0,), seeds=SEEDS, **(TRAINING | {"d_ff": d_ff})
+    )
+
+
+def assignment_counts(runs: RouterRuns) -> np.ndarray:
+    """How many of the task's points each expert runs on, every one of a point's k choices
+    counted: (alphas, seeds, E), each row summing to k · points."""
+    data = make_task(runs.task, TRAINING["points"])
+    counts = np.zeros((len(runs.alphas), len(runs.seeds), runs.num_experts), dtype=int)
+    with torch.no_grad(), torch_threads(1):
+        for a, row in enumerate(runs.weights):
+            for s, w in enumerate(row):
+                _, logits = moe_outputs(w, data.X, runs.k, runs.renormalise)
+                counts[a, s] = assignments(top_k_gates(logits, runs.k)).numpy()
+    return counts
+
+
+def bias_balancing(
+    logits: torch.Tensor, k: int, steps: int, gamma: float = 0.001, step: Callable = balance_step
+) -> np.ndarray:
+    """DeepSeek-V3's bias balancing run on fixed router logits (tokens, E), nothing else trained:
+    ``step(logits, bias, k, gamma)`` -> (gates, new bias), ``steps`` times from a zero bias.
+    Returns each expert's share of the assignments before every step and after the last,
+    (steps + 1, E)."""
+    bias = torch.zeros(logits.shape[-1], dtype=logits.dtype)
+    shares = []
+    for _ in range(positive_int("steps", steps) + 1):
+        gates, bias = step(logits, bias, k, gamma)
+        counts = assignments(gates).double()
+        shares.append((counts / counts.sum()).numpy())
+    return np.stack(shares)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva et al. 2021, W2's
 parameter budget, width ``equal_budget_gated_d_ff(d_ff)``, in every block; its hidden units are
 act(x W) * (x V), and its values the rows of W2 as well. ``ffn="moe"`` puts a
 ``MixtureOfExperts`` of ``num_experts`` experts of width ``d_ff``, top ``k``, in every block
-(lesson 6); its hidden units belong to one expert each and are not read or edited here.
+(lesson 7); its hidden units belong to one expert each and are not read or edited here.
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ class LanguageModel(nn.Module):
     ``GatedFeedForward`` of width ``equal_budget_gated_d_ff(d_ff)`` (3 d d_ff' = 2 d d_ff up to
     rounding), whose activation is the variant's (SwiGLU: SiLU); ``activation`` must then stay
     "relu", its default. ``ffn="moe"``: each FFN is a ``MixtureOfExperts`` of ``num_experts``
-    experts of width ``d_ff`` with ``activation``, top ``k``, renormalised gates. ``self.d_ff`` is
+    experts of width ``d_ff`` with ``activation``, top ``k``, renormalised gates (unless
+    ``renormalise`` is False), and ``shared_experts`` more that every token runs. ``self.d_ff`` is
     the width of the hidden layer actually built (one expert's, for a mixture).
     """
 
@@ -92,6 +93,8 @@ class LanguageModel(nn.Module):
         ffn: str = "plain",
         num_experts: int = 4,
         k: int = 2,
+        shared_experts: int = 0,
+        renormalise: bool = True,
     ) -> None:
         super().__init__()
         self.vocab_size = positive_int("vocab_size", vocab_size)
@@ -120,7 +123,9 @@ class LanguageModel(nn.Module):
                 layer.ffn = GatedFeedForward(d_model, self.d_ff, ffn, dropout)
         if ffn == "moe":  # the same, its FFN split into experts
             for layer in self.layers:
-                layer.ffn = MixtureOfExperts(d_model, d_ff, num_experts, k, dropout, activation)
+                layer.ffn = MixtureOfExperts(
+                    d_model, d_ff, num_experts, k, dropout, activation, renormalise, shared_experts
+                )
         self.norm = LayerNorm(d_model)
         self.register_buffer("causal", create_sequence_mask(max_len), persistent=False)
 

@@ -3,6 +3,8 @@
     gates(x) = renormalise(top_k(softmax(x W_r)))        one weight per expert, k of them nonzero
     MoE(x)   = Σ_i gates_i(x) · FFN_i(x)                  only the chosen experts run
 
+(``shared`` experts, which every token runs, add their FFN(x) to the sum: DeepSeekMoE.)
+
 Shazeer et al. 2017 (the sparsely gated MoE), Lepikhin et al. 2020 (GShard, k = 2), Fedus et al.
 2021 (the Switch Transformer: k = 1, the load-balancing loss, the capacity factor), Jiang et al.
 2024 (Mixtral 8x7B: 8 SwiGLU experts, k = 2). Each expert is the course's ``FeedForward``;
@@ -46,7 +48,8 @@ class MixtureOfExperts(nn.Module):
 
     ``num_experts`` experts, each a ``FeedForward(d_model, d_ff)``; a bias-free linear router
     (d_model -> num_experts). Each expert runs on the tokens routed to it only. ``renormalise``:
-    see ``top_k_gates`` (False for the Switch Transformer's k = 1).
+    see ``top_k_gates`` (False for the Switch Transformer's k = 1). ``shared``: experts of the
+    same shape that every token runs, ungated, besides its k routed ones (DeepSeekMoE).
     """
 
     def __init__(
@@ -58,6 +61,7 @@ class MixtureOfExperts(nn.Module):
         dropout: float = 0.0,
         activation: str = "relu",
         renormalise: bool = True,
+        shared: int = 0,
     ) -> None:
         super().__init__()
         self.d_model = positive_int("d_model", d_model)
@@ -70,6 +74,10 @@ class MixtureOfExperts(nn.Module):
         self.experts = nn.ModuleList(
             FeedForward(d_model, d_ff, dropout, activation) for _ in range(num_experts)
         )
+        self.shared = nn.ModuleList(  # empty unless asked: no weights, no random draws
+            FeedForward(d_model, d_ff, dropout, activation)
+            for _ in range(int_at_least("shared", shared, 0))
+        )
 
     def _check(self, x: torch.Tensor) -> None:
         tensor_input("x", x, self.d_model)
@@ -81,14 +89,17 @@ class MixtureOfExperts(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         gates = self.gates(x)
-        out = torch.zeros_like(x)
+        out = sum((expert(x) for expert in self.shared), torch.zeros_like(x))  # every token
         for i, expert in enumerate(self.experts):
             chosen = gates[..., i] > 0  # the tokens the router sends to expert i
             out[chosen] += gates[..., i][chosen, None] * expert(x[chosen])
         return out
 
     def extra_repr(self) -> str:
-        return f"num_experts={self.num_experts}, k={self.k}, renormalise={self.renormalise}"
+        return (
+            f"num_experts={self.num_experts}, k={self.k}, renormalise={self.renormalise}, "
+            f"shared={len(self.shared)}"
+        )
 
 
 def expert_load(gates: torch.Tensor) -> torch.Tensor:
@@ -107,14 +118,85 @@ def balancing_loss(logits: torch.Tensor, alpha: float = 0.01) -> torch.Tensor:
     return alpha * logits.shape[-1] * (f * probabilities.mean(dim=0)).sum()
 
 
-def capacity(tokens: int, num_experts: int, capacity_factor: float = 1.0) -> int:
-    """Tokens an expert may take in a batch: ⌈capacity_factor · tokens / E⌉ (Fedus et al. 2021);
-    a token routed to a full expert is dropped and passes on through the residual connection."""
+def gradient_reach(
+    moe: MixtureOfExperts, x: torch.Tensor, alpha: float = 0.0
+) -> tuple[set[int], set[int]]:
+    """The router rows and the experts whose weights get a gradient from a loss on ``x``
+    (..., d_model): a stand-in task loss, the outputs' squared sum, plus ``alpha`` times the
+    balancing loss of the router's logits. Autograd's answer: (rows, experts), a gradient counted
+    above 1e-9 of the largest (a softmax's terms that cancel leave rounding, not a gradient)."""
+    loss = moe(x).pow(2).sum()
+    if alpha > 0:
+        loss = loss + balancing_loss(moe.router(x), alpha)
+    experts = [list(expert.parameters()) for expert in moe.experts]
+    grads = torch.autograd.grad(loss, [moe.router.weight, *sum(experts, [])], allow_unused=True)
+    rows = grads[0].abs().amax(dim=1)  # (E,): an expert that never runs has None below
+    sizes = [len(e) for e in experts]
+    per_expert = torch.stack([
+        max((g.abs().max() for g in part if g is not None), default=torch.tensor(0.0))
+        for part in _split(grads[1:], sizes)
+    ])  # fmt: skip
+    floor = 1e-9 * max(rows.max(), per_expert.max())
+    return set(torch.nonzero(rows > floor).flatten().tolist()), set(
+        torch.nonzero(per_expert > floor).flatten().tolist()
+    )
+
+
+def _split(items: tuple, sizes: list[int]) -> list[tuple]:
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return [items[a : a + n] for a, n in zip(starts, sizes, strict=True)]
+
+
+def biased_top_k_gates(logits: torch.Tensor, bias: torch.Tensor, k: int) -> torch.Tensor:
+    """DeepSeek-V3's gates (DeepSeek-AI 2024, section 2.1.2), (..., E) -> (..., E): affinities
+    s = sigmoid(logits); the k experts with the largest s + bias are chosen (the bias, (E,), only
+    chooses); their gates are their own s, normalised to sum to 1; the others 0."""
+    int_at_least("k", k, 1)
+    s = torch.sigmoid(logits)
+    chosen = (s + bias).topk(k, dim=-1).indices
+    kept = s.gather(-1, chosen)
+    return torch.zeros_like(s).scatter(-1, chosen, kept / kept.sum(dim=-1, keepdim=True))
+
+
+def bias_update(bias: torch.Tensor, counts: torch.Tensor, gamma: float = 0.001) -> torch.Tensor:
+    """DeepSeek-V3's auxiliary-loss-free balancing, one step: each expert's bias moves by
+    ``gamma``, down if it took more than the mean number of assignments of the batch (``counts``,
+    (E,)), up if it took fewer, and stays if it took exactly the mean."""
+    counts = counts.to(bias.dtype)
+    return bias + gamma * torch.sign(counts.mean() - counts)
+
+
+def balance_step(
+    logits: torch.Tensor, bias: torch.Tensor, k: int, gamma: float = 0.001
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One batch of DeepSeek-V3's routing: the gates ``biased_top_k_gates`` gives, and the bias
+    after ``bias_update`` with the batch's assignments. logits (tokens, E), bias (E,)."""
+    gates = biased_top_k_gates(logits, bias, k)
+    return gates, bias_update(bias, assignments(gates), gamma)
+
+
+def capacity(tokens: int, num_experts: int, capacity_factor: float = 1.0, k: int = 1) -> int:
+    """Assignments an expert may take in a batch: ⌈capacity_factor · k · tokens / E⌉ (Fedus et al.
+    2021 for k = 1; with top k, each token takes k slots, as in GShard). An assignment to a full
+    expert is dropped: that expert does not see the token, which keeps its other experts' share
+    and the residual connection."""
     positive_int("tokens", tokens)
     positive_int("num_experts", num_experts)
+    int_at_least("k", k, 1)
     if not capacity_factor > 0:
         raise ValueError(f"capacity_factor must be positive, got {capacity_factor!r}")
-    return math.ceil(capacity_factor * tokens / num_experts)
+    return math.ceil(capacity_factor * k * tokens / num_experts)
+
+
+def assignments(gates: torch.Tensor) -> torch.Tensor:
+    """How many tokens each expert runs on, counting every one of a token's k choices:
+    (..., E) -> (E,) integers."""
+    return (gates.reshape(-1, gates.shape[-1]) > 0).sum(dim=0)
+
+
+def dropped(counts: torch.Tensor, room: int) -> int:
+    """Assignments beyond each expert's ``room`` (its capacity), summed over the experts."""
+    return int((counts - room).clamp(min=0).sum())
 
 
 def moe_parameters(

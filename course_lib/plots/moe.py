@@ -1,4 +1,4 @@
-"""Lesson 6's figures: where a router sends each point of the plane, each expert's own regions
+"""Lesson 7's figures: where a router sends each point of the plane, each expert's own regions
 there, and how the load spreads over the experts."""
 
 from __future__ import annotations
@@ -33,9 +33,12 @@ class ExpertMap(Protocol):
 
 
 def expert_colours(experts: int) -> ListedColormap:
-    """Expert i's light fill, for up to eight experts (the palette's seven colours, then grey)."""
+    """Expert i's light fill, for up to eight experts (the palette's seven colours, then grey);
+    one expert, a dense FFN, is light grey."""
     if not 1 <= experts <= len(PALETTE):
         raise ValueError(f"experts: between 1 and {len(PALETTE)} can be told apart, got {experts}")
+    if experts == 1:
+        return ListedColormap([tint(GREY, 0.3)])
     return ListedColormap([tint(c, 0.6) for c in (*PALETTE[:7], GREY)][:experts])
 
 
@@ -71,18 +74,68 @@ def draw_map(ax, picture: ExpertMap, experts: int) -> tuple:
     return image, boundary
 
 
+@dataclass(frozen=True)
+class PlaneNetwork:
+    """One trained network of the plane as a panel shows it: where it routes (``picture``), its
+    shape (``experts`` of ``d_ff`` units, top ``k``; one expert is a dense FFN), its balancing
+    weight ``alpha`` and its accuracy."""
+
+    picture: ExpertMap
+    experts: int
+    d_ff: int
+    k: int
+    alpha: float
+    accuracy: float
+
+    @property
+    def title(self) -> str:
+        if self.experts == 1:
+            return tr(
+                "dense FFN, {d_ff} units: accuracy {acc:.2f}", d_ff=self.d_ff, acc=self.accuracy
+            )
+        return tr(
+            "{E} experts × {d_ff} units, top {k}, α = {alpha}: accuracy {acc:.2f}",
+            E=self.experts, d_ff=self.d_ff, k=self.k, alpha=self.alpha, acc=self.accuracy,
+        )  # fmt: skip
+
+
+def draw_points(ax, points: np.ndarray, labels: np.ndarray, legend: bool = False) -> None:
+    """The data: label 1 as black dots, label 0 as white ones, over the map."""
+    for value, face in ((1, PALETTE[-1]), (0, "white")):
+        mine = points[labels == value]
+        ax.scatter(
+            mine[:, 0], mine[:, 1], s=6, c=face, edgecolors=PALETTE[-1], linewidths=0.4,
+            label=tr("label {value}", value=value) if legend else None,
+        )  # fmt: skip
+
+
 def router_figure(
-    maps: Sequence[ExpertMap], alphas: Sequence[float], load: np.ndarray, task: str, seed: int = 0
+    networks: Sequence[PlaneNetwork],
+    points: np.ndarray,
+    labels: np.ndarray,
+    load: np.ndarray,
+    alphas: Sequence[float],
+    task: str,
+    seed: int = 0,
 ) -> Figure:
-    """One panel per balancing weight: ``draw_map`` for ``seed``; then every seed's load, each
-    expert's share of the points, largest first (``load``, (alphas, seeds, E))."""
-    experts = load.shape[-1]
-    fig = new_figure(10.5, 3.6, dpi=80)
-    axes = fig.subplots(1, len(maps) + 1, width_ratios=[1] * len(maps) + [1.4])
-    for ax, picture, alpha in zip(axes[:-1], maps, alphas, strict=True):
-        draw_map(ax, picture, experts)
-        ax.set_title(tr("α = {alpha}, seed {seed}", alpha=alpha, seed=seed), fontsize=10)
-    ax = axes[-1]
+    """The low-dimensional case: four networks of one seed on the plane (``draw_map`` and the
+    data ``points`` (N, 2) with their ``labels`` (N,)), each titled with its shape and accuracy;
+    right, every seed's load of the mixtures, busiest first (``load``, (alphas, seeds, E))."""
+    fig = new_figure(11.5, 6.4, dpi=80)
+    names = [f"net{i}" for i in range(len(networks))]
+    mosaic = [[*names[:2], "load"], [*names[2:4], "load"]]
+    axes = fig.subplot_mosaic(mosaic, width_ratios=[1, 1, 1.3])
+    for i, net in enumerate(networks):
+        ax = axes[names[i]]
+        draw_map(ax, net.picture, net.experts)
+        draw_points(ax, points, labels, legend=i == 0)
+        ax.set_title(net.title, fontsize=9)
+    axes[names[0]].legend(fontsize=7, loc="lower left")
+    fig.suptitle(
+        tr("2-D inputs, the low-dimensional case ({task}, seed {seed})", task=task, seed=seed),
+        fontsize=11,
+    )
+    ax, experts = axes["load"], load.shape[-1]
     ranks = np.arange(1, experts + 1)
     for a, (alpha, rows) in enumerate(zip(alphas, load, strict=True)):
         for s, row in enumerate(rows):
@@ -101,7 +154,7 @@ def router_figure(
 
 @dataclass(frozen=True)
 class RouterPicture:
-    """What lesson 6's demo shows for one (experts, k, alpha): seed ``seed``'s map, and every
+    """What lesson 7's demo shows for one (experts, k, alpha): seed ``seed``'s map, and every
     seed's load (seeds, E) and accuracy (seeds,)."""
 
     num_experts: int
@@ -114,7 +167,7 @@ class RouterPicture:
 
 
 class RouterView:
-    """Lesson 6's demo figure, built once and updated in place: the map of the first seed
+    """Lesson 7's demo figure, built once and updated in place: the map of the first seed
     (``draw_map``'s layers), and the load as bars for that seed, coloured as its experts are on
     the map, with the other seeds' loads as dots, each busiest first."""
 

@@ -1,4 +1,4 @@
-"""Lesson 6's live demo: how many experts, how many per point (k) and how strong the balancing
+"""Lesson 7's live demo: how many experts, how many per point (k) and how strong the balancing
 loss, and where the router sends the plane. Every setting is a stored, trained network
 (``experiments.moe.ROUTER_FILE``), so a move only draws."""
 

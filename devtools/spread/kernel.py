@@ -34,11 +34,12 @@ def printed_numbers(template: str, fields: dict) -> list[dict]:
     return found
 
 
-def table_numbers(rows: list[list], specs: list[str]) -> list[dict]:
-    """Each number a table shows, by its (row, column), with its column's format."""
+def table_numbers(rows: list[list], specs: list[str] | None) -> list[dict]:
+    """Each number a table shows, by its (row, column), with its column's format (a table without
+    formats shows its cells as they are, so its numbers are recorded with the empty format)."""
     found = []
     for i, row in enumerate(rows):
-        for j, (cell, spec) in enumerate(zip(row, specs, strict=True)):
+        for j, (cell, spec) in enumerate(zip(row, specs or [""] * len(row), strict=True)):
             if isinstance(cell, numbers.Real) and not isinstance(cell, bool | np.bool_):
                 found.append({"field": f"{i},{j}", "spec": spec, "value": float(cell),
                               "text": format(cell, spec)})  # fmt: skip
@@ -79,7 +80,7 @@ def install(path: str) -> None:
             return None
         return claim(statement, holds, shown, **fields)
 
-    def recorded_table(headers, rows, specs):
+    def recorded_table(headers, rows, specs=None):
         write(
             {
                 "kind": "table",

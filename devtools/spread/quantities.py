@@ -432,3 +432,63 @@ TRAINED_WIDTH_CASES = ((6, "relu"), (12, "tanh"), (2, "gelu"))
 ROUTER_CASES = ((2, 1), (4, 2))
 QUANTITIES = _quantities()
 BY_NAME = {q.name: q for q in QUANTITIES}
+
+
+# ---- lesson 7: the routers' loads over training, the shared-expert model and the sweep of fact
+# counts; each a fresh run's first steps against the stored run's
+
+
+def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments import load_history as H
+
+        out = {}
+        for alpha in H.ALPHAS:
+            run = H.train_with_load(replace(H.settings_of(alpha, H.SEEDS[0]), steps=steps))
+            out |= {f"alpha {alpha} | {name}": getattr(run, name)
+                    for name in ("first", "assigned", "losses")}  # fmt: skip
+        return out
+
+    def stored() -> Arrays:
+        from course_lib.experiments import load_history as H
+
+        runs = H.stored_histories()
+        return {f"alpha {alpha} | {name}": getattr(runs, name)[a, 0, :steps]
+                for a, alpha in enumerate(runs.alphas)
+                for name in ("first", "assigned", "losses")}  # fmt: skip
+
+    return fresh, stored
+
+
+def _fact_capacity_first_losses(steps: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments import fact_capacity as C
+        from course_lib.experiments.memory import train_language_model
+
+        largest = C.ENTITIES[-1]
+        return {model: train_language_model(
+                    replace(C.settings_of(model, largest, C.SEEDS[0]), steps=steps))[1]
+                for model in C.MODELS}  # fmt: skip
+
+    def stored() -> Arrays:
+        from course_lib.experiments import fact_capacity as C
+
+        sweep = C.stored_sweep()
+        return {model: sweep.losses[i, -1, 0, :steps] for i, model in enumerate(sweep.models)}
+
+    return fresh, stored
+
+
+QUANTITIES = (
+    *QUANTITIES,
+    Quantity(
+        "experts, shared expert: first 8 losses", *_lm_first_losses(*_moe("shared expert"), 8)
+    ),
+    Quantity(
+        "load history: first 8 steps",
+        *_load_history_first_steps(8),
+        ("first", "assigned"),  # shares of the tokens: counts
+    ),
+    Quantity("fact capacity: first 8 losses, 1,000 facts", *_fact_capacity_first_losses(8)),
+)
+BY_NAME = {q.name: q for q in QUANTITIES}

@@ -1,14 +1,24 @@
 """checks.moe: each checker passes the reference, says "not attempted" for a stub, and names the
-typical mistakes: a router that forgets to renormalise, keeps every expert, gates raw logits or
-keeps the smallest; a balancing loss without E or α, or with probabilities for counts."""
+typical mistakes: a router whose softmax runs over the batch, that keeps the probabilities (named
+as another model's form, not as wrong), keeps every expert, gates raw logits or keeps the
+smallest; a gradient prediction that gives the unchosen expert's row or weights the wrong answer,
+against autograd; a balancing loss without E or α, or with probabilities for counts; DeepSeek-V3's
+step with the bias in the gates or not in the choice, the sign reversed, or moved by the load."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from course_lib.checks.moe import check_balancing_loss, check_router
-from course_lib.model.moe import balancing_loss, top_k_gates
+from course_lib.checks.moe import (
+    FORMS,
+    autograd_reach,
+    check_balance_step,
+    check_balancing_loss,
+    check_gradient_prediction,
+    check_router,
+)
+from course_lib.model.moe import balance_step, balancing_loss, top_k_gates
 
 
 def _stub(*args):
@@ -21,6 +31,11 @@ def _unnormalised(logits, k):
     return torch.zeros_like(p).scatter(-1, top.indices, top.values)
 
 
+def _renormalised(p, k):
+    top = p.topk(k, -1)
+    return torch.zeros_like(p).scatter(-1, top.indices, top.values / top.values.sum(-1, True))
+
+
 def test_the_router_checker_passes_the_reference_and_reports_a_stub():
     assert check_router(top_k_gates).status == "passed"
     assert check_router(_stub).status == "not attempted"
@@ -29,7 +44,9 @@ def test_the_router_checker_passes_the_reference_and_reports_a_stub():
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
-        (_unnormalised, "do not sum to 1"),
+        (_unnormalised, "a form other models use (Qwen1.5-MoE, DeepSeek-V2)"),
+        (lambda logits, k: _renormalised(logits.softmax(0), k), "over the batch"),
+        (lambda logits, k: _renormalised(logits.softmax(1), k), "over the sequence"),
         (lambda logits, k: logits.softmax(-1), "every expert keeps its gate"),
         (
             lambda logits, k: torch.zeros_like(logits).scatter(-1, *reversed(logits.topk(k, -1))),
@@ -73,3 +90,95 @@ def _parts(logits):
 def test_the_balancing_checker_names_each_typical_mistake(wrong, hint):
     result = check_balancing_loss(wrong)
     assert result.status == "failed" and hint in result.message, result.message
+
+
+def test_the_unnormalised_form_is_named_as_a_form_other_models_use_not_as_a_bug():
+    message = check_router(_unnormalised).message
+    assert "asks for Mixtral's" in message and "wrong" not in message
+
+
+RIGHT = {
+    "renormalised": {"router rows": {0, 1, 2}, "experts": {0, 1, 2}},
+    "probabilities kept": {"router rows": {0, 1, 2, 3}, "experts": {0, 1, 2}},
+    "balancing loss": {"router rows": {0, 1, 2, 3}, "experts": {0, 1, 2}},
+}
+
+
+def test_autograd_gives_the_unchosen_row_a_gradient_only_through_a_softmax_over_every_expert():
+    for seed in (0, 1, 2, 3):
+        reach = {form: autograd_reach(form, seed) for form in FORMS}
+        assert reach == {f: (RIGHT[f]["router rows"], RIGHT[f]["experts"]) for f in FORMS}
+
+
+def _with(form, key, value):
+    return lambda: RIGHT | {form: RIGHT[form] | {key: value}}
+
+
+def test_the_gradient_checker_passes_the_right_sets_and_reports_a_stub():
+    assert check_gradient_prediction(lambda: RIGHT).status == "passed"
+    assert check_gradient_prediction(_stub).status == "not attempted"
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_with("renormalised", "router rows", {0, 1, 2, 3}), "over its 2 chosen logits only"),
+        (_with("probabilities kept", "router rows", {0, 1, 2}), "in that denominator"),
+        (_with("balancing loss", "router rows", {0, 1, 2}), "reaches every router row"),
+        (_with("renormalised", "experts", {0, 1, 2, 3}), "expert 3 never runs"),
+        (_with("balancing loss", "experts", {0, 1, 2, 3}), "expert 3 never runs"),
+        (_with("probabilities kept", "experts", {0, 1}), "each gets gradient from the task"),
+        (_with("renormalised", "router rows", {0, 1}), "the chosen experts' rows"),
+        (lambda: {"renormalised": RIGHT["renormalised"]}, "one entry per form"),
+        (lambda: RIGHT | {"renormalised": [0, 1, 2]}, "two sets"),
+        (lambda: None, "None"),
+    ],
+)
+def test_the_gradient_checker_names_each_typical_mistake(wrong, hint):
+    result = check_gradient_prediction(wrong)
+    assert result.status == "failed" and hint in result.message, result.message
+
+
+def test_the_balance_step_checker_passes_the_reference_and_reports_a_stub():
+    assert check_balance_step(balance_step).status == "passed"
+    assert check_balance_step(_stub).status == "not attempted"
+
+
+def _step(choose_with_bias=True, gate_with_bias=False, normalise=True, score="sigmoid",
+          sign=1.0, by="sign"):  # fmt: skip
+    """DeepSeek-V3's step with one planted mistake (the defaults are the right step)."""
+
+    def step(logits, bias, k, gamma):
+        s = torch.sigmoid(logits) if score == "sigmoid" else logits.softmax(-1)
+        chosen = (s + bias if choose_with_bias else s).topk(k, -1).indices
+        kept = (s + bias if gate_with_bias else s).gather(-1, chosen)
+        kept = kept / kept.sum(-1, True) if normalise else kept
+        gates = torch.zeros_like(s).scatter(-1, chosen, kept)
+        counts = (gates > 0).sum(0).double()
+        under = counts.mean() - counts  # > 0: fewer than the mean
+        move = {"sign": torch.sign(under), "load": under, "count": -counts}[by]
+        return gates, bias + sign * gamma * move
+
+    return step
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_step(gate_with_bias=True), "the bias is in the gates"),
+        (_step(choose_with_bias=False), "did not change the choice"),
+        (_step(normalise=False), "not normalised"),
+        (_step(score="softmax"), "with a sigmoid"),
+        (_step(sign=-1.0), "the sign is reversed"),
+        (_step(by="load"), "moved by the load itself"),
+        (_step(by="count"), "the expert's count of tokens"),
+        (lambda *args: _step()(*args)[0], "two things"),
+    ],
+)
+def test_the_balance_step_checker_names_each_typical_mistake(wrong, hint):
+    result = check_balance_step(wrong)
+    assert result.status == "failed" and hint in result.message, result.message
+
+
+def test_the_right_step_planted_here_is_the_reference():
+    assert check_balance_step(_step()).status == "passed"

@@ -20,6 +20,7 @@ from course_lib.experiments.memory import (
 )
 from course_lib.experiments.memory_analysis import (
     PATTERNS,
+    active_unit_effects,
     classify_units,
     firing_units_promote_answers,
     next_token_probabilities,
@@ -234,3 +235,23 @@ def test_value_agreement_falls_to_chance_when_values_are_shuffled():
             layer.ffn.linear2.weight.copy_(layer.ffn.linear2.weight[:, order])
     original, wrong = value_agreement(model, corpus), value_agreement(shuffled, corpus)
     assert (wrong.rate < original.rate / 2).all(), (wrong.rate, original.rate)
+
+
+def test_the_activation_baseline_zeroes_each_facts_most_active_units_only():
+    """Dai et al.'s baseline: a fact's 5 most active units at its last word, over both layers."""
+    model, corpus = stored_model()
+    changes = active_unit_effects(model, corpus, count=5, factor=0.0)
+    assert changes.shape == (48,)
+    prompts, answers = corpus.prompts()
+    fact = 7
+    with torch.no_grad():
+        active = model.ffn_hidden(prompts[fact : fact + 1])[:, 0, -1]  # (layers, d_ff)
+        top = active.flatten().topk(5).indices
+        units = [divmod(int(u), model.d_ff) for u in top]
+        p = model(prompts[fact : fact + 1])[0, -1].softmax(-1)[answers[fact]]
+        q = model(prompts[fact : fact + 1], scale_units(units, 0.0))[0, -1].softmax(-1)
+    assert changes[fact] == pytest.approx(float(q[answers[fact]] / p - 1), abs=1e-6)
+    erased = knowledge_neuron_effects(model, corpus, top=5, factor=0.0)
+    assert erased.own.mean() < changes.mean() < 0  # shipped: -62 % against -40 %
+    unchanged = active_unit_effects(model, corpus, count=5, factor=1.0)
+    assert np.abs(unchanged).max() < 1e-12

@@ -132,3 +132,37 @@ def test_the_starting_load_is_the_untrained_networks_first_choices():
     assert np.allclose(load[1], first)
     runs = M.router_runs(8, 2, (0.0,))
     assert not np.allclose(M.starting_load(8, 2)[0], runs.load[0, 0])  # training moved it
+
+
+def test_coverage_counts_the_experts_ranked_first_on_more_than_the_share():
+    counts = M.first_choice_coverage((1, 64), draws=5, points=400)
+    assert counts.shape == (2, 5)
+    assert (counts[0] <= 2).all()  # on a line, only the largest and the smallest weight win
+    assert (counts[1] == 8).all()
+    assert np.array_equal(counts, M.first_choice_coverage((1, 64), draws=5, points=400))
+
+
+def test_a_dense_run_is_one_expert_whose_gate_is_one():
+    w = moe_init(seed=0, num_experts=1, d_ff=3, out=1)
+    X = torch.rand(6, 2, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    out, logits = moe_outputs(w, X, k=1, renormalise=False)
+    plain = torch.relu(X @ w["W1"][0] + w["b1"][0]) @ w["W2"][0] + w["b2"][0]
+    assert torch.allclose(out, plain, atol=1e-14)
+    assert torch.equal(top_k_gates(logits, 1, renormalise=False), torch.ones(6, 1).double())
+
+
+def test_assignment_counts_count_every_choice_of_every_point():
+    runs = M.router_runs(8, 2, (0.0, 0.1))
+    counts = M.assignment_counts(runs)
+    assert counts.shape == (2, 4, 8) and (counts.sum(axis=-1) == 2 * M.TRAINING["points"]).all()
+    first = np.round(runs.load * M.TRAINING["points"]).astype(int)  # first choices only
+    assert (counts >= first).all() and not np.array_equal(counts, first)
+
+
+def test_bias_balancing_gives_the_unused_experts_a_share_without_training():
+    logits = torch.tensor([[3.0, 2.0, 0.0, -1.0]] * 20, dtype=torch.float64)
+    logits = logits + 0.1 * torch.randn(20, 4, generator=torch.Generator().manual_seed(0))
+    shares = M.bias_balancing(logits, k=1, steps=400, gamma=0.01)
+    assert shares.shape == (401, 4) and np.allclose(shares.sum(axis=1), 1)
+    assert shares[0].tolist() == [1.0, 0.0, 0.0, 0.0]  # all to expert 0 before any step
+    assert (shares[-50:].mean(axis=0) > 0.15).all()  # later, each takes about a quarter

@@ -209,7 +209,7 @@ def test_a_bad_ffn_option_is_named(kwargs, message):
         LanguageModel(VOCAB, d_model=16, num_heads=2, **kwargs)
 
 
-# ---- the mixture-of-experts option (lesson 6)
+# ---- the mixture-of-experts option (lesson 7)
 
 
 def test_a_moe_model_holds_a_mixture_of_its_experts_in_every_block():

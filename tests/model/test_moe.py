@@ -16,11 +16,17 @@ from course_lib.model.moe import (
     MISTRAL_7B,
     MIXTRAL_8X7B,
     MixtureOfExperts,
+    assignments,
     attention_parameters,
+    balance_step,
     balancing_loss,
+    bias_update,
+    biased_top_k_gates,
     capacity,
     decoder_parameters,
+    dropped,
     expert_load,
+    gradient_reach,
     moe_flops_per_token,
     moe_parameters,
     top_k_gates,
@@ -176,3 +182,66 @@ def test_switch_gates_keep_the_probability_so_the_router_learns_from_the_task():
     assert switch[0, 0].item() == pytest.approx(logits.softmax(-1)[0, 0].item())
     (grad,) = torch.autograd.grad(switch[0, 0], logits)
     assert grad.abs().sum() > 0
+
+
+def test_a_shared_expert_runs_on_every_token_ungated_and_is_counted():
+    torch.manual_seed(0)
+    moe = MixtureOfExperts(6, 10, 3, 1, renormalise=False, shared=1).double().eval()
+    x = _x()
+    gates = moe.gates(x)
+    routed = sum(gates[..., i, None] * e(x) for i, e in enumerate(moe.experts))
+    assert torch.allclose(moe(x), moe.shared[0](x) + routed, atol=1e-12)
+    assert module_parameters(moe) == moe_parameters(6, 10, 3, 1, shared=1)["total"]
+
+
+def test_no_shared_expert_adds_no_weights_and_draws_no_random_numbers():
+    torch.manual_seed(4)
+    plain = MixtureOfExperts(6, 10, 4, 2)
+    torch.manual_seed(4)
+    same = MixtureOfExperts(6, 10, 4, 2, shared=0)
+    assert len(same.shared) == 0 and plain.state_dict().keys() == same.state_dict().keys()
+    assert all(torch.equal(a, b) for a, b in zip(plain.state_dict().values(),
+                                                 same.state_dict().values(), strict=True))  # fmt: skip
+
+
+def test_capacity_counts_k_slots_per_token_and_dropped_counts_the_overflow():
+    assert capacity(8, 4, 1.0, k=2) == 4 and capacity(10, 4, 1.25, k=2) == 7
+    gates = top_k_gates(torch.tensor([[3.0, 2.0, 0.0], [3.0, 1.0, 2.0], [0.0, 3.0, 2.0]]), 2)
+    assert assignments(gates).tolist() == [2, 2, 2]  # every token's two choices counted
+    assert dropped(torch.tensor([5, 1, 0]), room=2) == 3 and dropped(torch.tensor([2, 2]), 2) == 0
+
+
+def test_deepseek_v3s_bias_chooses_but_the_gates_are_the_normalised_sigmoid_affinities():
+    logits = torch.tensor([[2.0, 1.0, 0.0, -1.0]], dtype=torch.float64)
+    s = torch.sigmoid(logits)[0]
+    plain = biased_top_k_gates(logits, torch.zeros(4, dtype=torch.float64), 2)
+    assert torch.allclose(plain[0, :2], s[:2] / s[:2].sum()) and (plain[0, 2:] == 0).all()
+    pushed = biased_top_k_gates(logits, torch.tensor([0.0, 0.0, 0.0, 1.0], dtype=torch.float64), 2)
+    assert (pushed[0, [1, 2]] == 0).all()  # expert 3 chosen, by the bias alone
+    assert torch.allclose(pushed[0, [0, 3]], s[[0, 3]] / s[[0, 3]].sum())  # no bias in the gates
+
+
+def test_the_bias_steps_down_by_gamma_when_overloaded_up_when_underloaded():
+    bias = torch.tensor([0.1, 0.0, -0.2], dtype=torch.float64)
+    new = bias_update(bias, torch.tensor([5, 3, 1]), gamma=0.01)  # mean 3
+    assert torch.allclose(new - bias, torch.tensor([-0.01, 0.0, 0.01], dtype=torch.float64))
+    logits = torch.zeros(4, 3, dtype=torch.float64) + torch.arange(3.0)  # s = 0.50, 0.73, 0.88
+    pushed = torch.tensor([0.5, 0.0, -0.2], dtype=torch.float64)  # s + bias: 1.00, 0.73, 0.68
+    gates, after = balance_step(logits, pushed, 1)
+    assert assignments(gates).tolist() == [4, 0, 0]
+    assert torch.allclose(after - pushed, torch.tensor([-0.001, 0.001, 0.001], dtype=torch.float64))
+
+
+def test_gradient_reach_is_autograds_nonzero_gradients():
+    torch.manual_seed(2)
+    moe = MixtureOfExperts(5, 4, 4, 2, renormalise=False).double()
+    with torch.no_grad():
+        moe.router.weight[3] = -1.0
+    x = 0.1 + torch.rand(7, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
+    rows, experts = gradient_reach(moe, x)
+    moe(x).pow(2).sum().backward()
+    assert rows == {i for i in range(4) if moe.router.weight.grad[i].abs().max() > 0}
+    assert experts == {
+        i for i, e in enumerate(moe.experts) if e.linear1.weight.grad.abs().max() > 0
+    }
+    assert 3 in rows and 3 not in experts

@@ -1,5 +1,5 @@
-"""plots.moe: the router figure's titles, lines and even-load level come from the data it is
-given, and are read back from the figure."""
+"""plots.moe: the router figure's titles, maps, data points, lines and even-load level come from
+the networks and data it is given, and are read back from the figure."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from course_lib.plots.moe import RouterPicture, RouterView, expert_colours, router_figure
+from course_lib.plots.moe import (
+    PlaneNetwork,
+    RouterPicture,
+    RouterView,
+    expert_colours,
+    router_figure,
+)
 
 
 def picture_map(chosen, logit, edges=None):
@@ -16,18 +22,49 @@ def picture_map(chosen, logit, edges=None):
     return SimpleNamespace(chosen=chosen, logit=logit, edges=edges)
 
 
-def test_the_router_figure_shows_each_alpha_each_seeds_load_and_the_even_share():
-    logit = np.linspace(-1, 1, 10)[None, :].repeat(10, axis=0)  # boundary at x = 0
-    edges = np.zeros((10, 10), bool)
-    edges[2, 3] = edges[7, 1] = True
+def _networks(logit, edges):
     maps = [
         picture_map(np.zeros((10, 10), int), logit),
         picture_map(np.arange(100).reshape(10, 10) % 4, logit, edges),
+        picture_map(np.zeros((10, 10), int), logit),
+        picture_map(np.zeros((10, 10), int), -logit),
     ]
+    shapes = [
+        (4, 6, 2, 0.0, 0.75),
+        (4, 6, 2, 0.1, 0.8125),
+        (1, 12, 1, 0.0, 0.7),
+        (1, 48, 1, 0.0, 0.875),
+    ]
+    return [PlaneNetwork(m, *shape) for m, shape in zip(maps, shapes, strict=True)]
+
+
+def test_the_router_figure_titles_each_network_by_its_shape_and_shows_its_map_and_the_data():
+    logit = np.linspace(-1, 1, 10)[None, :].repeat(10, axis=0)  # boundary at x = 0
+    edges = np.zeros((10, 10), bool)
+    edges[2, 3] = edges[7, 1] = True
+    networks = _networks(logit, edges)
+    points = np.array([[0.5, 0.5], [-0.5, 0.2], [0.1, -0.9]])
+    labels = np.array([1, 0, 1])
     load = np.array([[[0.7, 0.3, 0, 0], [0.6, 0.4, 0, 0]], [[0.25] * 4, [0.4, 0.3, 0.2, 0.1]]])
-    fig = router_figure(maps, (0.0, 0.1), load, "spiral", seed=3)
-    left, middle, right = fig.axes
-    assert [left.get_title(), middle.get_title()] == ["α = 0.0, seed 3", "α = 0.1, seed 3"]
+    fig = router_figure(networks, points, labels, load, (0.0, 0.1), "spiral", seed=3)
+    panels = [ax for ax in fig.axes if ax.get_images()]
+    assert [ax.get_title() for ax in panels] == [
+        "4 experts × 6 units, top 2, α = 0.0: accuracy 0.75",
+        "4 experts × 6 units, top 2, α = 0.1: accuracy 0.81",
+        "dense FFN, 12 units: accuracy 0.70",
+        "dense FFN, 48 units: accuracy 0.88",
+    ]
+    assert "low-dimensional" in fig._suptitle.get_text() and "seed 3" in fig._suptitle.get_text()
+    for ax, net in zip(panels, networks, strict=True):
+        assert shows_experts(ax.get_images()[0].get_array(), net.picture.chosen,
+                             net.picture.edges, net.experts)  # fmt: skip
+        dots = np.concatenate([c.get_offsets() for c in ax.collections[1:]])
+        black = ax.collections[1].get_offsets()  # label 1 first, in black
+        assert sorted(map(tuple, dots)) == sorted(map(tuple, points))
+        assert sorted(map(tuple, black)) == sorted(map(tuple, points[labels == 1]))
+    boundary = panels[1].collections[0].get_segments()[0]  # the logit's zero line
+    assert np.allclose(boundary[:, 0], 0, atol=1e-9) and np.ptp(boundary[:, 1]) > 1.9
+    (right,) = [ax for ax in fig.axes if not ax.get_images()]
     assert right.get_title() == "load, every seed (spiral)"
     lines = [line for line in right.get_lines() if len(line.get_xdata()) == 4]
     assert len(lines) == 4  # two alphas, two seeds
@@ -35,9 +72,13 @@ def test_the_router_figure_shows_each_alpha_each_seeds_load_and_the_even_share()
     assert np.allclose(lines[3].get_ydata(), [0.4, 0.3, 0.2, 0.1])
     even = [line for line in right.get_lines() if len(line.get_xdata()) == 2]
     assert np.allclose(even[0].get_ydata(), 0.25)
-    assert shows_experts(middle.get_images()[0].get_array(), maps[1].chosen, edges, 4)
-    boundary = middle.collections[0].get_segments()[0]  # the logit's zero line
-    assert np.allclose(boundary[:, 0], 0, atol=1e-9) and np.ptp(boundary[:, 1]) > 1.9
+
+
+def test_a_dense_network_is_drawn_in_one_grey_and_its_title_says_dense():
+    assert len(expert_colours(1).colors) == 1
+    assert expert_colours(1).colors[0] not in expert_colours(8).colors
+    net = PlaneNetwork(picture_map(np.zeros((2, 2), int), np.zeros((2, 2))), 1, 12, 1, 0.0, 0.5)
+    assert net.title == "dense FFN, 12 units: accuracy 0.50"
 
 
 def shows_experts(rgba, chosen, edges, experts) -> bool:
@@ -61,8 +102,7 @@ def test_the_map_check_rejects_a_map_of_other_experts_or_without_edges():
 
 def test_more_experts_than_colours_is_refused():
     with pytest.raises(ValueError, match="between 1 and 8 can be told apart, got 9"):
-        blank = picture_map(np.zeros((2, 2), int), np.zeros((2, 2)))
-        router_figure([blank], (0.0,), np.zeros((1, 1, 9)), "spiral")
+        expert_colours(9)
 
 
 def demo_picture(

@@ -1,4 +1,4 @@
-"""Lesson 6's demo: every setting shows the stored networks of that setting, read back from its
+"""Lesson 7's demo: every setting shows the stored networks of that setting, read back from its
 one live figure, and a value no control offers is refused by name."""
 
 from __future__ import annotations

@@ -103,9 +103,6 @@ MESSAGES = {
     ),
     "ES {es:.0f}, PS {ps:.0f}": "ES 为 {es:.0f}，PS 为 {ps:.0f}",
     # where to edit, ROME's safeguards
-    "at either site, a fact's tracing effect does not predict its edit's success": (
-        "在两个位置上，一条事实的追踪效应都不能预测它的编辑是否成功"
-    ),
     "|ρ| below 0.3; Hase et al.: ρ = {h}": "|ρ| 小于 0.3；Hase 等人：ρ = {h}",
     "{a:.2f} against {b:.2f}": "{a:.2f}，对比 {b:.2f}",
     "with or without them, no subject edit carries over to the other phrasing": (
@@ -185,19 +182,13 @@ MESSAGES = {
     "at p(new) ≥ 0.9, the rank-one edit keeps nearly every neighbour, the others almost none": (
         "p(新答案) ≥ 0.9 时，秩一编辑几乎保住了所有邻居，其他方法几乎一个也没保住"
     ),
-    "the rank-one edit ends no weaker than the three others, so the threshold does not favour it": (
-        "秩一编辑停下时不比另外三种方法弱，所以这个门槛并没有偏袒它"
-    ),
-    "by construction, C does not change p(new) at the edited prompt: v* is written at k* either way": (
-        "按构造成立：C 不改变被编辑提示处的 p(新答案)，无论用哪个 C，v* 都写在 k* 上"
+    "by construction, C does not change p(new) at the edited prompt": (
+        "按构造成立：C 不改变被编辑提示处的 p(新答案)"
     ),
     "with C from text that states no fact, the rank-one edit keeps far fewer neighbours": (
         "用不陈述事实的文本计算 C，秩一编辑保住的邻居少得多"
     ),
     "NS {a:.0f} against {b:.0f}, at p(new) ≥ 0.9": "p(新答案) ≥ 0.9 时，NS 为 {a:.0f}，对比 {b:.0f}",
-    "but still more than knowledge neurons, fine-tuning or FT+L": (
-        "但仍比知识神经元、微调和 FT+L 多"
-    ),
     "against at most {b:.0f}": "其他方法至多 {b:.0f}",
     "and it carries over to the other phrasing far more often": "而且推广到同义句的次数多得多",
     "{m}: tracing effect {lo:.2f} to {hi:.2f}, p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}": (
@@ -211,7 +202,6 @@ MESSAGES = {
     ),
     "partly: a rank-one edit, not at ROME's site": "部分一致：是秩一编辑，但不在 ROME 的位置",
     "the rank-one edit keeps more neighbours than fine-tuning, NS": "秩一编辑比微调保住更多邻居，NS",
-    "with C from filler, NS {n:.0f} (section 4)": "用填充句的 C，NS 为 {n:.0f}（第 4 节）",
     "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测其编辑是否成功",
     "no: linear ρ {r:+.2f}, 652 facts": "否：线性 ρ {r:+.2f}，652 条事实",
     "no: |Spearman ρ| < 0.3, 48 facts": "否：|秩相关 ρ| < 0.3，48 条事实",
@@ -224,4 +214,18 @@ MESSAGES = {
     "colour": "颜色",
     "animal": "动物",
     "food": "食物",
+    "{a:.0f} > {b:.0f} at p(new) ≥ 0.9; C from filler: {c:.0f}, at the full update {d:.0f}": (
+        "p(新答案) ≥ 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}，完整更新时 {d:.0f}"
+    ),
+    "partly: at a full update only with the corpus' C": "部分一致：完整更新时，只有用语料的 C 才成立",
+    "C swapped (section 4)": "换用另一个 C（第 4 节）",
+    "but more than the baselines at their first grid point past 0.9": (
+        "但仍比各个基线在越过 0.9 的第一个网格点上保住的多"
+    ),
+    "at either site, no correlation between a fact's tracing effect and its edit shows": (
+        "在两个位置上，都看不出一条事实的追踪效应与其编辑之间有相关"
+    ),
+    "the rank-one edit ends no weaker in p(new) than the three others": (
+        "秩一编辑停下时，p(新答案) 不低于另外三种方法"
+    ),
 }

@@ -188,6 +188,11 @@ MESSAGES: dict[str, str] = {
         "几乎每条事实自身受到的影响都比无关事实大"
     ),
     "random units barely matter": "随机单元几乎没有影响",
+    "the fact's 5 most active units instead: mean {mean:.0%}": "改为这条事实激活最强的 5 个单元：平均 {mean:.0%}",
+    "units chosen by attribution matter more than the most active ones": (
+        "按归因挑出的单元比激活最强的单元更重要"
+    ),
+    "{a:.0%} against {b:.0%}": "{a:.0%}，对比 {b:.0%}",
     "mean change within 2 %": "平均变化在 2% 以内",
     "the spread is wide: from under a fifth to nearly all": ("差异很大：从不到五分之一到几乎全部"),
     "doubling the same units does not raise p(answer) on average": (

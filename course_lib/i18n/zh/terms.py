@@ -9,6 +9,8 @@ TERMS: dict[str, tuple[str, ...]] = {
     "表达能力": ("模型容量",),  # capacity
     "通用近似器": ("万能逼近器", "万能近似器"),  # universal approximator
     "通用近似定理": ("万能近似定理", "万能逼近定理"),  # universal approximation theorem
-    "编辑": ("改写",),  # editing a fact (rewrite, edit): 改写 is never used, so it cannot mean paraphrase
+    "编辑": (
+        "改写",
+    ),  # editing a fact (rewrite, edit): 改写 is never used, so it cannot mean paraphrase
     "同义句": ("改述", "另一种说法"),  # paraphrase: another phrasing of the same fact
 }
