@@ -157,12 +157,11 @@ class RewriteView:
             self.grid_ax.set_xlim(0, codes.shape[1])
             self.grid_ax.set_ylim(codes.shape[0], 0)  # the first relation on top
         self.grid.set_array(codes)
-        if self.labels != (data.entities, data.relations):  # new tick texts only when they change
-            self.labels = (data.entities, data.relations)
+        labels = (data.entities, tuple(tr(r) for r in data.relations))  # in today's language
+        if self.labels != labels:  # new tick texts only when they change
+            self.labels = labels
             self.grid_ax.set_xticks(np.arange(codes.shape[1]) + 0.5, data.entities, rotation=90)
-            self.grid_ax.set_yticks(
-                np.arange(codes.shape[0]) + 0.5, [tr(r) for r in data.relations]
-            )
+            self.grid_ax.set_yticks(np.arange(codes.shape[0]) + 0.5, labels[1])
         self.title.set_text(
             tr("“{prompt}”: “{old}” → “{new}”", prompt=data.prompt, old=data.old, new=data.new)
             + "\n"

@@ -13,7 +13,7 @@ from course_lib._validate import choice as one_of
 from course_lib.experiments import edit_sweep as S
 from course_lib.experiments.editing import paraphrased_model
 from course_lib.experiments.facts import RELATIONS
-from course_lib.i18n import tr
+from course_lib.i18n import language, tr
 from course_lib.plots.editing import RewriteData, RewriteView
 from course_lib.widgets import Control, Demo
 
@@ -32,10 +32,15 @@ def strength_label(method: str, level: int) -> str:
     return tr("{knob} {value:g}", knob=tr(m.knob), value=m.strengths[level - 1])
 
 
-@lru_cache(maxsize=512)
 def rewrite_data(prompt: str, choice: int, method: str, strength: int) -> RewriteData:
     """The fact of ``prompt`` rewritten by ``method`` at its ``strength``-th weakest strength to
     the ``choice``-th other answer of its relation, as the stored sweep measured it."""
+    return _rewrite_data(prompt, choice, method, strength, language())
+
+
+@lru_cache(maxsize=512)
+def _rewrite_data(prompt: str, choice: int, method: str, strength: int, _: str) -> RewriteData:
+    """``rewrite_data`` in one language (its strength label is in the learner's words)."""
     _, corpus = paraphrased_model()
     fact = prompts().index(one_of("prompt", prompt, prompts()))
     for name, value, accepted in (("choice", choice, CHOICES), ("strength", strength, LEVELS)):
