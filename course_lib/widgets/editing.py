@@ -34,7 +34,13 @@ def strength_label(method: str, level: int) -> str:
 
 def rewrite_data(prompt: str, choice: int, method: str, strength: int) -> RewriteData:
     """The fact of ``prompt`` rewritten by ``method`` at its ``strength``-th weakest strength to
-    the ``choice``-th other answer of its relation, as the stored sweep measured it."""
+    the ``choice``-th other answer of its relation, as the stored sweep measured it. The values
+    are checked before the cache is asked: True hashes as 1 and would find 1's entry."""
+    one_of("prompt", prompt, prompts())
+    for name, value, accepted in (("choice", choice, CHOICES), ("strength", strength, LEVELS)):
+        if isinstance(value, bool) or value not in accepted:
+            raise ValueError(f"{name} must be one of {list(accepted)}, got {value!r}")
+    one_of("method", method, tuple(S.BY_NAME))
     return _rewrite_data(prompt, choice, method, strength, language())
 
 
@@ -42,11 +48,7 @@ def rewrite_data(prompt: str, choice: int, method: str, strength: int) -> Rewrit
 def _rewrite_data(prompt: str, choice: int, method: str, strength: int, _: str) -> RewriteData:
     """``rewrite_data`` in one language (its strength label is in the learner's words)."""
     _, corpus = paraphrased_model()
-    fact = prompts().index(one_of("prompt", prompt, prompts()))
-    for name, value, accepted in (("choice", choice, CHOICES), ("strength", strength, LEVELS)):
-        if isinstance(value, bool) or value not in accepted:
-            raise ValueError(f"{name} must be one of {list(accepted)}, got {value!r}")
-    one_of("method", method, tuple(S.BY_NAME))
+    fact = prompts().index(prompt)
     sweep = S.stored_sweep()
     edit = sweep.edits.index((fact, S.ED.new_answer(corpus, fact, choice - 1)))
     row = sweep.results[method][edit, strength - 1]

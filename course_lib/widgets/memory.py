@@ -36,14 +36,20 @@ def prompts() -> tuple[str, ...]:
     return tuple(" ".join(f.prompt) for f in stored_model()[1].facts)
 
 
-@lru_cache(maxsize=512)
 def edit_data(prompt: str, units: int, scale: float) -> NextTokenData:
     """The prompt's next-word probabilities as trained and with its ``units`` most attributed FFN
-    units scaled by ``scale``. Pure: the shipped model is never changed (cached per value)."""
-    fact = prompts().index(one_of("prompt", prompt, prompts()))
+    units scaled by ``scale``. Pure: the shipped model is never changed (cached per value). The
+    values are checked before the cache is asked: True hashes as 1 and would find 1's entry."""
+    one_of("prompt", prompt, prompts())
     for name, value, accepted in (("units", units, UNIT_COUNTS), ("scale", scale, SCALES)):
         if isinstance(value, bool) or value not in accepted:
             raise ValueError(f"{name} must be one of {list(accepted)}, got {value!r}")
+    return _edit_data(prompt, units, scale)
+
+
+@lru_cache(maxsize=512)
+def _edit_data(prompt: str, units: int, scale: float) -> NextTokenData:
+    fact = prompts().index(prompt)
     model, corpus = stored_model()
     chosen = top_units(_scores(), fact, units)
     before, after = next_token_probabilities(model, corpus, fact, chosen, scale)

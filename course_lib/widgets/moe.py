@@ -12,12 +12,17 @@ from course_lib.plots.moe import RouterPicture, RouterView
 from course_lib.widgets import Control, Demo
 
 
-@lru_cache(maxsize=32)
 def router_data(experts: int, k: int, alpha: float) -> RouterPicture:
-    """Seed 0's map and every seed's load and accuracy for one setting of the grid."""
+    """Seed 0's map and every seed's load and accuracy for one setting of the grid. The values
+    are checked before the cache is asked: True hashes as 1 and would find 1's entry."""
     grid_value("experts", experts, GRID_EXPERTS)
     grid_value("k", k, GRID_K)
     grid_value("alpha", alpha, GRID_ALPHAS)
+    return _router_data(experts, k, alpha)
+
+
+@lru_cache(maxsize=32)
+def _router_data(experts: int, k: int, alpha: float) -> RouterPicture:
     runs = router_runs(experts, k, (alpha,))
     picture = expert_map(runs.weights[0][0], k)
     return RouterPicture(experts, k, alpha, runs.seeds[0], picture, runs.load[0], runs.accuracy[0])

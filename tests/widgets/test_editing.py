@@ -103,3 +103,11 @@ def test_rewrite_data_rejects_a_value_no_control_offers(values, name):
     arguments = {"prompt": prompts()[0], "choice": 1, "method": S.RANK_ONE, "strength": 4, **values}
     with pytest.raises(ValueError, match=rf"{name} must be one of"):
         rewrite_data(**arguments)
+
+
+def test_a_bool_strength_is_refused_even_after_its_integer_was_drawn():
+    """True == 1 and hashes alike: a cache asked first would hand back strength 1's frame."""
+    arguments = {"prompt": prompts()[0], "choice": 1, "method": S.RANK_ONE}
+    rewrite_data(**arguments, strength=1)
+    with pytest.raises(ValueError, match="strength must be one of"):
+        rewrite_data(**arguments, strength=True)

@@ -148,3 +148,17 @@ def test_sparsity_figure_marks_the_chosen_width_over_every_grid_value():
 def test_sparsity_data_rejects_a_width_the_sweep_does_not_hold(d_ff):
     with pytest.raises(ValueError, match="d_ff must be one of"):
         sparsity_data(d_ff)
+
+
+def test_a_bool_is_refused_even_after_its_number_was_drawn():
+    """True == 1 and hashes alike: a cache asked first would hand back the frame of 1."""
+    prompt = prompts()[0]
+    if 1 in UNIT_COUNTS:
+        edit_data(prompt, 1, SCALES[0])
+        with pytest.raises(ValueError, match="units must be one of"):
+            edit_data(prompt, True, SCALES[0])
+    if 1.0 in SCALES:
+        edit_data(prompt, UNIT_COUNTS[0], 1.0)
+        with pytest.raises(ValueError, match="scale must be one of"):
+            edit_data(prompt, UNIT_COUNTS[0], True)
+    assert 1 in UNIT_COUNTS or 1.0 in SCALES  # the case the cache could confuse exists

@@ -41,3 +41,13 @@ def test_every_setting_shows_its_stored_networks_map_load_and_accuracy():
 def test_a_value_no_control_offers_is_refused_by_name(values, error, message):
     with pytest.raises(error, match=message):
         router_data(**{"experts": 8, "k": 2, "alpha": 0.0} | values)
+
+
+def test_a_bool_k_is_refused_even_after_k_1_was_drawn():
+    """True == 1 and hashes alike: a cache asked first would hand back k = 1's picture."""
+    from course_lib.widgets.moe import GRID_ALPHAS, GRID_EXPERTS, GRID_K
+
+    assert 1 in GRID_K
+    router_data(GRID_EXPERTS[0], 1, GRID_ALPHAS[0])
+    with pytest.raises(TypeError, match="k must be one of"):
+        router_data(GRID_EXPERTS[0], True, GRID_ALPHAS[0])
