@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from course_lib._validate import integer, positive_int
+from course_lib.i18n import N_
 
 PAD, BOS = "<pad>", "<bos>"
 MAX_LEN = 12  # tokens per line, <bos> included: the model's context
@@ -23,7 +24,7 @@ MAX_LEN = 12  # tokens per line, <bos> included: the model's context
 COLOURS = ("red", "blue", "green", "teal", "amber", "grey", "white", "black")
 ANIMALS = ("fox", "owl", "bear", "wolf", "hare", "crow", "deer", "lynx")
 FOODS = ("bread", "rice", "fish", "plums", "cheese", "beans", "figs", "honey")
-RELATIONS = ("capital", "colour", "animal", "food")
+RELATIONS = (N_("capital"), N_("colour"), N_("animal"), N_("food"))  # marked: plots name them
 # Filler: every slot is drawn afresh for each line, so a filler line teaches grammar, not a fact.
 ADJECTIVES = ("small", "large", "quiet", "old", "cold", "warm", "busy", "far")
 SEASONS = ("spring", "summer", "autumn", "winter")

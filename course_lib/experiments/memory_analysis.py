@@ -170,6 +170,18 @@ def firing_units_promote_answers(
     )
 
 
+def _own_changes(model: LanguageModel, corpus: Corpus, chosen: list, factor: float) -> np.ndarray:
+    """Each fact's relative change of p(answer) when its units ``chosen[fact]`` (flat indices over
+    layers x d_ff) are scaled by ``factor`` at the last word: (facts,)."""
+    before = _answer_log_probs(model, corpus).exp()
+    changes = []
+    for i, flat in enumerate(chosen):
+        units = [divmod(int(u), model.d_ff) for u in flat]
+        after = _answer_log_probs(model, corpus, scale_units(units, factor)).exp()
+        changes.append(float(after[i] / before[i] - 1))
+    return np.array(changes)
+
+
 @torch_threads(1)
 def random_unit_effects(
     model: LanguageModel, corpus: Corpus, count: int = 5, factor: float = 0.0, seed: int = 0
@@ -178,35 +190,25 @@ def random_unit_effects(
     units drawn at random (seeded, over both layers) are scaled by ``factor``: (facts,)."""
     rng = np.random.default_rng(seed)
     total = len(model.layers) * model.d_ff
+    chosen = [rng.choice(total, positive_int("count", count), replace=False)
+              for _ in corpus.facts]  # fmt: skip
     with torch.no_grad():
-        before = _answer_log_probs(model, corpus).exp()
-        changes = []
-        for i in range(len(corpus.facts)):
-            flat = rng.choice(total, positive_int("count", count), replace=False)
-            units = [divmod(int(u), model.d_ff) for u in flat]
-            after = _answer_log_probs(model, corpus, scale_units(units, factor)).exp()
-            changes.append(float(after[i] / before[i] - 1))
-    return np.array(changes)
+        return _own_changes(model, corpus, chosen, factor)
 
 
+@torch_threads(1)
 def active_unit_effects(
     model: LanguageModel, corpus: Corpus, count: int = 5, factor: float = 0.0
 ) -> np.ndarray:
-    """A baseline after Dai et al.'s: each fact's relative change of p(answer) when its ``count`` most
-    active units at the prompt's last word (over both layers) are scaled by ``factor``, units
+    """A baseline after Dai et al.'s: each fact's relative change of p(answer) when its ``count``
+    most active units at the prompt's last word (over both layers) are scaled by ``factor``, units
     chosen by activation instead of attribution: (facts,)."""
     prompts, _ = corpus.prompts()
     with torch.no_grad():
         active = model.ffn_hidden(prompts)[:, :, -1]  # (layers, facts, d_ff)
         flat = active.permute(1, 0, 2).reshape(len(corpus.facts), -1)  # (facts, layers x d_ff)
         chosen = flat.topk(positive_int("count", count), dim=1).indices
-        before = _answer_log_probs(model, corpus).exp()
-        changes = []
-        for i, units in enumerate(chosen):
-            edit = scale_units([divmod(int(u), model.d_ff) for u in units], factor)
-            after = _answer_log_probs(model, corpus, edit).exp()
-            changes.append(float(after[i] / before[i] - 1))
-    return np.array(changes)
+        return _own_changes(model, corpus, chosen, factor)
 
 
 def top_units(scores: torch.Tensor, fact: int, n: int) -> list[tuple[int, int]]:

@@ -12,9 +12,6 @@ from matplotlib.figure import Figure
 from course_lib.i18n import N_, tr
 from course_lib.plots import GREY, PALETTE, new_figure, tint
 
-# The grid's row labels, the relations, in the learner's language (facts.RELATIONS).
-_RELATIONS = (N_("capital"), N_("colour"), N_("animal"), N_("food"))
-
 SITE_TITLES = {
     "stream": N_("the residual stream"),
     "attention": N_("the attention's output"),
