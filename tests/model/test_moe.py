@@ -245,3 +245,33 @@ def test_gradient_reach_is_autograds_nonzero_gradients():
         i for i, e in enumerate(moe.experts) if e.linear1.weight.grad.abs().max() > 0
     }
     assert 3 in rows and 3 not in experts
+
+
+@pytest.mark.parametrize("form", ["renormalised", "probabilities kept", "balancing loss"])
+def test_the_gradient_reach_of_the_unchosen_row_agrees_with_a_finite_difference(form):
+    """Lesson 7's exercise 3 rests on autograd: nudge the never-chosen expert's router row and the
+    loss moves (central difference) exactly when autograd says that row gets gradient."""
+    from course_lib.checks.moe import FORMS, UNCHOSEN, never_chosen
+    from course_lib.model.moe import balancing_loss, gradient_reach
+
+    assert form in FORMS
+    moe, x = never_chosen(form, 0)
+    alpha = 0.01 if form == FORMS[2] else 0.0
+
+    def loss() -> float:
+        with torch.no_grad():
+            value = moe(x).pow(2).sum()
+            return float(value + (balancing_loss(moe.router(x), alpha) if alpha else 0.0))
+
+    rows, _ = gradient_reach(moe, x, alpha)
+    h, moved = 1e-5, 0.0
+    for j in range(moe.router.weight.shape[1]):
+        with torch.no_grad():
+            moe.router.weight[UNCHOSEN, j] += h
+            up = loss()
+            moe.router.weight[UNCHOSEN, j] -= 2 * h
+            down = loss()
+            moe.router.weight[UNCHOSEN, j] += h
+        moved = max(moved, abs(up - down) / (2 * h))
+    assert (moved > 1e-6) == (UNCHOSEN in rows), (form, moved, rows)
+    assert (UNCHOSEN in rows) == (form != FORMS[0])  # renormalised: no gradient reaches it
