@@ -6,7 +6,9 @@ Transformer's balancing loss. Every expert of every network is computed in one b
 
 The lesson and its demo read trained networks from ``ROUTER_FILE``: every (experts, k) of the
 grid below, each balancing weight and seed, trained in about a minute by
-``python -m course_lib.experiments.moe``; ``router_runs`` trains any other setting on the spot."""
+``python -m course_lib.experiments.moe``; ``router_runs`` trains any other setting on the spot.
+The dense FFNs the lesson compares them with are in ``DENSE_FILE``
+(``python -m course_lib.experiments.moe dense``; ``train_dense`` trains one now)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,10 @@ GRID_ALPHAS = (0.0, 0.01, 0.1)
 SEEDS = (0, 1, 2, 3)
 TRAINING = {"task": "spiral", "d_ff": 6, "steps": 300, "lr": 0.02, "points": 2000}
 WEIGHTS = ("router", "W1", "b1", "W2", "b2")
+DENSE_FILE = Path(__file__).parent.parent / "data" / "dense_runs.npz"
+# the dense FFNs the lesson compares the 8-expert, top-2 mixture with: its active width (k · d_ff)
+# and its total width (E · d_ff)
+DENSE_WIDTHS = (2 * TRAINING["d_ff"], 8 * TRAINING["d_ff"])
 
 
 def moe_init(seed: int, num_experts: int, d_ff: int, out: int) -> dict[str, torch.Tensor]:
@@ -204,9 +210,16 @@ def task_points(every: int = 1) -> tuple[np.ndarray, np.ndarray]:
 
 def dense_runs(d_ff: int) -> RouterRuns:
     """Dense FFNs 2 -> ``d_ff`` -> 1 on the grid's task, trained exactly as the mixtures are (one
-    expert, whose gate is 1; the same starts, steps and rate), for every seed."""
+    expert, whose gate is 1; the same starts, steps and rate), for every seed: stored ones where
+    ``DENSE_FILE`` holds them, else trained now (``train_dense``)."""
+    stored = stored_dense_runs(positive_int("d_ff", d_ff))
+    return stored if stored is not None else train_dense(d_ff)
+
+
+def train_dense(d_ff: int, seeds: Sequence[int] = SEEDS) -> RouterRuns:
+    """``dense_runs`` trained now."""
     return train_routers(
-        num_experts=1, k=1, alphas=(0.0,), seeds=SEEDS, **(TRAINING | {"d_ff": d_ff})
+        num_experts=1, k=1, alphas=(0.0,), seeds=tuple(seeds), **(TRAINING | {"d_ff": d_ff})
     )
 
 
@@ -279,22 +292,23 @@ def save_router_runs(path: Path = ROUTER_FILE) -> int:
             runs = train_routers(
                 num_experts=experts, k=k, alphas=GRID_ALPHAS, seeds=SEEDS, **TRAINING
             )
-            key = f"{experts}-{k}"
-            arrays[f"{key}|load"], arrays[f"{key}|accuracy"] = runs.load, runs.accuracy
-            for name in WEIGHTS:
-                arrays[f"{key}|{name}"] = np.stack(
-                    [np.stack([w[name].numpy() for w in row]) for row in runs.weights]
-                )
+            arrays |= _packed(runs, f"{experts}-{k}")
     settings = TRAINING | {"experts": GRID_EXPERTS, "k": GRID_K, "alphas": GRID_ALPHAS}
     return save_npz(path, arrays, settings | {"seeds": SEEDS})
 
 
-@lru_cache(maxsize=8)
-def stored_router_runs(num_experts: int, k: int, path: Path = ROUTER_FILE) -> RouterRuns | None:
-    """The stored runs of (``num_experts``, ``k``) for every alpha and seed of the grid, or None
-    where the file does not hold them."""
-    arrays, settings = load_npz(path, "set of router runs", "course_lib.experiments.moe")
-    key = f"{num_experts}-{k}"
+def _packed(runs: RouterRuns, key: str) -> dict[str, np.ndarray]:
+    """``runs``' loads, accuracies and weights as arrays named ``key|…``, alphas x seeds first."""
+    arrays = {f"{key}|load": runs.load, f"{key}|accuracy": runs.accuracy}
+    for name in WEIGHTS:
+        arrays[f"{key}|{name}"] = np.stack(
+            [np.stack([w[name].numpy() for w in row]) for row in runs.weights]
+        )
+    return arrays
+
+
+def _unpacked(arrays: dict, settings: dict, key: str, num_experts: int, k: int, d_ff: int):
+    """The ``RouterRuns`` that ``_packed`` stored under ``key``, or None where there are none."""
     if f"{key}|load" not in arrays:
         return None
     alphas, seeds = tuple(float(a) for a in settings["alphas"]), tuple(settings["seeds"])
@@ -305,8 +319,33 @@ def stored_router_runs(num_experts: int, k: int, path: Path = ROUTER_FILE) -> Ro
     )
     load, accuracy = arrays[f"{key}|load"], arrays[f"{key}|accuracy"]
     return RouterRuns(
-        settings["task"], num_experts, k, settings["d_ff"], alphas, seeds, load, accuracy, weights
+        settings["task"], num_experts, k, d_ff, alphas, seeds, load, accuracy, weights
     )
+
+
+@lru_cache(maxsize=8)
+def stored_router_runs(num_experts: int, k: int, path: Path = ROUTER_FILE) -> RouterRuns | None:
+    """The stored runs of (``num_experts``, ``k``) for every alpha and seed of the grid, or None
+    where the file does not hold them."""
+    arrays, settings = load_npz(path, "set of router runs", "course_lib.experiments.moe")
+    return _unpacked(arrays, settings, f"{num_experts}-{k}", num_experts, k, settings["d_ff"])
+
+
+def save_dense_runs(path: Path = DENSE_FILE) -> int:
+    """Train the dense FFN of every width of ``DENSE_WIDTHS`` for every seed and store them as
+    ``save_router_runs`` stores the mixtures; returns the file's size in bytes."""
+    arrays: dict[str, object] = {}
+    for d_ff in DENSE_WIDTHS:
+        arrays |= _packed(train_dense(d_ff), f"dense-{d_ff}")
+    settings = TRAINING | {"widths": DENSE_WIDTHS, "alphas": (0.0,), "seeds": SEEDS}
+    return save_npz(path, arrays, settings)
+
+
+@lru_cache(maxsize=4)
+def stored_dense_runs(d_ff: int, path: Path = DENSE_FILE) -> RouterRuns | None:
+    """The stored dense FFNs of width ``d_ff`` for every seed, or None where the file has none."""
+    arrays, settings = load_npz(path, "set of dense runs", "course_lib.experiments.moe")
+    return _unpacked(arrays, settings, f"dense-{d_ff}", 1, 1, d_ff)
 
 
 def router_runs(
@@ -320,11 +359,16 @@ def router_runs(
     return train_routers(num_experts=num_experts, k=k, alphas=alphas, seeds=SEEDS, **TRAINING)
 
 
-if __name__ == "__main__":  # rebuild ROUTER_FILE: python -m course_lib.experiments.moe
+if __name__ == "__main__":  # rebuild ROUTER_FILE: python -m course_lib.experiments.moe [dense]
+    import sys
+
     began = time.perf_counter()
-    size = save_router_runs()
-    networks = len(GRID_EXPERTS) * len(GRID_K) * len(GRID_ALPHAS) * len(SEEDS)
+    if sys.argv[1:] == ["dense"]:  # rebuild DENSE_FILE only
+        size, networks, path = save_dense_runs(), len(DENSE_WIDTHS) * len(SEEDS), DENSE_FILE
+    else:
+        networks = len(GRID_EXPERTS) * len(GRID_K) * len(GRID_ALPHAS) * len(SEEDS)
+        size, path = save_router_runs(), ROUTER_FILE
     print(
         f"trained {networks} networks in {time.perf_counter() - began:.0f} s; "
-        f"{size / 1024:.0f} KiB in {ROUTER_FILE}"
+        f"{size / 1024:.0f} KiB in {path}"
     )

@@ -2,17 +2,23 @@
 
 A stack of L linear layers has L - 1 hidden layers of the same width h; h is chosen so the
 parameter count is as close as possible to the budget (1 layer has no hidden layer: 3k weights).
+
+The comparison the lesson shows, ``compare_depths("spiral")`` with its defaults, is stored
+(``DEPTHS_FILE``, rebuilt with ``python -m course_lib.experiments.stacking``): ``stored_depths``
+reads it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import torch
 
 from course_lib._validate import choice, positive_int
+from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.tasks import make_task
 from course_lib.experiments.training import (
     accuracy,
@@ -97,11 +103,46 @@ def compare_depths(
     if not depths or not seeds:
         raise ValueError(f"depths and seeds must be non-empty, got {depths} and {seeds}")
     k = make_task(task, n_points).Y.shape[1]
-    widths, params, accuracy = [], [], []
+    accuracy = []
     for n_layers in depths:
         width = width_for_budget(n_layers, budget, d_out=k)
         dims = [2] + [width] * (n_layers - 1) + [k]
-        widths.append(width)
-        params.append(stack_parameters(n_layers, max(width, 1), d_out=k) if width else 3 * k)
         accuracy.append(_train_stack(task, dims, activation, tuple(seeds), steps, lr, n_points))
-    return DepthResult(task, tuple(depths), tuple(widths), tuple(params), np.array(accuracy))
+    return _result(task, depths, budget, k, np.array(accuracy))
+
+
+def _result(task: str, depths, budget: int, k: int, accuracy: np.ndarray) -> DepthResult:
+    """The comparison's record: each depth's hidden width and parameters beside its accuracy."""
+    widths = [width_for_budget(n, budget, d_out=k) for n in depths]
+    params = [
+        stack_parameters(n, w, d_out=k) if w else 3 * k for n, w in zip(depths, widths, strict=True)
+    ]
+    return DepthResult(task, tuple(depths), tuple(widths), tuple(params), accuracy)
+
+
+DEPTHS_FILE = Path(__file__).parent.parent / "data" / "depth_comparison.npz"
+DEPTHS_TASK, DEPTHS_BUDGET = "spiral", 200  # the comparison the lesson shows
+
+
+def save_depths(path: Path = DEPTHS_FILE) -> int:
+    """Run ``compare_depths`` on the lesson's task and budget and store it; returns the size."""
+    result = compare_depths.__wrapped__(DEPTHS_TASK, budget=DEPTHS_BUDGET)
+    settings = {"task": DEPTHS_TASK, "budget": DEPTHS_BUDGET, "depths": result.depths}
+    return save_npz(path, {"accuracy": result.accuracy}, settings)
+
+
+@lru_cache(maxsize=2)
+def stored_depths(path: Path = DEPTHS_FILE) -> DepthResult:
+    """The stored ``compare_depths("spiral", budget=200)``: accuracies read, the counts computed."""
+    arrays, settings = load_npz(path, "depth comparison", "course_lib.experiments.stacking")
+    k = make_task(settings["task"], 10).Y.shape[1]
+    return _result(settings["task"], settings["depths"], settings["budget"], k, arrays["accuracy"])
+
+
+if __name__ == "__main__":  # rebuild DEPTHS_FILE: python -m course_lib.experiments.stacking
+    import time
+
+    began = time.perf_counter()
+    size = save_depths()
+    print(f"trained the stacks in {time.perf_counter() - began:.0f} s; "
+          f"{size / 1024:.0f} KiB in {DEPTHS_FILE}")  # fmt: skip

@@ -5,6 +5,10 @@ residual path on or off. ``depth_profile`` measures, at initialisation, the acti
 every layer and the gradient of every layer's FFN W2 (Xiong et al. 2020, "On Layer Normalization in
 the Transformer Architecture"); ``warmup_race`` trains post- and pre-norm with and without
 learning-rate warm-up on a toy sequence task. Results are data (arrays), cached by arguments.
+
+The race the lesson shows is stored (``RACE_FILE``, rebuilt with
+``python -m course_lib.experiments.sublayer``): ``stored_warmup_races`` reads it, and
+``warmup_race`` trains any setting now.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -22,6 +27,7 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from course_lib._validate import choice, flag, int_at_least, positive_int
 from course_lib.experiments import DTYPE, default_dtype
+from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.training import adam_steps
 from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection
 from course_lib.threads import torch_threads
@@ -188,6 +194,7 @@ def first_token_task(generator: torch.Generator, batch: int = 32, seq_len: int =
 # 1e-13 (docs/spread.md), and seeds cluster near 1 (learned) or below 0.65 (stalled); 0.8 keeps
 # every seed on its side of the line.
 LEARNED = 0.8
+RACE_LR, RACE_SEEDS = 0.05, tuple(range(8))  # the race's peak learning rate and seeds
 
 
 @dataclass(frozen=True)
@@ -245,10 +252,10 @@ def learning_rate(step: int, steps: int, peak: float, warmup_steps: int) -> floa
 def warmup_race(
     placement: str,
     warmup_steps: int = 20,
-    lr: float = 0.05,
+    lr: float = RACE_LR,
     steps: int = 80,
     depth: int = 2,
-    seeds: tuple[int, ...] = tuple(range(8)),
+    seeds: tuple[int, ...] = RACE_SEEDS,
 ) -> RaceResult:
     """Adam on ``first_token_task`` for every seed at once, the learning rate following
     ``learning_rate`` (warm-up over ``warmup_steps``, 0 = none, then linear decay)."""
@@ -274,3 +281,40 @@ def warmup_race(
             hits = model(params, buffers, tokens).argmax(-1) == target
     accuracy = hits.float().mean(dim=(1, 2)).numpy()
     return RaceResult(placement, warmup_steps, lr, tuple(seeds), losses, accuracy)
+
+
+RACE_FILE = Path(__file__).parent.parent / "data" / "warmup_race.npz"
+RACES = (("post", 0), ("post", 20), ("pre", 0), ("pre", 20))  # (placement, warm-up steps)
+
+
+def save_warmup_races(path: Path = RACE_FILE) -> int:
+    """Train every setting of ``RACES`` with ``warmup_race``'s defaults and store the losses and
+    accuracies; returns the file's size in bytes."""
+    arrays: dict[str, object] = {}
+    for placement, warmup in RACES:
+        result = warmup_race.__wrapped__(placement, warmup)
+        arrays[f"{placement}-{warmup}|losses"] = result.losses
+        arrays[f"{placement}-{warmup}|accuracy"] = result.accuracy
+    return save_npz(path, arrays, {"lr": RACE_LR, "seeds": RACE_SEEDS})
+
+
+@lru_cache(maxsize=2)
+def stored_warmup_races(path: Path = RACE_FILE) -> list[RaceResult]:
+    """The stored race, one ``RaceResult`` per setting of ``RACES``, in that order."""
+    arrays, settings = load_npz(path, "warm-up race", "course_lib.experiments.sublayer")
+    return [
+        RaceResult(
+            placement, warmup, settings["lr"], tuple(settings["seeds"]),
+            arrays[f"{placement}-{warmup}|losses"], arrays[f"{placement}-{warmup}|accuracy"],
+        )
+        for placement, warmup in RACES
+    ]  # fmt: skip
+
+
+if __name__ == "__main__":  # rebuild RACE_FILE: python -m course_lib.experiments.sublayer
+    import time
+
+    began = time.perf_counter()
+    size = save_warmup_races()
+    print(f"trained {len(RACES)} settings in {time.perf_counter() - began:.0f} s; "
+          f"{size / 1024:.0f} KiB in {RACE_FILE}")  # fmt: skip

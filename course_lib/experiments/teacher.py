@@ -3,12 +3,16 @@
 Each token x (d_model,) is drawn fresh every step (no over-fitting to a finite set), the target
 is a wider random FFN's output, and the score is the fraction of the target's variance the
 student leaves unexplained on held-out tokens. Students of one width train together (bmm).
+
+The sweep the lesson shows, ``ratio_sweep()`` with its defaults, is stored (``SWEEP_FILE``, rebuilt
+with ``python -m course_lib.experiments.teacher``): ``stored_ratio_sweep`` reads it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -16,6 +20,7 @@ import torch.nn.functional as F
 
 from course_lib._validate import positive_int
 from course_lib.experiments import DTYPE
+from course_lib.experiments.stored_file import load_npz, save_npz
 from course_lib.experiments.training import adam_steps, stack_logits, uniform_layer
 from course_lib.model.ffn import count_parameters, flops_per_token
 from course_lib.threads import torch_threads
@@ -39,6 +44,7 @@ class RatioSweep:
     """Per d_ff/d_model ratio: d_ff, parameters, FLOPs per token, unexplained variance (ratios, seeds)."""
 
     d_model: int
+    steps: int  # Adam steps per student
     ratios: tuple[float, ...]
     d_ff: tuple[int, ...]
     parameters: tuple[int, ...]
@@ -97,14 +103,54 @@ def ratio_sweep(
     if not seeds:
         raise ValueError("seeds must be non-empty, got ()")
     target = teacher(d_model, positive_int("teacher_ratio", teacher_ratio) * d_model)
-    widths = tuple(max(1, round(r * d_model)) for r in ratios)
     batches = _batches(target, d_model, steps, batch)
+    widths = _widths(d_model, ratios)
     unexplained = np.array([_fit(batches, d_model, w, seeds, lr) for w in widths])
+    return _sweep(d_model, steps, ratios, unexplained)
+
+
+def _widths(d_model: int, ratios: tuple[float, ...]) -> tuple[int, ...]:
+    return tuple(max(1, round(r * d_model)) for r in ratios)
+
+
+def _sweep(
+    d_model: int, steps: int, ratios: tuple[float, ...], unexplained: np.ndarray
+) -> RatioSweep:
+    """The sweep's record: each student's width, parameters and FLOPs beside what it missed."""
+    widths = _widths(d_model, ratios)
     return RatioSweep(
         d_model,
+        steps,
         tuple(ratios),
         widths,
         tuple(count_parameters(d_model, w) for w in widths),
         tuple(flops_per_token(d_model, w) for w in widths),
         unexplained,
     )
+
+
+SWEEP_FILE = Path(__file__).parent.parent / "data" / "ratio_sweep.npz"
+
+
+def save_ratio_sweep(path: Path = SWEEP_FILE) -> int:
+    """Run ``ratio_sweep`` with its defaults and store it; returns the file's size in bytes."""
+    sweep = ratio_sweep.__wrapped__()
+    settings = {"d_model": sweep.d_model, "steps": sweep.steps, "ratios": sweep.ratios}
+    return save_npz(path, {"unexplained": sweep.unexplained}, settings)
+
+
+@lru_cache(maxsize=2)
+def stored_ratio_sweep(path: Path = SWEEP_FILE) -> RatioSweep:
+    """The stored ``ratio_sweep()``: the students' unexplained variance read, the counts computed."""
+    arrays, settings = load_npz(path, "ratio sweep", "course_lib.experiments.teacher")
+    ratios = tuple(settings["ratios"])
+    return _sweep(settings["d_model"], settings["steps"], ratios, arrays["unexplained"])
+
+
+if __name__ == "__main__":  # rebuild SWEEP_FILE: python -m course_lib.experiments.teacher
+    import time
+
+    began = time.perf_counter()
+    size = save_ratio_sweep()
+    print(f"trained the sweep in {time.perf_counter() - began:.0f} s; "
+          f"{size / 1024:.0f} KiB in {SWEEP_FILE}")  # fmt: skip

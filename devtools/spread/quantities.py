@@ -294,6 +294,78 @@ def _xor_sweep() -> tuple[Callable, Callable]:
     return fresh, stored
 
 
+def _dense_run(d_ff: int, seed: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments import moe as M
+
+        return _router(M.train_dense(d_ff, seeds=(seed,)), 0, 0)
+
+    def stored() -> Arrays:
+        from course_lib.experiments import moe as M
+
+        runs = M.stored_dense_runs(d_ff)
+        return _router(runs, 0, runs.seeds.index(seed))
+
+    return fresh, stored
+
+
+def _warmup_race(placement: str, warmup: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.sublayer import warmup_race
+
+        return _race_arrays(warmup_race.__wrapped__(placement, warmup))
+
+    def stored() -> Arrays:
+        from course_lib.experiments.sublayer import RACES, stored_warmup_races
+
+        return _race_arrays(stored_warmup_races()[RACES.index((placement, warmup))])
+
+    return fresh, stored
+
+
+def _race_arrays(race) -> Arrays:
+    """The race's first steps, before the stalling seeds part from the learning ones
+    (``RACE_STEPS_COMPARED``), and what each seed ends with."""
+    first = {f"loss at step {step}": race.losses[:, step] for step in RACE_STEPS_COMPARED}
+    return first | {"accuracy": race.accuracy, "learned": race.learned}
+
+
+def _ratio_sweep(students: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.teacher import ratio_sweep, stored_ratio_sweep
+
+        ratios = stored_ratio_sweep().ratios[:students]
+        return {"unexplained": ratio_sweep.__wrapped__(ratios=ratios).unexplained}
+
+    def stored() -> Arrays:
+        from course_lib.experiments.teacher import stored_ratio_sweep
+
+        return {"unexplained": stored_ratio_sweep().unexplained[:students]}
+
+    return fresh, stored
+
+
+def _depths(depths: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.experiments.stacking import (
+            DEPTHS_BUDGET,
+            DEPTHS_TASK,
+            compare_depths,
+            stored_depths,
+        )
+
+        chosen = stored_depths().depths[:depths]
+        result = compare_depths.__wrapped__(DEPTHS_TASK, chosen, DEPTHS_BUDGET)
+        return {"accuracy": result.accuracy}
+
+    def stored() -> Arrays:
+        from course_lib.experiments.stacking import stored_depths
+
+        return {"accuracy": stored_depths().accuracy[:depths]}
+
+    return fresh, stored
+
+
 # ---- lesson 4's variant race and lesson 5's sparsity sweep: their first steps
 
 
@@ -413,6 +485,12 @@ def _quantities() -> tuple[Quantity, ...]:
             for e, k in ROUTER_CASES
         ),  # fmt: skip
         Quantity("width sweep: xor, relu, 4 widths", *_xor_sweep(), ("accuracy",)),
+        Quantity("ratio sweep: the two narrowest students", *_ratio_sweep(2)),
+        Quantity("depth comparison: 1 and 2 layers", *_depths(2), ("accuracy",)),
+        Quantity(
+            "warmup race: post-norm, no warm-up", *_warmup_race("post", 0), ("accuracy", "learned")
+        ),
+        Quantity("dense run: 12 units, seed 1", *_dense_run(12, 1), ("load", "accuracy")),
     ]
     starts = [
         Quantity("variant race: first 3 losses", *_race()),
@@ -430,6 +508,10 @@ STORED_RUN_CASES = (("triangles", 6, "relu"), ("xor", 3, "tanh"), ("ring", 8, "g
                     ("spiral", 12, "gelu"))  # fmt: skip
 TRAINED_WIDTH_CASES = ((6, "relu"), (12, "tanh"), (2, "gelu"))
 ROUTER_CASES = ((2, 1), (4, 2))
+# The race's losses compared up to step 20: a 1e-7 change of the inputs moves them by 2e-14 at
+# step 0, 3e-13 at 5, 8e-11 at 10, 1e-7 at 20, then 0.02 at 40 and 0.3 at the last step, where a
+# tolerance of 10 x the spread would hold nothing.
+RACE_STEPS_COMPARED = (0, 5, 10, 20)
 QUANTITIES = _quantities()
 BY_NAME = {q.name: q for q in QUANTITIES}
 

@@ -122,6 +122,24 @@ def test_a_stored_run_is_what_training_it_now_gives(quantity):
     assert set(fresh) == {*M.WEIGHTS, "load", "accuracy"}
 
 
+def test_a_stored_dense_ffn_is_what_training_it_now_gives():
+    """The narrow dense FFN of the lesson (12 units, seed 1) trained again now: every weight within
+    10 × the spread make spread measured (at most 2.3e-11, docs/spread.md), load and accuracy
+    within their own spread."""
+    fresh, _ = check_fresh_run("dense run: 12 units, seed 1")
+    assert fresh["W1"].shape == (1, 2, 12)
+
+
+def test_a_dense_width_the_file_does_not_hold_is_trained_on_the_spot(monkeypatch):
+    calls = []
+    monkeypatch.setattr(M, "train_routers", lambda **kw: calls.append(kw) or "trained")
+    assert M.dense_runs(7) == "trained"
+    assert calls[0]["num_experts"] == 1 and calls[0]["d_ff"] == 7 and calls[0]["seeds"] == M.SEEDS
+    assert M.stored_dense_runs(7) is None
+    stored = M.dense_runs(M.DENSE_WIDTHS[0])
+    assert (stored.num_experts, stored.k, stored.d_ff) == (1, 1, 12) and len(calls) == 1
+
+
 def test_the_starting_load_is_the_untrained_networks_first_choices():
     load = M.starting_load(4, 2, seeds=(0, 1))
     assert load.shape == (2, 4) and np.allclose(load.sum(axis=1), 1)

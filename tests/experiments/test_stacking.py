@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from course_lib.experiments.stacking import compare_depths, stack_parameters, width_for_budget
+from course_lib.experiments.stacking import (
+    compare_depths,
+    stack_parameters,
+    stored_depths,
+    width_for_budget,
+)
+from devtools.spread.record import check_fresh_run
 
 
 def test_stack_parameters_count_weights_and_biases_of_every_layer():
@@ -55,3 +63,21 @@ def test_bad_arguments_raise_errors_naming_them(call, text):
 def test_depth_result_accuracies_are_fractions():
     result = compare_depths("ring", depths=(2,), budget=40, seeds=(0,), steps=10, n_points=100)
     assert np.all((result.accuracy >= 0) & (result.accuracy <= 1))
+
+
+def test_the_stored_comparison_is_what_training_it_now_gives():
+    """The stored comparison's stacks of 1 and 2 layers trained again now: every seed's accuracy
+    exactly: make spread measured it and it moved under no variant (docs/spread.md)."""
+    fresh, _ = check_fresh_run("depth comparison: 1 and 2 layers")
+    assert fresh["accuracy"].shape == (2, 3)
+
+
+def test_the_stored_comparison_is_the_lessons_at_its_budget():
+    result = stored_depths()
+    assert (result.task, result.depths, result.widths) == ("spiral", (1, 2, 3, 4), (0, 50, 12, 9))
+    assert result.parameters == (
+        3,
+        *(stack_parameters(n, w) for n, w in [(2, 50), (3, 12), (4, 9)]),
+    )
+    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.stacking"):
+        stored_depths(Path("none.npz"))

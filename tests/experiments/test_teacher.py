@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import torch
 
-from course_lib.experiments.teacher import ratio_sweep, teacher
+from course_lib.experiments.teacher import ratio_sweep, stored_ratio_sweep, teacher
 from course_lib.model.ffn import count_parameters, flops_per_token
+from devtools.spread.record import check_fresh_run
 
 
 def test_teacher_is_position_wise_and_fixed_by_its_seed():
@@ -43,3 +46,19 @@ def test_ratio_sweep_reports_parameters_and_flops_of_each_width():
 def test_bad_arguments_raise_errors_naming_them(kwargs, text):
     with pytest.raises(ValueError, match=text):
         ratio_sweep(**kwargs)
+
+
+def test_the_stored_sweep_is_what_training_it_now_gives():
+    """The two narrowest students of the stored sweep trained again now: what they miss within
+    10 × the spread make spread measured (1.1e-16, docs/spread.md)."""
+    fresh, _ = check_fresh_run("ratio sweep: the two narrowest students")
+    assert fresh["unexplained"].shape == (2, 2)
+
+
+def test_the_stored_sweep_is_the_lessons_and_counts_each_student_as_a_live_one_would():
+    sweep = stored_ratio_sweep()
+    assert (sweep.d_model, sweep.steps, sweep.d_ff) == (64, 200, (16, 32, 64, 128, 256, 512))
+    assert sweep.parameters == tuple(count_parameters(64, d) for d in sweep.d_ff)
+    assert sweep.flops == tuple(flops_per_token(64, d) for d in sweep.d_ff)
+    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.teacher"):
+        stored_ratio_sweep(Path("none.npz"))

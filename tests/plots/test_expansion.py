@@ -199,7 +199,7 @@ def test_reconstruction_figure_plots_both_curves():
 
 def test_ratio_figure_plots_mean_error_and_costs():
     sweep = RatioSweep(
-        8, (1, 2), (8, 16), (100, 200), (256, 512), np.array([[0.4, 0.6], [0.2, 0.2]])
+        8, 200, (1, 2), (8, 16), (100, 200), (256, 512), np.array([[0.4, 0.6], [0.2, 0.2]])
     )
     fig = plots.ratio_figure(sweep)
     np.testing.assert_allclose(fig.axes[0].lines[0].get_ydata(), [0.5, 0.2])
