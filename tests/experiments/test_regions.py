@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from course_lib.experiments import regions as R
 from course_lib.experiments.regions import (
     D_FFS,
     LR,
@@ -43,6 +44,21 @@ def test_width_sweep_wider_is_better_on_the_best_seed():
     acc = width_sweep("relu", (2, 12), (0, 1))
     assert acc.shape == (2, 2)
     assert acc[1].max() > acc[0].max() + 0.2
+
+
+def test_the_lessons_sweep_reads_the_stored_networks_and_they_solve_as_a_batched_run_does(
+    monkeypatch,
+):
+    """The lesson's sweep (default seeds) is read from the stored networks; trained now in one
+    batched model, the same seeds solve the task at the narrowest and the six-unit widths, and
+    every accuracy is within 0.01 (a point or two of a thousand near a boundary)."""
+    widths = (2, 6)
+    batched = train_widths.__wrapped__("relu", widths, SEEDS)
+    monkeypatch.setattr(R, "train_widths", lambda *a, **k: pytest.fail("trained, not read"))
+    stored = width_sweep("relu", widths)
+    fresh = np.stack([batched[d].accuracy for d in widths])
+    np.testing.assert_array_equal(stored > 0.95, fresh > 0.95)
+    np.testing.assert_allclose(stored, fresh, atol=0.01)
 
 
 def test_train_widths_rejects_bad_arguments():
