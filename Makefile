@@ -29,6 +29,11 @@ $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	@# so only what runs is compiled (about 2,500 of the venv's 10,000 modules, 8 s once), not
 	@# every module of torch's test, compiler and distributed packages (27 s on 2 cores).
 	$(PY) -m pip install --disable-pip-version-check --no-compile -e '.[dev]'
+	@# jsonschema compiles 39 grammars at import when rfc3987-syntax is there (jupyter-events asks
+	@# for it, for one optional format check, "iri"): 2 s of every process that reads a notebook or
+	@# serves JupyterLab, a learner's server included. Nothing here validates an IRI; without the
+	@# package jsonschema leaves that one check out (tests/test_install.py holds it to that).
+	$(PY) -m pip uninstall --disable-pip-version-check -y rfc3987-syntax lark
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@# JupyterHub's proxy for `make classroom` and its test (tests/test_classroom_hub.py skips

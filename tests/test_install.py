@@ -124,3 +124,19 @@ def test_macos_takes_pypis_torch_which_has_no_cuda(monkeypatch, capsys, index_ur
     assert capsys.readouterr().out.splitlines()[-1] == (
         "PyTorch 2.13.0, from pip's configured index (macOS builds have no CUDA)."
     )
+
+
+def test_the_install_leaves_out_the_grammar_jsonschema_compiles_in_every_process():
+    """The Makefile uninstalls rfc3987-syntax after the course's packages: jsonschema then leaves
+    out its one "iri" check instead of compiling 39 grammars in every process that imports it (a
+    JupyterLab server, nbformat's reader), and a lesson still validates against the schema."""
+    import importlib.util
+
+    import nbformat
+
+    assert "pip uninstall --disable-pip-version-check -y rfc3987-syntax" in MAKEFILE.read_text(
+        encoding="utf-8"
+    )
+    assert importlib.util.find_spec("rfc3987_syntax") is None
+    lesson = MAKEFILE.parent / "notebooks" / "01_feed_forward.ipynb"
+    nbformat.validate(nbformat.read(lesson, as_version=4))
