@@ -2,6 +2,7 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+LAB_STAMP := $(VENV)/.installed-lab
 LINTED := course_lib devtools tests notebooks benchmarks conftest.py
 
 .PHONY: lab test suite lint unit nbval portability portability-blas browser notebooks editions site bench spread classroom setup chromium clean
@@ -16,7 +17,11 @@ setup: $(STAMP)
 # PyTorch's CPU build goes in first, from PyTorch's CPU index where it answers (PyPI's torch for
 # Linux is the CUDA build, GBs of NVIDIA libraries), else from pip's configured index at once;
 # install_torch.py says which build it installed. pip's progress is shown: a first run downloads.
-$(STAMP): pyproject.toml course_lib/tools/install_torch.py
+# Two installs from one recipe: a learner's (`make lab`: the course and JupyterLab, nothing else)
+# and a contributor's (`make test` and the rest: the development tools too, and the hub's proxy).
+$(LAB_STAMP): EXTRAS :=
+$(STAMP): EXTRAS := [dev]
+$(LAB_STAMP) $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	@test -x $(PY) || { echo "Creating $(VENV) with $$(python3 --version)"; python3 -m venv $(VENV); }
 	@# A recent pip first: Python 3.11's own (23.2) took 79 s to choose the course's 150 packages
 	@# from PyPI's project pages here, pip 24.3 and later 40 s. Nothing is asked once pip is
@@ -28,7 +33,7 @@ $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	@# --no-compile: Python compiles a module the first time it is imported and keeps the bytecode,
 	@# so only what runs is compiled (about 2,500 of the venv's 10,000 modules, 8 s once), not
 	@# every module of torch's test, compiler and distributed packages (27 s on 2 cores).
-	$(PY) -m pip install --disable-pip-version-check --no-compile -e '.[dev]'
+	$(PY) -m pip install --disable-pip-version-check --no-compile -e '.$(EXTRAS)'
 	@# jsonschema compiles 39 grammars at import when rfc3987-syntax is there (jupyter-events asks
 	@# for it, for one optional format check, "iri"): 2 s of every process that reads a notebook or
 	@# serves JupyterLab, a learner's server included. Nothing here validates an IRI; without the
@@ -37,16 +42,17 @@ $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@# JupyterHub's proxy for `make classroom` and its test (tests/test_classroom_hub.py skips
-	@# without it); npm's packages go inside the venv, so `make clean` removes them too.
-	@if command -v npm >/dev/null; then \
+	@# without it), a contributor's only; npm's packages go inside the venv, so `make clean` removes
+	@# them too.
+	@if [ "$@" != "$(STAMP)" ]; then :; elif command -v npm >/dev/null; then \
 		npm install --prefix $(VENV)/chp --no-audit --no-fund --loglevel=error configurable-http-proxy >/dev/null 2>&1 \
 		|| echo "configurable-http-proxy not installed (npm failed: offline?); the hub test will skip"; \
 	else echo "npm not found: configurable-http-proxy not installed; the hub test will skip"; fi
-	touch $(STAMP)
+	touch $@
 
 # The English index, or the Chinese one with `make lab LANG=zh` (or a zh_* locale, or EDITION=zh).
 EDITION ?= $(if $(filter zh%,$(LANG)),zh,en)
-lab: $(STAMP)
+lab: $(if $(wildcard $(STAMP)),$(STAMP),$(LAB_STAMP))  # a contributor's install serves too
 	LANG=C.UTF-8 $(PY) -m course_lib.tools.lab $(EDITION)
 
 NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 300

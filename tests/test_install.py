@@ -104,11 +104,12 @@ def test_make_installs_torch_with_this_script_before_the_course():
     """The Makefile's install rule brings pip up to a release that resolves the course's packages
     in half the time (README, Setup), runs the script, then installs the course; pip is not quiet
     there, so a first run shows pip's progress."""
-    rule = MAKEFILE.read_text(encoding="utf-8").split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    rule = MAKEFILE.read_text(encoding="utf-8").split("$(LAB_STAMP) $(STAMP):", 1)[1]
+    rule = rule.split("\n\n", 1)[0]
     steps = [line.strip() for line in rule.splitlines()[1:]]
     pip_step = next(i for i, s in enumerate(steps) if s.endswith("'pip>=24.3' \\"))
     torch_step = next(i for i, s in enumerate(steps) if "course_lib/tools/install_torch.py" in s)
-    course_step = next(i for i, s in enumerate(steps) if "-e '.[dev]'" in s)
+    course_step = next(i for i, s in enumerate(steps) if "-e '.$(EXTRAS)'" in s)
     assert pip_step < torch_step < course_step
     assert steps[pip_step + 1].startswith("|| echo"), "no newer pip: the install goes on"
     assert "--retries 0 --timeout 5" in steps[pip_step], "offline, one short try"
@@ -140,3 +141,22 @@ def test_the_install_leaves_out_the_grammar_jsonschema_compiles_in_every_process
     assert importlib.util.find_spec("rfc3987_syntax") is None
     lesson = MAKEFILE.parent / "notebooks" / "01_feed_forward.ipynb"
     nbformat.validate(nbformat.read(lesson, as_version=4))
+
+
+def test_make_lab_installs_the_course_and_jupyterlab_and_no_developer_tool():
+    """A learner's `make lab` installs the project without its extras (no test tools, no hub, no
+    npm); `make test` and the other commands install the development extras and the hub's proxy."""
+    import tomllib
+
+    makefile = MAKEFILE.read_text(encoding="utf-8")
+    assert "$(LAB_STAMP): EXTRAS :=\n" in makefile and "$(STAMP): EXTRAS := [dev]\n" in makefile
+    assert "$(LAB_STAMP) $(STAMP): pyproject.toml" in makefile
+    lab = next(line for line in makefile.splitlines() if line.startswith("lab:"))
+    assert "$(LAB_STAMP)" in lab
+    for target in ("test", "suite", "classroom", "bench"):
+        rule = next(line for line in makefile.splitlines() if line.startswith(f"{target}:"))
+        assert "$(STAMP)" in rule.split("#")[0].replace("$(LAB_STAMP)", ""), target
+    assert 'if [ "$@" != "$(STAMP)" ]; then :; elif command -v npm' in makefile
+    project = tomllib.loads((MAKEFILE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    needed = {d.split(">")[0].split("=")[0] for d in project["project"]["dependencies"]}
+    assert "jupyterlab" in needed and not needed & {"pytest", "jupyterhub", "playwright"}

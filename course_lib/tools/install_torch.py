@@ -27,10 +27,11 @@ VERSION = "2.13.0"  # the release every lesson's outputs were recorded with
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 PYPI = "https://pypi.org/simple"  # torch's own requirements, should the CPU index lack one
 PROBE_SECONDS = 5.0  # how long an unreachable index may delay the install, at most
-FIRST_RUN = (  # sizes measured with `pip download` of torch==2.13.0+cpu and '.[dev]' (README)
+# sizes measured with `pip download` of torch==2.13.0+cpu and '.[dev]', and of fresh installs (README)
+FIRST_RUN = (
     "First run: installing PyTorch's CPU build (about 190 MB to download), then JupyterLab and the "
-    "course's other packages (about 260 MB); the finished .venv takes about 1.5 GB of disk. "
-    "Later runs start in seconds."
+    "course's other packages (at most 260 MB); the finished .venv takes about 1.2 GB of disk "
+    "(1.6 GB with the development tools of make test). Later runs start in seconds."
 )
 
 
