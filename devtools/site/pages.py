@@ -132,7 +132,9 @@ def navigation(edition: str, pages: list[tuple[str, str]], page: str, root: str)
     names = [name for name, _ in pages]
     at = names.index(here)
     return {
-        "ui": {key: word(edition, key) for key in ("lessons", "glossary", "previous", "next")},
+        "ui": {
+            key: word(edition, key) for key in ("lessons", "glossary", "menu", "previous", "next")
+        },
         "home": {"href": f"{root}index.html", "title": pages[0][1]},
         "other": {
             "lang": HTML_LANG[other],

@@ -27,6 +27,7 @@ GLOSSARY_HEADING = {"en": "### Glossary (术语表)", "zh": "### 术语表 (Glos
 WORDS = {
     "lessons": N_("Lessons"),
     "glossary": N_("Glossary"),
+    "menu": N_("Lessons and glossary"),
     "previous": N_("Previous"),
     "next": N_("Next"),
     "show_code": N_("Show the code"),

@@ -101,3 +101,30 @@ def test_the_swap_check_catches_a_demo_whose_script_never_changes_the_frame(
             page.close()
     assert problems and all("the frame did not change" in p for p in problems), problems
     assert not errors
+
+
+PHONE = {"width": 390, "height": 844}  # CSS pixels, as sideways_problems takes a phone's
+
+
+@pytest.mark.parametrize("path", ["en/05_ffn_memory.html", "zh/07_mixture_of_experts.html"])
+def test_at_a_phones_width_a_lesson_opens_at_its_title_with_the_course_menu_folded(
+    browser, site_url, path
+):
+    """The course navigation folds into one line at a phone's width (a first screen of links
+    above the title before), opens when tapped, and is the open sidebar on a laptop's screen."""
+    reader = browser.browser.new_context(viewport=PHONE)
+    page, errors = open_page(reader, f"{site_url}/{path}")
+    try:
+        fold = ".site-nav-fold"
+        assert page.evaluate(f"document.querySelector('{fold}').open") is False
+        title = page.locator("main h1").first.bounding_box()
+        assert title["y"] + title["height"] < PHONE["height"] / 2, "the title is below the fold"
+        assert not page.locator(f"{fold} a").first.is_visible()
+        page.click(f"{fold} > summary")
+        assert page.locator(f"{fold} a[aria-current='page']").is_visible()
+        page.set_viewport_size(VIEWPORT)
+        assert page.evaluate(f"document.querySelector('{fold}').open") is True
+        assert not page.locator(f"{fold} > summary").is_visible()
+        assert not errors, "\n".join(errors)
+    finally:
+        reader.close()

@@ -3,6 +3,7 @@
 MESSAGES: dict[str, str] = {
     "Lessons": "课程",
     "Glossary": "术语表",
+    "Lessons and glossary": "课程与术语表",
     "Previous": "上一课",
     "Next": "下一课",
     "Show the code": "显示代码",
