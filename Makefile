@@ -3,7 +3,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 LAB_STAMP := $(VENV)/.installed-lab
-LINTED := course_lib devtools tests notebooks benchmarks conftest.py
+LINTED := course_lib devtools tests notebooks benchmarks deploy conftest.py
 
 .PHONY: lab test suite lint unit nbval portability portability-blas browser notebooks editions site bench spread classroom setup chromium clean
 
@@ -41,7 +41,7 @@ $(LAB_STAMP) $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	$(PY) -m pip uninstall --disable-pip-version-check -y rfc3987-syntax lark
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
-	@# JupyterHub's proxy for `make classroom` and its test (tests/test_classroom_hub.py skips
+	@# JupyterHub's proxy for `make classroom` and its test (deploy/classroom/tests/test_classroom_hub.py skips
 	@# without it), a contributor's only; npm's packages go inside the venv, so `make clean` removes
 	@# them too.
 	@if [ "$@" != "$(STAMP)" ]; then :; elif command -v npm >/dev/null; then \
@@ -74,7 +74,7 @@ test: $(STAMP) chromium
 # Unit tests, nbval and the browser suite, spread over two workers: a notebook's cells, a lesson's
 # browser tests and the site's tests each stay on one worker (work units: conftest.py).
 suite: $(STAMP) chromium
-	$(PY) -m pytest tests notebooks $(NBVAL) -q -n 2 --dist loadscope
+	$(PY) -m pytest tests notebooks deploy $(NBVAL) -q -n 2 --dist loadscope
 
 # nbval over the English notebooks under OTHER_CPU, one notebook per core (pytest-xdist): the check
 # the browser suite's Run All makes within `make suite`, without a browser. The Chinese edition's
@@ -92,7 +92,7 @@ portability-blas: $(STAMP)
 	$(OTHER_CPU) OPENBLAS_CORETYPE=Prescott $(PY) -m pytest $(PORTABILITY) $(NBVAL) -q -n 2 --dist loadfile
 
 unit: $(STAMP)
-	$(PY) -m pytest tests -q --ignore tests/browser
+	$(PY) -m pytest tests deploy -q --ignore tests/browser
 
 nbval: $(STAMP)
 	$(PY) -m pytest notebooks $(NBVAL) -q
@@ -134,10 +134,10 @@ spread: $(STAMP)
 
 # A real JupyterHub on this machine and simulated learners, 1, 2, 4, 8, … of them running the
 # heaviest lesson together until a limit is crossed (never part of `make test`): writes
-# benchmarks/classroom-observed.json and benchmarks/CLASSROOM.md. CLASSROOM_ARGS: e.g.
+# deploy/classroom/classroom-observed.json and CLASSROOM.md. CLASSROOM_ARGS: e.g.
 # "--pattern staggered --stagger-s 60", "--max-learners 32", "--lesson 01_feed_forward.ipynb".
 classroom: $(STAMP)
-	$(PY) -m benchmarks.classroom_ramp $(CLASSROOM_ARGS)
+	$(PY) -m deploy.classroom.classroom_ramp $(CLASSROOM_ARGS)
 
 # Debian's Chromium for the browser suite, and a CJK font so the lessons' Chinese terms render as
 # characters, not boxes, when we can install them (root with apt-get); otherwise the browser tests

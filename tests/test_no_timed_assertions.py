@@ -130,7 +130,7 @@ def notebook_code(path: Path) -> str:
 
 
 SOURCES = sorted(
-    [*ROOT.glob("tests/**/*.py"), ROOT / "conftest.py", *ROOT.glob("course_lib/**/*.py"),
+    [*ROOT.glob("tests/**/*.py"), *ROOT.glob("deploy/**/tests/*.py"), ROOT / "conftest.py", *ROOT.glob("course_lib/**/*.py"),
      *ROOT.glob("notebooks/**/*.ipynb")]
 )  # fmt: skip
 

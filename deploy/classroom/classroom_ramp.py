@@ -10,7 +10,7 @@ anything went wrong (an error output, a failed reply, a dead kernel, a saved not
 read back intact). The observed capacity is the largest N whose step crossed none.
 
 ``make classroom`` runs it (``CLASSROOM_ARGS`` passes options); it writes
-``benchmarks/classroom-observed.json`` and ``benchmarks/CLASSROOM.md``.
+``deploy/classroom/classroom-observed.json`` and ``deploy/classroom/CLASSROOM.md``.
 """
 
 from __future__ import annotations
@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import classroom, goals, report
-from benchmarks.learner_sim import run_coroutine
 from course_lib._validate import choice, int_at_least
+from deploy.classroom.learner_sim import run_coroutine
 
 HERE = Path(__file__).resolve().parent
-NOTEBOOKS = HERE.parent / "notebooks"
-RESULTS = HERE / "results.json"
+PROJECT = HERE.parents[1]
+NOTEBOOKS = PROJECT / "notebooks"
+RESULTS = PROJECT / "benchmarks" / "results.json"  # make bench's
 OUT_JSON = HERE / "classroom-observed.json"
 OUT_MARKDOWN = HERE / "CLASSROOM.md"
 PATTERNS = ("lockstep", "staggered")
@@ -255,7 +256,7 @@ async def run_learners(
     lockstep every learner has its lesson open before anyone presses Run All."""
     from tornado.httpclient import AsyncHTTPClient
 
-    from benchmarks.learner_sim import LearnerSim
+    from deploy.classroom.learner_sim import LearnerSim
 
     AsyncHTTPClient.configure(None, max_clients=max(10, 4 * n))
     tokens = await asyncio.to_thread(hub.add_learners, learner_names(n))
@@ -280,7 +281,7 @@ async def run_learners(
 
 def failed_visit(name: str, lesson: str, error: BaseException) -> dict[str, Any]:
     """A learner's result for a visit that raised instead of recording its failure."""
-    from benchmarks.learner_sim import LearnerResult
+    from deploy.classroom.learner_sim import LearnerResult
 
     result = LearnerResult(name=name, lesson=lesson)
     result.errors.append(f"the visit raised {type(error).__name__}: {error}")
@@ -312,7 +313,7 @@ def step(
 
 def stop_step_servers(hub: Any, names: list[str]) -> list[str]:
     """Stop the step's servers through the API; problems: still running, or processes alive."""
-    from benchmarks.hub import HubError, alive
+    from deploy.classroom.hub import HubError, alive
 
     pids = {pid for pid in (hub.server_pid(name) for name in names) if pid}
     try:
@@ -659,13 +660,13 @@ def ramp(
     stagger_s: float = 30.0,
     moves_per_control: int = 2,
     results_path: Path = RESULTS,
-    command: str = "python -m benchmarks.classroom_ramp",
+    command: str = "python -m deploy.classroom.classroom_ramp",
     limits: Limits = Limits(),
     stop_at: str | tuple[str, ...] = LIMIT_NAMES,
     sizes: str | None = None,
 ) -> dict[str, Any]:
     """Run the ramp and return its report (the JSON written beside CLASSROOM.md)."""
-    from benchmarks.hub import HubError, running_hub
+    from deploy.classroom.hub import HubError, running_hub
 
     stop_at = check_stop_at(stop_at)
     if not isinstance(limits, Limits):
@@ -744,7 +745,7 @@ def write_report(run: dict[str, Any], json_path: Path = OUT_JSON, markdown_path:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.classroom_ramp",
+        prog="python -m deploy.classroom.classroom_ramp",
         description="Ramp simulated learners on a real JupyterHub until a limit is crossed.",
     )
     parser.add_argument("--pattern", choices=PATTERNS, default="lockstep",
@@ -784,7 +785,7 @@ def main(argv: list[str] | None = None) -> int:
         args.markdown.write_text(render_markdown(run), encoding="utf-8")
         print(f"classroom: wrote {args.markdown} from {args.from_json}")
         return 0
-    command = "python -m benchmarks.classroom_ramp " + " ".join(
+    command = "python -m deploy.classroom.classroom_ramp " + " ".join(
         sys.argv[1:] if argv is None else argv
     )
     try:

@@ -1,4 +1,4 @@
-"""A real JupyterHub with two learners (benchmarks/hub.py, benchmarks/learner_sim.py): both log in
+"""A real JupyterHub with two learners (deploy/classroom/hub.py, deploy/classroom/learner_sim.py): both log in
 with their own tokens, start their servers, run lesson 1 over the kernel protocol, move one demo
 control and save the notebook; the hub then stops every server and leaves no process behind.
 What a class of N costs in time is the benchmark's business (``make classroom``): nothing here
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import hub as hub_module
-from benchmarks.classroom_ramp import learner_names, run_learners, stop_step_servers
-from benchmarks.learner_sim import run_coroutine
+from deploy.classroom import hub as hub_module
+from deploy.classroom.classroom_ramp import learner_names, run_learners, stop_step_servers
+from deploy.classroom.learner_sim import run_coroutine
 
 LESSON = "notebooks/01_feed_forward.ipynb"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def hub_missing_reason(missing: list[str], environ: dict[str, str]) -> tuple[str, str] | None:

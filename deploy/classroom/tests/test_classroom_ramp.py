@@ -1,6 +1,6 @@
-"""The pure parts of the observed classroom (benchmarks/classroom_ramp.py, learner_sim.py): which
+"""The pure parts of the observed classroom (deploy/classroom/classroom_ramp.py, learner_sim.py): which
 lesson, which class sizes, which limit a step crossed, the report, and where a simulated learner
-moves a demo's controls. Fake data only; the live hub is tests/test_classroom_hub.py."""
+moves a demo's controls. Fake data only; the live hub is test_classroom_hub.py, beside this file."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import classroom_ramp as ramp
-from benchmarks import learner_sim as sim
-from benchmarks.classroom_ramp import GIB, MIB, Limits
+from deploy.classroom import classroom_ramp as ramp
+from deploy.classroom import learner_sim as sim
+from deploy.classroom.classroom_ramp import GIB, MIB, Limits
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def notebook_bench(name: str, cpu: list[float] | None) -> dict:
@@ -293,7 +293,7 @@ def run_report(load: float = 0.2, crossed_last: bool = True) -> dict:
             "load_average_at_start": [load, 0.4, 0.3],
         },  # fmt: skip
         "settings": {
-            "command": "python -m benchmarks.classroom_ramp",
+            "command": "python -m deploy.classroom.classroom_ramp",
             "pattern": "lockstep",
             "lesson": "notebooks/02_dimension_expansion.ipynb",
             "stagger_s": 30.0,
@@ -556,7 +556,7 @@ REPORTS = {"lockstep": "classroom-observed.json", "staggered": "classroom-observ
 
 
 def readme_row(label: str) -> list[str]:
-    text = (ramp.HERE.parent / "README.md").read_text(encoding="utf-8")
+    text = (ramp.HERE / "README.md").read_text(encoding="utf-8")
     rows = [[c.strip().strip("*") for c in line.strip("|").split("|")] for line in text.splitlines()
             if line.startswith("| ")]  # fmt: skip
     return next(cells[1:] for cells in rows if cells[0] == label)
@@ -605,7 +605,7 @@ def test_only_processes_that_name_the_hubs_folder_count_as_its_own(tmp_path):
     while it still names the hub's folder, so the hub's cleanup never kills a stranger."""
     import subprocess
 
-    from benchmarks.hub import processes_of
+    from deploy.classroom.hub import processes_of
 
     ours = subprocess.Popen(["sleep", "30"], cwd=tmp_path)
     stranger = subprocess.Popen(["sleep", "30"], cwd="/")
@@ -649,7 +649,7 @@ def test_the_hub_hands_its_openmp_waiting_to_the_learners_servers_and_keeps_the_
     from jupyterhub.spawner import SimpleLocalProcessSpawner
     from traitlets.config import Config
 
-    from benchmarks import hub
+    from deploy.classroom import hub
 
     settings = {key: 1 for key in ("port", "hub_port", "proxy_api_port")}
     settings |= {key: "ab" * 32 for key in ("cookie_secret", "proxy_token", "admin_token")}

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = PROJECT / "notebooks"
 ADMIN_SERVICE = "classroom"
 # What the benchmark's own service may do: create learners and their tokens, start and stop their
@@ -180,12 +180,12 @@ def seed_home(home: Path, notebooks: Path, matplotlib: Path) -> None:
 
 
 CONFIG_FILE = """\
-# Written by benchmarks/hub.py for one run; the configuration itself is benchmarks.hub.configure.
+# Written by deploy/classroom/hub.py for one run; the configuration itself is deploy.classroom.hub.configure.
 import json
 import sys
 
 sys.path.insert(0, {project!r})
-from benchmarks.hub import configure  # noqa: E402
+from deploy.classroom.hub import configure  # noqa: E402
 
 configure(c, json.load(open({settings!r}, encoding="utf-8")))  # noqa: F821
 """

@@ -1,0 +1,1 @@
+"""The classroom harness: a real JupyterHub and simulated learners (README.md)."""
