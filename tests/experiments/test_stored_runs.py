@@ -14,6 +14,7 @@ from course_lib.experiments.stored_runs import (
     RUNS_FILE,
     STEPS,
     STORED_WIDTHS,
+    WIDTHS,
     _key,
     _load,
     save_runs,
@@ -49,17 +50,19 @@ def test_stored_runs_are_float64():
     assert {getattr(run, name).dtype for name in FIELDS} == {torch.float64}
 
 
-def test_every_small_width_of_the_demo_is_stored():
+def test_every_width_activation_and_task_of_the_demo_is_stored():
+    """Every combination the width demo offers, not only the values one control at a time: no
+    move of it trains a network."""
     stored = _load(RUNS_FILE)
     missing = [
         (task, d_ff, activation)
         for task in TASKS
         for activation in ACTIVATIONS
-        for d_ff in STORED_WIDTHS
+        for d_ff in WIDTHS
         if _key(task, d_ff, activation, 0, STEPS, LR, N_POINTS) not in stored
     ]
     assert missing == []
-    assert max(STORED_WIDTHS) == 64
+    assert STORED_WIDTHS == WIDTHS
 
 
 def test_a_width_that_is_not_stored_is_trained(tmp_path):
