@@ -252,15 +252,18 @@ def test_a_find_the_bug_exercise_is_judged_by_its_fix_not_by_the_lines_it_keeps(
     assert shown_above(leaky, exercises(leaky)[0]) == [(0, "torch.relu(scaled)")]
 
 
-CHECKS = {
-    "01_feed_forward": "ffn",
-    "02_dimension_expansion": "expansion",
-    "03_triangle_regions": "regions",
-    "04_sublayer_connection": "sublayer",
-    "05_ffn_memory": "memory",
-    "06_locating_and_editing": "editing",
-    "07_mixture_of_experts": "moe",
-}
+CHECKS_MODULE = re.compile(r"course_lib\.checks(?:\.(\w+)| import (\w+))")
+
+
+def checks_topic(path: Path) -> str:
+    """The checkers' module a lesson uses, found in its own code (the only one it names)."""
+    notebook = nbformat.read(path, as_version=4)
+    code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    found = {a or b for a, b in CHECKS_MODULE.findall(code)}
+    assert len(found) == 1, f"{path.name} names checkers' modules {sorted(found)}, not one"
+    return found.pop()
+
+
 PLANTED = "    raise NotImplementedError  # delete this line once you have fixed the bug below\n"
 
 
@@ -296,8 +299,19 @@ def test_each_planted_bug_runs_and_its_checker_names_the_mistake(path, exercise,
     from torch import nn
 
     assert exercise.stub.count(PLANTED) == 1, "a find-the-bug stub starts with the raise line"
-    checks = importlib.import_module(f"course_lib.checks.{CHECKS[path.stem]}")
+    checks = importlib.import_module(f"course_lib.checks.{checks_topic(path)}")
     names = {"torch": torch, "nn": nn, "np": np, "checks": checks} | _lesson_names(path.stem)
     exec(exercise.stub.replace(PLANTED, ""), names)
     verdict = capsys.readouterr().out.strip()
     assert verdict.startswith("✘") and "differ" not in verdict and "raised" not in verdict, verdict
+
+
+def test_a_lessons_checkers_are_found_in_its_own_imports(tmp_path):
+    found = {path.stem: checks_topic(path) for path in LESSONS}
+    assert found["01_feed_forward"] == "ffn" and found["07_mixture_of_experts"] == "moe"
+    two = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from course_lib.checks import moe as checks\nfrom course_lib.checks.ffn import check_gpt"
+    )])  # fmt: skip
+    nbformat.write(two, tmp_path / "two.ipynb")
+    with pytest.raises(AssertionError, match="not one"):
+        checks_topic(tmp_path / "two.ipynb")

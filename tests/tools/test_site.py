@@ -85,7 +85,8 @@ def expected_frames(demo, edition: str) -> tuple[str, int]:
 def test_every_notebook_of_both_editions_has_its_page_and_the_home_links_both(pages):
     for edition, folder in EDITION_DIRS.items():
         stems = [p.stem for p in sorted(folder.glob("*.ipynb"))]
-        assert len(stems) == 8  # the index and seven lessons
+        assert stems == [p.stem for p in sorted(EDITION_DIRS["en"].glob("*.ipynb"))]
+        assert stems[0] == "00_index" and len(stems) > 1  # the index, then every lesson found
         for stem in [*stems, "glossary"]:
             assert f"{edition}/{stem}.html" in pages, f"no page for {edition}/{stem}"
     home = {a["href"] for a in pages["index.html"].all("a")}
@@ -238,7 +239,7 @@ def test_glossary_gathers_every_lessons_table_under_a_link_to_the_lesson(pages):
     for edition in site.EDITIONS:
         glossary = pages[f"{edition}/glossary.html"]
         lessons = [p for p in sorted(EDITION_DIRS[edition].glob("0[1-9]*.ipynb"))]
-        assert len(glossary.all("table")) == len(lessons) == 7
+        assert len(glossary.all("table")) == len(lessons) > 0
         hrefs = [a.get("href") for a in glossary.all("a")]
         for lesson in lessons:
             assert hrefs.count(f"{lesson.stem}.html") >= 2, f"{edition}: no link to {lesson}"

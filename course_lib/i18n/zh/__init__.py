@@ -9,28 +9,16 @@ a text listed under two topics is an error.
 
 from __future__ import annotations
 
-from course_lib.i18n.zh import (
-    common,
-    editing,
-    expansion,
-    ffn,
-    memory,
-    moe,
-    regions,
-    site,
-    sublayer,
-)
+import importlib
+import pkgutil
 
+# Every module of this package with MESSAGES is a topic's catalogue (found, not listed):
+# "common" and "site" beside one per lesson topic ("terms" is the table of terms, not texts).
+_MODULES = [importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)]
 TOPICS = {
-    "common": common.MESSAGES,
-    "ffn": ffn.MESSAGES,
-    "expansion": expansion.MESSAGES,
-    "regions": regions.MESSAGES,
-    "sublayer": sublayer.MESSAGES,
-    "memory": memory.MESSAGES,
-    "editing": editing.MESSAGES,
-    "moe": moe.MESSAGES,
-    "site": site.MESSAGES,
+    module.__name__.rsplit(".", 1)[1]: module.MESSAGES
+    for module in _MODULES
+    if hasattr(module, "MESSAGES")
 }
 
 
