@@ -91,10 +91,10 @@ def draws_after(action) -> tuple[torch.Tensor, np.ndarray]:
     ],
 )
 def test_checkers_and_experiments_leave_the_global_generators_where_they_were(action):
-    from course_lib.checks.ffn import check_feed_forward
-    from course_lib.checks.sublayer import connection_output_std
     from course_lib.experiments import memory
-    from course_lib.experiments.sublayer import depth_profile, warmup_race
+    from course_lib.lessons.l01_feed_forward.checks import check_feed_forward
+    from course_lib.lessons.l04_sublayer_connection.checks import connection_output_std
+    from course_lib.lessons.l04_sublayer_connection.experiments import depth_profile, warmup_race
     from course_lib.model.ffn import FeedForward
 
     actions = {

@@ -12,7 +12,6 @@ Each lesson module here defines ``demos() -> list[Demo]``; ``all_demos()`` finds
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -201,10 +200,7 @@ def demo_class(demo: Demo) -> str:
 
 
 def all_demos() -> list[Demo]:
-    """Every demo of every lesson module in this package (modules that define ``demos()``)."""
-    found: list[Demo] = []
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        if callable(getattr(module, "demos", None)):
-            found.extend(module.demos())
-    return found
+    """Every demo of every lesson, in lesson order: each lesson package's ``demos.demos()``
+    (found, not listed: ``course_lib.lessons``)."""
+    lessons = importlib.import_module("course_lib.lessons")  # above this base: found when asked
+    return [demo for module in lessons.lesson_modules("demos").values() for demo in module.demos()]

@@ -9,9 +9,12 @@ from functools import partial
 
 import torch
 
-from course_lib.checks.editing import check_fact_rewrite, check_rank_one_update
-from course_lib.experiments import editing as ED
-from course_lib.model.rank_one import rank_one_update
+from course_lib.lessons.l06_locating_and_editing import editing as ED
+from course_lib.lessons.l06_locating_and_editing.checks import (
+    check_fact_rewrite,
+    check_rank_one_update,
+)
+from course_lib.lessons.l06_locating_and_editing.rank_one import rank_one_update
 
 
 def _reference_edit(W, k, v, C):

@@ -6,15 +6,15 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.checks.expansion import (
+from course_lib.lessons.l02_dimension_expansion.checks import (
     check_collapsed_rank,
     check_gated_budget,
     check_identity_ffn,
     check_ring_width,
     check_swiglu,
 )
-from course_lib.experiments.sweeps import load_sweep
-from course_lib.model.collapse import identity_ffn_weights
+from course_lib.lessons.l02_dimension_expansion.collapse import identity_ffn_weights
+from course_lib.lessons.l02_dimension_expansion.sweeps import load_sweep
 from course_lib.model.ffn import gated_ffn
 
 

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from course_lib.checks import CheckResult, Hint, close, require_close, run_check, shape_of
-from course_lib.checks.ffn import (
+from course_lib.lessons.l01_feed_forward.checks import (
     check_attention_weights,
     check_feed_forward,
     check_gpt2_ffn,

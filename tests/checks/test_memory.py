@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.checks.memory import (
+from course_lib.experiments.memory import attributions, scale_units, stored_model
+from course_lib.lessons.l05_ffn_memory.checks import (
     ablation_drops,
     check_erase_prediction,
     check_fact_unit,
     check_value_projection,
 )
-from course_lib.experiments.memory import attributions, scale_units, stored_model
 
 FACT = 0
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.checks.moe import (
+from course_lib.lessons.l07_mixture_of_experts.checks import (
     FORMS,
     autograd_reach,
     check_balance_step,

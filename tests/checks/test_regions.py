@@ -6,15 +6,19 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.checks.regions import (
+from course_lib.lessons.l03_triangle_regions.checks import (
     check_and_relu,
     check_edge_weights,
     check_or_relu,
     check_outside_prediction,
     check_polygon_detector,
 )
+from course_lib.lessons.l03_triangle_regions.region_network import (
+    and_relu,
+    or_relu,
+    six_unit_network,
+)
 from course_lib.model.geometry import edge_half_plane
-from course_lib.model.region_network import and_relu, or_relu, six_unit_network
 
 
 def _stub(*args):

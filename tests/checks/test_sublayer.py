@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.checks.sublayer import (
+from course_lib.lessons.l04_sublayer_connection.checks import (
     check_layer_norm,
     check_pre_norm_encoder_layer,
     check_std_prediction,

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments import edit_sweep as S
-from course_lib.experiments import editing as ED
 from course_lib.experiments.memory import next_token_loss
+from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+from course_lib.lessons.l06_locating_and_editing import editing as ED
 from devtools.spread.record import check_fresh_run
 
 
@@ -125,7 +125,7 @@ def test_the_stored_sweep_covers_every_edit_of_every_method():
 
 def test_the_stored_sweep_is_what_sweeping_one_edit_now_gives():
     """Fact 17 rewritten to its first new answer by every method at every strength: the file's
-    measurements (rebuilt by python -m course_lib.experiments.edit_sweep). Tolerance: 10 × the
+    measurements (rebuilt by python -m course_lib.lessons.l06_locating_and_editing.edit_sweep). Tolerance: 10 × the
     spread make spread measured (at most 6.5e-07, docs/spread.md); counts exactly their
     spread."""
     check_fresh_run("edit sweep: fact 17, first answer")
@@ -155,7 +155,7 @@ def test_the_stored_filler_c_edits_cover_every_edit_at_every_scale():
 
 def test_the_stored_filler_c_edits_are_what_one_edit_now_gives():
     """Fact 17 rewritten to its first new answer by the rank-one edit with C from filler, at every
-    scale: the file's measurements (rebuilt by python -m course_lib.experiments.edit_sweep
+    scale: the file's measurements (rebuilt by python -m course_lib.lessons.l06_locating_and_editing.edit_sweep
     filler-c). Tolerance: 10 × the spread make spread measured (at most 8.7e-08,
     docs/spread.md); counts exactly their spread."""
     check_fresh_run("edit sweep, C from filler: fact 17, first answer")

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments import editing as ED
 from course_lib.experiments.memory import attributions, fact_predictions
-from course_lib.model.rank_one import rank_one_update
+from course_lib.lessons.l06_locating_and_editing import editing as ED
+from course_lib.lessons.l06_locating_and_editing.rank_one import rank_one_update
 
 
 @pytest.fixture(scope="module")

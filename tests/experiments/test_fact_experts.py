@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments import fact_experts as X
 from course_lib.experiments.facts import RELATIONS
 from course_lib.experiments.memory import (
     load_model,
     router_logits,
     training_tokens,
 )
+from course_lib.lessons.l07_mixture_of_experts import fact_experts as X
 from devtools.spread.record import check_fresh_run
 
 

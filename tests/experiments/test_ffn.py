@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.ffn import (
+from course_lib.lessons.l01_feed_forward.experiments import (
     D_MODEL,
     SEED,
     TOKENS,

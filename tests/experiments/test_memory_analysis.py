@@ -18,7 +18,7 @@ from course_lib.experiments.memory import (
     unit_promotes,
     unit_triggers,
 )
-from course_lib.experiments.memory_analysis import (
+from course_lib.lessons.l05_ffn_memory.memory_analysis import (
     PATTERNS,
     active_unit_effects,
     classify_units,
@@ -137,7 +137,7 @@ def test_top_units_are_the_highest_scores_and_the_edit_distribution_is_the_model
 
 
 def test_layer_contributions_split_each_layers_effect_on_the_answers_logit():
-    from course_lib.experiments.memory_analysis import layer_contributions
+    from course_lib.lessons.l05_ffn_memory.memory_analysis import layer_contributions
 
     model, corpus = stored_model()
     parts = layer_contributions(model, corpus)
@@ -195,7 +195,7 @@ def test_the_relation_matched_control_counts_hits_of_other_entities_units_on_thi
 def test_value_agreement_is_a_direct_count_over_every_unit():
     # Independently: each line read word by word, each unit's strongest prefix that a word
     # follows found by running the model on that prefix alone, its value's top token compared.
-    from course_lib.experiments.memory_analysis import value_agreement
+    from course_lib.lessons.l05_ffn_memory.memory_analysis import value_agreement
 
     model, corpus = stored_model()
     result = value_agreement(model, corpus)
@@ -225,7 +225,7 @@ def test_value_agreement_is_a_direct_count_over_every_unit():
 def test_value_agreement_falls_to_chance_when_values_are_shuffled():
     # The typical wrong reading, a unit's value read against another unit's key: agreement
     # should collapse towards chance (the top tokens no longer follow the key's trigger).
-    from course_lib.experiments.memory_analysis import value_agreement
+    from course_lib.lessons.l05_ffn_memory.memory_analysis import value_agreement
 
     model, corpus = stored_model()
     shuffled = copy.deepcopy(model)

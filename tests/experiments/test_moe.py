@@ -8,9 +8,14 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments import moe as M
-from course_lib.experiments.moe import expert_map, moe_init, moe_outputs, train_routers
 from course_lib.experiments.tasks import make_task
+from course_lib.lessons.l07_mixture_of_experts import experiments as M
+from course_lib.lessons.l07_mixture_of_experts.experiments import (
+    expert_map,
+    moe_init,
+    moe_outputs,
+    train_routers,
+)
 from course_lib.model.moe import MixtureOfExperts, top_k_gates
 from devtools.spread.record import check_fresh_run
 
@@ -107,7 +112,9 @@ def test_a_setting_the_file_does_not_hold_is_trained_on_the_spot(monkeypatch):
 
 
 def test_a_missing_file_names_its_rebuild_command(tmp_path):
-    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.moe"):
+    with pytest.raises(
+        FileNotFoundError, match="python -m course_lib.lessons.l07_mixture_of_experts.experiments"
+    ):
         M.stored_router_runs(8, 2, tmp_path / "none.npz")
 
 

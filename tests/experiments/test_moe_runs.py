@@ -9,10 +9,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from course_lib.experiments import fact_capacity as C
-from course_lib.experiments import fact_experts as X
-from course_lib.experiments import load_history as H
 from course_lib.experiments.memory import corpus_of, load_model
+from course_lib.lessons.l07_mixture_of_experts import fact_capacity as C
+from course_lib.lessons.l07_mixture_of_experts import fact_experts as X
+from course_lib.lessons.l07_mixture_of_experts import load_history as H
 from devtools.spread.record import check_fresh_run
 
 
@@ -88,7 +88,11 @@ def test_the_stored_sweep_holds_every_model_size_and_seed():
 
 
 def test_a_missing_file_names_its_rebuild_command(tmp_path):
-    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.fact_capacity"):
+    with pytest.raises(
+        FileNotFoundError, match="python -m course_lib.lessons.l07_mixture_of_experts.fact_capacity"
+    ):
         C.stored_sweep.__wrapped__(tmp_path / "none.npz")
-    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.load_history"):
+    with pytest.raises(
+        FileNotFoundError, match="python -m course_lib.lessons.l07_mixture_of_experts.load_history"
+    ):
         H.stored_histories.__wrapped__(tmp_path / "none.npz")

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments import regions as R
-from course_lib.experiments.regions import (
+from course_lib.experiments.training import TrainResult, train_mlp
+from course_lib.lessons.l03_triangle_regions import experiments as R
+from course_lib.lessons.l03_triangle_regions.experiments import (
     D_FFS,
     LR,
     N_POINTS,
@@ -19,7 +20,6 @@ from course_lib.experiments.regions import (
     trained,
     width_sweep,
 )
-from course_lib.experiments.training import TrainResult, train_mlp
 from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes
 from devtools.spread.record import check_fresh_run
 
@@ -128,7 +128,7 @@ def test_a_stored_trained_width_is_what_training_it_now_gives(quantity):
     """The demo's stored networks against training them now: weights and losses within 10 × the
     spread make spread measured (at most 1.7e-12, 3.5e-12 and 5.5e-13,
     docs/spread.md), accuracy within its own spread."""
-    from course_lib.experiments.regions import stored_trained
+    from course_lib.lessons.l03_triangle_regions.experiments import stored_trained
 
     d_ff, activation = quantity.removeprefix("trained width: ").split()
     assert trained(int(d_ff), activation) is stored_trained(int(d_ff), activation)
@@ -136,8 +136,11 @@ def test_a_stored_trained_width_is_what_training_it_now_gives(quantity):
 
 
 def test_every_width_and_activation_of_the_trained_demo_is_stored_in_float64():
-    from course_lib.experiments.regions import STORED_ACTIVATIONS, stored_trained
-    from course_lib.widgets.regions import TRAINED_ACTIVATIONS
+    from course_lib.lessons.l03_triangle_regions.demos import TRAINED_ACTIVATIONS
+    from course_lib.lessons.l03_triangle_regions.experiments import (
+        STORED_ACTIVATIONS,
+        stored_trained,
+    )
 
     stored = {(a, d): stored_trained(d, a) for a in STORED_ACTIVATIONS for d in D_FFS}
     assert set(TRAINED_ACTIVATIONS) <= set(STORED_ACTIVATIONS)
@@ -146,8 +149,12 @@ def test_every_width_and_activation_of_the_trained_demo_is_stored_in_float64():
 
 
 def test_a_file_of_other_settings_is_not_used_and_the_width_is_trained(tmp_path):
-    from course_lib.experiments.regions import TRAINED_FILE, _one_seed, stored_trained
     from course_lib.experiments.stored_runs import save_runs
+    from course_lib.lessons.l03_triangle_regions.experiments import (
+        TRAINED_FILE,
+        _one_seed,
+        stored_trained,
+    )
 
     run = stored_trained(6, "relu")
     stale = tmp_path / "stale.npz"

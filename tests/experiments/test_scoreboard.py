@@ -9,7 +9,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from course_lib.experiments.scoreboard import knowledge_neuron_counts, markdown, scoreboard
+from course_lib.lessons.l06_locating_and_editing.scoreboard import (
+    knowledge_neuron_counts,
+    markdown,
+    scoreboard,
+)
 from course_lib.literature import DAI_2022, GEVA_2021_AGREEMENT, LI_2023, SHAZEER_2020
 
 

@@ -16,7 +16,7 @@ from course_lib.experiments.memory import (
 from course_lib.experiments.memory import (
     corpus_of,
 )
-from course_lib.experiments.sparsity_sweep import (
+from course_lib.lessons.l05_ffn_memory.sparsity_sweep import (
     SETTINGS,
     SWEEP_FILE,
     SweepSettings,

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from course_lib.experiments.stacking import (
+from course_lib.lessons.l02_dimension_expansion.stacking import (
     compare_depths,
     stack_parameters,
     stored_depths,
@@ -79,5 +79,7 @@ def test_the_stored_comparison_is_the_lessons_at_its_budget():
         3,
         *(stack_parameters(n, w) for n, w in [(2, 50), (3, 12), (4, 9)]),
     )
-    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.stacking"):
+    with pytest.raises(
+        FileNotFoundError, match="python -m course_lib.lessons.l02_dimension_expansion.stacking"
+    ):
         stored_depths(Path("none.npz"))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.sublayer import (
+from course_lib.lessons.l04_sublayer_connection.experiments import (
     RACES,
     ToyConnection,
     ToyEncoder,
@@ -121,7 +121,9 @@ def test_the_stored_race_holds_every_setting_the_lesson_shows_in_order():
     races = stored_warmup_races()
     assert [(r.placement, r.warmup_steps) for r in races] == list(RACES)
     assert all(r.losses.shape == (8, 80) and r.seeds == tuple(range(8)) for r in races)
-    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.sublayer"):
+    with pytest.raises(
+        FileNotFoundError, match="python -m course_lib.lessons.l04_sublayer_connection.experiments"
+    ):
         stored_warmup_races(Path("none.npz"))
 
 

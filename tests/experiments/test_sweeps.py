@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.sweeps import (
+from course_lib.experiments.training import init_weights, train_mlp
+from course_lib.lessons.l02_dimension_expansion.sweeps import (
     SWEEP_FILE,
     WidthSweep,
     _groups,
@@ -15,7 +16,6 @@ from course_lib.experiments.sweeps import (
     save_sweeps,
     sweep_widths,
 )
-from course_lib.experiments.training import init_weights, train_mlp
 from course_lib.threads import torch_threads
 from devtools.spread.record import check_fresh_run
 

@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from course_lib.experiments.teacher import ratio_sweep, stored_ratio_sweep, teacher
+from course_lib.lessons.l02_dimension_expansion.teacher import (
+    ratio_sweep,
+    stored_ratio_sweep,
+    teacher,
+)
 from course_lib.model.ffn import count_parameters, flops_per_token
 from devtools.spread.record import check_fresh_run
 
@@ -60,5 +64,7 @@ def test_the_stored_sweep_is_the_lessons_and_counts_each_student_as_a_live_one_w
     assert (sweep.d_model, sweep.steps, sweep.d_ff) == (64, 200, (16, 32, 64, 128, 256, 512))
     assert sweep.parameters == tuple(count_parameters(64, d) for d in sweep.d_ff)
     assert sweep.flops == tuple(flops_per_token(64, d) for d in sweep.d_ff)
-    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.teacher"):
+    with pytest.raises(
+        FileNotFoundError, match="python -m course_lib.lessons.l02_dimension_expansion.teacher"
+    ):
         stored_ratio_sweep(Path("none.npz"))

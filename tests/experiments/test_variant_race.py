@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from course_lib.experiments.facts import make_corpus
-from course_lib.experiments.variant_race import (
+from course_lib.lessons.l05_ffn_memory.variant_race import (
     RACE_FILE,
     SETTINGS,
     SHAZEER_2020,

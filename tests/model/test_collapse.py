@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib.model.collapse import (
+from course_lib.lessons.l02_dimension_expansion.collapse import (
     collapsed_matrix,
     collapsed_rank_bound,
     identity_ffn_weights,

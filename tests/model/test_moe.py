@@ -251,7 +251,7 @@ def test_gradient_reach_is_autograds_nonzero_gradients():
 def test_the_gradient_reach_of_the_unchosen_row_agrees_with_a_finite_difference(form):
     """Lesson 7's exercise 3 rests on autograd: nudge the never-chosen expert's router row and the
     loss moves (central difference) exactly when autograd says that row gets gradient."""
-    from course_lib.checks.moe import FORMS, UNCHOSEN, never_chosen
+    from course_lib.lessons.l07_mixture_of_experts.checks import FORMS, UNCHOSEN, never_chosen
     from course_lib.model.moe import balancing_loss, gradient_reach
 
     assert form in FORMS

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib.experiments.stacking import DepthResult
-from course_lib.experiments.sweeps import WidthSweep
-from course_lib.experiments.teacher import RatioSweep
+from course_lib.lessons.l02_dimension_expansion import figures as plots
+from course_lib.lessons.l02_dimension_expansion.stacking import DepthResult
+from course_lib.lessons.l02_dimension_expansion.sweeps import WidthSweep
+from course_lib.lessons.l02_dimension_expansion.teacher import RatioSweep
 from course_lib.plots import COLORS, PALETTE, tint
-from course_lib.plots import expansion as plots
 
 
 def segments(*lines) -> np.ndarray:

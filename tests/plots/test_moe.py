@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from course_lib.plots.moe import (
+from course_lib.lessons.l07_mixture_of_experts.figures import (
     PlaneNetwork,
     RouterPicture,
     RouterView,

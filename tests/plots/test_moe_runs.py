@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from course_lib.plots.moe_runs import FactCurve, fact_capacity_figure, load_history_figure
+from course_lib.lessons.l07_mixture_of_experts.figures_runs import (
+    FactCurve,
+    fact_capacity_figure,
+    load_history_figure,
+)
 
 
 def test_each_load_panel_is_one_alpha_and_layer_with_every_seeds_busiest_and_quietest_share():

@@ -6,10 +6,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
 
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, grid, regular_polygon
-from course_lib.model.region_network import evaluate, feature_maps, polygon_network
-from course_lib.plots import COLORS, PALETTE
-from course_lib.plots.regions import (
+from course_lib.lessons.l03_triangle_regions.figures import (
     CODE_RGB,
     LearnedLinesData,
     LearnedLinesView,
@@ -26,6 +23,13 @@ from course_lib.plots.regions import (
     union_figure,
     width_sweep_figure,
 )
+from course_lib.lessons.l03_triangle_regions.region_network import (
+    evaluate,
+    feature_maps,
+    polygon_network,
+)
+from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, grid, regular_polygon
+from course_lib.plots import COLORS, PALETTE
 
 
 def closed(polygon: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """Lesson 4 figures show the data they are given: any object with the profile's (or the race
-result's) attributes, such as ``course_lib.experiments.sublayer``'s results."""
+result's) attributes, such as ``course_lib.lessons.l04_sublayer_connection.experiments``'s results."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
-from course_lib.experiments.sublayer import depth_profile
-from course_lib.plots import COLORS
-from course_lib.plots.sublayer import (
+from course_lib.lessons.l04_sublayer_connection.experiments import depth_profile
+from course_lib.lessons.l04_sublayer_connection.figures import (
     DepthProfileView,
     activation_scales_figure,
     depth_profile_figure,
     placement_gradients_figure,
     warmup_race_figure,
 )
+from course_lib.plots import COLORS
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ import matplotlib.pyplot as plt
 import pytest
 from matplotlib.figure import Figure
 
-from course_lib import widgets
 from course_lib.model.ffn import ACTIVATIONS
 from course_lib.plots import COLORS, PALETTE, figure_png, new_figure, tint
 from course_lib.widgets import Control, Demo, all_demos, build, redraw
@@ -280,28 +279,32 @@ def test_build_shows_the_error_in_the_status_when_render_raises():
 
 @pytest.fixture
 def lesson_folder(tmp_path, monkeypatch):
-    """Point the widgets package at a temporary folder of lesson modules."""
-    monkeypatch.setattr(widgets, "__path__", [str(tmp_path)])
+    """Point the lessons package at a temporary folder of lesson packages."""
+    import course_lib.lessons as lessons
+
+    monkeypatch.setattr(lessons, "__path__", [str(tmp_path)])
     yield tmp_path
-    for name in [n for n in sys.modules if n.startswith("course_lib.widgets.")]:
-        if name.split(".")[-1].startswith("tmp_lesson"):
-            del sys.modules[name]
+    for name in [n for n in sys.modules if n.startswith("course_lib.lessons.tmp_")]:
+        del sys.modules[name]
 
 
-def test_all_demos_is_empty_without_lesson_modules(lesson_folder):
+def test_all_demos_is_empty_without_lesson_packages(lesson_folder):
     assert all_demos() == []
 
 
-def test_all_demos_collects_demos_from_every_module_that_defines_them(lesson_folder):
+def test_all_demos_collects_each_lessons_demos_in_lesson_order(lesson_folder):
     source = """
         from course_lib.widgets import Control, Demo
         def demos():
             return [Demo({name!r}, (Control("d_ff", (1, 2), 1),), data=dict, view=object)]
     """
-    for name in ("tmp_lesson_b", "tmp_lesson_a"):
-        (lesson_folder / f"{name}.py").write_text(textwrap.dedent(source.format(name=name)))
-    (lesson_folder / "tmp_lesson_helpers.py").write_text("VALUE = 1\n")
-    assert [demo.name for demo in all_demos()] == ["tmp_lesson_a", "tmp_lesson_b"]
+    for name in ("tmp_l02_b", "tmp_l01_a", "tmp_l03_without_demos"):
+        (lesson_folder / name).mkdir()
+        (lesson_folder / name / "__init__.py").write_text("")
+    for name in ("tmp_l02_b", "tmp_l01_a"):
+        (lesson_folder / name / "demos.py").write_text(textwrap.dedent(source.format(name=name)))
+    (lesson_folder / "tmp_l03_without_demos" / "experiments.py").write_text("VALUE = 1\n")
+    assert [demo.name for demo in all_demos()] == ["tmp_l01_a", "tmp_l02_b"]
 
 
 # --- plots ------------------------------------------------------------------------------------

@@ -8,10 +8,16 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
-from course_lib.experiments import edit_sweep as S
-from course_lib.experiments import editing as ED
-from course_lib.plots.editing import REWRITE_COLORS
-from course_lib.widgets.editing import CHOICES, LEVELS, demos, prompts, rewrite_data
+from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+from course_lib.lessons.l06_locating_and_editing import editing as ED
+from course_lib.lessons.l06_locating_and_editing.demos import (
+    CHOICES,
+    LEVELS,
+    demos,
+    prompts,
+    rewrite_data,
+)
+from course_lib.lessons.l06_locating_and_editing.figures import REWRITE_COLORS
 
 
 def test_the_demo_offers_every_fact_three_answers_six_methods_and_six_strengths():

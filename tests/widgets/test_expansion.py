@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib.experiments.expansion import true_boundary
 from course_lib.experiments.stored_runs import (
     ACTIVATIONS,
     N_POINTS,
@@ -16,6 +15,15 @@ from course_lib.experiments.stored_runs import (
 )
 from course_lib.experiments.tasks import TASKS, make_task
 from course_lib.experiments.training import init_weights
+from course_lib.lessons.l02_dimension_expansion.demos import (
+    DECISION_RESOLUTION,
+    REGIONS_RESOLUTION,
+    demos,
+    gated_data,
+    regions_data,
+    width_data,
+)
+from course_lib.lessons.l02_dimension_expansion.experiments import true_boundary
 from course_lib.model.ffn import (
     GATED_VARIANTS,
     NUMPY_ACTIVATIONS,
@@ -25,14 +33,6 @@ from course_lib.model.ffn import (
 from course_lib.model.linear_regions import count_regions, region_bound
 from course_lib.plots import COLORS
 from course_lib.widgets import all_demos
-from course_lib.widgets.expansion import (
-    DECISION_RESOLUTION,
-    REGIONS_RESOLUTION,
-    demos,
-    gated_data,
-    regions_data,
-    width_data,
-)
 
 DEMOS = {demo.name: demo for demo in demos()}
 

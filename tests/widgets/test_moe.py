@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib.experiments.moe import expert_map, router_runs
-from course_lib.widgets.moe import demos, router_data
+from course_lib.lessons.l07_mixture_of_experts.demos import demos, router_data
+from course_lib.lessons.l07_mixture_of_experts.experiments import expert_map, router_runs
 from tests.plots.test_moe import shows_experts
 
 
@@ -45,7 +45,7 @@ def test_a_value_no_control_offers_is_refused_by_name(values, error, message):
 
 def test_a_bool_k_is_refused_even_after_k_1_was_drawn():
     """True == 1 and hashes alike: a cache asked first would hand back k = 1's picture."""
-    from course_lib.widgets.moe import GRID_ALPHAS, GRID_EXPERTS, GRID_K
+    from course_lib.lessons.l07_mixture_of_experts.demos import GRID_ALPHAS, GRID_EXPERTS, GRID_K
 
     assert 1 in GRID_K
     router_data(GRID_EXPERTS[0], 1, GRID_ALPHAS[0])

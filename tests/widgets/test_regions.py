@@ -8,19 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from course_lib.experiments.regions import trained
-from course_lib.model.geometry import (
-    TRIANGLE_F,
-    TRIANGLE_G,
-    grid,
-    in_band,
-    inscribed_area_gap,
-    inside,
-    polygon_area,
-    regular_polygon,
-)
-from course_lib.widgets import all_demos
-from course_lib.widgets.regions import (
+from course_lib.lessons.l03_triangle_regions.demos import (
     G_PRESETS,
     NGON_RADIUS,
     NGON_SHARPNESS,
@@ -32,6 +20,18 @@ from course_lib.widgets.regions import (
     trained_data,
     triangles_data,
 )
+from course_lib.lessons.l03_triangle_regions.experiments import trained
+from course_lib.model.geometry import (
+    TRIANGLE_F,
+    TRIANGLE_G,
+    grid,
+    in_band,
+    inscribed_area_gap,
+    inside,
+    polygon_area,
+    regular_polygon,
+)
+from course_lib.widgets import all_demos
 
 DEMOS = {demo.name: demo for demo in demos()}
 POINTS = grid(RESOLUTION)

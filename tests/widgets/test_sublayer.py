@@ -7,9 +7,16 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
-from course_lib.experiments.sublayer import depth_profile
+from course_lib.lessons.l04_sublayer_connection.demos import (
+    DEPTHS,
+    NORMS,
+    RESIDUALS,
+    demos,
+    depth_data,
+    precompute,
+)
+from course_lib.lessons.l04_sublayer_connection.experiments import depth_profile
 from course_lib.plots import COLORS
-from course_lib.widgets.sublayer import DEPTHS, NORMS, RESIDUALS, demos, depth_data, precompute
 
 
 def test_depth_data_is_the_measured_profile_of_the_controls():

@@ -12,13 +12,16 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-# Every module of this package with MESSAGES is a topic's catalogue (found, not listed):
-# "common" and "site" beside one per lesson topic ("terms" is the table of terms, not texts).
+# The topics' catalogues, found, not listed: this package's modules with MESSAGES ("common",
+# "site"; "terms" is the table of terms, not texts), then each lesson package's ``zh``.
 _MODULES = [importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)]
 TOPICS = {
     module.__name__.rsplit(".", 1)[1]: module.MESSAGES
     for module in _MODULES
     if hasattr(module, "MESSAGES")
+} | {
+    lesson: module.MESSAGES
+    for lesson, module in importlib.import_module("course_lib.lessons").lesson_modules("zh").items()
 }
 
 

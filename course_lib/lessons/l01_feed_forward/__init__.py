@@ -1,0 +1,1 @@
+"""Lesson 1's own code: its experiments, figures, demos, checkers and Chinese catalogue."""

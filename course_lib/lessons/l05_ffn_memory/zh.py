@@ -1,0 +1,442 @@
+"""Chinese texts for the memory topic (see course_lib.i18n.zh)."""
+
+MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
+    "own fact": "本条事实",
+    "unrelated facts": "无关事实",
+    "random units": "随机单元",
+    "zeroing {n} units at the prompt's last word": "在提示的最后一个词处将 {n} 个单元置零",
+    "relative change of p(answer), one dot per fact (bar: mean)": (
+        "p(答案) 的相对变化，每个点是一条事实（竖线：均值）"
+    ),
+    # course_lib.lessons.l05_ffn_memory.figures: the knowledge-neuron demo
+    "as trained": "原模型",
+    "edited": "编辑后",
+    "p(next word)": "p(下一个词)",
+    "units × {scale:g}": "单元 × {scale:g}",
+    "“{prompt} …” (answer “{answer}”)\nscaled: {units}": (
+        "“{prompt} …”（答案 “{answer}”）\n被缩放的单元：{units}"
+    ),
+    # course_lib.lessons.l05_ffn_memory.figures: the sparsity demo
+    "large trained models (Li et al. 2023): a few percent": (
+        "训练好的大模型（Li 等人 2023）：仅百分之几"
+    ),
+    "layer {layer} trained": "第 {layer} 层，训练后",
+    "layer {layer} at init": "第 {layer} 层，初始化时",
+    "d_ff (log scale)": "d_ff（对数坐标）",
+    "fraction of units active per token": "每个 token 激活的单元比例",
+    "facts right, worst seed": "答对的事实数（最差的种子）",
+    "layer {layer} {fraction:.2f}": "第 {layer} 层 {fraction:.2f}",
+    "d_ff = {d_ff}, trained, mean of {seeds} seeds: {active}": (
+        "d_ff = {d_ff}，训练后，{seeds} 个种子的平均：{active}"
+    ),
+    "{right} of {facts} facts": "答对 {right}/{facts} 条事实",
+    # course_lib.lessons.l05_ffn_memory.checks: checker names
+    "the unit that stores a fact": "存储事实的单元",
+    "erasing prediction": "擦除效果预测",
+    "value projection": "值投影",
+    # course_lib.lessons.l05_ffn_memory.checks: the fact's unit
+    "return a pair (layer, unit); a single index over both layers is "
+    "divmod(index, d_ff) = (layer, unit), with d_ff = {d_ff}": (
+        "请返回一对 (layer, unit)；跨两层的单个下标可以用 divmod(index, d_ff) = (layer, unit) "
+        "换算，这里 d_ff = {d_ff}"
+    ),
+    "return two ints: (layer, unit)": "请返回两个整数：(layer, unit)",
+    "layer and unit look swapped: return (layer, unit)": (
+        "layer 和 unit 似乎颠倒了：请返回 (layer, unit)"
+    ),
+    "(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}": (
+        "(layer, unit) 必须位于 [0, {layers}) × [0, {d_ff}) 之内，得到的却是 {got}"
+    ),
+    "zeroing your unit does not lower p(answer): its score has the wrong sign; "
+    "take the largest gradient x activation (or the largest drop), not the smallest": (
+        "把你的单元置零并没有降低 p(答案)：它的得分符号反了；"
+        "应取梯度 × 激活最大（或降幅最大）的单元，而不是最小的"
+    ),
+    "that is the unit that fires most; firing is not mattering: weigh each "
+    "activation by its effect on log p(answer) (gradient x activation), or "
+    "zero each unit and measure": (
+        "这是激活最强的单元；激活强不等于影响大：应按每个激活对 log p(答案) 的影响加权"
+        "（梯度 × 激活），或者逐个把单元置零并测量"
+    ),
+    "zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
+    "it by at least {least:.3f}. Gradient x activation only estimates "
+    "the effect to first order: zero each unit in turn and measure": (
+        "把你的单元置零使 p(答案) 降低 {drop:.3f}；影响最大的 {top} 个单元至少使它降低 "
+        "{least:.3f}。梯度 × 激活只是一阶估计：请依次把每个单元置零并测量"
+    ),
+    "zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
+    "unit by {best:.2f}: one of the units that matter most for this fact.": (
+        "把 L{layer} 的单元 {unit} 置零使 p(答案) 降低 {drop:.2f}，最好的单个单元使它降低 "
+        "{best:.2f}：这是对该事实影响最大的单元之一。"
+    ),
+    # course_lib.lessons.l05_ffn_memory.checks: the erasing prediction
+    "return two numbers: (own fact's change, unrelated facts' change)": (
+        "请返回两个数：(该事实的变化, 无关事实的变化)"
+    ),
+    "a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)": (
+        "相对变化 p_after / p_before - 1 不可能低于 -1（即 p = 0）"
+    ),
+    "these units push the answer up (the largest attributions): zeroing them lowers p(answer)": (
+        "这些单元把答案往上推（归因最大）：把它们置零会降低 p(答案)"
+    ),
+    "the fact survives: 5 units of 512 carry only part of it; memory is spread "
+    "over many units, and the residual stream still carries attention's share": (
+        "事实并没有被抹掉：512 个单元中的 5 个只承载了它的一部分；记忆分散在许多单元上，"
+        "而且残差流中还有注意力带来的那一份"
+    ),
+    "unrelated facts lean on other units: they change far less than the fact": (
+        "无关事实依赖的是其他单元：它们的变化远小于该事实"
+    ),
+    "not close yet: think how much one fact owes to its 5 strongest units": (
+        "还不够接近：想一想一条事实在多大程度上依赖它最强的 5 个单元"
+    ),
+    "measured: own fact {own:+.2f}, unrelated facts {unrelated:+.2f}. "
+    "A fact leans on its units far more than other facts do, but no unit holds it alone.": (
+        "实测：该事实 {own:+.2f}，无关事实 {unrelated:+.2f}。"
+        "一条事实对这些单元的依赖远大于其他事实，但没有哪个单元能独自承载它。"
+    ),
+    # course_lib.lessons.l05_ffn_memory.checks: the value projection
+    "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
+    "linear2.weight[:, i], since nn.Linear computes h @ weight.T": (
+        "这读的是 W1（键，linear1.weight）：值是 W2 的列 linear2.weight[:, i]，"
+        "因为 nn.Linear 计算的是 h @ weight.T"
+    ),
+    "the final LayerNorm is applied to each value: LN acts on the whole residual stream "
+    "and is not linear, so one unit's contribution is read as E v directly": (
+        "对每个值都施加了最后的 LayerNorm：LN 作用于整个残差流，而且不是线性的，"
+        "所以单个单元的贡献应直接读作 E v"
+    ),
+    "b2 is added to every value: the bias is shared by all units, not part of one unit's "
+    "value": "每个值都加上了 b2：偏置由所有单元共享，不属于某一个单元的值",
+    "those are probabilities (softmax): return the logit contributions E v": (
+        "这些是概率（softmax）：应返回对 logit 的贡献 E v"
+    ),
+    "that is the other layer's W2: read model.layers[layer]": (
+        "这是另一层的 W2：请读取 model.layers[layer]"
+    ),
+    "the result is transposed: one row per unit, (d_ff, vocab_size)": (
+        "结果被转置了：应每个单元一行，形状为 (d_ff, vocab_size)"
+    ),
+    "the result has shape {got}, expected (d_ff, vocab_size) = "
+    "{expected}: values are linear2.weight.T, (d_ff, d_model)": (
+        "结果的形状是 {got}，应为 (d_ff, vocab_size) = {expected}："
+        "值向量是 linear2.weight.T，形状为 (d_ff, d_model)"
+    ),
+    "the values differ from linear2.weight.T @ E.T (E = model.unembedding)": (
+        "结果与 linear2.weight.T @ E.T 不同（E = model.unembedding）"
+    ),
+    "equals E v_i for every unit, on 3 random models.": (
+        "在 3 个随机模型上，每个单元的结果都等于 E v_i。"
+    ),
+    # lesson 5's claims: section 1
+    "the model is read, not trained: every weight equals the shipped file's": (
+        "模型是读入的，不是训练出来的：每个权重都与随课程提供的文件相同"
+    ),
+    "{n} tensors, bit for bit": "{n} 个张量，逐位相同",
+    "the model knows its facts": "模型掌握了它的全部事实",
+    "far above the majority guess": "远高于多数类猜测",
+    "every answer gets p above 0.95": "每个答案的 p 都高于 0.95",
+    # section 2
+    "layer {layer}: shallow keys outnumber semantic ones": "第 {layer} 层：浅层键多于语义键",
+    "the upper layer has no more semantic keys than the lower one here": (
+        "这里上层的语义键并不比下层多"
+    ),
+    # section 3
+    "layer 1: the unit firing most promotes the answer, over twice the relation-matched control": (
+        "第 1 层：激活最强的单元提升答案的次数，超过按关系匹配的对照的两倍"
+    ),
+    "the capitals, whose answers no other entity shares, are hit least": (
+        "首都的答案不与其他实体共享，命中最少"
+    ),
+    "layer 1: one of the 3 firing most does, for most facts, above the control": (
+        "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案，高于对照"
+    ),
+    "layer 0: not clearly above the control": "第 0 层：没有明显高于对照",
+    # section 4
+    "the first fact's 10 strongest units: the 20-point sum is the exact score within 1 %": (
+        "第一条事实最强的 10 个单元：20 个点的求和就是精确分数，误差在 1% 以内"
+    ),
+    "gradient x activation picks the same top unit for under half the facts": (
+        "梯度 × 激活选出的首位单元与积分相同的事实不到一半"
+    ),
+    "ReLU units at the prompts' last word switch on or off": (
+        "提示最后一个词处有 ReLU 单元切换了开关"
+    ),
+    "more than 10": "超过 10 个",
+    "the slope's top 5 units change for several facts": "好几条事实按斜率排出的前 5 个单元变了",
+    "at least 3 of 48": "48 条中至少 3 条",
+    "the integral's top 5 stay the same for every fact": (
+        "按积分排出的前 5 个单元，每条事实都保持不变"
+    ),
+    "layer 0's units raise the answer's logit straight through the final LayerNorm and E": (
+        "第 0 层的单元经由最终的 LayerNorm 和 E 直接提高答案的 logit"
+    ),
+    "most of layer 0's effect on the answer goes through layer 1": (
+        "第 0 层对答案的作用大部分经过第 1 层"
+    ),
+    "on average, layer 1's units act almost only directly": (
+        "平均而言，第 1 层的单元几乎只通过直接路径起作用"
+    ),
+    "erasing a fact's top 5 units lowers its p(answer)": (
+        "擦除一条事实的前 5 个单元会降低它的 p(答案)"
+    ),
+    "by over half": "降幅超过一半",
+    "unrelated facts keep theirs far better": "无关事实的概率保持得好得多",
+    "less than half the fact's drop": "降幅不到该事实的一半",
+    "the fact is hit harder than unrelated facts, for nearly every fact": (
+        "几乎每条事实自身受到的影响都比无关事实大"
+    ),
+    "random units barely matter": "随机单元几乎没有影响",
+    "the fact's 5 most active units instead: mean {mean:.0%}": "改为这条事实激活最强的 5 个单元：平均 {mean:.0%}",
+    "units chosen by attribution matter more than the most active ones": (
+        "按归因挑出的单元比激活最强的单元更重要"
+    ),
+    "{a:.0%} against {b:.0%}": "{a:.0%}，对比 {b:.0%}",
+    "mean change within 2 %": "平均变化在 2% 以内",
+    "the spread is wide: from under a fifth to nearly all": ("差异很大：从不到五分之一到几乎全部"),
+    "doubling the same units does not raise p(answer) on average": (
+        "把同样的单元加倍，平均而言并不会提高 p(答案)"
+    ),
+    "the answers leave p little room: no fact could gain even 2 %": (
+        "p 的上升空间很小：没有哪条事实还能提高 2%"
+    ),
+    "in log-odds, which have no ceiling, doubling lowers the answer for every fact": (
+        "在没有上限的对数几率上，加倍让每一条事实的答案都下降"
+    ),
+    # section 5
+    "at initialisation about half the units fire": "初始化时约有一半单元激活",
+    "training makes both layers a little sparser": "训练让两层都变得稍微稀疏一些",
+    "by more than 2 points": "超过 2 个百分点",
+    "still far from large models' few percent": "离大模型的百分之几仍很远",
+    "d_ff 256 and 512 learn all 48 facts in every seed": (
+        "d_ff 256 和 512 在每个种子中都学会了全部 48 条事实"
+    ),
+    "at initialisation about half fire at every width": "初始化时，每种宽度都约有一半单元激活",
+    "within 5 points, mean": "种子平均值与一半相差不到 5 个百分点",
+    "in every seed the widest FFN fires less than the narrowest, in both layers": (
+        "每个种子中，最宽的 FFN 在两层的激活比例都低于最窄的"
+    ),
+    "the seeds' mean falls at most doublings of d_ff": "d_ff 每翻一倍，种子平均值大多会下降",
+    "training sparsifies d_ff 512 in every seed and layer": (
+        "训练让 d_ff 512 在每个种子、每一层都变得更稀疏"
+    ),
+    "at d_ff 32 whether training ends denser depends on the seed": (
+        "在 d_ff 32 处，训练后是否更稠密取决于种子"
+    ),
+    "every run stays far from large models' few percent": "每次运行都离大模型的百分之几很远",
+    # section 6
+    "default: erasing the 5 units lowers p(answer)": "默认设置：擦除这 5 个单元会降低 p(答案)",
+    "with its 5 top units erased, the answer stays the most likely word for most facts": (
+        "擦除前 5 个单元后，多数事实的答案仍是最可能的下一个词"
+    ),
+    "scale 1 is the model as trained": "缩放系数 1 就是训练好的原模型",
+    # section 7
+    "the variants have equal budgets": "各变体的参数预算相同",
+    "within 1 %: the plain FFN's biases": "相差在 1% 以内，差额来自普通 FFN 的偏置",
+    "the spread over seeds swamps every gap": "种子间的波动淹没了所有差距",
+    "after the last step the small model does not reproduce the paper's ranking": (
+        "训练结束时，这个小模型没有复现论文的排名"
+    ),
+    "early on SwiGLU learns fastest, each variant clear of the next": (
+        "训练初期 SwiGLU 学得最快，各变体之间拉开了明显差距"
+    ),
+    "training loss at step 30": "第 30 步的训练损失",
+    "at each run's best step the paper's order appears, but within the spread": (
+        "取每次运行的最佳一步时，论文中的顺序出现了，但仍在波动范围之内"
+    ),
+    # section 3: Geva et al.'s agreement rate
+    "in both layers about a third of the units agree": "两层中都约有三分之一的单元一致",
+    "between 25 and 40 %": "在 25% 到 40% 之间",
+    "far more than by chance": "远多于随机水平",
+    "over 5 times chance": "超过随机水平的 5 倍",
+    "the rate does not rise from the lower layer to the upper one, unlike Geva et al.'s": (
+        "与 Geva 等人的结果不同，一致率没有从低层到高层上升"
+    ),
+    # course_lib.lessons.l06_locating_and_editing.scoreboard: section 8
+    "study": "研究",
+    "measure": "测量",
+    "paper": "论文",
+    "this toy": "本玩具模型",
+    "as in the paper?": "与论文一致？",
+    "erase a fact's top units: p(answer) falls (direction)": "擦除一条事实归因最高的单元：p(答案) 下降（方向）",
+    "erase a fact's top units: change of p(answer) (level)": "擦除一条事实归因最高的单元：p(答案) 的变化（水平）",
+    "Dai et al.: erasing takes over twice the paper's share here": (
+        "Dai 等人：擦除在这里拿走的比例超过论文的两倍"
+    ),
+    "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
+    "≈{n:.0f}, after refining over paraphrases": "≈{n:.0f}，经同义句筛选之后",
+    "{n:.0f}, one prompt, not refined": "{n:.0f}，只用一个提示，未经筛选",
+    "Dai et al.: not comparable; before any refining a fact has more such units here": (
+        "Dai 等人：两者不可比；未经筛选时，这里每条事实的此类单元更多"
+    ),
+    "not comparable": "不可比",
+    "yes": "是",
+    "no": "否",
+    "value's top token = top trigger's next word, lower / upper layer": (
+        "值的首选词 = 首个触发样例的下一个词，低层 / 高层"
+    ),
+    "Geva et al.: far above chance here, but not rising with depth": (
+        "Geva 等人：这里远高于随机水平，但不随深度上升"
+    ),
+    "semantic keys, lower / upper layer": "语义键的个数，低层 / 高层",
+    "more in upper layers": "高层更多",
+    "Geva et al.: the upper layer holds no more semantic keys here": (
+        "Geva 等人：这里高层的语义键并不更多"
+    ),
+    "Dai et al.: erasing lowers p(answer), as in the paper": (
+        "Dai 等人：擦除会降低 p(答案)，与论文一致"
+    ),
+    "double them: change of p(answer)": "把它们加倍：p(答案) 的变化",
+    "Dai et al.: doubling lowers p(answer) here, unlike the paper": (
+        "Dai 等人：这里加倍会降低 p(答案)，与论文相反"
+    ),
+    "both layers over 5 times chance (section 3)": "两层都超过随机水平的 5 倍（第 3 节）",
+    "unrelated facts lose less (section 4)": "无关事实损失更少（第 4 节）",
+    "log-odds fall too: not the ceiling of p alone (section 4)": (
+        "对数几率也下降：不只是 p 碰到了上限（第 4 节）"
+    ),
+    "units active per token, trained (level)": "训练后每个 token 激活的单元比例（水平）",
+    "Li et al.: the toy's FFN stays near half active, many times the paper's level": (
+        "Li 等人：玩具模型的 FFN 仍有近一半单元激活，是论文中水平的许多倍"
+    ),
+    "training lowers the units active per token (direction)": (
+        "训练降低每个 token 激活的单元比例（方向）"
+    ),
+    "in both layers (section 5)": "两层都如此（第 5 节）",
+    "Li et al.: training makes the FFN sparser here too": "Li 等人：这里训练也让 FFN 更稀疏",
+    "units active per token, narrowest FFN -> widest (direction)": (
+        "每个 token 激活的单元比例，最窄的 FFN -> 最宽的（方向）"
+    ),
+    "in every seed (section 5)": "每个种子都如此（第 5 节）",
+    "neighbours' gaps within the spread over seeds (section 7)": (
+        "相邻两者的差距在种子间的波动范围之内（第 7 节）"
+    ),
+    "fewer in larger models": "模型越大越少",
+    "Li et al.: a wider FFN is sparser here too, in every seed": (
+        "Li 等人：这里也是 FFN 越宽越稀疏，每个种子都如此"
+    ),
+    "loss at the end of training, lowest first": "训练结束时的损失，从低到高",
+    "Shazeer: the toy does not reproduce the ranking at the end of training": (
+        "Shazeer：训练结束时，玩具模型没有复现这个排名"
+    ),
+    "{n} of {total} right": "答对 {n}/{total}",
+    "that guess: {guessed} of 48": "该猜测只答对 {guessed}/48",
+    "{upper} against {lower}": "{upper} 对比 {lower}",
+    "unit {unit} above is a relation key": "上面的单元 {unit} 是关系键",
+    "{token} against {semantic}": "{token} 对比 {semantic}",
+    "{r.hits} of 48, control {r.control:.1f}": "{r.hits}/48，对照 {r.control:.1f}",
+    "{raised} of 48 facts, direct path positive": "{raised}/48 条事实的直接路径为正",
+    "{n} of 48 facts, more through layer 1 than direct": "{n}/48 条事实经过第 1 层的部分大于直接部分",
+    "{hit} of 48": "{hit}/48",
+    "{half} of 48 facts lose more than half": "{half}/48 条事实损失过半",
+    "it rises for {rose} of 48 facts": "{rose}/48 条事实的概率上升",
+    "{fell} of 48 facts, lower": "{fell}/48 条事实下降",
+    "layer 0: {layer_0} of 4, layer 1: {layer_1} of 4": "第 0 层：{layer_0}/4，第 1 层：{layer_1}/4",
+    "denser in {n} of {total} (seed, layer) pairs": "种子与层的 {total} 种组合中有 {n} 种更稠密",
+    "{kept} of 48": "{kept}/48",
+    "SwiGLU comes {place} of 3": "SwiGLU 在 3 个变体中排第 {place}",
+    "above 30%": "高于 30%",
+    "below 1e-12": "低于 1e-12",
+    # lesson 5's labelled output
+    "parameters: {n}": "参数量：{n}",
+    "facts: {facts}, lines: {lines}, words: {words}": "事实：{facts} 条，句子：{lines} 句，词：{words} 个",
+    "distinct prefixes: {n}  activations: {shape}": "不同的前缀：{n} 个  激活：{shape}",
+    'layer 1, unit {unit}: fires most on "{prompt}"': "第 1 层，单元 {unit}：在“{prompt}”上激活最强",
+    "its top 5 trigger prefixes:": "激活它最强的 5 个前缀：",
+    "layer {layer}: {token} token, {relation} relation, {entity} entity, {mixed} mixed": "第 {layer} 层：token 键 {token} 个，关系键 {relation} 个，实体键 {entity} 个，混合 {mixed} 个",
+    "layer 1, unit {unit}: its top 5 trigger prefixes": "第 1 层，单元 {unit}：激活它最强的 5 个前缀",
+    "layer 1, unit {unit} (relation key) promotes: {words}": "第 1 层，单元 {unit}（关系键）提升的词：{words}",
+    "layer 1, unit {unit} (token key) promotes: {words}": "第 1 层，单元 {unit}（token 键）提升的词：{words}",
+    "layer {layer}, top {firing} firing unit(s): {r.hits} of {r.facts} facts (chance {r.chance:.1f}, control {r.control:.1f})": "第 {layer} 层，激活最强的前 {firing} 个单元：{r.hits}/{r.facts} 条事实（随机水平 {r.chance:.1f}，对照 {r.control:.1f}）",
+    "layer 1, hits per relation: capital {capital[0]} of {capital[1]}, colour {colour[0]} of {colour[1]}, animal {animal[0]} of {animal[1]}, food {food[0]} of {food[1]}": "第 1 层，各关系的命中：首都 {capital[0]}/{capital[1]}，颜色 {colour[0]}/{colour[1]}，动物 {animal[0]}/{animal[1]}，食物 {food[0]}/{food[1]}",
+    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}）",
+    "layer {layer}: direct {direct:+.1f}, later layers and LayerNorm {later:+.1f}": "第 {layer} 层：直接 {direct:+.1f}，经由后面的层和 LayerNorm {later:+.1f}",
+    "own fact:        mean {mean:.0%}, spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}，离散度（标准差）{std:.0%}",
+    "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
+    "doubling, mean change of p(answer): {change:+.1%} (Dai et al.: {paper:+.0%})": "加倍后 p(答案) 的平均变化：{change:+.1%}（Dai 等人：{paper:+.0%}）",
+    "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "对数几率的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
+    "layer {layer}: {trained:.2f} of the units fire per token trained, {untrained:.2f} at initialisation (of {d_ff})": "第 {layer} 层：训练后每个 token 激活 {trained:.2f} 的单元，初始化时为 {untrained:.2f}（共 {d_ff} 个）",
+    "{steps} steps per run, {seeds} seeds per width": "每次运行 {steps} 步，每个宽度 {seeds} 个种子",
+    "d_ff {d_ff:3d}: trained {now[0]:.2f} / {now[1]:.2f}, at initialisation {init[0]:.2f} / {init[1]:.2f}; facts right in the worst seed: {worst} of {facts}": "d_ff {d_ff:3d}：训练后 {now[0]:.2f} / {now[1]:.2f}，初始化时 {init[0]:.2f} / {init[1]:.2f}；最差的种子答对 {worst}/{facts} 条事实",
+    "{name:7s} {total:,} parameters: {loss:.3f} ({low:.3f} to {high:.3f}); paper {paper}": "{name:7s} {total:,} 个参数：{loss:.3f}（{low:.3f} 到 {high:.3f}）；论文 {paper}",
+    # the scoreboard's studies
+    "Geva et al. 2021": "Geva 等人 2021",
+    "Dai et al. 2022": "Dai 等人 2022",
+    "Li et al. 2023": "Li 等人 2023",
+    # lesson 5's question
+    "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(答案) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(答案) 平均会……",
+    "rises, as in the paper": "像论文中那样上升",
+    "There is no room: a p above 0.95 can rise by 5 % at most, and the units do not only push the answer.": "没有上升的空间：高于 0.95 的概率最多只能再升 5%，而且这些单元提升的不只是答案。",
+    "does not change": "不变",
+    "Doubling 5 units of 512 is a large edit: it changes the logits of every word those units' value vectors touch.": "把 512 个单元中的 5 个加倍是很大的改动：这些单元的值向量涉及的每个词的 logit 都会改变。",
+    "falls a little": "略有下降",
+    "Right: saturated answers cannot rise, and the doubled units also raise other words; in log-odds, which have no ceiling, the fall is clear.": "对：已饱和的答案无法再上升，而加倍的单元还会提升别的词；在没有上限的对数几率上，下降很明显。",
+    # section 9: locate a fact, then rewrite it (course_lib.lessons.l06_locating_and_editing.editing)
+    "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
+        "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
+    ),
+    "the FFN's output": "FFN 的输出",
+    "restoring {site}": "恢复{site}",
+    "layer {i}": "第 {i} 层",
+    "corrupting the subject takes most of p(answer)": "破坏主语会拿走 p(答案) 的大部分",
+    '"{prompt}": "{b}" -> "{a}"': "“{prompt}”：“{b}” → “{a}”",
+    "the edited fact now gives the new answer": "被编辑的事实现在给出新答案",
+    "rank-one, layer 1, last word": "秩一，第 1 层，最后一个词",
+    "rank-one, layer 0, subject": "秩一，第 0 层，主语",
+    "knowledge neurons": "知识神经元",
+    "fine-tuning W2": "微调 W2",
+    # course_lib.questions: trace-peak
+    "Positions before the subject never see the noise (attention is causal): restoring them "
+    "changes nothing.": "主语之前的位置根本看不到噪声（注意力是因果的）：恢复它们什么也不会改变。",
+    # course_lib.lessons.l05_ffn_memory.checks: check_rank_one_update
+    "u is C k, not C⁻¹ k: solve C u = k (torch.linalg.solve)": (
+        "u 是 C k 而不是 C⁻¹ k：应当解 C u = k（torch.linalg.solve）"
+    ),
+    "the update ignores C: use u = C⁻¹ k, so the output on the corpus' keys changes least": (
+        "这个更新忽略了 C：应当用 u = C⁻¹ k，让语料的键上的输出改变得最少"
+    ),
+    "the change is v - W k, what W k still lacks, not v": "改变量是 v - W k，即 W k 还差的部分，而不是 v",
+    "divide by u·k, so that W' k is exactly v": "要除以 u·k，这样 W' k 才恰好等于 v",
+    "the result differs from W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k)": (
+        "结果与 W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k) 不同"
+    ),
+    "W' k = v, and the output on the corpus' keys changes as little as it can.": (
+        "W' k = v，而语料的键上的输出改变得尽可能少。"
+    ),
+    "rank-one edit": "秩一编辑",
+    "the mean over the {n} facts": "{n} 条事实的平均",
+    'one fact: "{prompt}"': "一条事实：“{prompt}”",
+    # course_lib.lessons.l05_ffn_memory.figures and widgets.memory: the fact-rewriting demo
+    "keeps its answer": "保持原答案",
+    "answer changed": "答案被改变",
+    "rewritten": "编辑生效",
+    "not rewritten": "编辑未生效",
+    "p(word) after the prompt": "提示之后的 p(词)",
+    "old: {word}": "旧：“{word}”",
+    "new: {word}": "新：“{word}”",
+    "“{prompt}”: “{old}” → “{new}”": "“{prompt}”：“{old}” → “{new}”",
+    "{n} changed": "改变了 {n} 条",
+    # course_lib.lessons.l05_ffn_memory.checks: rewrite a fact (exercise 5)
+    "rewrite a fact": "编辑一条事实",
+    "your function changed the lesson's model itself: edit a copy (copy.deepcopy(model))": (
+        "你的函数改动了本课的模型本身：请编辑一份副本（copy.deepcopy(model)）"
+    ),
+    "return the edited copy of the model, not {kind}": "请返回编辑后的模型副本，而不是 {kind}",
+    "only layer 1's W2 should change, yet {name} changed too": (
+        "只应改变第 1 层的 W2，可是 {name} 也变了"
+    ),
+    "layer 1's W2 differs from the lesson's rank-one edit: yours changes the answers of {n} other facts, the lesson's {m}": (
+        "第 1 层的 W2 与本课的秩一编辑不同：你的编辑改变了其他 {n} 条事实的答案，本课的编辑改变了 {m} 条"
+    ),
+    "the same W2 as the lesson's edit, and the lesson's model untouched.": (
+        "W2 与本课的编辑相同，本课的模型也没有被改动。"
+    ),
+    "the update is written along k* itself, as if C were the identity or k* k*ᵀ: C is the covariance of every key the corpus makes (ED.key_covariance), so that the other keys' outputs move least": (
+        "这个更新沿着 k* 本身写入，仿佛 C 是单位矩阵或 k* k*ᵀ：C 应是语料产生的所有键的协方差（ED.key_covariance），这样其他键的输出才变化最小"
+    ),
+    # section 9: generalisation, on the two-phrasing model
+    "edited prompt": "编辑所用的提示",
+    "other phrasing": "同义句",
+    "other phrasing: “{paraphrase}”": "同义句：“{paraphrase}”",
+}

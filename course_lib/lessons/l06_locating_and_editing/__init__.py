@@ -1,0 +1,1 @@
+"""Lesson 6's own code: its experiments, figures, demos, checkers and Chinese catalogue."""

@@ -1,0 +1,284 @@
+"""Chinese texts for the mixture-of-experts topic (see course_lib.i18n.zh)."""
+
+MESSAGES: dict[str, str] = {
+    # notebooks/07_mixture_of_experts.ipynb: section 1
+    "router scores {shape}: one per expert": "路由器分数 {shape}：每个专家一个",
+    "gates         {shape}: nonzero per token {n}": "门控权重      {shape}：每个 token 的非零个数 {n}",
+    "output        {shape}": "输出          {shape}",
+    "every token's gates sum to 1": "每个 token 的门控权重之和为 1",
+    "each token runs exactly 2 of the 8 experts": "每个 token 恰好运行 8 个专家中的 2 个",
+    "one expert: the layer is the FFN": "一个专家：这一层就是 FFN",
+    "k = E: the softmax-weighted sum of every expert": "k = E：全部专家按 softmax 加权的和",
+    # section 2
+    "model               parameters  active per token  FLOPs per token and layer (router, experts)": (
+        "模型                参数量      每 token 激活参数   每 token 每层 FLOPs（路由器与专家）"
+    ),
+    "{name:18s} {total:9.2f}B {active:12.2f}B {flops:>21,}": (
+        "{name:18s} {total:9.2f}B {active:12.2f}B {flops:>21,}"
+    ),
+    "Mixtral's published total follows from its shape": "Mixtral 公布的总参数量可由其结构算出",
+    "{ours:.1f}B against the paper's {paper:.0f}B": "{ours:.1f}B，论文为 {paper:.0f}B",
+    "and so does its active count": "它的激活参数量也一样",
+    "a token uses about 28 % of the parameters, not 2/8": "一个 token 约用到 28% 的参数，而不是 2/8",
+    "the experts hold almost all the weights": "专家几乎占了全部权重",
+    "against Mistral 7B: ×{held:.1f} the parameters, ×{used:.1f} per token": (
+        "与 Mistral 7B 相比：参数量 ×{held:.1f}，每 token ×{used:.1f}"
+    ),
+    "DeepSeek-V3's published total follows from its configuration": (
+        "DeepSeek-V3 公布的总参数量可由其配置算出"
+    ),
+    "{ours:.1f}B against the report's {paper:.0f}B": "{ours:.1f}B，报告为 {paper:.0f}B",
+    "a DeepSeek-V3 token uses under 6 % of the parameters": "DeepSeek-V3 的一个 token 用到的参数不到 6%",
+    "over 6 times the parameters held, under 2 times used": "拥有的参数超过 6 倍，用到的不到 2 倍",
+    "its FFN compute per token is twice Mistral's": "它每个 token 的 FFN 计算量是 Mistral 的两倍",
+    # section 3
+    "{steps} Adam steps; per seed: the busiest expert's share, experts ranked first on more than": (
+        "{steps} 步 Adam；每个种子：最忙专家的份额、在超过 5% 的点上排第一的"
+    ),
+    "5 % of the points, accuracy; and the same count before training": "专家数、准确率；以及训练前的同一计数",
+    "before training: ranked first {u}": "训练前：排第一 {u}",
+    "α = {alpha}: busiest {b}  ranked first {u}  accuracy {acc}": (
+        "α = {alpha}：最忙 {b}  排第一 {u}  准确率 {acc}"
+    ),
+    "with it, more than half, on every seed": "加上它，每个种子都用上一半以上",
+    "the busiest expert takes less with the loss, on every seed": (
+        "加上损失后，每个种子中最忙的专家分到的都更少"
+    ),
+    "the mean accuracy moves by less than 0.05": "平均准确率的变化小于 0.05",
+    # section 4
+    "  dropped per seed, α = 0: {without}; α = 0.1: {with_}": (
+        "  每个种子丢弃的比例，α = 0：{without}；α = 0.1：{with_}"
+    ),
+    # course_lib.lessons.l07_mixture_of_experts.figures
+    "α = {alpha}": "α = {alpha}",
+    "even load": "均匀负载",
+    "experts, busiest first": "专家（最忙的在前）",
+    "share of the points": "所占的点的比例",
+    "load, every seed ({task})": "负载，每个种子（{task}）",
+    # course_lib.lessons.l07_mixture_of_experts.checks
+    "top-k router": "top-k 路由器",
+    "balancing loss": "均衡损失",
+    "every expert keeps its gate: zero all but the k largest": (
+        "每个专家都保留了门控权重：除最大的 k 个外全部置零"
+    ),
+    "the gates are raw logits: take the softmax first": "门控权重用的是原始 logits：先做 softmax",
+    "the k smallest are kept: keep the k largest (topk's default, largest=True)": (
+        "保留的是最小的 k 个：应保留最大的 k 个（topk 的默认值 largest=True）"
+    ),
+    "the gates have shape {got}, expected {expected}: one gate per expert, zeros included": (
+        "门控权重的形状是 {got}，应为 {expected}：每个专家一个权重，零也算在内"
+    ),
+    "the factor E is missing: α · E · Σ f_i P_i is α when the load is even": (
+        "缺少因子 E：负载均匀时 α · E · Σ f_i P_i 等于 α"
+    ),
+    "f_i counts tokens (the share whose top expert is i), not mean probabilities": (
+        "f_i 数的是 token（首选专家为 i 的比例），不是平均概率"
+    ),
+    "α is missing: the loss is α · E · Σ f_i P_i": "缺少 α：损失是 α · E · Σ f_i P_i",
+    "the value differs from α · E · Σ_i f_i · P_i": "结果与 α · E · Σ_i f_i · P_i 不同",
+    "an even load should give α = 0.01, got {got:.4f}": "均匀负载应得到 α = 0.01，实际为 {got:.4f}",
+    "α · E · Σ f_i P_i: α for an even load, up to α · E when one expert takes all.": (
+        "α · E · Σ f_i P_i：负载均匀时为 α，一个专家包揽全部时可达 α · E。"
+    ),
+    # course_lib.questions: mixtral-active
+    "Mixtral 8x7B has 8 experts in every layer and sends each token to 2 of them. What "
+    "share of its parameters does one token use?": (
+        "Mixtral 8x7B 每层有 8 个专家，每个 token 被送往其中 2 个。一个 token 用到它多大比例的参数？"
+    ),
+    "2 of 8: a quarter": "8 个中的 2 个：四分之一",
+    "Only the experts are split: attention, the norms and the embeddings are used by every "
+    "token, so the share is more than 2/8.": (
+        "被拆分的只有专家：注意力、归一化和词嵌入每个 token 都要用，所以比例大于 2/8。"
+    ),
+    "about 28 %": "约 28%",
+    "Right: the experts are 97 % of the weights and a token uses 2 of 8 of them; the shared "
+    "attention and embeddings add the rest.": (
+        "对：专家占权重的 97%，一个 token 用到其中的 2/8；共用的注意力和词嵌入补上其余部分。"
+    ),
+    "all of them": "全部",
+    "The router runs 2 experts per token; the other 6 of each layer stay idle.": (
+        "路由器每个 token 只运行 2 个专家；每层其余 6 个闲着。"
+    ),
+    "1 of 8": "8 个中的 1 个",
+    "Mixtral's router picks the top 2, not the top 1 (that is the Switch Transformer).": (
+        "Mixtral 的路由器选前 2 个，而不是前 1 个（那是 Switch Transformer）。"
+    ),
+    # course_lib.lessons.l07_mixture_of_experts.figures: the router demo
+    "seed {seed}, its experts' colours": "种子 {seed}，颜色同其专家",
+    "the other seeds": "其他种子",
+    "{E} experts, top {k}, α = {alpha}; left, seed {seed}: accuracy {acc:.2f}": (
+        "{E} 个专家，选前 {k} 个，α = {alpha}；左图为种子 {seed}：准确率 {acc:.2f}"
+    ),
+    # section 3: the stored runs and the demo's grid
+    "seed 0 trained now has the stored network's load": "现在训练的种子 0 与存下的网络负载相同",
+    "α = 0.1: every expert's share within 0.001": "α = 0.1：每个专家的份额相差都在 0.001 以内",
+    "every setting, per α = 0 / 0.01 / 0.1: experts ranked first and the busiest share (seed means)": "每个设置，依次为 α = 0 / 0.01 / 0.1：排第一的专家数和最忙专家的份额（种子平均）",
+    "{experts} experts, top {k}: ranked first {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：排第一 {u}；最忙 {b}",
+    "2 experts: both ranked first somewhere, on every seed, whatever k and α": "2 个专家：每个种子上两个都在某处排第一，不论 k 和 α",
+    "8 experts: α = 0.1 ranks more of them first than α = 0 on every seed, for either k": "8 个专家：每个种子上 α = 0.1 都比 α = 0 让更多专家排第一，k 取哪个都一样",
+    "α = 0.1 leaves the busiest expert a smaller share than α = 0, for 4 and 8 experts, either k": (
+        "α = 0.1 时最忙专家的份额比 α = 0 时小，4 个和 8 个专家、k 取哪个都一样"
+    ),
+    # section 5: experts in the fact model
+    "facts lost when one expert of layer 0 is erased, experts 0–3": (
+        "擦除第 0 层的一个专家后丢掉的事实，专家 0–3"
+    ),
+    "  expert {e}'s: {kinds}": "  专家 {e} 带走的：{kinds}",
+    # the review's mends
+    "training without the loss ranks no more experts first than the start did, on every seed": (
+        "不加损失的训练在每个种子上排第一的专家都不比开始时多"
+    ),
+    "and its active count, within 2 %": "它的激活参数量也一样，相差在 2% 以内",
+    "2 experts fit the spiral worse than 4 or 8, in every setting of k and α": (
+        "在 k 和 α 的每个设置下，2 个专家对螺旋的拟合都比 4 个或 8 个差"
+    ),
+    "mean accuracy over the seeds: at most {two:.2f} against at least {more:.2f}": (
+        "种子上的平均准确率：至多 {two:.2f}，对比至少 {more:.2f}"
+    ),
+    "equal total spends about half the dense FFN's parameters per word": (
+        "总参数相同的模型每个词用到的参数约为稠密 FFN 的一半"
+    ),
+    "a dense FFN twice Mistral's width spends what Mixtral spends per token": (
+        "宽度为 Mistral 两倍的稠密 FFN，每个 token 的计算量和 Mixtral 一样"
+    ),
+    "and holds over 3 times fewer parameters": "而拥有的参数少 3 倍以上",
+    "×{fewer:.1f}": "×{fewer:.1f}",
+    "the softmax runs over the batch, not the experts: use dim=-1": "softmax 沿批次做了，而不是沿专家：用 dim=-1",
+    "the softmax runs over the sequence, not the experts: use dim=-1": "softmax 沿序列做了，而不是沿专家：用 dim=-1",
+    "these are the kept probabilities as they are: a form other models use (Qwen1.5-MoE, DeepSeek-V2), but this exercise asks for Mixtral's, divided by their sum": "这是把保留的概率原样用作门控权重：别的模型（Qwen1.5-MoE、DeepSeek-V2）就这么用，但这道练习要的是 Mixtral 的形式，即除以它们的和",
+    "the gates differ from Mixtral's: the renormalised top k of the softmax": "门控权重与 Mixtral 的不同：应是 softmax 的前 k 个重新归一化",
+    "Mixtral's form: k gates per token, renormalised to sum to 1, the others 0.": "Mixtral 的形式：每个 token 有 k 个门控权重，重新归一化后和为 1，其余为 0。",
+    "renormalised": "重新归一化",
+    "probabilities kept": "保留概率",
+    "give each form a dict with two sets: 'router rows' and 'experts'": "每种形式给一个字典，里面是两个集合：'router rows' 和 'experts'",
+    "renormalised, a token's gates are a softmax over its 2 chosen logits only: the unchosen expert's logit is in none of them, so its row gets no gradient": "重新归一化时，一个 token 的门控权重只是它选中的 2 个 logit 上的 softmax：未被选中专家的 logit 不在其中，所以它那一行得不到梯度",
+    "kept as probabilities, each gate divides by the softmax's sum over all 4 experts: the unchosen expert's logit is in that denominator, so its row gets gradient": "保留概率时，每个门控权重都要除以 softmax 在全部 4 个专家上的和：未被选中专家的 logit 就在这个分母里，所以它那一行能得到梯度",
+    "P_i averages the whole softmax over every token: the balancing loss reaches every router row, the unchosen expert's too": "P_i 是整个 softmax 在每个 token 上的平均：均衡损失能到达路由器的每一行，包括未被选中的专家那一行",
+    "the chosen experts' rows get gradient in every form: their logits are in the gates": "无论哪种形式，被选中专家的那几行都有梯度：它们的 logit 就在门控权重里",
+    "return a dict with one entry per form: {forms}": "返回一个字典，每种形式一项：{forms}",
+    "expert 3 never runs, so its weights never touch the output: no gradient reaches them, in any form": "专家 3 从不运行，它的权重碰不到输出：无论哪种形式，梯度都到不了它",
+    "experts 0, 1 and 2 each run on some tokens, so each gets gradient from the task": "专家 0、1、2 各自在一些 token 上运行，所以都能从任务得到梯度",
+    "{form}: {why}": "{form}：{why}",
+    "autograd agrees: only chosen experts learn, and the unchosen row learns only through a softmax over all experts (probabilities kept, or the balancing loss).": "自动求导的结果一致：只有被选中的专家在学习；未被选中的那一行，只有通过对全部专家求的 softmax（保留概率，或均衡损失）才能学到东西。",
+    "who gets gradient": "谁能得到梯度",
+    "the bias is in the gates: it only chooses the experts; each gate is the chosen expert's own affinity s": "偏置进了门控权重：它只负责挑选专家；每个门控权重是被选中专家自己的亲和度 s",
+    "the bias did not change the choice: choose the k largest of s + bias": "偏置没有影响选择：应选 s + bias 最大的 k 个",
+    "the chosen affinities are not normalised: divide them by their sum": "被选中的亲和度没有归一化：把它们除以它们的和",
+    "the affinities are a softmax: DeepSeek-V3 scores each expert with a sigmoid": "亲和度用了 softmax：DeepSeek-V3 用 sigmoid 给每个专家打分",
+    "the sign is reversed: an overloaded expert's bias goes down by γ, so that it is chosen less": "符号反了：过载专家的偏置要减小 γ，好让它少被选中",
+    "the bias moved by the load itself: each step is γ up or down, whatever the load": "偏置按负载本身移动了：每一步只上调或下调 γ，与负载大小无关",
+    "the bias moved by the expert's count of tokens: compare the count with the mean, then step γ up or down": "偏置按专家的 token 数移动了：应先把这个数和平均数比较，再上调或下调 γ",
+    "return two things: the gates and the new bias": "返回两样东西：门控权重和新的偏置",
+    "the gates have shape {got}, expected {expected}": "门控权重的形状是 {got}，应为 {expected}",
+    "the gates differ from DeepSeek-V3's: sigmoid affinities, chosen by s + bias, normalised among the chosen": "门控权重与 DeepSeek-V3 的不同：应是 sigmoid 亲和度，按 s + bias 挑选，在被选中的专家之间归一化",
+    "the new bias differs: each expert's bias moves γ down if it took more than the mean number of tokens, γ up if fewer": "新的偏置不对：一个专家接收的 token 多于平均数时，它的偏置减小 γ，少于平均数时增大 γ",
+    "the bias chooses, the affinities weigh, and each step moves the bias by ±γ.": "偏置负责挑选，亲和度负责加权，每一步把偏置移动 ±γ。",
+    "DeepSeek-V3's balancing": "DeepSeek-V3 的负载均衡",
+    "dense FFN, {d_ff} units: accuracy {acc:.2f}": "稠密 FFN，{d_ff} 个单元：准确率 {acc:.2f}",
+    "{E} experts × {d_ff} units, top {k}, α = {alpha}: accuracy {acc:.2f}": "{E} 个专家 × {d_ff} 个单元，选前 {k} 个，α = {alpha}：准确率 {acc:.2f}",
+    "label {value}": "标签 {value}",
+    "2-D inputs, the low-dimensional case ({task}, seed {seed})": "二维输入，即低维的情形（{task}，种子 {seed}）",
+    "α = {alpha}, layer {layer}": "α = {alpha}，第 {layer} 层",
+    "training step": "训练步",
+    "share of the tokens ranked first": "排第一的 token 所占比例",
+    "seed {seed}": "种子 {seed}",
+    "busiest expert": "最忙的专家",
+    "least used expert": "最少被用的专家",
+    "dense FFN, width {d_ff}": "稠密 FFN，宽 {d_ff}",
+    "{E} experts × width {d_ff}, top {k}": "{E} 个专家 × 宽 {d_ff}，选前 {k} 个",
+    "{name}: {held:,} held, {used:,} per word": "{name}：拥有 {held:,}，每个词用 {used:,}",
+    "facts to learn": "要学的事实数",
+    "share of the facts answered right": "答对的事实所占比例",
+    "facts learned in {steps} steps of training": "训练 {steps} 步学会的事实",
+    "top 2 of 16 experts: {coarse:,} combinations": "16 个专家选 2 个：{coarse:,} 种组合",
+    "top 8 of 64 experts: {fine:,} combinations, about {fine_e:.1e}": "64 个专家选 8 个：{fine:,} 种组合，约 {fine_e:.1e}",
+    "both as DeepSeekMoE counts them": "两者都与 Dai 等人的计数一致",
+    "8 experts of a quarter of the width cost the FLOPs of 2 full ones": "8 个四分之一宽的专家，FLOPs 与 2 个完整宽度的专家相同",
+    "{flops:,} FLOPs per token": "每个 token {flops:,} FLOPs",
+    "busiest expert's load / mean load, without balancing losses: {none:.2f}": "最忙专家的负载 / 平均负载，不加均衡损失：{none:.2f}",
+    "with both of their losses, weights 0.1: {both:.2f}": "加上他们的两个损失，权重都取 0.1：{both:.2f}",
+    "renormalised:       router rows {r}, experts {e}": "重新归一化：  路由器的行 {r}，专家 {e}",
+    "probabilities kept: router rows {r}, experts {e}": "保留概率：    路由器的行 {r}，专家 {e}",
+    "balancing loss:     router rows {r}, experts {e}": "均衡损失：    路由器的行 {r}，专家 {e}",
+    "renormalised, the unchosen expert's router row gets no gradient": "重新归一化时，未被选中专家在路由器里的那一行得不到梯度",
+    "with the probabilities kept it does, through the softmax's sum": "保留概率时它能得到，经由 softmax 的那个和",
+    "and the balancing loss reaches it too": "均衡损失也能到达它",
+    "the unchosen expert's own weights get none, in every form": "无论哪种形式，未被选中专家自己的权重都得不到梯度",
+    "{draws} random starts per dimension, 2,000 inputs each": "每个维度随机初始化 {draws} 次，每次 2,000 个输入",
+    "d = {d:>2}: {mean:.1f} of 8 experts ranked first on more than 5 % (fewest {least})": "d = {d:>2}：8 个专家中平均 {mean:.1f} 个在超过 5% 的输入上排第一（最少 {least} 个）",
+    "in the plane, about 3 of the 8 start without territory": "在平面上，8 个专家里约有 3 个一开始就没有地盘",
+    "{unused:.1f} on average": "平均 {unused:.1f} 个",
+    "at d = 16 almost every expert has some: under half an expert without, on average": "d = 16 时几乎每个专家都有地盘：平均没有地盘的不到半个",
+    "{without:.1f}": "{without:.1f}",
+    "at d = 64 every expert has some, on every start": "d = 64 时，每次初始化中每个专家都有地盘",
+    "before training, 3 or more of the 8 experts are ranked first on at most 5 % of the points": "训练前，8 个专家中有 3 个或更多只在至多 5% 的点上排第一",
+    "fewer on {fewer} of 4 seeds": "4 个种子中有 {fewer} 个变少了",
+    "dense FFN, {d_ff} units: accuracy {acc}": "稠密 FFN，{d_ff} 个单元：准确率 {acc}",
+    "the mixture fits better than the dense FFN of its active width, on the mean over the seeds": "按种子平均，混合专家比激活宽度相同的稠密 FFN 拟合得好",
+    "seed by seed: {w0} of 4 without the loss, {w1} of 4 with it": "逐个种子看：不加损失时 4 个中 {w0} 个，加上损失时 4 个中 {w1} 个",
+    "the dense FFN of its total width fits better than either mixture, on every seed": "每个种子上，总宽度相同的稠密 FFN 都比两个混合专家拟合得好",
+    "busiest share at the start, per seed and layer: {s}": "开始时最忙专家的份额，按种子和层：{s}",
+    "at step 600, α = 0: {a}; α = 0.01: {b}": "第 600 步，α = 0：{a}；α = 0.01：{b}",
+    "the load is uneven from the start: the busiest expert takes over 0.3 in every run": "负载一开始就不均匀：每次运行中最忙的专家都拿走 0.3 以上",
+    "at least {least:.2f}": "至少 {least:.2f}",
+    "early on, one expert of layer 1 takes over three quarters, in every run, α = 0 or 0.01": "训练早期，每次运行中第 1 层都有一个专家拿走四分之三以上，α = 0 和 0.01 都是如此",
+    "without the loss the imbalance does not grow as a rule: the busiest share ends higher": "不加损失时，不均衡并不会普遍加剧：最忙专家的份额结束时比开始时高的",
+    "than it started in {grew} of 6 (seed, layer) pairs": "只有 6 个（种子，层）组合中的 {grew} 个",
+    "and no expert ends unused: each takes over 4 % of the tokens, in every run": "而且没有专家最后闲置：每次运行中每个专家都拿到 4% 以上的 token",
+    "at least {least:.3f}": "至少 {least:.3f}",
+    "with the loss, every expert ends within 0.1 of 1/4, in every run": "加上损失后，每次运行结束时每个专家与 1/4 相差都不到 0.1",
+    "largest gap {gap:.2f}": "最大相差 {gap:.2f}",
+    "and the busiest share ends below the run without it, on every seed and layer": "而且在每个种子和每一层上，最忙专家结束时的份额都低于不加损失的那次运行",
+    "facts right of {n}: α = 0: {a}; α = 0.01: {b}": "{n} 条事实中答对的：α = 0：{a}；α = 0.01：{b}",
+    "both learn the facts: at least 46 of 48 without the loss, all 48 with it": "两者都学会了事实：不加损失时 48 条中至少 46 条，加上损失时全部 48 条",
+    "{routed} routed experts and {shared} shared, top {k}, sigmoid affinities normalised among the chosen": "{routed} 个路由专家和 {shared} 个共享专家，选前 {k} 个，亲和度由 S 形函数给出，在被选中的专家之间归一化",
+    "bias update speed γ = {gamma} for the first {first}T tokens, then 0 for the last {last}B": "偏置更新速度：前 {first}T 个 token 取 γ = {gamma}，最后 {last}B 个取 0",
+    "sequence-wise balance loss: α = {alpha}": "序列级均衡损失：α = {alpha}",
+    "each token's routed experts on at most {nodes} nodes; no token dropped": "每个 token 的路由专家至多分布在 {nodes} 个节点上；不丢弃任何 token",
+    "busiest expert's share of the assignments, per seed: before {b}; after {a}": "最忙专家在全部分配中的份额，按种子：之前 {b}；之后 {a}",
+    "experts with more than 5 % of them: before {b}; after {a}": "分到其中 5% 以上的专家数：之前 {b}；之后 {a}",
+    "after the updates every expert takes more than 5 %, on every seed": "更新之后，每个种子上每个专家都分到 5% 以上",
+    "and the busiest takes less than before, on every seed": "而且每个种子上最忙的专家都比之前分到的少",
+    "{points:,} points, top {k} of {experts}: {slots:,} assignments": "{points:,} 个点，从 {experts} 个中选 {k} 个：{slots:,} 次分配",
+    "capacity factor {factor}: {room} assignments per expert": "容量因子 {factor}：每个专家 {room} 次分配",
+    "at factor 2 no seed drops anything, with or without the loss": "因子为 2 时，不论加不加损失，没有哪个种子丢弃任何分配",
+    "at 1.25 the balanced routers drop less than the unbalanced ones, on every seed": "因子为 1.25 时，每个种子上均衡后的路由器都比未均衡的丢弃得少",
+    "at 1.0 both drop more than 10 %, on every seed": "因子为 1.0 时，两者在每个种子上都丢弃 10% 以上",
+    "even balanced, the busiest expert takes over 1.3 × the even share, on every seed": "即使均衡了，每个种子中最忙的专家仍分到均匀份额的 1.3 倍以上",
+    "at least {least:.2f} of the assignments against 1/8": "至少占全部分配的 {least:.2f}，均匀份额为 1/8",
+    "{E} × width {d_ff}, top {k}, {s} shared: {held:,} parameters held, {used:,} per word; {right} of {n} facts right": "{E} × 宽 {d_ff}，选前 {k} 个，{s} 个共享：拥有 {held:,} 个参数，每个词用 {used:,} 个；{n} 条事实答对 {right} 条",
+    "every mixture learns every fact, as the dense FFN does": "每个混合模型都学会了每条事实，和稠密 FFN 一样",
+    "seed {seed}, layer {layer}: busiest {busiest} of 48; purity by relation {relation:.2f} (at random {relation_chance:.2f}), by entity {entity:.2f} (at random {entity_chance:.2f})": "种子 {seed}，第 {layer} 层：最忙的拿走 48 条中的 {busiest} 条；按关系的纯度 {relation:.2f}（随机时 {relation_chance:.2f}），按实体 {entity:.2f}（随机时 {entity_chance:.2f}）",
+    "seed {seed}: everywhere {a}; at the last word only {b}": "种子 {seed}：处处擦除 {a}；只在最后一个词处擦除 {b}",
+    "erased everywhere, layer 0's busiest expert is needed by 20 or more facts, on every seed": "处处擦除时，每个种子上第 0 层最忙的专家都被 20 条或更多事实需要",
+    "from {least} to {most} of 48": "48 条中 {least} 到 {most} 条",
+    "erased at the last word only, no expert is needed by more facts than erased everywhere": "只在最后一个词处擦除时，没有哪个专家被需要的事实比处处擦除时多",
+    "and an expert needed by 20 or more everywhere can be needed by none at the last word": "而处处擦除时被 20 条或更多事实需要的专家，在最后一个词处可以一条也不被需要",
+    "seed {seed}'s expert {e}: {a} facts everywhere, {b} at the last word": "种子 {seed} 的专家 {e}：处处擦除 {a} 条，最后一个词处 {b} 条",
+    "another expert is needed by none, erased either way, on every seed": "每个种子上都有另一个专家，无论哪种擦法都没有事实需要它",
+    "equal total, seed {seed}: {right} facts right; load gap {gap:.2f}; layer 0 busiest {busiest} of 48; layer 1 purity {purity:.2f} (at random {chance:.2f})": "总参数相同，种子 {seed}：答对 {right} 条；负载差距 {gap:.2f}；第 0 层最忙的拿走 48 条中的 {busiest} 条；第 1 层纯度 {purity:.2f}（随机时 {chance:.2f}）",
+    "shared expert, seed {seed}: {right} facts right; load gap {gap:.2f}; layer 0 busiest {busiest} of 48; layer 1 purity {purity:.2f} (at random {chance:.2f}); erasing the shared expert loses {lost} facts (layers 0, 1)": "共享专家，种子 {seed}：答对 {right} 条；负载差距 {gap:.2f}；第 0 层最忙的拿走 48 条中的 {busiest} 条；第 1 层纯度 {purity:.2f}（随机时 {chance:.2f}）；擦除共享专家丢掉 {lost} 条事实（第 0、1 层）",
+    "with a shared expert the model still learns every fact, on every seed": "有了共享专家，每个种子上模型仍学会了每条事实",
+    "both loads are balanced: every expert within 0.1 of 1/E, on every seed": "两种模型的负载都是均衡的：每个种子上每个专家与 1/E 相差都不到 0.1",
+    "layer 0 sends every fact prompt to one routed expert, on every seed": "每个种子上，第 0 层都把每条事实提示送给同一个路由专家",
+    "without a shared expert on {before} of 3": "没有共享专家时是 3 个中的 {before} 个",
+    "layer 1 still routes by relation more than at random, with no expert of its own": "第 1 层按关系路由的程度仍高于随机，但没有哪个关系独占一个专家",
+    "but not more clearly than without one: its lead over chance is larger": "但并不比没有共享专家时更明显：它领先随机基准更多的",
+    "on {lead} of 3 seeds": "只有 3 个种子中的 {lead} 个",
+    "erasing layer 0's shared expert loses many facts, on every seed": "每个种子上，擦除第 0 层的共享专家都会丢掉许多事实",
+    "at least {first} of 48": "48 条中至少 {first} 条",
+    "erasing layer 1's loses none, on every seed": "擦除第 1 层的则在每个种子上都一条也不丢",
+    "  facts right of {facts}, per seed: {right}": "  {facts} 条事实中答对的，按种子：{right}",
+    "  every fact learned, on every seed, up to {n} facts": "  每个种子都学会全部事实，最多到 {n} 条",
+    "every model learns all 48 facts, on both seeds": "每个模型在两个种子上都学会了全部 48 条事实",
+    "at equal active parameters the mixture learns every fact as far as the dense FFN does": "激活参数相同时，混合专家能学全的事实数和稠密 FFN 一样多",
+    "up to {n} facts": "最多到 {n} 条",
+    "at equal total parameters the mixture stops sooner": "总参数相同时，混合专家更早学不全",
+    "up to {a} facts, the dense FFN {b}": "最多到 {a} 条，稠密 FFN 是 {b} 条",
+    "more facts right than the dense FFN, of {pairs} (size, seed) pairs beyond {n} facts: equal active {a}, equal total {b}": "在超过 {n} 条事实的 {pairs} 个（规模，种子）组合中，答对的比稠密 FFN 多的：激活参数相同 {a} 个，总参数相同 {b} 个",
+    "with 400 facts both mixtures answer more than the dense FFN, on both seeds": "400 条事实时，两个混合专家在两个种子上答对的都比稠密 FFN 多",
+    "but not at every size: each answers fewer than the dense FFN in some pair": "但不是每种规模都如此：两者都有答对得比稠密 FFN 少的组合",
+    "the dense FFN answers fewer facts of 400 than of 200, on both seeds": "在两个种子上，稠密 FFN 在 400 条事实里答对的都比在 200 条里少",
+    "two seeds of one model can differ by more than 100 facts": "同一个模型的两个种子可以相差 100 条以上",
+    "up to {gap}": "最多相差 {gap} 条",
+}
