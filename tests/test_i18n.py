@@ -456,6 +456,7 @@ CODE_WORDS = {
     "relu", "gelu", "silu", "tanh", "identity", "swiglu", "geglu", "reglu", "softmax",
     "ReLU", "GELU", "SiLU", "SwiGLU", "Dropout", "dropout", "eval", "token", "FFN", "FLOPs",
     "Adam", "BCE",  # the optimiser and the loss, by their names
+    "Transformer",  # the model's name, which Chinese keeps (the course's title: Transformer 的前馈网络)
     "triangles", "ring", "xor", "spiral",  # lesson 2's tasks, by the names the code takes
     "AND", "OR", "XOR",  # logic gates
     "edges", "hidden", "distance",  # lesson 3's code, quoted: a module's part, a claim's formula
@@ -502,13 +503,13 @@ def shown_texts(path: Path) -> dict[str, str]:
     state = notebook.metadata.get("widgets", {}).get(
         "application/vnd.jupyter.widget-state+json", {}
     )
-    for widget in state.get("state", {}).values():
+    for model_id, widget in state.get("state", {}).items():  # every one: many share a name
         labels, name = (
             widget.get("state", {}).get("_options_labels"),
             widget["state"].get("description"),
         )
         if labels and name not in DATA_CONTROLS:
-            texts[f"{path.name} control {name}"] = "\n".join(labels)
+            texts[f"{path.name} control {name!r} ({model_id[:8]})"] = "\n".join(labels)
     return texts
 
 
