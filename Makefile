@@ -66,10 +66,19 @@ include tests/other_cpu.mk  # OTHER_CPU: another CPU's kernels, simulated on thi
 # natively and the portability pass runs it as another CPU. It prints how long it took, install
 # included; `make bench` times each part against the goal (benchmarks/goals.py).
 TEST_START := $(shell date +%s)
+ifdef LESSON
+# A contributor's quick loop, `make test LESSON=05`: the tests that import that lesson's package
+# and its two notebooks under nbval, on both cores (devtools/lesson_tests.py finds them). The
+# whole of `make test` still runs before a change is shared.
+test: $(STAMP)
+	$(PY) -m pytest $$($(PY) -m devtools.lesson_tests $(LESSON)) $(NBVAL) -q -n 2 --dist loadscope
+	@echo "make test LESSON=$(LESSON): its checks passed in $$(( $$(date +%s) - $(TEST_START) )) s"
+else
 test: $(STAMP) chromium
 	$(MAKE) --no-print-directory lint suite
 	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory portability
 	@echo "make test: every check passed in $$(( $$(date +%s) - $(TEST_START) )) s (install included)"
+endif
 
 # Unit tests, nbval and the browser suite, spread over two workers: a notebook's cells, a lesson's
 # browser tests and the site's tests each stay on one worker (work units: conftest.py).

@@ -1,0 +1,44 @@
+"""One lesson's checks, for a contributor's quick loop (``make test LESSON=05``): the test modules
+that import the lesson's package, and its two notebooks (nbval runs them natively). Found, not
+listed: a test belongs to a lesson when it imports ``course_lib.lessons.lNN_…``.
+
+``python -m devtools.lesson_tests 05`` prints the paths, one per line."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def lesson_package(number: str) -> str:
+    """The lesson package whose number is ``number`` ("05" or "5"): "l05_ffn_memory"."""
+    if not number.isdigit():
+        raise ValueError(f"LESSON must be a lesson's number such as 05, got {number!r}")
+    found = sorted(p.name for p in (ROOT / "course_lib" / "lessons").glob(f"l{int(number):02d}_*"))
+    if len(found) != 1:
+        raise ValueError(f"LESSON must name one lesson of course_lib/lessons, got {number!r}")
+    return found[0]
+
+
+def lesson_tests(number: str) -> list[str]:
+    """The test modules that import the lesson's package, then its notebooks, as paths."""
+    package = lesson_package(number)
+    uses = re.compile(rf"\bcourse_lib\.lessons(\.{package}\b| import {package}\b)")
+    tests = sorted(
+        str(path.relative_to(ROOT))
+        for folder in ("tests", "deploy")
+        for path in (ROOT / folder).rglob("test_*.py")
+        if "browser" not in path.parts and uses.search(path.read_text(encoding="utf-8"))
+    )
+    stem = f"{int(number):02d}_"
+    notebooks = sorted(
+        str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").rglob(f"{stem}*.ipynb")
+    )
+    return tests + notebooks
+
+
+if __name__ == "__main__":
+    print("\n".join(lesson_tests(sys.argv[1])))
