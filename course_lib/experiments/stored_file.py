@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -32,3 +34,11 @@ def load_npz(path: Path, what: str, module: str) -> tuple[dict[str, np.ndarray],
             if k.startswith("setting|")
         }
     return arrays, settings
+
+
+def rebuild(save: Callable[[], int], path: Path, what: str) -> None:
+    """A rebuild command's body: run ``save`` (which writes ``path`` and returns its size) and say
+    what it trained, how long it took and where the file is."""
+    began = time.perf_counter()
+    size = save()
+    print(f"trained {what} in {time.perf_counter() - began:.0f} s; {size / 1024:.0f} KiB in {path}")

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from course_lib._validate import choice, positive_int
-from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.experiments.stored_file import load_npz, rebuild, save_npz
 from course_lib.experiments.tasks import make_task
 from course_lib.experiments.training import (
     accuracy,
@@ -144,9 +144,4 @@ def stored_depths(path: Path = DEPTHS_FILE) -> DepthResult:
 if (
     __name__ == "__main__"
 ):  # rebuild DEPTHS_FILE: python -m course_lib.lessons.l02_dimension_expansion.stacking
-    import time
-
-    began = time.perf_counter()
-    size = save_depths()
-    print(f"trained the stacks in {time.perf_counter() - began:.0f} s; "
-          f"{size / 1024:.0f} KiB in {DEPTHS_FILE}")  # fmt: skip
+    rebuild(save_depths, DEPTHS_FILE, "the stacks")

@@ -20,7 +20,7 @@ import torch.nn.functional as F
 
 from course_lib._validate import positive_int
 from course_lib.experiments import DTYPE
-from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.experiments.stored_file import load_npz, rebuild, save_npz
 from course_lib.experiments.training import adam_steps, stack_logits, uniform_layer
 from course_lib.model.ffn import count_parameters, flops_per_token
 from course_lib.threads import torch_threads
@@ -152,9 +152,4 @@ def stored_ratio_sweep(path: Path = SWEEP_FILE) -> RatioSweep:
 if (
     __name__ == "__main__"
 ):  # rebuild SWEEP_FILE: python -m course_lib.lessons.l02_dimension_expansion.teacher
-    import time
-
-    began = time.perf_counter()
-    size = save_ratio_sweep()
-    print(f"trained the sweep in {time.perf_counter() - began:.0f} s; "
-          f"{size / 1024:.0f} KiB in {SWEEP_FILE}")  # fmt: skip
+    rebuild(save_ratio_sweep, SWEEP_FILE, "the sweep")

@@ -27,7 +27,7 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from course_lib._validate import choice, flag, int_at_least, positive_int
 from course_lib.experiments import DTYPE, default_dtype
-from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.experiments.stored_file import load_npz, rebuild, save_npz
 from course_lib.experiments.training import adam_steps
 from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection
 from course_lib.threads import torch_threads
@@ -316,9 +316,4 @@ def stored_warmup_races(path: Path = RACE_FILE) -> list[RaceResult]:
 if (
     __name__ == "__main__"
 ):  # rebuild RACE_FILE: python -m course_lib.lessons.l04_sublayer_connection.experiments
-    import time
-
-    began = time.perf_counter()
-    size = save_warmup_races()
-    print(f"trained {len(RACES)} settings in {time.perf_counter() - began:.0f} s; "
-          f"{size / 1024:.0f} KiB in {RACE_FILE}")  # fmt: skip
+    rebuild(save_warmup_races, RACE_FILE, f"{len(RACES)} settings")
