@@ -21,7 +21,7 @@ setup: $(STAMP)
 # and a contributor's (`make test` and the rest: the development tools too, and the hub's proxy).
 $(LAB_STAMP): EXTRAS :=
 $(STAMP): EXTRAS := [dev]
-$(LAB_STAMP) $(STAMP): pyproject.toml course_lib/tools/install_torch.py
+$(LAB_STAMP) $(STAMP): pyproject.toml course_lib/core/tools/install_torch.py
 	@test -x $(PY) || { echo "Creating $(VENV) with $$(python3 --version)"; python3 -m venv $(VENV); }
 	@# A recent pip first: Python 3.11's own (23.2) took 79 s to choose the course's 150 packages
 	@# from PyPI's project pages here, pip 24.3 and later 40 s. Nothing is asked once pip is
@@ -29,7 +29,7 @@ $(LAB_STAMP) $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	@# install goes on with the pip it has.
 	$(PY) -m pip install --disable-pip-version-check --retries 0 --timeout 5 'pip>=24.3' \
 		|| echo "pip not upgraded: installing with pip $$($(PY) -m pip --version | cut -d' ' -f2)"
-	$(PY) course_lib/tools/install_torch.py
+	$(PY) course_lib/core/tools/install_torch.py
 	@# --no-compile: Python compiles a module the first time it is imported and keeps the bytecode,
 	@# so only what runs is compiled (about 2,500 of the venv's 10,000 modules, 8 s once), not
 	@# every module of torch's test, compiler and distributed packages (27 s on 2 cores).
@@ -40,7 +40,7 @@ $(LAB_STAMP) $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 	@# package jsonschema leaves that one check out (tests/test_install.py holds it to that).
 	$(PY) -m pip uninstall --disable-pip-version-check -y rfc3987-syntax lark
 	mkdir -p $(VENV)/share/jupyter/lab/settings
-	cp course_lib/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	cp course_lib/core/tools/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@# JupyterHub's proxy for `make classroom` and its test (deploy/classroom/tests/test_classroom_hub.py skips
 	@# without it), a contributor's only; npm's packages go inside the venv, so `make clean` removes
 	@# them too.
@@ -53,7 +53,7 @@ $(LAB_STAMP) $(STAMP): pyproject.toml course_lib/tools/install_torch.py
 # The English index, or the Chinese one with `make lab LANG=zh` (or a zh_* locale, or EDITION=zh).
 EDITION ?= $(if $(filter zh%,$(LANG)),zh,en)
 lab: $(if $(wildcard $(STAMP)),$(STAMP),$(LAB_STAMP))  # a contributor's install serves too
-	LANG=C.UTF-8 $(PY) -m course_lib.tools.lab $(EDITION)
+	LANG=C.UTF-8 $(PY) -m course_lib.core.tools.lab $(EDITION)
 
 NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg --nbval-cell-timeout 300
 

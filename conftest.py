@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from xdist.scheduler import LoadScopeScheduling  # pytest-xdist, a dev dependency
 
-from course_lib.tools.lab import isolated_dirs
+from course_lib.core.tools.lab import isolated_dirs
 
 os.environ.update(isolated_dirs(Path(tempfile.mkdtemp(prefix="ffn-course-test-"))))
 # Every process of the session (xdist's workers, nbval's kernels, the hub's) inherits this: while

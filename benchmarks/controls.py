@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
-from course_lib.i18n import set_language
+from course_lib.core.i18n import set_language
 
 MODES = {
     "first": "first visit",
@@ -92,7 +92,7 @@ def plan(demo, control, mode: str, limit: int) -> tuple[list[Any], Callable]:
 
 def rerender(demo) -> Callable[..., bytes]:
     """What ``demo.png`` does on a cache miss once its live figure exists: data, redraw, encode."""
-    from course_lib.plots import figure_png
+    from course_lib.core.plots import figure_png
 
     def draw(**values: Any) -> bytes:
         return figure_png(demo.figure(**values))
@@ -126,6 +126,6 @@ def empty_png(width: float, height: float, dpi: float) -> bytes:
     redraw costs."""
     from matplotlib.figure import Figure
 
-    from course_lib.plots import figure_png
+    from course_lib.core.plots import figure_png
 
     return figure_png(Figure(figsize=(width, height), dpi=dpi))

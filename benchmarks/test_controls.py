@@ -1,4 +1,4 @@
-"""Every control of every demo (``course_lib.widgets.all_demos()``): first visit, re-render,
+"""Every control of every demo (``course_lib.core.widgets.all_demos()``): first visit, re-render,
 cached and re-render in the Chinese edition, each over the control's values, beside the demo's
 floor (an empty figure as PNG)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import controls
-from course_lib.i18n import set_language
-from course_lib.widgets import all_demos
+from course_lib.core.i18n import set_language
+from course_lib.core.widgets import all_demos
 
 DEMOS = all_demos()
 

@@ -4,7 +4,7 @@ A Chinese notebook has the English one's cells, in the same order: each markdown
 translated one for one, and each code cell is the English one character for character. The one
 exception is the language switch, two lines of the first code cell::
 
-    from course_lib.i18n import set_language
+    from course_lib.core.i18n import set_language
     set_language("zh")
 
 ``python -m devtools.editions check`` lists every difference (tests/test_editions.py runs
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-SWITCH = ("from course_lib.i18n import set_language", 'set_language("zh")')
+SWITCH = ("from course_lib.core.i18n import set_language", 'set_language("zh")')
 
 
 def zh_path(english: Path) -> Path:

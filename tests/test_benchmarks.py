@@ -297,7 +297,7 @@ class FakeDemo:
         self.pngs.clear()
 
     def figure(self, **values):
-        from course_lib.plots import new_figure
+        from course_lib.core.plots import new_figure
 
         self.renders.append(values)
         return new_figure(1, 1, dpi=20)
@@ -523,7 +523,7 @@ def _collect(*options: str) -> list[str]:
 
 
 def test_benchmarks_cover_every_demo_control_and_notebook_and_only_selects():
-    from course_lib.widgets import all_demos
+    from course_lib.core.widgets import all_demos
 
     demos = all_demos()
     folder = ROOT / "notebooks"

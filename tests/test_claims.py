@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.claims import ClaimFailed, claim, table_markdown
+from course_lib.core.claims import ClaimFailed, claim, table_markdown
 
 
 def test_a_claim_that_holds_prints_one_checked_line(capsys):
@@ -16,7 +16,7 @@ def test_a_claim_that_holds_prints_one_checked_line(capsys):
 
 
 def test_in_chinese_a_claims_measured_part_stands_in_brackets(capsys):
-    from course_lib.i18n import set_language, zh
+    from course_lib.core.i18n import set_language, zh
 
     set_language("zh")
     try:
@@ -69,7 +69,7 @@ def _documented(x):
 
 
 def test_source_code_drops_the_docstring_and_comments_but_keeps_the_code():
-    from course_lib.claims import source_code
+    from course_lib.core.claims import source_code
 
     expected = 'def _documented(x):\n    y = x + 1\n    return f"{y} # not a comment"'
     assert source_code(_documented) == expected
@@ -80,7 +80,7 @@ def test_source_code_drops_the_docstring_and_comments_but_keeps_the_code():
 def test_show_source_displays_the_code_as_a_python_block(monkeypatch):
     import IPython.display
 
-    from course_lib.claims import show_source
+    from course_lib.core.claims import show_source
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", shown.append)

@@ -118,15 +118,15 @@ def test_sync_brings_the_english_code_across_and_init_starts_a_new_lesson(tmp_pa
 
 
 def test_the_switch_is_the_only_difference_and_keeps_imports_sorted():
-    source = "import torch\n\nfrom course_lib import x\nfrom course_lib.model import y\n\nx()"
+    source = "import torch\n\nfrom course_lib import x\nfrom course_lib.core.model import y\n\nx()"
     switched = editions.with_switch(source)
-    assert switched.splitlines()[3] == "from course_lib.i18n import set_language"
+    assert switched.splitlines()[3] == "from course_lib.core.i18n import set_language"
     assert switched.splitlines()[-1] == 'set_language("zh")'
     assert editions.without_switch(switched) == source
 
 
 def test_a_first_cell_of_imports_only_gets_the_switch_after_a_blank_line():
-    source = "import torch\n\nimport course_lib\nfrom course_lib.claims import show"
+    source = "import torch\n\nimport course_lib\nfrom course_lib.core.claims import show"
     switched = editions.with_switch(source)
-    assert switched.endswith('from course_lib.i18n import set_language\n\nset_language("zh")')
+    assert switched.endswith('from course_lib.core.i18n import set_language\n\nset_language("zh")')
     assert editions.without_switch(switched) == source

@@ -3,7 +3,7 @@ spread through the lesson, and none shows its answer above its task.
 
 An exercise is a Markdown heading ``### Exercise N · <kind>: <title>`` (Chinese edition:
 ``### 练习 N · <kind>：<title>``) followed by its stub and, for a coding exercise, the solution in a
-collapsed code cell; an *explain* exercise (or a predict one) asks a question of ``course_lib.questions`` with
+collapsed code cell; an *explain* exercise (or a predict one) asks a question of ``course_lib.core.questions`` with
 ``ask(...)``. The kinds:
 
 - predict: the learner commits a number, a sign or a choice before the cell that computes it;
@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_lib.questions import QUESTIONS, question
+from course_lib.core.questions import QUESTIONS, question
 from devtools.site.quiz import ASK
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"

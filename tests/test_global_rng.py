@@ -91,11 +91,11 @@ def draws_after(action) -> tuple[torch.Tensor, np.ndarray]:
     ],
 )
 def test_checkers_and_experiments_leave_the_global_generators_where_they_were(action):
-    from course_lib.experiments import memory
+    from course_lib.core.experiments import memory
+    from course_lib.core.model.ffn import FeedForward
     from course_lib.lessons.l01_feed_forward.checks import check_feed_forward
     from course_lib.lessons.l04_sublayer_connection.checks import connection_output_std
     from course_lib.lessons.l04_sublayer_connection.experiments import depth_profile, warmup_race
-    from course_lib.model.ffn import FeedForward
 
     actions = {
         "check_feed_forward": lambda: check_feed_forward(FeedForward),

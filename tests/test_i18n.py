@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from course_lib import i18n
-from course_lib.i18n import N_, MissingTranslation, set_language, tr, zh
+from course_lib.core import i18n
+from course_lib.core.i18n import N_, MissingTranslation, set_language, tr, zh
 
-COURSE_LIB = Path(i18n.__file__).resolve().parents[1]
+COURSE_LIB = Path(i18n.__file__).resolve().parents[2]
 DEVTOOLS = COURSE_LIB.parent / "devtools"  # the site's own pages speak both languages too
 
 
@@ -244,7 +244,7 @@ def test_set_language_names_what_it_accepts():
 
 
 def test_a_claim_prints_in_the_learners_language(chinese, capsys):
-    from course_lib.claims import ClaimFailed, claim
+    from course_lib.core.claims import ClaimFailed, claim
 
     claim("max error below 1e-9", True, "{n} of {total}", n=2, total=3)
     assert capsys.readouterr().out == "✔ 最大误差低于 1e-9（2/3）\n"
@@ -254,7 +254,7 @@ def test_a_claim_prints_in_the_learners_language(chinese, capsys):
 
 def test_a_claim_looks_its_templates_up_before_filling_them(chinese, capsys):
     """Formatted first, the text would be "0.50 of the grid agrees", which has no entry."""
-    from course_lib.claims import claim
+    from course_lib.core.claims import claim
 
     claim("{agreed:.2%} of the grid agrees", True, agreed=0.5)
     assert capsys.readouterr().out == "✔ 50.00% 的网格点一致\n"
@@ -263,7 +263,7 @@ def test_a_claim_looks_its_templates_up_before_filling_them(chinese, capsys):
 
 
 def test_a_claims_fields_must_be_its_templates_fields():
-    from course_lib.claims import claim
+    from course_lib.core.claims import claim
 
     with pytest.raises(TypeError, match=r"fields must be the templates' fields \['n'\], got \[\]"):
         claim("{n} of 48", True)
@@ -345,7 +345,7 @@ def test_a_colon_after_chinese_text_is_full_width_in_every_chinese_output():
 
 
 def test_a_checker_line_joins_its_name_and_message_in_the_learners_typography():
-    from course_lib.checks import CheckResult
+    from course_lib.core.checks import CheckResult
 
     assert str(CheckResult("parameter formula", "passed", "ok")) == "✔ parameter formula: ok"
     set_language("zh")
@@ -406,10 +406,10 @@ def test_the_chinese_edition_writes_percentages_one_way_with_no_space():
 
 
 def test_the_chinese_edition_calls_each_concept_by_one_term():
-    """The terms table (course_lib/i18n/zh/terms.py) against the catalogue, the Chinese prose and
+    """The terms table (course_lib/core/i18n/zh/terms.py) against the catalogue, the Chinese prose and
     every printed line: a variant may appear only where the prose names it as another name
     (也叫, 又称) or in a glossary table row."""
-    from course_lib.i18n.zh.terms import TERMS
+    from course_lib.core.i18n.zh.terms import TERMS
 
     texts = catalogue_texts() | prose_texts(without_tables=True) | printed_texts()
     found = []

@@ -1,4 +1,4 @@
-"""The first install (course_lib/tools/install_torch.py, which `make lab` and `make test` run
+"""The first install (course_lib/core/tools/install_torch.py, which `make lab` and `make test` run
 before the course's packages): PyTorch's CPU build from PyTorch's CPU index where it answers,
 pip's configured index at once where it does not, and one line saying which build came from where.
 pip itself is faked: the tests record the command it would run."""
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from course_lib.tools import install_torch as T
+from course_lib.core.tools import install_torch as T
 
 MAKEFILE = Path(__file__).resolve().parents[1] / "Makefile"
 
@@ -108,7 +108,9 @@ def test_make_installs_torch_with_this_script_before_the_course():
     rule = rule.split("\n\n", 1)[0]
     steps = [line.strip() for line in rule.splitlines()[1:]]
     pip_step = next(i for i, s in enumerate(steps) if s.endswith("'pip>=24.3' \\"))
-    torch_step = next(i for i, s in enumerate(steps) if "course_lib/tools/install_torch.py" in s)
+    torch_step = next(
+        i for i, s in enumerate(steps) if "course_lib/core/tools/install_torch.py" in s
+    )
     course_step = next(i for i, s in enumerate(steps) if "-e '.$(EXTRAS)'" in s)
     assert pip_step < torch_step < course_step
     assert steps[pip_step + 1].startswith("|| echo"), "no newer pip: the install goes on"

@@ -48,8 +48,8 @@ def test_the_wheel_holds_the_course_package_and_no_developer_tool(wheel_files):
     assert {t for t in tops if not t.endswith(".dist-info")} == {"course_lib"}, tops
     for tool in ("devtools", "site_assets", "editions.py", "notebooks.py", "site/"):
         assert not any(tool in name for name in wheel_files), tool
-    assert "course_lib/tools/lab.py" in wheel_files  # make lab's launcher is the learner's
-    assert "course_lib/tools/lab_overrides.json" in wheel_files
+    assert "course_lib/core/tools/lab.py" in wheel_files  # make lab's launcher is the learner's
+    assert "course_lib/core/tools/lab_overrides.json" in wheel_files
     assert {p.name for p in (ROOT / "course_lib" / "data").glob("*.npz")} == {
         Path(n).name for n in wheel_files if n.startswith("course_lib/data/")
     }

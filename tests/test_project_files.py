@@ -54,7 +54,7 @@ def test_ci_runs_the_test_command_readme_gives():
 
 
 def test_torch_requirement_admits_the_cpu_build_the_makefile_installs():
-    from course_lib.tools.install_torch import VERSION as pinned  # what `make` installs first
+    from course_lib.core.tools.install_torch import VERSION as pinned  # what `make` installs first
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     torch_req = next(r for r in project["dependencies"] if _name(r) == "torch")

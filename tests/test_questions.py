@@ -1,4 +1,4 @@
-"""The questions lessons ask (course_lib.questions): well formed, each asked once, answered in the
+"""The questions lessons ask (course_lib.core.questions): well formed, each asked once, answered in the
 learner's language by the notebook's widget."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_lib.i18n import set_language
-from course_lib.questions import QUESTIONS, Choice, Question, question
-from course_lib.widgets.quiz import ask, reply_line
+from course_lib.core.i18n import set_language
+from course_lib.core.questions import QUESTIONS, Choice, Question, question
+from course_lib.core.widgets.quiz import ask, reply_line
 from devtools.site.quiz import ASK
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"

@@ -181,9 +181,9 @@ def test_the_printed_numbers_of_a_template_are_its_numeric_fields_with_their_for
 PERTURBED = """
 import json, torch
 from devtools.spread.variants import apply, variant_named
-from course_lib.experiments.memory import stored_model
-from course_lib.experiments.tasks import make_task
-from course_lib.model import transformer
+from course_lib.core.experiments.memory import stored_model
+from course_lib.core.experiments.tasks import make_task
+from course_lib.core.model import transformer
 model, _ = stored_model()
 ids = torch.arange(model.embed.vocab_size)[None]
 before = (model.embed.lut.weight * model.d_model ** 0.5).detach()
@@ -247,7 +247,7 @@ def test_a_partial_measurement_keeps_the_others_and_drops_what_no_longer_exists(
 def test_the_recording_kernel_reads_a_table_shown_without_formats(tmp_path, monkeypatch):
     """A lesson may call show_table without specs (text cells); the spread's recording wrapper
     must accept that call as the course's own show_table does, and record its numbers."""
-    from course_lib import claims
+    from course_lib.core import claims
     from devtools.spread import kernel
 
     for name in ("show", "claim", "show_table"):

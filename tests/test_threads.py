@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.threads import torch_threads
+from course_lib.core.threads import torch_threads
 
 
 def test_torch_threads_sets_and_restores_even_after_an_error():

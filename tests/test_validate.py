@@ -1,4 +1,4 @@
-"""course_lib._validate: each argument check names the argument, the value and what is accepted."""
+"""course_lib.core._validate: each argument check names the argument, the value and what is accepted."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from course_lib._validate import (
+from course_lib.core._validate import (
     choice,
     flag,
     int_at_least,

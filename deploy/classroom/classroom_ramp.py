@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import classroom, goals, report
-from course_lib._validate import choice, int_at_least
+from course_lib.core._validate import choice, int_at_least
 from deploy.classroom.learner_sim import run_coroutine
 
 HERE = Path(__file__).resolve().parent

@@ -24,8 +24,8 @@ from urllib.parse import quote
 from benchmarks.notebook_timer import first_line, high_water_mark
 
 SELECTION_MODELS = ("SelectionSliderModel", "DropdownModel", "ToggleButtonsModel")
-DEMO_CLASS = "course-demo"  # course_lib.widgets.build marks every demo's VBox with it
-ERROR_STYLE = "color:#c00"  # course_lib.widgets.build shows a failed update in this colour
+DEMO_CLASS = "course-demo"  # course_lib.core.widgets.build marks every demo's VBox with it
+ERROR_STYLE = "color:#c00"  # course_lib.core.widgets.build shows a failed update in this colour
 OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error", "update_display_data")
 DEATH_STATES = ("restarting", "autorestarting", "dead")
 
@@ -71,7 +71,7 @@ def _ref(value: str) -> str:
 
 def demo_controls(widgets: dict[str, dict[str, Any]]) -> list[DemoControl]:
     """Every control of every live demo in ``widgets`` (comm id -> widget state). A demo is the
-    VBox ``course_lib.widgets.build`` makes: [HBox of controls, status HTML, Image]."""
+    VBox ``course_lib.core.widgets.build`` makes: [HBox of controls, status HTML, Image]."""
     if not isinstance(widgets, dict):
         raise TypeError(f"widgets must be a dict of comm id -> widget state, got {widgets!r}")
     found = []

@@ -18,7 +18,7 @@ import shutil
 import time
 from pathlib import Path
 
-from course_lib._validate import int_at_least
+from course_lib.core._validate import int_at_least
 from devtools.site.frames import demo_outputs, frame_keys, render_demos
 from devtools.site.pages import write_assets, write_home, write_pages
 from devtools.site.texts import (
@@ -67,7 +67,7 @@ def build(out: Path, source: Path = NOTEBOOKS, limits: dict[str, int] | None = N
         int_at_least(f"limits[{edition!r}]", limit, 0)
     import nbformat
 
-    from course_lib.widgets import all_demos, demo_class
+    from course_lib.core.widgets import all_demos, demo_class
 
     start = time.perf_counter()
     by_class = {demo_class(demo): demo for demo in all_demos()}

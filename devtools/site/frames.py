@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from course_lib.widgets.quiz import QUESTION_CLASS
+from course_lib.core.widgets.quiz import QUESTION_CLASS
 from devtools.site.texts import (
     FULL_PRODUCT_LIMIT,
     WIDGET_STATE,
@@ -111,7 +111,7 @@ def drawing_problems() -> Iterator[list[str]]:
     """What goes wrong in drawing a frame that its picture would hide from a reader: a missing
     glyph (a box where a character should be) and a text the catalogue cannot translate (English
     on a Chinese page). The list fills in when the block ends."""
-    from course_lib.i18n import MissingTranslation
+    from course_lib.core.i18n import MissingTranslation
 
     found: list[str] = []
     log = _GlyphLog()
@@ -135,8 +135,8 @@ def render_frames(demo, edition: str, out: Path, limit: int = FULL_PRODUCT_LIMIT
     to ``limit`` of them, else one control at a time): its manifest."""
     from PIL import Image
 
-    from course_lib.plots import describe
-    from course_lib.widgets import demo_class
+    from course_lib.core.plots import describe
+    from course_lib.core.widgets import demo_class
 
     slug = demo_class(demo).removeprefix("course-demo--")
     folder = out / "frames" / edition / slug

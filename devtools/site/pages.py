@@ -13,8 +13,8 @@ import re
 import shutil
 from pathlib import Path
 
-from course_lib.i18n import tr
-from course_lib.questions import question
+from course_lib.core.i18n import tr
+from course_lib.core.questions import question
 from devtools.site.frames import demo_html
 from devtools.site.quiz import asked, progress_html, question_html
 from devtools.site.texts import (

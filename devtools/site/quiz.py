@@ -1,4 +1,4 @@
-"""A lesson's questions (``course_lib.questions``) as forms that answer in the page, with no kernel:
+"""A lesson's questions (``course_lib.core.questions``) as forms that answer in the page, with no kernel:
 the same choices and replies as the notebook's widget, in the page's language. The page's script
 (site_assets/quiz.js) shows the reply to the chosen answer, keeps each answer in the browser's
 local storage and counts the page's questions answered correctly."""
@@ -9,8 +9,8 @@ import html
 import json
 import re
 
-from course_lib.i18n import tr
-from course_lib.questions import question
+from course_lib.core.i18n import tr
+from course_lib.core.questions import question
 from devtools.site.texts import speaking, word
 
 ASK = re.compile(r'\bask\("([a-z0-9-]+)"\)')  # a notebook cell that asks a question

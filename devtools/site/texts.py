@@ -1,5 +1,5 @@
 """What every part of the site shares: its places, its limits, the words of its pages in each
-edition (from the catalogue, ``course_lib.i18n``), and formulas turned into MathML."""
+edition (from the catalogue, ``course_lib.core.i18n``), and formulas turned into MathML."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from course_lib.i18n import N_, language, set_language, tr
+from course_lib.core.i18n import N_, language, set_language, tr
 
 PROJECT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = PROJECT / "notebooks"

@@ -62,8 +62,8 @@ def _writer(path: str):
 
 
 def install(path: str) -> None:
-    """Wrap ``course_lib.claims.show`` and ``claim`` so that each call is recorded in ``path``."""
-    from course_lib import claims
+    """Wrap ``course_lib.core.claims.show`` and ``claim`` so that each call is recorded in ``path``."""
+    from course_lib.core import claims
 
     write = _writer(path)
     show, claim = claims.show, claims.claim

@@ -36,12 +36,12 @@ class Quantity:
 
 def _lm_first_losses(settings_of: Callable, file_of: Callable, steps: int) -> Quantity:
     def fresh() -> Arrays:
-        from course_lib.experiments.memory import train_language_model
+        from course_lib.core.experiments.memory import train_language_model
 
         return {"losses": train_language_model(replace(settings_of(), steps=steps))[1]}
 
     def stored() -> Arrays:
-        from course_lib.experiments.memory import load_model
+        from course_lib.core.experiments.memory import load_model
 
         return {"losses": load_model(file_of())[2][:steps]}
 
@@ -49,13 +49,13 @@ def _lm_first_losses(settings_of: Callable, file_of: Callable, steps: int) -> Qu
 
 
 def _memory_settings():
-    from course_lib.experiments.memory import SETTINGS
+    from course_lib.core.experiments.memory import SETTINGS
 
     return SETTINGS
 
 
 def _memory_file():
-    from course_lib.experiments.memory import WEIGHTS_FILE
+    from course_lib.core.experiments.memory import WEIGHTS_FILE
 
     return WEIGHTS_FILE
 
@@ -211,7 +211,7 @@ def _table_printed() -> dict[str, tuple[str, ...]]:
 
 
 def _train_result(result, index: int = 0) -> Arrays:
-    from course_lib.experiments.stored_runs import FIELDS
+    from course_lib.core.experiments.stored_runs import FIELDS
 
     arrays = {name: getattr(result, name).numpy() for name in FIELDS}
     return arrays | {"losses": np.asarray(result.losses), "accuracy": np.asarray(result.accuracy)}
@@ -219,15 +219,15 @@ def _train_result(result, index: int = 0) -> Arrays:
 
 def _stored_run(task: str, d_ff: int, activation: str) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.experiments.stored_runs import LR, N_POINTS, STEPS
-        from course_lib.experiments.training import train_mlp
-        from course_lib.threads import torch_threads
+        from course_lib.core.experiments.stored_runs import LR, N_POINTS, STEPS
+        from course_lib.core.experiments.training import train_mlp
+        from course_lib.core.threads import torch_threads
 
         with torch_threads(1):
             return _train_result(train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS))
 
     def stored() -> Arrays:
-        from course_lib.experiments.stored_runs import LR, N_POINTS, STEPS, stored_or_trained
+        from course_lib.core.experiments.stored_runs import LR, N_POINTS, STEPS, stored_or_trained
 
         return _train_result(stored_or_trained(task, d_ff, activation, 0, STEPS, LR, N_POINTS))
 
@@ -405,7 +405,7 @@ def _race() -> tuple[Callable, Callable]:
 def sparsity_runs() -> list[tuple[int, int]]:
     """The sweep's runs a test rebuilds: every seed at the two narrowest widths (cheap models,
     every seed's corpus and draw) and every width at the shipped model's seed (every shape)."""
-    from course_lib.experiments.memory import SETTINGS as MODEL
+    from course_lib.core.experiments.memory import SETTINGS as MODEL
     from course_lib.lessons.l05_ffn_memory.sparsity_sweep import SETTINGS
 
     seeds, widths = SETTINGS.seeds, SETTINGS.widths
@@ -415,7 +415,7 @@ def sparsity_runs() -> list[tuple[int, int]]:
 
 def _sparsity(initial: bool) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.experiments.memory import (
+        from course_lib.core.experiments.memory import (
             active_fraction,
             build_model,
             corpus_of,
@@ -550,7 +550,7 @@ def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
 
 def _fact_capacity_first_losses(steps: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.experiments.memory import train_language_model
+        from course_lib.core.experiments.memory import train_language_model
         from course_lib.lessons.l07_mixture_of_experts import fact_capacity as C
 
         largest = C.ENTITIES[-1]

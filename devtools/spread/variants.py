@@ -117,8 +117,8 @@ def _perturb_inputs(seed: int) -> None:
     import torch.nn.functional as F
     from torch import nn
 
-    from course_lib.experiments import tasks
-    from course_lib.model import transformer
+    from course_lib.core.experiments import tasks
+    from course_lib.core.model import transformer
 
     def perturbed(weight: torch.Tensor, epsilon: float) -> torch.Tensor:
         return weight * (1 + epsilon * _noise(tuple(weight.shape), weight.dtype, seed))
@@ -146,7 +146,7 @@ def _perturb_inputs(seed: int) -> None:
 def _float64_positions() -> None:
     import torch
 
-    from course_lib.model import transformer
+    from course_lib.core.model import transformer
 
     def table(max_len: int, d_model: int) -> torch.Tensor:
         position = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)

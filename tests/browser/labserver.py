@@ -1,4 +1,4 @@
-"""JupyterLab for the browser suite: started with the options `make lab` uses (course_lib.tools.lab),
+"""JupyterLab for the browser suite: started with the options `make lab` uses (course_lib.core.tools.lab),
 in isolated config/runtime folders, and stopped with every kernel it started. The suite's server
 runs its kernels as another CPU computes (``other_cpu``), so each lesson's Run All is also its
 check that the committed outputs hold on a machine whose kernels differ from this one's."""
@@ -17,7 +17,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from course_lib.tools.lab import isolated_dirs, lab_arguments
+from course_lib.core.tools.lab import isolated_dirs, lab_arguments
 
 USER_SETTINGS = {
     # every cell in the DOM (no virtual scrolling), so the suite sees every output and widget

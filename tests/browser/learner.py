@@ -11,7 +11,7 @@ NAMED_CONTROLS = ("d_ff", "activation")
 # Control names of every course_lib Demo the notebook created, asked of its kernel after Run All.
 _DEMO_CONTROL_NAMES = (
     "sorted({c.name for o in __import__('gc').get_objects()"
-    " if type(o).__name__ == 'Demo' and type(o).__module__ == 'course_lib.widgets'"
+    " if type(o).__name__ == 'Demo' and type(o).__module__ == 'course_lib.core.widgets'"
     " for c in o.controls})"
 )
 

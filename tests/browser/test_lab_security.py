@@ -1,4 +1,4 @@
-"""The server `make lab` starts (course_lib.tools.lab.lab_arguments, nothing added) refuses API calls
+"""The server `make lab` starts (course_lib.core.tools.lab.lab_arguments, nothing added) refuses API calls
 without its token and cannot be reached from another machine. Needs no browser."""
 
 from __future__ import annotations

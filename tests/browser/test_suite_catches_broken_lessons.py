@@ -16,8 +16,8 @@ pytestmark = pytest.mark.browser
 
 RENDER = """\
 %matplotlib inline
-from course_lib.plots import new_figure
-from course_lib.widgets import Control, Demo, build, redraw
+from course_lib.core.plots import new_figure
+from course_lib.core.widgets import Control, Demo, build, redraw
 
 
 def values(d_ff, activation, broken_at=None):

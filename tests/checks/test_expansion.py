@@ -6,6 +6,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from course_lib.core.model.ffn import gated_ffn
 from course_lib.lessons.l02_dimension_expansion.checks import (
     check_collapsed_rank,
     check_gated_budget,
@@ -15,7 +16,6 @@ from course_lib.lessons.l02_dimension_expansion.checks import (
 )
 from course_lib.lessons.l02_dimension_expansion.collapse import identity_ffn_weights
 from course_lib.lessons.l02_dimension_expansion.sweeps import load_sweep
-from course_lib.model.ffn import gated_ffn
 
 
 def _raises(*_):

@@ -1,4 +1,4 @@
-"""course_lib.checks and checks.ffn: each checker passes the reference, says "not attempted" for a
+"""course_lib.core.checks and checks.ffn: each checker passes the reference, says "not attempted" for a
 stub, and rejects every typical wrong answer with a hint that names the mistake."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib.checks import CheckResult, Hint, close, require_close, run_check, shape_of
+from course_lib.core.checks import CheckResult, Hint, close, require_close, run_check, shape_of
+from course_lib.core.model.ffn import FeedForward
 from course_lib.lessons.l01_feed_forward.checks import (
     check_attention_weights,
     check_feed_forward,
     check_gpt2_ffn,
     check_parameter_formula,
 )
-from course_lib.model.ffn import FeedForward
 
 # --- the framework ----------------------------------------------------------------------------
 

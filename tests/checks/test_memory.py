@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.experiments.memory import attributions, scale_units, stored_model
+from course_lib.core.experiments.memory import attributions, scale_units, stored_model
 from course_lib.lessons.l05_ffn_memory.checks import (
     ablation_drops,
     check_erase_prediction,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from course_lib.core.model.moe import balance_step, balancing_loss, top_k_gates
 from course_lib.lessons.l07_mixture_of_experts.checks import (
     FORMS,
     autograd_reach,
@@ -18,7 +19,6 @@ from course_lib.lessons.l07_mixture_of_experts.checks import (
     check_gradient_prediction,
     check_router,
 )
-from course_lib.model.moe import balance_step, balancing_loss, top_k_gates
 
 
 def _stub(*args):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from course_lib.core.model.geometry import edge_half_plane
 from course_lib.lessons.l03_triangle_regions.checks import (
     check_and_relu,
     check_edge_weights,
@@ -18,7 +19,6 @@ from course_lib.lessons.l03_triangle_regions.region_network import (
     or_relu,
     six_unit_network,
 )
-from course_lib.model.geometry import edge_half_plane
 
 
 def _stub(*args):

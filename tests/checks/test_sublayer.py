@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from course_lib.core.model.sublayer import layer_norm
 from course_lib.lessons.l04_sublayer_connection.checks import (
     check_layer_norm,
     check_pre_norm_encoder_layer,
@@ -12,7 +13,6 @@ from course_lib.lessons.l04_sublayer_connection.checks import (
     check_sublayer_connection,
     connection_output_std,
 )
-from course_lib.model.sublayer import layer_norm
 
 
 def _centred(x):

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from course_lib.checks import first_suspect
+from course_lib.core.checks import first_suspect
 
 SUSPECTS = {"b1 is missing": np.array([1.0, 2.0]), "b2 is missing": np.array([1.0, 2.0 + 1e-9])}
 
@@ -28,7 +28,7 @@ def test_no_suspect_within_tolerance_or_of_another_shape_gives_none():
 
 
 def test_every_checker_names_its_suspects_through_the_helper():
-    folder = Path(__file__).resolve().parents[2] / "course_lib" / "checks"
+    folder = Path(__file__).resolve().parents[2] / "course_lib" / "core" / "checks"
     loops = []
     for path in sorted(folder.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.memory import next_token_loss
+from course_lib.core.experiments.memory import next_token_loss
 from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
 from course_lib.lessons.l06_locating_and_editing import editing as ED
 from devtools.spread.record import check_fresh_run

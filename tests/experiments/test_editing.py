@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.memory import attributions, fact_predictions
+from course_lib.core.experiments.memory import attributions, fact_predictions
 from course_lib.lessons.l06_locating_and_editing import editing as ED
 from course_lib.lessons.l06_locating_and_editing.rank_one import rank_one_update
 
@@ -203,7 +203,7 @@ def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasi
     """The stored model's first 8 loss values against a fresh 8-step run (the warm-up makes the
     first 50 steps' rates independent of the run's length), within 10 × the spread make spread
     measured (at most 2.6e-08, docs/spread.md); every fact right both ways."""
-    from course_lib.experiments.memory import load_model
+    from course_lib.core.experiments.memory import load_model
     from devtools.spread.record import check_fresh_run
 
     _, settings, curve = load_model(ED.PARAPHRASED_FILE)
@@ -217,7 +217,7 @@ def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasi
 def test_meng_et_al_s_score_is_the_harmonic_mean_of_the_three_scores_quoted():
     """Table 4's score is the harmonic mean of efficacy, paraphrase and neighbourhood scores:
     recomputed from the three quoted, it gives the quoted score to its rounding."""
-    from course_lib.literature import MENG_2022
+    from course_lib.core.literature import MENG_2022
 
     for method in ("rome", "ft", "ft+l", "kn", "unedited"):
         score, *parts = MENG_2022[method]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, signed_distances
 from course_lib.lessons.l02_dimension_expansion.experiments import true_boundary
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, signed_distances
 
 # a grid of 200 points over [-1, 1] is 0.01 apart: a traced contour lies within a cell of the truth
 CELL = 2 / 199

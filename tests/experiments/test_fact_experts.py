@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.facts import RELATIONS
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.facts import RELATIONS
+from course_lib.core.experiments.memory import (
     load_model,
     router_logits,
     training_tokens,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.experiments.facts import (
+from course_lib.core.experiments.facts import (
     ANIMALS,
     BOS,
     COLOURS,

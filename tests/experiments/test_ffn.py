@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from course_lib.core.model.ffn import NUMPY_ACTIVATIONS
 from course_lib.lessons.l01_feed_forward.experiments import (
     D_MODEL,
     SEED,
@@ -15,7 +16,6 @@ from course_lib.lessons.l01_feed_forward.experiments import (
     fixed_batch,
     hidden_activity,
 )
-from course_lib.model.ffn import NUMPY_ACTIVATIONS
 
 
 def test_fixed_batch_is_two_sequences_of_four_512_wide_tokens():
@@ -105,7 +105,7 @@ def test_hidden_activity_rejects_an_unknown_activation_listing_the_accepted_ones
 def test_the_pre_activations_are_those_of_a_whole_feed_forward_with_the_same_seed():
     import torch
 
-    from course_lib.model.ffn import FeedForward
+    from course_lib.core.model.ffn import FeedForward
 
     torch.manual_seed(SEED)
     ffn = FeedForward(D_MODEL, WIDEST_D_FF, dropout=0.0)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.facts import majority_baseline
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.facts import majority_baseline
+from course_lib.core.experiments.memory import (
     SETTINGS,
     WEIGHTS_FILE,
     Settings,
@@ -104,7 +104,7 @@ def test_save_and_load_round_trip(tmp_path, short_run):
 
 
 def test_a_missing_weights_file_names_the_rebuild_command(tmp_path):
-    with pytest.raises(FileNotFoundError, match="python -m course_lib.experiments.memory"):
+    with pytest.raises(FileNotFoundError, match="python -m course_lib.core.experiments.memory"):
         load_model(tmp_path / "none.npz")
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.memory import (
     attributions,
     knowledge_neuron_effects,
     scale_units,

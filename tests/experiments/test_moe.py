@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.tasks import make_task
+from course_lib.core.experiments.tasks import make_task
+from course_lib.core.model.moe import MixtureOfExperts, top_k_gates
 from course_lib.lessons.l07_mixture_of_experts import experiments as M
 from course_lib.lessons.l07_mixture_of_experts.experiments import (
     expert_map,
@@ -16,7 +17,6 @@ from course_lib.lessons.l07_mixture_of_experts.experiments import (
     moe_outputs,
     train_routers,
 )
-from course_lib.model.moe import MixtureOfExperts, top_k_gates
 from devtools.spread.record import check_fresh_run
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from course_lib.experiments.memory import corpus_of, load_model
+from course_lib.core.experiments.memory import corpus_of, load_model
 from course_lib.lessons.l07_mixture_of_experts import fact_capacity as C
 from course_lib.lessons.l07_mixture_of_experts import fact_experts as X
 from course_lib.lessons.l07_mixture_of_experts import load_history as H

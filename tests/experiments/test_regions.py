@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.training import TrainResult, train_mlp
+from course_lib.core.experiments.training import TrainResult, train_mlp
+from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes
 from course_lib.lessons.l03_triangle_regions import experiments as R
 from course_lib.lessons.l03_triangle_regions.experiments import (
     D_FFS,
@@ -20,7 +21,6 @@ from course_lib.lessons.l03_triangle_regions.experiments import (
     trained,
     width_sweep,
 )
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes
 from devtools.spread.record import check_fresh_run
 
 SHORT = {"d_ffs": (2, 5), "seeds": (0, 1), "steps": 40}
@@ -149,7 +149,7 @@ def test_every_width_and_activation_of_the_trained_demo_is_stored_in_float64():
 
 
 def test_a_file_of_other_settings_is_not_used_and_the_width_is_trained(tmp_path):
-    from course_lib.experiments.stored_runs import save_runs
+    from course_lib.core.experiments.stored_runs import save_runs
     from course_lib.lessons.l03_triangle_regions.experiments import (
         TRAINED_FILE,
         _one_seed,

@@ -9,12 +9,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from course_lib.core.literature import DAI_2022, GEVA_2021_AGREEMENT, LI_2023, SHAZEER_2020
 from course_lib.lessons.l06_locating_and_editing.scoreboard import (
     knowledge_neuron_counts,
     markdown,
     scoreboard,
 )
-from course_lib.literature import DAI_2022, GEVA_2021_AGREEMENT, LI_2023, SHAZEER_2020
 
 
 def measured(**changes) -> dict:

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.memory import (
     SETTINGS as MODEL_SETTINGS,
 )
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.memory import (
     corpus_of,
 )
 from course_lib.lessons.l05_ffn_memory.sparsity_sweep import (

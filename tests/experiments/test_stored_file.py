@@ -1,11 +1,11 @@
-"""course_lib.experiments.stored_file: arrays and settings in one .npz, and back."""
+"""course_lib.core.experiments.stored_file: arrays and settings in one .npz, and back."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.core.experiments.stored_file import load_npz, save_npz
 
 
 def test_arrays_and_settings_come_back_as_they_went_in(tmp_path):

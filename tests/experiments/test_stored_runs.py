@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.stored_runs import (
+from course_lib.core.experiments.stored_runs import (
     ACTIVATIONS,
     FIELDS,
     LR,
@@ -20,8 +20,8 @@ from course_lib.experiments.stored_runs import (
     save_runs,
     stored_or_trained,
 )
-from course_lib.experiments.tasks import TASKS
-from course_lib.experiments.training import train_mlp
+from course_lib.core.experiments.tasks import TASKS
+from course_lib.core.experiments.training import train_mlp
 from devtools.spread.record import check_fresh_run
 
 # Measured spread of a fresh run against the stored file, over all 200 stored runs, on one machine

@@ -156,7 +156,7 @@ def test_pre_norm_final_layer_norm_brings_the_grown_stream_back_to_unit_scale():
 
 @pytest.mark.parametrize("placement", ["post", "pre"])
 def test_the_toy_stack_is_the_models_encoder_block_and_connection(placement):
-    from course_lib.model.sublayer import EncoderLayer, SublayerConnection
+    from course_lib.core.model.sublayer import EncoderLayer, SublayerConnection
 
     toy = ToyEncoder(2, placement)
     assert all(isinstance(layer, EncoderLayer) for layer in toy.layers)

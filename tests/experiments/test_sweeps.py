@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.training import init_weights, train_mlp
+from course_lib.core.experiments.training import init_weights, train_mlp
+from course_lib.core.threads import torch_threads
 from course_lib.lessons.l02_dimension_expansion.sweeps import (
     SWEEP_FILE,
     WidthSweep,
@@ -16,7 +17,6 @@ from course_lib.lessons.l02_dimension_expansion.sweeps import (
     save_sweeps,
     sweep_widths,
 )
-from course_lib.threads import torch_threads
 from devtools.spread.record import check_fresh_run
 
 SMALL = dict(widths=(1, 3, 5), activations=("relu", "tanh"), seeds=(0, 1), steps=30, n_points=200)

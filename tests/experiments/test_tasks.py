@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib.experiments import DTYPE
-from course_lib.experiments.tasks import TASKS, label_grid, make_task
-from course_lib.model.geometry import TRIANGLE_F, grid, inside
+from course_lib.core.experiments import DTYPE
+from course_lib.core.experiments.tasks import TASKS, label_grid, make_task
+from course_lib.core.model.geometry import TRIANGLE_F, grid, inside
 
 
 def test_make_task_is_fixed_by_its_seed_and_float64():

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 import torch
 
+from course_lib.core.model.ffn import count_parameters, flops_per_token
 from course_lib.lessons.l02_dimension_expansion.teacher import (
     ratio_sweep,
     stored_ratio_sweep,
     teacher,
 )
-from course_lib.model.ffn import count_parameters, flops_per_token
 from devtools.spread.record import check_fresh_run
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments import DTYPE, default_dtype
-from course_lib.experiments.training import (
+from course_lib.core.experiments import DTYPE, default_dtype
+from course_lib.core.experiments.training import (
     Adam,
     accuracy,
     adam_steps,
@@ -186,7 +186,7 @@ def test_training_imports_no_compiler():
     """What the course's own Adam is for: a lesson's training never imports torch._dynamo."""
     code = (
         "import sys, torch\n"
-        "from course_lib.experiments.training import adam_steps\n"
+        "from course_lib.core.experiments.training import adam_steps\n"
         "w = torch.zeros(2, 3, requires_grad=True)\n"
         "adam_steps([w], lambda _: ((w - 1) ** 2).sum(dim=1), steps=3, lr=0.1)\n"
         "print('torch._dynamo' in sys.modules)\n"

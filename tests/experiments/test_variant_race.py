@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.experiments.facts import make_corpus
+from course_lib.core.experiments.facts import make_corpus
+from course_lib.core.model.ffn import FeedForward, GatedFeedForward, module_parameters
 from course_lib.lessons.l05_ffn_memory.variant_race import (
     RACE_FILE,
     SETTINGS,
@@ -24,7 +25,6 @@ from course_lib.lessons.l05_ffn_memory.variant_race import (
     summarize,
     train_variant,
 )
-from course_lib.model.ffn import FeedForward, GatedFeedForward, module_parameters
 from devtools.spread.record import check_fresh_run
 
 # A shortened race: 3 entities, a tiny model, 6 steps, 2 seeds (well under a second per model).

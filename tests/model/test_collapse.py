@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from course_lib.core.model.ffn import numpy_ffn
 from course_lib.lessons.l02_dimension_expansion.collapse import (
     collapsed_matrix,
     collapsed_rank_bound,
@@ -13,7 +14,6 @@ from course_lib.lessons.l02_dimension_expansion.collapse import (
     reconstruction_curve,
     reconstruction_error,
 )
-from course_lib.model.ffn import numpy_ffn
 
 
 def test_two_linear_layers_equal_their_product_matrix():

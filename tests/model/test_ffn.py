@@ -1,4 +1,4 @@
-"""course_lib.model.ffn: the FeedForward module, its NumPy twin, parameter/FLOP counts, the views
+"""course_lib.core.model.ffn: the FeedForward module, its NumPy twin, parameter/FLOP counts, the views
 lesson 1 uses (shape trace, parameter table, Conv1d form) and the gated variants."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib.model.ffn import (
+from course_lib.core.model.ffn import (
     ACTIVATIONS,
     GATED_VARIANTS,
     NUMPY_ACTIVATIONS,

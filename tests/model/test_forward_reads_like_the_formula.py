@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from course_lib import _validate
+from course_lib.core import _validate
 
-MODEL = Path(__file__).resolve().parents[2] / "course_lib" / "model"
+MODEL = Path(__file__).resolve().parents[2] / "course_lib" / "core" / "model"
 CHECKS = {name for name in dir(_validate) if not name.startswith("_")} | {"isinstance"}
 METHODS = {"forward", "hidden"}
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from course_lib.model.geometry import (
+from course_lib.core.model.geometry import (
     TRIANGLE_F,
     TRIANGLE_G,
     as_points,

@@ -7,15 +7,15 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from course_lib.model.ffn import (
+from course_lib.core.model.ffn import (
     FeedForward,
     GatedFeedForward,
     equal_budget_gated_d_ff,
     module_parameters,
 )
-from course_lib.model.language_model import LanguageModel, editing_hidden_units
-from course_lib.model.moe import MixtureOfExperts, moe_parameters
-from course_lib.model.transformer import create_sequence_mask
+from course_lib.core.model.language_model import LanguageModel, editing_hidden_units
+from course_lib.core.model.moe import MixtureOfExperts, moe_parameters
+from course_lib.core.model.transformer import create_sequence_mask
 
 VOCAB = 30
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib.model.linear_regions import (
+from course_lib.core.model.linear_regions import (
     activation_patterns,
     count_regions,
     crossing_lines,
@@ -144,7 +144,7 @@ def test_bad_arguments_raise_errors_naming_them(call, error, text):
 
 
 def test_grid_points_is_the_course_grid_mapped_onto_the_window():
-    from course_lib.model.geometry import grid
+    from course_lib.core.model.geometry import grid
 
     np.testing.assert_array_equal(grid_points(7), grid(7))
     shifted = grid_points(3, (0.0, 2.0, -1.0, 1.0))

@@ -1,4 +1,4 @@
-"""course_lib.model.moe: the mixture of experts is the FFN when there is one expert, a weighted sum
+"""course_lib.core.model.moe: the mixture of experts is the FFN when there is one expert, a weighted sum
 of every expert when k = E, runs each expert on its own tokens only, and its counts match the
 modules and the published Mixtral numbers."""
 
@@ -9,9 +9,9 @@ import math
 import pytest
 import torch
 
-from course_lib.literature import DEEPSEEK_V3_2024, MIXTRAL_2024
-from course_lib.model.ffn import module_parameters
-from course_lib.model.moe import (
+from course_lib.core.literature import DEEPSEEK_V3_2024, MIXTRAL_2024
+from course_lib.core.model.ffn import module_parameters
+from course_lib.core.model.moe import (
     DEEPSEEK_V3,
     MISTRAL_7B,
     MIXTRAL_8X7B,
@@ -251,8 +251,8 @@ def test_gradient_reach_is_autograds_nonzero_gradients():
 def test_the_gradient_reach_of_the_unchosen_row_agrees_with_a_finite_difference(form):
     """Lesson 7's exercise 3 rests on autograd: nudge the never-chosen expert's router row and the
     loss moves (central difference) exactly when autograd says that row gets gradient."""
+    from course_lib.core.model.moe import balancing_loss, gradient_reach
     from course_lib.lessons.l07_mixture_of_experts.checks import FORMS, UNCHOSEN, never_chosen
-    from course_lib.model.moe import balancing_loss, gradient_reach
 
     assert form in FORMS
     moe, x = never_chosen(form, 0)

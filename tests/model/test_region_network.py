@@ -8,6 +8,14 @@ import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from course_lib.core.model.geometry import (
+    TRIANGLE_F,
+    TRIANGLE_G,
+    grid,
+    half_planes,
+    inside,
+    signed_distances,
+)
 from course_lib.lessons.l03_triangle_regions.region_network import (
     NETWORKS,
     LogicLayer,
@@ -25,14 +33,6 @@ from course_lib.lessons.l03_triangle_regions.region_network import (
     relu_step,
     six_unit_network,
     union_network,
-)
-from course_lib.model.geometry import (
-    TRIANGLE_F,
-    TRIANGLE_G,
-    grid,
-    half_planes,
-    inside,
-    signed_distances,
 )
 
 A = torch.tensor([0.0, 0.0, 1.0, 1.0])

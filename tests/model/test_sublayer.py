@@ -8,7 +8,7 @@ import pytest
 import torch
 from torch import nn
 
-from course_lib.model.sublayer import (
+from course_lib.core.model.sublayer import (
     DecoderLayer,
     EncoderLayer,
     LayerNorm,

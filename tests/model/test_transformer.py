@@ -1,4 +1,4 @@
-"""course_lib.model.transformer: embeddings, positional encoding, masks and attention equal PyTorch's."""
+"""course_lib.core.model.transformer: embeddings, positional encoding, masks and attention equal PyTorch's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib.model.transformer import (
+from course_lib.core.model.transformer import (
     Embeddings,
     MultiHeadAttention,
     PositionalEncoding,
@@ -339,7 +339,7 @@ def test_transformer_layer_parameters_reject_bad_sizes(kwargs):
 
 
 def encoder_with_positions() -> nn.ModuleDict:
-    from course_lib.model.sublayer import EncoderLayer
+    from course_lib.core.model.sublayer import EncoderLayer
 
     return nn.ModuleDict(
         {"pe": PositionalEncoding(16, dropout=0.2), "layer": EncoderLayer(16, 2, 64, dropout=0.3)}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import nbformat
 from nbclient import NotebookClient
 
-from course_lib.i18n import set_language
-from course_lib.plots import describe, new_figure
+from course_lib.core.i18n import set_language
+from course_lib.core.plots import describe, new_figure
 
 
 def test_describe_reads_titles_labels_and_legends():
@@ -43,7 +43,7 @@ def test_a_notebook_figure_output_carries_its_alt_text(tmp_path):
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [
         nbformat.v4.new_code_cell(
-            "%matplotlib inline\nfrom course_lib.plots import new_figure\n"
+            "%matplotlib inline\nfrom course_lib.core.plots import new_figure\n"
             "fig = new_figure()\nfig.add_subplot().set_title('hidden units')\nfig"
         )
     ]

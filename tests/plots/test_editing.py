@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.colors import to_hex
 
+from course_lib.core.plots import PALETTE
 from course_lib.lessons.l06_locating_and_editing.figures import (
     SweepCurve,
     row_labels,
     sweep_figure,
     trace_figure,
 )
-from course_lib.plots import PALETTE
 
 
 def test_the_trace_figure_shows_each_sites_effects_with_their_values_and_the_prompts_words():

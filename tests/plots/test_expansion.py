@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from course_lib.core.plots import COLORS, PALETTE, tint
 from course_lib.lessons.l02_dimension_expansion import figures as plots
 from course_lib.lessons.l02_dimension_expansion.stacking import DepthResult
 from course_lib.lessons.l02_dimension_expansion.sweeps import WidthSweep
 from course_lib.lessons.l02_dimension_expansion.teacher import RatioSweep
-from course_lib.plots import COLORS, PALETTE, tint
 
 
 def segments(*lines) -> np.ndarray:

@@ -7,6 +7,8 @@ import pytest
 import torch
 from matplotlib.colors import to_rgba
 
+from course_lib.core.model.ffn import ACTIVATIONS
+from course_lib.core.plots import COLORS
 from course_lib.lessons.l01_feed_forward.figures import (
     ENCODER_BLOCKS,
     HiddenActivityData,
@@ -15,8 +17,6 @@ from course_lib.lessons.l01_feed_forward.figures import (
     encoder_layer_figure,
     hidden_activity_figure,
 )
-from course_lib.model.ffn import ACTIVATIONS
-from course_lib.plots import COLORS
 
 
 def data(hidden, activation="relu", parameters=123, flops=456) -> HiddenActivityData:

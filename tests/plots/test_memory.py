@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
+from course_lib.core.plots import GREY, PALETTE
 from course_lib.lessons.l05_ffn_memory.figures import (
     EFFECT_COLORS,
     LARGE_MODELS,
@@ -16,7 +17,6 @@ from course_lib.lessons.l05_ffn_memory.figures import (
     SparsityView,
     neuron_effects_figure,
 )
-from course_lib.plots import GREY, PALETTE
 
 
 def next_token_data(scale: float = 0.0, answer: str = "quen") -> NextTokenData:

@@ -10,9 +10,9 @@ import pytest
 from matplotlib.colors import to_hex
 from matplotlib.lines import Line2D
 
-from course_lib import plots
-from course_lib.plots import COLORS, GREY, PALETTE
-from course_lib.widgets import all_demos
+from course_lib.core import plots
+from course_lib.core.plots import COLORS, GREY, PALETTE
+from course_lib.core.widgets import all_demos
 
 PLOTS = Path(plots.__file__).parent
 ALLOWED = {to_hex(c) for c in (*PALETTE, GREY, *COLORS.values(), "white", "black")}

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
 
+from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, grid, regular_polygon
+from course_lib.core.plots import COLORS, PALETTE
 from course_lib.lessons.l03_triangle_regions.figures import (
     CODE_RGB,
     LearnedLinesData,
@@ -28,8 +30,6 @@ from course_lib.lessons.l03_triangle_regions.region_network import (
     feature_maps,
     polygon_network,
 )
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, grid, regular_polygon
-from course_lib.plots import COLORS, PALETTE
 
 
 def closed(polygon: np.ndarray) -> np.ndarray:

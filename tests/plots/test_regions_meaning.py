@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, grid
 from course_lib.lessons.l03_triangle_regions.figures import feature_grid_figure, seed_picture_figure
 from course_lib.lessons.l03_triangle_regions.region_network import feature_maps, six_unit_network
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, grid
 
 NAMES = ("f", "g")
 # The triangles as the course defines them, and g given clockwise: the labels must not change.

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
+from course_lib.core.plots import COLORS
 from course_lib.lessons.l04_sublayer_connection.experiments import depth_profile
 from course_lib.lessons.l04_sublayer_connection.figures import (
     DepthProfileView,
@@ -17,7 +18,6 @@ from course_lib.lessons.l04_sublayer_connection.figures import (
     placement_gradients_figure,
     warmup_race_figure,
 )
-from course_lib.plots import COLORS
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""course_lib.tools.lab: JupyterLab starts on loopback with a token, and as root only with --allow-root."""
+"""course_lib.core.tools.lab: JupyterLab starts on loopback with a token, and as root only with --allow-root."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from course_lib.tools import lab
+from course_lib.core.tools import lab
 
 
 def token_of(arguments: list[str]) -> str:
@@ -92,7 +92,7 @@ def test_lab_serves_the_project_folder_without_news(as_user):
     arguments = lab.lab_arguments()
     assert f"--ServerApp.root_dir={lab.PROJECT}" in arguments
     assert "--LabApp.news_url=None" in arguments
-    assert (lab.PROJECT / "course_lib" / "tools" / "lab.py").is_file()
+    assert (lab.PROJECT / "course_lib" / "core" / "tools" / "lab.py").is_file()
 
 
 @pytest.mark.parametrize("euid, allowed", [(0, True), (1000, False)])

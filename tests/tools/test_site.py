@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from PIL import Image
 
-from course_lib.widgets import all_demos, demo_class
+from course_lib.core.widgets import all_demos, demo_class
 from devtools import site
 from tests.tools.site_build import TEST_LIMITS, built_site
 
@@ -378,7 +378,7 @@ FORM = re.compile(
 
 
 def test_every_question_is_a_form_with_the_notebooks_choices_and_replies(built):
-    from course_lib.questions import QUESTIONS, question
+    from course_lib.core.questions import QUESTIONS, question
     from devtools.site.texts import speaking
 
     out, seen = built[0], {"en": [], "zh": []}
@@ -402,7 +402,7 @@ REVEAL = re.compile(r'<div class="reveal-after" data-question="([a-z0-9-]+)">')
 def test_a_predict_questions_results_wait_for_its_answer_and_nothing_else_does(built):
     """Every predict question's folded results are wrapped for the page's script to hide until
     the reader answers (site_assets/quiz.js); an explain question's prose is not."""
-    from course_lib.questions import QUESTIONS, question
+    from course_lib.core.questions import QUESTIONS, question
     from devtools.site.texts import word
 
     out, wrapped = built[0], {"en": [], "zh": []}

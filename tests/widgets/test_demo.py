@@ -1,4 +1,4 @@
-"""course_lib.widgets (Control, Demo, redraw, build, all_demos) and course_lib.plots (new_figure,
+"""course_lib.core.widgets (Control, Demo, redraw, build, all_demos) and course_lib.core.plots (new_figure,
 figure_png, the palette): the framework every lesson's live demo stands on."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import matplotlib.pyplot as plt
 import pytest
 from matplotlib.figure import Figure
 
-from course_lib.model.ffn import ACTIVATIONS
-from course_lib.plots import COLORS, PALETTE, figure_png, new_figure, tint
-from course_lib.widgets import Control, Demo, all_demos, build, redraw
+from course_lib.core.model.ffn import ACTIVATIONS
+from course_lib.core.plots import COLORS, PALETTE, figure_png, new_figure, tint
+from course_lib.core.widgets import Control, Demo, all_demos, build, redraw
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -204,7 +204,7 @@ def test_build_returns_a_vbox_of_controls_status_and_image():
 
 
 def test_a_control_with_labels_shows_them_in_the_learners_language():
-    from course_lib.i18n import N_, set_language
+    from course_lib.core.i18n import N_, set_language
 
     toggle = Control("residual", ("on", "off"), "on", kind="toggle", labels=(N_("on"), N_("off")))
     demo = Demo("t", (Control("d_ff", (1, 2), 1), toggle), data=Recorder(), view=LineView)
@@ -294,7 +294,7 @@ def test_all_demos_is_empty_without_lesson_packages(lesson_folder):
 
 def test_all_demos_collects_each_lessons_demos_in_lesson_order(lesson_folder):
     source = """
-        from course_lib.widgets import Control, Demo
+        from course_lib.core.widgets import Control, Demo
         def demos():
             return [Demo({name!r}, (Control("d_ff", (1, 2), 1),), data=dict, view=object)]
     """

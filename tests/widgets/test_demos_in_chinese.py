@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.i18n import set_language, tr
-from course_lib.plots import figure_png, new_figure
-from course_lib.widgets import all_demos
+from course_lib.core.i18n import set_language, tr
+from course_lib.core.plots import figure_png, new_figure
+from course_lib.core.widgets import all_demos
 from devtools.site.frames import drawing_problems, in_own_script
 
 DEMOS = all_demos()

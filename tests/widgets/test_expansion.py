@@ -6,15 +6,24 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from course_lib.experiments.stored_runs import (
+from course_lib.core.experiments.stored_runs import (
     ACTIVATIONS,
     N_POINTS,
     STEPS,
     WIDTHS,
     stored_or_trained,
 )
-from course_lib.experiments.tasks import TASKS, make_task
-from course_lib.experiments.training import init_weights
+from course_lib.core.experiments.tasks import TASKS, make_task
+from course_lib.core.experiments.training import init_weights
+from course_lib.core.model.ffn import (
+    GATED_VARIANTS,
+    NUMPY_ACTIVATIONS,
+    count_gated_parameters,
+    equal_budget_gated_d_ff,
+)
+from course_lib.core.model.linear_regions import count_regions, region_bound
+from course_lib.core.plots import COLORS
+from course_lib.core.widgets import all_demos
 from course_lib.lessons.l02_dimension_expansion.demos import (
     DECISION_RESOLUTION,
     REGIONS_RESOLUTION,
@@ -24,15 +33,6 @@ from course_lib.lessons.l02_dimension_expansion.demos import (
     width_data,
 )
 from course_lib.lessons.l02_dimension_expansion.experiments import true_boundary
-from course_lib.model.ffn import (
-    GATED_VARIANTS,
-    NUMPY_ACTIVATIONS,
-    count_gated_parameters,
-    equal_budget_gated_d_ff,
-)
-from course_lib.model.linear_regions import count_regions, region_bound
-from course_lib.plots import COLORS
-from course_lib.widgets import all_demos
 
 DEMOS = {demo.name: demo for demo in demos()}
 

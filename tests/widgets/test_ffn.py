@@ -7,12 +7,12 @@ import pytest
 import torch
 from matplotlib.colors import to_rgba
 
+from course_lib.core.model.ffn import ACTIVATIONS, count_parameters, flops_per_token
+from course_lib.core.plots import COLORS
+from course_lib.core.widgets import all_demos
 from course_lib.lessons.l01_feed_forward.demos import D_FF_VALUES, demos, width_data, width_demo
 from course_lib.lessons.l01_feed_forward.experiments import hidden_activity
 from course_lib.lessons.l01_feed_forward.figures import HiddenActivityData
-from course_lib.model.ffn import ACTIVATIONS, count_parameters, flops_per_token
-from course_lib.plots import COLORS
-from course_lib.widgets import all_demos
 
 
 def test_width_demo_has_the_controls_the_browser_suite_looks_for():

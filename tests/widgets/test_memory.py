@@ -9,7 +9,8 @@ import pytest
 import torch
 from matplotlib.colors import to_hex
 
-from course_lib.experiments.memory import attributions, scale_units, stored_model
+from course_lib.core.experiments.memory import attributions, scale_units, stored_model
+from course_lib.core.plots import PALETTE
 from course_lib.lessons.l05_ffn_memory.demos import (
     SCALES,
     SHOWN,
@@ -22,7 +23,6 @@ from course_lib.lessons.l05_ffn_memory.demos import (
 )
 from course_lib.lessons.l05_ffn_memory.figures import SparsityView
 from course_lib.lessons.l05_ffn_memory.sparsity_sweep import load_sweep
-from course_lib.plots import PALETTE
 
 
 def test_the_controls_offer_every_fact_and_at_least_two_values_each():

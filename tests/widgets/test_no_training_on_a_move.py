@@ -15,13 +15,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import json
-from course_lib.experiments import stored_runs, training
+from course_lib.core.experiments import stored_runs, training
 
 def refuse(*args, **kwargs):
     raise RuntimeError("trained on a move")
 
 training.adam_steps = refuse  # before any demo module imports it by name
-from course_lib.widgets import all_demos
+from course_lib.core.widgets import all_demos
 
 def trained(demos):
     found = []

@@ -8,6 +8,17 @@ import math
 import numpy as np
 import pytest
 
+from course_lib.core.model.geometry import (
+    TRIANGLE_F,
+    TRIANGLE_G,
+    grid,
+    in_band,
+    inscribed_area_gap,
+    inside,
+    polygon_area,
+    regular_polygon,
+)
+from course_lib.core.widgets import all_demos
 from course_lib.lessons.l03_triangle_regions.demos import (
     G_PRESETS,
     NGON_RADIUS,
@@ -21,17 +32,6 @@ from course_lib.lessons.l03_triangle_regions.demos import (
     triangles_data,
 )
 from course_lib.lessons.l03_triangle_regions.experiments import trained
-from course_lib.model.geometry import (
-    TRIANGLE_F,
-    TRIANGLE_G,
-    grid,
-    in_band,
-    inscribed_area_gap,
-    inside,
-    polygon_area,
-    regular_polygon,
-)
-from course_lib.widgets import all_demos
 
 DEMOS = {demo.name: demo for demo in demos()}
 POINTS = grid(RESOLUTION)
@@ -209,7 +209,7 @@ def test_trained_data_rejects_an_unknown_activation():
 
 
 def test_built_ui_redraws_when_a_control_moves():
-    from course_lib.widgets import build
+    from course_lib.core.widgets import build
 
     demo = DEMOS["polygon from n features"]
     box = build(demo)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
+from course_lib.core.plots import COLORS
 from course_lib.lessons.l04_sublayer_connection.demos import (
     DEPTHS,
     NORMS,
@@ -16,7 +17,6 @@ from course_lib.lessons.l04_sublayer_connection.demos import (
     precompute,
 )
 from course_lib.lessons.l04_sublayer_connection.experiments import depth_profile
-from course_lib.plots import COLORS
 
 
 def test_depth_data_is_the_measured_profile_of_the_controls():

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import torch
 
-from course_lib.checks import (
+from course_lib.core.checks import (
     CheckResult,
     Hint,
     close,
@@ -17,13 +17,16 @@ from course_lib.checks import (
     run_check,
     shape_of,
 )
-from course_lib.i18n import N_, tr
-from course_lib.model.ffn import (
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.ffn import (
     ACTIVATIONS,
     FeedForward,
     count_parameters,
 )
-from course_lib.model.transformer import scaled_dot_product_attention, transformer_layer_parameters
+from course_lib.core.model.transformer import (
+    scaled_dot_product_attention,
+    transformer_layer_parameters,
+)
 
 
 def check_parameter_formula(fn: Callable[[int, int], int]) -> CheckResult:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from course_lib.core.model.ffn import ACTIVATIONS, count_parameters, flops_per_token
+from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l01_feed_forward.experiments import D_MODEL, WIDEST_D_FF, hidden_activity
 from course_lib.lessons.l01_feed_forward.figures import HiddenActivityData, HiddenActivityView
-from course_lib.model.ffn import ACTIVATIONS, count_parameters, flops_per_token
-from course_lib.widgets import Control, Demo
 
 D_FF_VALUES = (64, 128, 256, 512, 1024, 2048, WIDEST_D_FF)
 

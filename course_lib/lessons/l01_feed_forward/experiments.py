@@ -6,7 +6,7 @@ after the activation. It is pure: the same arguments give the same array whateve
 it leaves the global torch random state as it found it.
 
 The FFN itself is float32, like the lesson's own: the lesson prints only the shares of positive
-and exactly-zero units. Its input is drawn in float64 (``course_lib.experiments.DTYPE``) and then
+and exactly-zero units. Its input is drawn in float64 (``course_lib.core.experiments.DTYPE``) and then
 rounded to float32: float32 ``torch.randn`` draws other numbers on AVX2 than on scalar kernels,
 float64 draws the same on every CPU. nn.Linear's uniform initialisation is the same everywhere.
 """
@@ -19,9 +19,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from course_lib._validate import positive_int
-from course_lib.experiments import DTYPE
-from course_lib.model.ffn import activation_fn
+from course_lib.core._validate import positive_int
+from course_lib.core.experiments import DTYPE
+from course_lib.core.model.ffn import activation_fn
 
 D_MODEL = 512
 TOKENS = 8  # the fixed batch: 2 sequences x 4 tokens
@@ -55,7 +55,7 @@ def hidden_activity(d_ff: int, activation: str) -> np.ndarray:
 
     nn.Linear draws each hidden unit's weights from U(-1/sqrt(d_model), 1/sqrt(d_model)) whatever
     d_ff is, so the first d_ff units of one wide layer are a fresh d_ff-wide layer: one matmul
-    serves every width. ``activation`` is one of ``course_lib.model.ffn.ACTIVATIONS``.
+    serves every width. ``activation`` is one of ``course_lib.core.model.ffn.ACTIVATIONS``.
     """
     positive_int("d_ff", d_ff)
     if d_ff > WIDEST_D_FF:

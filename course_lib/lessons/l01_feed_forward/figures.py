@@ -10,10 +10,10 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from matplotlib.ticker import MaxNLocator
 
-from course_lib._validate import int_at_least, positive_int
-from course_lib.i18n import N_, tr
-from course_lib.model.ffn import NUMPY_ACTIVATIONS
-from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
+from course_lib.core._validate import int_at_least, positive_int
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.ffn import NUMPY_ACTIVATIONS
+from course_lib.core.plots import COLORS, GREY, PALETTE, new_figure, tint
 
 INK = PALETTE[7]  # black: outlines, arrows, text
 
@@ -70,7 +70,7 @@ def encoder_layer_figure() -> Figure:
 def activation_curves_figure(names: Sequence[str] = ("relu", "gelu", "silu")) -> Figure:
     """Each activation on [-4, 4], one panel each, sharing axes so their shapes compare directly.
 
-    ``names``: activations of ``course_lib.model.ffn.NUMPY_ACTIVATIONS``, evaluated in NumPy.
+    ``names``: activations of ``course_lib.core.model.ffn.NUMPY_ACTIVATIONS``, evaluated in NumPy.
     """
     names = tuple(names) if not isinstance(names, str) else (names,)
     if not names:

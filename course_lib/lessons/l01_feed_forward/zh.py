@@ -1,4 +1,4 @@
-"""Chinese texts for the ffn topic (see course_lib.i18n.zh)."""
+"""Chinese texts for the ffn topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l01_feed_forward.figures: the encoder layer
@@ -166,8 +166,8 @@ MESSAGES: dict[str, str] = {
     ),
     # lesson 1's claims
     "NumPy and PyTorch agree to float32 rounding": "NumPy 与 PyTorch 的结果在 float32 舍入误差内一致",
-    "course_lib.model.ffn.numpy_ffn gives the same output": (
-        "course_lib.model.ffn.numpy_ffn 给出相同的输出"
+    "course_lib.core.model.ffn.numpy_ffn gives the same output": (
+        "course_lib.core.model.ffn.numpy_ffn 给出相同的输出"
     ),
     "(1) one position at a time equals the whole sequence": "(1) 逐个位置计算等于整个序列一起计算",
     "(2) FFN(shuffled x) equals the shuffled FFN(x)": "(2) FFN(打乱的 x) 等于打乱后的 FFN(x)",

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.checks import (
+from course_lib.core.checks import (
     CheckResult,
     Hint,
     close,
@@ -17,14 +17,14 @@ from course_lib.checks import (
     require_shape,
     run_check,
 )
-from course_lib.i18n import N_, tr
-from course_lib.model.ffn import (
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.ffn import (
     count_gated_parameters,
     equal_budget_gated_d_ff,
     gated_ffn,
     numpy_ffn,
 )
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G
+from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G
 
 TRIANGLE_EDGES = len(TRIANGLE_F) + len(TRIANGLE_G)  # three edges per triangle
 

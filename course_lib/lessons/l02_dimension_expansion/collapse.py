@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from course_lib._validate import choice, positive_int
-from course_lib.model.ffn import NUMPY_ACTIVATIONS
+from course_lib.core._validate import choice, positive_int
+from course_lib.core.model.ffn import NUMPY_ACTIVATIONS
 
 
 def collapsed_matrix(*weights: np.ndarray) -> np.ndarray:

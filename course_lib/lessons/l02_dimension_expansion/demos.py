@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from course_lib._validate import choice, int_at_least, positive_int
-from course_lib.experiments.stored_runs import ACTIVATIONS, WIDTHS, stored_or_trained
-from course_lib.experiments.tasks import TASKS
-from course_lib.experiments.training import init_weights
-from course_lib.i18n import N_
+from course_lib.core._validate import choice, int_at_least, positive_int
+from course_lib.core.experiments.stored_runs import ACTIVATIONS, WIDTHS, stored_or_trained
+from course_lib.core.experiments.tasks import TASKS
+from course_lib.core.experiments.training import init_weights
+from course_lib.core.i18n import N_
+from course_lib.core.model.ffn import (
+    GATED_VARIANTS,
+    NUMPY_ACTIVATIONS,
+    count_gated_parameters,
+    count_parameters,
+    equal_budget_gated_d_ff,
+)
+from course_lib.core.model.geometry import grid, line_segments, unit_lines
+from course_lib.core.model.linear_regions import count_regions, region_bound, region_map
+from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l02_dimension_expansion.experiments import true_boundary
 from course_lib.lessons.l02_dimension_expansion.figures import (
     DecisionData,
@@ -23,16 +33,6 @@ from course_lib.lessons.l02_dimension_expansion.figures import (
     RegionsData,
     RegionsView,
 )
-from course_lib.model.ffn import (
-    GATED_VARIANTS,
-    NUMPY_ACTIVATIONS,
-    count_gated_parameters,
-    count_parameters,
-    equal_budget_gated_d_ff,
-)
-from course_lib.model.geometry import grid, line_segments, unit_lines
-from course_lib.model.linear_regions import count_regions, region_bound, region_map
-from course_lib.widgets import Control, Demo
 
 DECISION_RESOLUTION = 100  # grid points per side of the width demo's decision picture
 REGIONS_RESOLUTION = 160  # grid points per side of the regions demo's picture

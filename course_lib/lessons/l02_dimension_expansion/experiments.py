@@ -11,9 +11,9 @@ from functools import lru_cache
 import contourpy
 import numpy as np
 
-from course_lib._validate import choice, int_at_least
-from course_lib.experiments.tasks import TASKS, label_grid
-from course_lib.model.geometry import grid
+from course_lib.core._validate import choice, int_at_least
+from course_lib.core.experiments.tasks import TASKS, label_grid
+from course_lib.core.model.geometry import grid
 
 
 @lru_cache(maxsize=8)

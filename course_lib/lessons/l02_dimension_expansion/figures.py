@@ -1,6 +1,6 @@
 """Figures for lesson 2 (dimension expansion): decision regions with every hidden unit's line,
 capacity against d_ff, region counts, read-back error, the d_ff/d_model trade-off, depth, gated
-budgets. Data in, Figure out: every number drawn here was computed by ``course_lib.widgets`` or
+budgets. Data in, Figure out: every number drawn here was computed by ``course_lib.core.widgets`` or
 an experiment, and the demos' views (``DecisionView``, ``RegionsView``, ``GatedBudgetView``)
 update one figure in place."""
 
@@ -14,8 +14,8 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from course_lib.i18n import tr
-from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
+from course_lib.core.i18n import tr
+from course_lib.core.plots import COLORS, GREY, PALETTE, new_figure, tint
 
 _INK = PALETTE[7]  # black: true boundaries, thresholds, parameter counts
 _UNIT_LINES = COLORS["unit lines"]

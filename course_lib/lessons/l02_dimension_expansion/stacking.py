@@ -17,18 +17,18 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from course_lib._validate import choice, positive_int
-from course_lib.experiments.stored_file import load_npz, rebuild, save_npz
-from course_lib.experiments.tasks import make_task
-from course_lib.experiments.training import (
+from course_lib.core._validate import choice, positive_int
+from course_lib.core.experiments.stored_file import load_npz, rebuild, save_npz
+from course_lib.core.experiments.tasks import make_task
+from course_lib.core.experiments.training import (
     accuracy,
     adam_steps,
     bce_per_model,
     stack_logits,
     uniform_layer,
 )
-from course_lib.model.ffn import ACTIVATIONS
-from course_lib.threads import torch_threads
+from course_lib.core.model.ffn import ACTIVATIONS
+from course_lib.core.threads import torch_threads
 
 
 def stack_parameters(n_layers: int, width: int, d_in: int = 2, d_out: int = 1) -> int:

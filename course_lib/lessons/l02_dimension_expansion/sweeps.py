@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from course_lib._validate import choice, positive_int
-from course_lib.experiments.training import train_mlps
-from course_lib.model.ffn import ACTIVATIONS
+from course_lib.core._validate import choice, positive_int
+from course_lib.core.experiments.training import train_mlps
+from course_lib.core.model.ffn import ACTIVATIONS
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def load_sweep(task: str, path: Path = SWEEP_FILE) -> WidthSweep:
 if (
     __name__ == "__main__"
 ):  # regenerate SWEEP_FILE: python -m course_lib.lessons.l02_dimension_expansion.sweeps
-    from course_lib.experiments.tasks import TASKS
+    from course_lib.core.experiments.tasks import TASKS
 
     save_sweeps([sweep_widths(task) for task in TASKS])
     print(f"wrote {SWEEP_FILE}")

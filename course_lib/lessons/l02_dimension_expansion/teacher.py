@@ -18,12 +18,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib._validate import positive_int
-from course_lib.experiments import DTYPE
-from course_lib.experiments.stored_file import load_npz, rebuild, save_npz
-from course_lib.experiments.training import adam_steps, stack_logits, uniform_layer
-from course_lib.model.ffn import count_parameters, flops_per_token
-from course_lib.threads import torch_threads
+from course_lib.core._validate import positive_int
+from course_lib.core.experiments import DTYPE
+from course_lib.core.experiments.stored_file import load_npz, rebuild, save_npz
+from course_lib.core.experiments.training import adam_steps, stack_logits, uniform_layer
+from course_lib.core.model.ffn import count_parameters, flops_per_token
+from course_lib.core.threads import torch_threads
 
 
 def teacher(d_model: int, d_ff: int, seed: int = 1234):

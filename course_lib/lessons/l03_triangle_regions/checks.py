@@ -8,19 +8,19 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from course_lib.checks import CheckResult, Hint, first_suspect, require_return, run_check
-from course_lib.i18n import N_, tr
-from course_lib.lessons.l03_triangle_regions.region_network import (
-    evaluate,
-    ffn_2d,
-    six_unit_network,
-)
-from course_lib.model.geometry import (
+from course_lib.core.checks import CheckResult, Hint, first_suspect, require_return, run_check
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.geometry import (
     TRIANGLE_F,
     edge_half_plane,
     in_band,
     inside,
     regular_polygon,
+)
+from course_lib.lessons.l03_triangle_regions.region_network import (
+    evaluate,
+    ffn_2d,
+    six_unit_network,
 )
 
 # (start, end, a point inside): edges of triangles in both windings, one vertical, one horizontal.

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from course_lib.i18n import N_
+from course_lib.core.i18n import N_
+from course_lib.core.model.ffn import ACTIVATIONS
+from course_lib.core.model.geometry import (
+    TRIANGLE_F,
+    TRIANGLE_G,
+    grid,
+    inscribed_area_gap,
+    inside,
+    regular_polygon,
+)
+from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l03_triangle_regions.experiments import D_FFS, hidden_lines, trained
 from course_lib.lessons.l03_triangle_regions.figures import (
     LearnedLinesData,
@@ -26,16 +36,6 @@ from course_lib.lessons.l03_triangle_regions.region_network import (
     memberships,
     six_unit_network,
 )
-from course_lib.model.ffn import ACTIVATIONS
-from course_lib.model.geometry import (
-    TRIANGLE_F,
-    TRIANGLE_G,
-    grid,
-    inscribed_area_gap,
-    inside,
-    regular_polygon,
-)
-from course_lib.widgets import Control, Demo
 
 RESOLUTION = 100
 # Where triangle g sits: the lesson's picture, and three other ways two triangles can meet.

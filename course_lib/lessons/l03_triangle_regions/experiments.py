@@ -1,5 +1,5 @@
 """Gradient descent on the triangles task: does training find the six edges the lesson builds
-by hand? Helpers around ``course_lib.experiments.training`` (data, never plots).
+by hand? Helpers around ``course_lib.core.experiments.training`` (data, never plots).
 
 ``train_widths`` trains every width of a sweep in ONE batched model (``training.train_mlps``, which
 pads narrower networks with zero units that never move), for the cost of a single run.
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from course_lib._validate import positive_int
-from course_lib.experiments.stored_runs import save_runs, stored_run
-from course_lib.experiments.training import TrainResult, stack_results, train_mlps
-from course_lib.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes, unit_lines
+from course_lib.core._validate import positive_int
+from course_lib.core.experiments.stored_runs import save_runs, stored_run
+from course_lib.core.experiments.training import TrainResult, stack_results, train_mlps
+from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes, unit_lines
 
 D_FFS = tuple(range(2, 13))
 SEEDS = (0, 1, 2)

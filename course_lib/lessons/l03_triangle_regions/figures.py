@@ -19,9 +19,9 @@ from matplotlib.collections import LineCollection
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap, to_rgba
 from matplotlib.figure import Figure
 
-from course_lib.i18n import N_, tr
-from course_lib.model.geometry import line_segments, polygon_edges
-from course_lib.plots import COLORS, GREY, PALETTE, new_figure, tint
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.geometry import line_segments, polygon_edges
+from course_lib.core.plots import COLORS, GREY, PALETTE, new_figure, tint
 
 INK = PALETTE[7]  # black: true edges, the circle, marker outlines
 # A membership or logic output, 0 white to 1 full colour.

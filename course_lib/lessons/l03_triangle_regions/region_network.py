@@ -20,8 +20,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from course_lib.model.ffn import ffn_formula
-from course_lib.model.geometry import (
+from course_lib.core.model.ffn import ffn_formula
+from course_lib.core.model.geometry import (
     as_points,
     grid,
     half_planes,
@@ -30,7 +30,7 @@ from course_lib.model.geometry import (
     positive_number,
     validate_polygon,
 )
-from course_lib.threads import torch_threads
+from course_lib.core.threads import torch_threads
 
 DTYPE = torch.float64  # exact enough that "equals the oracle" means equal up to 1e-12
 

@@ -1,4 +1,4 @@
-"""Chinese texts for the regions topic (see course_lib.i18n.zh)."""
+"""Chinese texts for the regions topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l03_triangle_regions.figures: static figures

@@ -9,8 +9,8 @@ from functools import partial
 import torch
 from torch import nn
 
-from course_lib._validate import flag
-from course_lib.checks import (
+from course_lib.core._validate import flag
+from course_lib.core.checks import (
     CheckResult,
     Hint,
     require_close,
@@ -18,9 +18,9 @@ from course_lib.checks import (
     require_shape,
     run_check,
 )
-from course_lib.i18n import N_, tr
-from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection, layer_norm
-from course_lib.model.transformer import MultiHeadAttention
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection, layer_norm
+from course_lib.core.model.transformer import MultiHeadAttention
 
 EPS = 0.5  # large on purpose: where eps goes then changes the answer visibly
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from itertools import product
 
-from course_lib._validate import choice
-from course_lib.i18n import N_
+from course_lib.core._validate import choice
+from course_lib.core.i18n import N_
+from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l04_sublayer_connection.experiments import (
     PLACEMENTS,
     DepthProfile,
     depth_profile,
 )
 from course_lib.lessons.l04_sublayer_connection.figures import DepthProfileView
-from course_lib.widgets import Control, Demo
 
 DEPTHS = (1, 2, 4, 8, 16)
 NORMS = PLACEMENTS  # "post", "pre", "none"

@@ -25,12 +25,12 @@ import torch.nn.functional as F
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
-from course_lib._validate import choice, flag, int_at_least, positive_int
-from course_lib.experiments import DTYPE, default_dtype
-from course_lib.experiments.stored_file import load_npz, rebuild, save_npz
-from course_lib.experiments.training import adam_steps
-from course_lib.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection
-from course_lib.threads import torch_threads
+from course_lib.core._validate import choice, flag, int_at_least, positive_int
+from course_lib.core.experiments import DTYPE, default_dtype
+from course_lib.core.experiments.stored_file import load_npz, rebuild, save_npz
+from course_lib.core.experiments.training import adam_steps
+from course_lib.core.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection
+from course_lib.core.threads import torch_threads
 
 PLACEMENTS = ("post", "pre", "none")
 

@@ -3,7 +3,7 @@
 The figures read plain attributes of the results they are given (``DepthProfileData``,
 ``RaceData``): ``course_lib.lessons.l04_sublayer_connection.experiments``'s ``DepthProfile`` and ``RaceResult`` have
 them, and so does any small object built by hand. A norm placement ("post", "pre", "none") takes
-its colour, and the panels their order, from ``course_lib.plots.COLORS``.
+its colour, and the panels their order, from ``course_lib.core.plots.COLORS``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from course_lib.i18n import N_, tr
-from course_lib.plots import COLORS, new_figure, plain_log_axis
+from course_lib.core.i18n import N_, tr
+from course_lib.core.plots import COLORS, new_figure, plain_log_axis
 
 
 class DepthProfileData(Protocol):
@@ -54,7 +54,7 @@ class RaceData(Protocol):
 def _color(placement: str) -> str:
     if not isinstance(placement, str) or placement not in COLORS:
         raise ValueError(
-            f"placement must be a norm placement with a colour in course_lib.plots.COLORS "
+            f"placement must be a norm placement with a colour in course_lib.core.plots.COLORS "
             f"('post', 'pre' or 'none'), got {placement!r}"
         )
     return COLORS[placement]

@@ -1,4 +1,4 @@
-"""Chinese texts for the sublayer topic (see course_lib.i18n.zh)."""
+"""Chinese texts for the sublayer topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l04_sublayer_connection.figures: names, legends, axes and titles

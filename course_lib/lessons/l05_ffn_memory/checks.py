@@ -8,7 +8,7 @@ from functools import partial
 
 import torch
 
-from course_lib.checks import (
+from course_lib.core.checks import (
     CheckResult,
     Hint,
     close,
@@ -18,8 +18,8 @@ from course_lib.checks import (
     run_check,
     shape_of,
 )
-from course_lib.i18n import N_, tr
-from course_lib.model.language_model import LanguageModel
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.language_model import LanguageModel
 
 
 def ablation_drops(model: LanguageModel, prompt: torch.Tensor, answer: int) -> torch.Tensor:

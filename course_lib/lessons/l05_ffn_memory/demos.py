@@ -9,8 +9,9 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from course_lib._validate import choice as one_of
-from course_lib.experiments.memory import stored_attributions, stored_model
+from course_lib.core._validate import choice as one_of
+from course_lib.core.experiments.memory import stored_attributions, stored_model
+from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l05_ffn_memory.figures import (
     NextTokenData,
     NextTokenView,
@@ -19,7 +20,6 @@ from course_lib.lessons.l05_ffn_memory.figures import (
 )
 from course_lib.lessons.l05_ffn_memory.memory_analysis import next_token_probabilities, top_units
 from course_lib.lessons.l05_ffn_memory.sparsity_sweep import load_sweep
-from course_lib.widgets import Control, Demo
 
 UNIT_COUNTS = (1, 3, 5, 10)  # how many of the prompt's top attributed units are scaled
 SCALES = (0.0, 0.5, 1.0, 1.5, 2.0)

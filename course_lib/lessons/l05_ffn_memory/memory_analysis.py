@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from course_lib._validate import positive_int
-from course_lib.experiments.facts import RELATIONS, Corpus
-from course_lib.experiments.memory import _answer_log_probs, scale_units
-from course_lib.model.language_model import LanguageModel
-from course_lib.threads import torch_threads
+from course_lib.core._validate import positive_int
+from course_lib.core.experiments.facts import RELATIONS, Corpus
+from course_lib.core.experiments.memory import _answer_log_probs, scale_units
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.threads import torch_threads
 
 PATTERNS = ("token", "relation", "entity", "mixed")  # token: shallow; relation, entity: semantic
 

@@ -35,10 +35,10 @@ from pathlib import Path
 
 import numpy as np
 
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.memory import (
     SETTINGS as MODEL_SETTINGS,
 )
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.memory import (
     Settings,
     active_fraction,
     build_model,
@@ -46,7 +46,7 @@ from course_lib.experiments.memory import (
     fact_predictions,
     train_language_model,
 )
-from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.core.experiments.stored_file import load_npz, save_npz
 
 SWEEP_FILE = Path(__file__).parents[2] / "data" / "sparsity_sweep.npz"
 

@@ -31,15 +31,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from course_lib.experiments import DTYPE, default_dtype
-from course_lib.experiments.facts import make_corpus
-from course_lib.experiments.memory import next_token_loss
-from course_lib.experiments.stored_file import load_npz, save_npz
-from course_lib.experiments.training import adam_steps
-from course_lib.literature import SHAZEER_2020
-from course_lib.model.ffn import module_parameters
-from course_lib.model.language_model import LanguageModel
-from course_lib.threads import torch_threads
+from course_lib.core.experiments import DTYPE, default_dtype
+from course_lib.core.experiments.facts import make_corpus
+from course_lib.core.experiments.memory import next_token_loss
+from course_lib.core.experiments.stored_file import load_npz, save_npz
+from course_lib.core.experiments.training import adam_steps
+from course_lib.core.literature import SHAZEER_2020
+from course_lib.core.model.ffn import module_parameters
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.threads import torch_threads
 
 RACE_FILE = Path(__file__).parents[2] / "data" / "variant_race.npz"
 

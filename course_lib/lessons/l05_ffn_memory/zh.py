@@ -1,4 +1,4 @@
-"""Chinese texts for the memory topic (see course_lib.i18n.zh)."""
+"""Chinese texts for the memory topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
@@ -386,7 +386,7 @@ MESSAGES: dict[str, str] = {
     "rank-one, layer 0, subject": "秩一，第 0 层，主语",
     "knowledge neurons": "知识神经元",
     "fine-tuning W2": "微调 W2",
-    # course_lib.questions: trace-peak
+    # course_lib.core.questions: trace-peak
     "Positions before the subject never see the noise (attention is causal): restoring them "
     "changes nothing.": "主语之前的位置根本看不到噪声（注意力是因果的）：恢复它们什么也不会改变。",
     # course_lib.lessons.l05_ffn_memory.checks: check_rank_one_update

@@ -8,7 +8,7 @@ from functools import partial
 
 import torch
 
-from course_lib.checks import (
+from course_lib.core.checks import (
     CheckResult,
     Hint,
     close,
@@ -16,9 +16,9 @@ from course_lib.checks import (
     require_return,
     run_check,
 )
-from course_lib.i18n import N_, tr
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.language_model import LanguageModel
 from course_lib.lessons.l06_locating_and_editing.rank_one import rank_one_update
-from course_lib.model.language_model import LanguageModel
 
 
 def _edit_case(seed: int):

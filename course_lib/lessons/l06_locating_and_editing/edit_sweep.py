@@ -31,14 +31,14 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib._validate import positive_int
-from course_lib.experiments.facts import Corpus
-from course_lib.experiments.memory import attributions
-from course_lib.experiments.stored_file import load_npz, save_npz
-from course_lib.i18n import N_
+from course_lib.core._validate import positive_int
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import attributions
+from course_lib.core.experiments.stored_file import load_npz, save_npz
+from course_lib.core.i18n import N_
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.threads import torch_threads
 from course_lib.lessons.l06_locating_and_editing import editing as ED
-from course_lib.model.language_model import LanguageModel
-from course_lib.threads import torch_threads
 
 SWEEP_FILE = Path(__file__).parents[2] / "data" / "edit_sweep.npz"
 FILLER_C_FILE = Path(__file__).parents[2] / "data" / "edit_sweep_filler_c.npz"

@@ -37,13 +37,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from course_lib._validate import int_at_least, positive_int
-from course_lib.experiments.facts import Corpus
-from course_lib.experiments.memory import SETTINGS, attributions, corpus_of, load_model
-from course_lib.experiments.training import Adam
+from course_lib.core._validate import int_at_least, positive_int
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import SETTINGS, attributions, corpus_of, load_model
+from course_lib.core.experiments.training import Adam
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.threads import torch_threads
 from course_lib.lessons.l06_locating_and_editing.rank_one import rank_one_update
-from course_lib.model.language_model import LanguageModel
-from course_lib.threads import torch_threads
 
 SUBJECT = 4  # the entity's position in the first phrasing: <bos> the <relation> of <entity> is
 NOISE = 3.0  # the corruption's scale, in standard deviations of the embedded inputs
@@ -437,7 +437,7 @@ if (
 ):  # python -m course_lib.lessons.l06_locating_and_editing.editing: retrain the model
     import time
 
-    from course_lib.experiments.memory import save_model, train_language_model
+    from course_lib.core.experiments.memory import save_model, train_language_model
 
     start = time.perf_counter()
     trained, curve = train_language_model(PARAPHRASED)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
-from course_lib.i18n import N_, tr
-from course_lib.plots import GREY, PALETTE, new_figure, tint
+from course_lib.core.i18n import N_, tr
+from course_lib.core.plots import GREY, PALETTE, new_figure, tint
 
 SITE_TITLES = {
     "stream": N_("the residual stream"),

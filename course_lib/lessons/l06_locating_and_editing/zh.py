@@ -140,7 +140,7 @@ MESSAGES = {
     "filler loss {change:+.2f}": (
         "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
     ),
-    # course_lib.questions: trace-peak
+    # course_lib.core.questions: trace-peak
     "The subject's input embedding is drowned in noise, then one FFN's output is restored from "
     'the clean run at one position of "the capital of velor is". In this two-layer model, which '
     "FFN output brings p(answer) back most?": (

@@ -9,7 +9,7 @@ from functools import partial
 
 import torch
 
-from course_lib.checks import (
+from course_lib.core.checks import (
     CheckResult,
     Hint,
     require_close,
@@ -17,8 +17,8 @@ from course_lib.checks import (
     require_shape,
     run_check,
 )
-from course_lib.i18n import N_, tr
-from course_lib.model.moe import (
+from course_lib.core.i18n import N_, tr
+from course_lib.core.model.moe import (
     MixtureOfExperts,
     balance_step,
     balancing_loss,

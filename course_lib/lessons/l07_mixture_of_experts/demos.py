@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from course_lib._validate import grid_value
+from course_lib.core._validate import grid_value
+from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l07_mixture_of_experts.experiments import (
     GRID_ALPHAS,
     GRID_EXPERTS,
@@ -15,7 +16,6 @@ from course_lib.lessons.l07_mixture_of_experts.experiments import (
     router_runs,
 )
 from course_lib.lessons.l07_mixture_of_experts.figures import RouterPicture, RouterView
-from course_lib.widgets import Control, Demo
 
 
 def router_data(experts: int, k: int, alpha: float) -> RouterPicture:

@@ -22,19 +22,19 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib._validate import int_at_least, positive_int
-from course_lib.experiments.stored_file import load_npz, save_npz
-from course_lib.experiments.tasks import make_task
-from course_lib.experiments.training import accuracy, adam_steps, uniform_layer
-from course_lib.model.geometry import grid
-from course_lib.model.moe import (
+from course_lib.core._validate import int_at_least, positive_int
+from course_lib.core.experiments.stored_file import load_npz, save_npz
+from course_lib.core.experiments.tasks import make_task
+from course_lib.core.experiments.training import accuracy, adam_steps, uniform_layer
+from course_lib.core.model.geometry import grid
+from course_lib.core.model.moe import (
     assignments,
     balance_step,
     balancing_loss,
     expert_load,
     top_k_gates,
 )
-from course_lib.threads import torch_threads
+from course_lib.core.threads import torch_threads
 
 ROUTER_FILE = Path(__file__).parents[2] / "data" / "router_runs.npz"
 # the stored grid: every (experts, k), each network trained for every alpha and seed

@@ -30,16 +30,16 @@ from pathlib import Path
 
 import numpy as np
 
-from course_lib._validate import choice
-from course_lib.experiments.memory import (
+from course_lib.core._validate import choice
+from course_lib.core.experiments.memory import (
     SETTINGS,
     Settings,
     corpus_of,
     fact_predictions,
     train_language_model,
 )
-from course_lib.experiments.stored_file import load_npz, save_npz
-from course_lib.model.moe import moe_parameters
+from course_lib.core.experiments.stored_file import load_npz, save_npz
+from course_lib.core.model.moe import moe_parameters
 
 SWEEP_FILE = Path(__file__).parents[2] / "data" / "fact_capacity.npz"
 ENTITIES = (12, 25, 50, 100, 250)  # 4 facts each

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from course_lib._validate import choice
-from course_lib.experiments.facts import Corpus
-from course_lib.experiments.memory import (
+from course_lib.core._validate import choice
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import (
     SETTINGS,
     Settings,
     corpus_of,
@@ -37,8 +37,8 @@ from course_lib.experiments.memory import (
     train_language_model,
     training_tokens,
 )
-from course_lib.model.language_model import LanguageModel
-from course_lib.model.moe import expert_load
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.model.moe import expert_load
 
 DATA = Path(__file__).parents[2] / "data"
 MOE_SETTINGS = {

@@ -10,8 +10,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from course_lib.i18n import tr
-from course_lib.plots import GREY, PALETTE, new_figure
+from course_lib.core.i18n import tr
+from course_lib.core.plots import GREY, PALETTE, new_figure
 
 
 def load_history_figure(

@@ -27,15 +27,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from course_lib.experiments.memory import (
+from course_lib.core.experiments.memory import (
     Settings,
     corpus_of,
     fact_predictions,
     train_language_model,
 )
-from course_lib.experiments.stored_file import load_npz, save_npz
+from course_lib.core.experiments.stored_file import load_npz, save_npz
+from course_lib.core.model.moe import assignments, expert_load, top_k_gates
 from course_lib.lessons.l07_mixture_of_experts.fact_experts import MOE_SETTINGS
-from course_lib.model.moe import assignments, expert_load, top_k_gates
 
 HISTORY_FILE = Path(__file__).parents[2] / "data" / "load_history.npz"
 ALPHAS = (0.0, 0.01)

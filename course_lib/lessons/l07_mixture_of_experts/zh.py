@@ -1,4 +1,4 @@
-"""Chinese texts for the mixture-of-experts topic (see course_lib.i18n.zh)."""
+"""Chinese texts for the mixture-of-experts topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
     # notebooks/07_mixture_of_experts.ipynb: section 1
@@ -80,7 +80,7 @@ MESSAGES: dict[str, str] = {
     "α · E · Σ f_i P_i: α for an even load, up to α · E when one expert takes all.": (
         "α · E · Σ f_i P_i：负载均匀时为 α，一个专家包揽全部时可达 α · E。"
     ),
-    # course_lib.questions: mixtral-active
+    # course_lib.core.questions: mixtral-active
     "Mixtral 8x7B has 8 experts in every layer and sends each token to 2 of them. What "
     "share of its parameters does one token use?": (
         "Mixtral 8x7B 每层有 8 个专家，每个 token 被送往其中 2 个。一个 token 用到它多大比例的参数？"

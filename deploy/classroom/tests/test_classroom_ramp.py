@@ -343,7 +343,7 @@ def test_the_report_refuses_what_is_not_a_ramp():
 
 
 def widget_states() -> dict[str, dict]:
-    """A demo as course_lib.widgets.build makes it, as the kernel opens its comms, and a quiz."""
+    """A demo as course_lib.core.widgets.build makes it, as the kernel opens its comms, and a quiz."""
     return {
         "box": {"_model_name": "VBoxModel", "children": ["IPY_MODEL_row", "IPY_MODEL_status", "IPY_MODEL_img"],
                 "_dom_classes": ["course-demo", "course-demo--ffn-width-and-activation"]},

@@ -1,0 +1,213 @@
+"""A small decoder-only language model (语言模型) built from the course's own parts, so its FFNs can
+be read: token ``Embeddings``, sinusoidal ``PositionalEncoding``, then pre-norm blocks, each an
+``EncoderLayer`` under a causal mask (a GPT block is exactly that), then a final ``LayerNorm`` and
+the output embedding, tied to the input one: logits = LN(x) E^T.
+
+Every FFN hidden layer can be read (``ffn_hidden``) and edited (``forward(..., edit=...)``): the
+hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva et al. 2021, W2's rows the values.
+``ffn="swiglu"`` (or another of ``GATED_VARIANTS``) puts a bias-free ``GatedFeedForward`` of equal
+parameter budget, width ``equal_budget_gated_d_ff(d_ff)``, in every block; its hidden units are
+act(x W) * (x V), and its values the rows of W2 as well. ``ffn="moe"`` puts a
+``MixtureOfExperts`` of ``num_experts`` experts of width ``d_ff``, top ``k``, in every block
+(lesson 7); its hidden units belong to one expert each and are not read or edited here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+
+import torch
+from torch import nn
+
+from course_lib.core._validate import choice, positive_int
+from course_lib.core.model.ffn import (
+    GATED_VARIANTS,
+    GatedFeedForward,
+    equal_budget_gated_d_ff,
+)
+from course_lib.core.model.moe import MixtureOfExperts
+from course_lib.core.model.sublayer import EncoderLayer, LayerNorm
+from course_lib.core.model.transformer import Embeddings, PositionalEncoding, create_sequence_mask
+
+# edit(layer index, hidden (batch, seq_len, d_ff)) -> the hidden units the FFN's W2 then reads
+HiddenEdit = Callable[[int, torch.Tensor], torch.Tensor]
+
+# plain: FeedForward with ``activation``; moe: a MixtureOfExperts of such FFNs; else gated
+FFN_KINDS = ("plain", *GATED_VARIANTS, "moe")
+
+
+@contextmanager
+def editing_hidden_units(layers: nn.ModuleList, edit: HiddenEdit | None) -> Iterator[None]:
+    """While the block runs, ``edit`` applied to every layer's FFN hidden units. The FFN's own
+    forward computes them; what enters its dropout is exactly act(x W1 + b1) (or act(x W) * (x V)),
+    so a forward pre-hook there changes them before W2 reads them."""
+    handles = []
+    if edit is not None:
+        if any(isinstance(layer.ffn, MixtureOfExperts) for layer in layers):
+            raise ValueError(
+                "edit: a mixture of experts has no single hidden layer to edit (each expert has "
+                "its own); edit an expert's output instead"
+            )
+        for i, layer in enumerate(layers):
+            hook = partial(_edited, edit, i)
+            handles.append(layer.ffn.dropout.register_forward_pre_hook(hook))
+    try:
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def _edited(edit: HiddenEdit, index: int, _module: nn.Module, args: tuple) -> tuple:
+    return (edit(index, args[0]),)
+
+
+class LanguageModel(nn.Module):
+    """token ids (batch, seq_len) -> next-token logits (batch, seq_len, vocab_size).
+
+    Pre-norm blocks: x + attn(LN(x)) under a causal mask, then x + FFN(LN(x)); a final LayerNorm;
+    output weights tied to the token embedding (no separate output matrix, no output bias).
+
+    ``ffn="plain"`` (the default): each FFN is a ``FeedForward`` of width ``d_ff`` with
+    ``activation``. A gated ``ffn`` ("reglu", "geglu", "swiglu") replaces it by a bias-free
+    ``GatedFeedForward`` of width ``equal_budget_gated_d_ff(d_ff)`` (3 d d_ff' = 2 d d_ff up to
+    rounding), whose activation is the variant's (SwiGLU: SiLU); ``activation`` must then stay
+    "relu", its default. ``ffn="moe"``: each FFN is a ``MixtureOfExperts`` of ``num_experts``
+    experts of width ``d_ff`` with ``activation``, top ``k``, renormalised gates (unless
+    ``renormalise`` is False), and ``shared_experts`` more that every token runs. ``self.d_ff`` is
+    the width of the hidden layer actually built (one expert's, for a mixture).
+    """
+
+    def __init__(
+        self,
+        vocab_size: int,
+        d_model: int = 64,
+        num_layers: int = 2,
+        num_heads: int = 4,
+        d_ff: int = 256,
+        max_len: int = 12,
+        activation: str = "relu",
+        dropout: float = 0.0,
+        ffn: str = "plain",
+        num_experts: int = 4,
+        k: int = 2,
+        shared_experts: int = 0,
+        renormalise: bool = True,
+    ) -> None:
+        super().__init__()
+        self.vocab_size = positive_int("vocab_size", vocab_size)
+        self.d_model = positive_int("d_model", d_model)
+        self.max_len = positive_int("max_len", max_len)
+        self.activation = choice("activation", activation, ("relu", "gelu"))
+        self.ffn_kind = choice("ffn", ffn, FFN_KINDS)
+        if ffn in GATED_VARIANTS and activation != "relu":
+            raise ValueError(
+                f"activation must be 'relu' (unused) with a gated ffn, whose activation is its "
+                f"variant's ({ffn}: {GATED_VARIANTS[ffn]}); got activation={activation!r}"
+            )
+        self.embed = Embeddings(vocab_size, d_model)
+        # std 1/sqrt(d_model): after Embeddings' sqrt(d_model) the inputs are ~1 per entry, and
+        # the tied output logits LN(x) E^T start with a spread of ~1
+        nn.init.normal_(self.embed.lut.weight, std=d_model**-0.5)
+        self.position = PositionalEncoding(d_model, dropout, max_len)
+        self.layers = nn.ModuleList(
+            EncoderLayer(d_model, num_heads, d_ff, dropout, activation, norm_first=True)
+            for _ in range(positive_int("num_layers", num_layers))
+        )
+        self.d_ff = positive_int("d_ff", d_ff)
+        if ffn in GATED_VARIANTS:  # the course's EncoderLayer, its FFN swapped for the gated one
+            self.d_ff = equal_budget_gated_d_ff(d_ff)
+            for layer in self.layers:
+                layer.ffn = GatedFeedForward(d_model, self.d_ff, ffn, dropout)
+        if ffn == "moe":  # the same, its FFN split into experts
+            for layer in self.layers:
+                layer.ffn = MixtureOfExperts(
+                    d_model, d_ff, num_experts, k, dropout, activation, renormalise, shared_experts
+                )
+        self.norm = LayerNorm(d_model)
+        self.register_buffer("causal", create_sequence_mask(max_len), persistent=False)
+
+    def _sequence_length(self, token_ids: torch.Tensor) -> int:
+        if token_ids.dim() != 2 or not 1 <= token_ids.shape[1] <= self.max_len:
+            raise ValueError(
+                f"token_ids must be (batch, seq_len) with 1 <= seq_len <= {self.max_len}, "
+                f"got shape {tuple(token_ids.shape)}"
+            )
+        return token_ids.shape[1]
+
+    @property
+    def unembedding(self) -> torch.Tensor:
+        """The output embedding E (vocab_size, d_model): the input embedding, tied."""
+        return self.embed.lut.weight
+
+    def residual_stream(
+        self,
+        token_ids: torch.Tensor,
+        edit: HiddenEdit | None = None,
+        stop_at_layer: int | None = None,
+    ) -> torch.Tensor:
+        """The stream after the last block, before the final LayerNorm, or as it enters block
+        ``stop_at_layer``: (batch, seq_len, d_model)."""
+        self._sequence_length(token_ids)  # a learner's ids are checked where they enter
+        x = self.position(self.embed(token_ids))
+        return self.run_blocks(x, 0, edit, stop_at_layer)
+
+    def run_blocks(
+        self,
+        x: torch.Tensor,
+        start_at_layer: int,
+        edit: HiddenEdit | None = None,
+        stop_at_layer: int | None = None,
+    ) -> torch.Tensor:
+        """The blocks from ``start_at_layer`` up to ``stop_at_layer`` (all, if None) on the
+        stream ``x`` (batch, seq_len, d_model) entering the first of them; ``edit`` sees each
+        block's hidden units by its index in the model."""
+        mask = self.causal[: x.shape[1], : x.shape[1]]  # (seq_len, seq_len): True = may attend
+        blocks = range(start_at_layer, len(self.layers) if stop_at_layer is None else stop_at_layer)
+        with editing_hidden_units(self.layers, edit):
+            for index in blocks:
+                x = self.layers[index](x, mask)
+        return x
+
+    def forward(self, token_ids: torch.Tensor, edit: HiddenEdit | None = None) -> torch.Tensor:
+        """Logits LN(x) E^T: (batch, seq_len) -> (batch, seq_len, vocab_size)."""
+        return self.logits(self.residual_stream(token_ids, edit))
+
+    def logits(self, stream: torch.Tensor) -> torch.Tensor:
+        """LN(x) E^T for the stream after the last block: (..., d_model) -> (..., vocab_size)."""
+        return self.norm(stream) @ self.unembedding.T
+
+    def ffn_hidden(self, token_ids: torch.Tensor) -> torch.Tensor:
+        """Every layer's FFN hidden units act(x W1 + b1), or act(x W) * (x V) for a gated FFN:
+        (num_layers, batch, seq_len, d_ff)."""
+        hidden: list[torch.Tensor] = []
+
+        def record(_index: int, h: torch.Tensor) -> torch.Tensor:
+            hidden.append(h)
+            return h
+
+        self.residual_stream(token_ids, record)
+        return torch.stack(hidden)
+
+    def values(self, layer: int) -> torch.Tensor:
+        """Each unit's value vector v_i of ``layer``'s FFN, what the unit adds to the stream per unit
+        of activation (row i of lesson 1's W2; column i of ``linear2.weight``): (d_ff, d_model)."""
+        ffn = self.layers[self.check_unit(layer)[0]].ffn
+        out = ffn.down if isinstance(ffn, GatedFeedForward) else ffn.linear2
+        return out.weight.T
+
+    def value_logits(self, layer: int) -> torch.Tensor:
+        """Each unit's value vector (its row of W2) read through the output embedding, E v_i:
+        (d_ff, vocab_size). High entries are the tokens the unit promotes when it fires."""
+        return self.values(layer) @ self.unembedding.T  # (d_ff, d_model) @ (d_model, vocab_size)
+
+    def check_unit(self, layer: int, unit: int = 0) -> tuple[int, int]:
+        """Return (layer, unit) if both name an FFN hidden unit of this model, else raise."""
+        for name, value, size in (("layer", layer, len(self.layers)), ("unit", unit, self.d_ff)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int in [0, {size}), got {value!r}")
+            if not 0 <= value < size:
+                raise ValueError(f"{name} must be in [0, {size}), got {value}")
+        return layer, unit
