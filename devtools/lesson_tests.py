@@ -1,6 +1,7 @@
-"""One lesson's checks, for a contributor's quick loop (``make test LESSON=05``): the test modules
-that import the lesson's package, and its two notebooks (nbval runs them natively). Found, not
-listed: a test belongs to a lesson when it imports ``course_lib.lessons.lNN_…``.
+"""One lesson's checks, for a contributor's quick loop (``make test LESSON=05``): its own tests
+(``tests/lessons/lNN_topic/``), the other test modules that import the lesson's package, and its two
+notebooks (nbval runs them natively). Found, not listed: a test belongs to a lesson when it sits in
+the lesson's folder of ``tests/lessons`` or imports ``course_lib.lessons.lNN_…``.
 
 ``python -m devtools.lesson_tests 05`` prints the paths, one per line."""
 
@@ -31,7 +32,8 @@ def lesson_tests(number: str) -> list[str]:
         str(path.relative_to(ROOT))
         for folder in ("tests", "deploy")
         for path in (ROOT / folder).rglob("test_*.py")
-        if "browser" not in path.parts and uses.search(path.read_text(encoding="utf-8"))
+        if "browser" not in path.parts
+        and (package in path.parts or uses.search(path.read_text(encoding="utf-8")))
     )
     stem = f"{int(number):02d}_"
     notebooks = sorted(

@@ -252,15 +252,16 @@ def test_a_find_the_bug_exercise_is_judged_by_its_fix_not_by_the_lines_it_keeps(
     assert shown_above(leaky, exercises(leaky)[0]) == [(0, "torch.relu(scaled)")]
 
 
-CHECKS_MODULE = re.compile(r"course_lib\.lessons\.(\w+)(?:\.checks\b| import checks\b)")
+LESSON_NAMED = re.compile(r"course_lib\.lessons(?:\.| import )(\w+)")
 
 
 def checks_topic(path: Path) -> str:
-    """The lesson whose checkers a notebook uses, found in its own code (the only one it names)."""
+    """The lesson a notebook imports (``from course_lib.lessons import lNN_topic as lesson``),
+    whose ``checks`` its exercises call: found in its own code, the only lesson it names."""
     notebook = nbformat.read(path, as_version=4)
     code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
-    found = set(CHECKS_MODULE.findall(code))
-    assert len(found) == 1, f"{path.name} names checkers' modules {sorted(found)}, not one"
+    found = set(LESSON_NAMED.findall(code))
+    assert len(found) == 1, f"{path.name} names lesson packages {sorted(found)}, not one"
     return found.pop()
 
 
@@ -273,11 +274,11 @@ def _lesson_names(lesson: str) -> dict:
         return {}
     import copy
 
-    from course_lib.lessons.l06_locating_and_editing import editing as ED
+    from course_lib.lessons import l06_locating_and_editing
 
-    model, corpus = ED.paraphrased_model()
+    model, corpus = l06_locating_and_editing.editing.paraphrased_model()
     prompts = corpus.prompts()[0]
-    names = {"ED": ED, "model": model, "corpus": corpus, "prompts": prompts, "copy": copy}
+    names = {"model": model, "corpus": corpus, "prompts": prompts, "copy": copy}
     return names | {"last": prompts.shape[1] - 1}
 
 
@@ -299,8 +300,8 @@ def test_each_planted_bug_runs_and_its_checker_names_the_mistake(path, exercise,
     from torch import nn
 
     assert exercise.stub.count(PLANTED) == 1, "a find-the-bug stub starts with the raise line"
-    checks = importlib.import_module(f"course_lib.lessons.{checks_topic(path)}.checks")
-    names = {"torch": torch, "nn": nn, "np": np, "checks": checks} | _lesson_names(path.stem)
+    lesson = importlib.import_module(f"course_lib.lessons.{checks_topic(path)}")
+    names = {"torch": torch, "nn": nn, "np": np, "lesson": lesson} | _lesson_names(path.stem)
     exec(exercise.stub.replace(PLANTED, ""), names)
     verdict = capsys.readouterr().out.strip()
     assert verdict.startswith("✘") and "differ" not in verdict and "raised" not in verdict, verdict
@@ -311,7 +312,7 @@ def test_a_lessons_checkers_are_found_in_its_own_imports(tmp_path):
     assert found["01_feed_forward"] == "l01_feed_forward"
     assert found["07_mixture_of_experts"] == "l07_mixture_of_experts"
     two = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "from course_lib.lessons.l07_mixture_of_experts import checks\n"
+        "from course_lib.lessons import l07_mixture_of_experts as lesson\n"
         "from course_lib.lessons.l01_feed_forward.checks import check_gpt"
     )])  # fmt: skip
     nbformat.write(two, tmp_path / "two.ipynb")

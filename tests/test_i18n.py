@@ -107,7 +107,7 @@ def _code(source: str) -> ast.Module:
 
 
 # Arguments that are not literals but whose texts are marked where they are written, with N_:
-# the scoreboard's sentences (course_lib/lessons/l06_locating_and_editing/scoreboard.py), found by marked_texts.
+# the scoreboard's sentences (course_lib/lessons/l05_ffn_memory/experiments/scoreboard.py), found by marked_texts.
 MARKED_ELSEWHERE = {"row.claim"}
 
 

@@ -61,19 +61,19 @@ def _memory_file():
 
 
 def _paraphrased_settings():
-    from course_lib.lessons.l06_locating_and_editing.editing import PARAPHRASED
+    from course_lib.lessons.l06_locating_and_editing.experiments.editing import PARAPHRASED
 
     return PARAPHRASED
 
 
 def _paraphrased_file():
-    from course_lib.lessons.l06_locating_and_editing.editing import PARAPHRASED_FILE
+    from course_lib.lessons.l06_locating_and_editing.experiments.editing import PARAPHRASED_FILE
 
     return PARAPHRASED_FILE
 
 
 def _moe(name: str):
-    from course_lib.lessons.l07_mixture_of_experts import fact_experts as X
+    from course_lib.lessons.l07_mixture_of_experts.experiments import fact_experts as X
 
     return (lambda: X.settings_of(name, 0)), (lambda: X.model_file(name, 0))
 
@@ -83,14 +83,14 @@ def _moe(name: str):
 
 def _sweep_edit(fact: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
-        from course_lib.lessons.l06_locating_and_editing import editing as ED
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+        from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
 
         model, corpus = ED.paraphrased_model()
         return _sweep_arrays(S.sweep_edits(model, corpus, [fact], answers=1), 0)
 
     def stored() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
         return _sweep_arrays(S.stored_sweep(), fact * S.TARGETS)
 
@@ -102,7 +102,7 @@ def _filler_c(every: bool) -> tuple[Callable, Callable]:
     lesson 6 prints of all 144 edits."""
 
     def arrays(rows: np.ndarray) -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
         if not every:
             return {name: rows[0, :, j] for j, name in enumerate(S.METRICS)}
@@ -115,15 +115,15 @@ def _filler_c(every: bool) -> tuple[Callable, Callable]:
         return out
 
     def fresh() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
-        from course_lib.lessons.l06_locating_and_editing import editing as ED
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+        from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
 
         model, corpus = ED.paraphrased_model()
         edits = S.stored_sweep().edits if every else [(17, ED.new_answer(corpus, 17))]
         return arrays(S.sweep_filler_c(model, corpus, edits))
 
     def stored() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
         rows = S.stored_filler_c()
         return arrays(rows if every else rows[17 * S.TARGETS : 17 * S.TARGETS + 1])
@@ -138,7 +138,7 @@ FILLER_C_PRINTED = {f"strength {j + 1} | {metric}": specs for j in range(6)
 
 
 def _sweep_arrays(sweep, edit: int) -> Arrays:
-    from course_lib.lessons.l06_locating_and_editing.edit_sweep import METRICS
+    from course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep import METRICS
 
     out = {}
     for method, rows in sweep.results.items():
@@ -160,7 +160,7 @@ TABLE_PRINTED = {"p(new)": (".2f", ".1f"), "ES": (".0f",), "PS": (".0f",), "NS":
 def _sweep_table(sweep) -> Arrays:
     """What lesson 6 prints of the sweep: each method's means and CounterFact scores at its own
     strength, at matched p(new) (and how many edits reach it), and at each strength (its curves)."""
-    from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+    from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
     out = {}
 
@@ -184,14 +184,14 @@ def _sweep_table(sweep) -> Arrays:
 
 def _whole_sweep() -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
-        from course_lib.lessons.l06_locating_and_editing import editing as ED
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+        from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
 
         model, corpus = ED.paraphrased_model()
         return _sweep_table(S.sweep_edits(model, corpus, range(len(corpus.facts))))
 
     def stored() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
         return _sweep_table(S.stored_sweep())
 
@@ -199,7 +199,7 @@ def _whole_sweep() -> tuple[Callable, Callable]:
 
 
 def _table_printed() -> dict[str, tuple[str, ...]]:
-    from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
+    from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
     labels = ["own strength", "matched", *(f"strength {j + 1}" for j in range(S.STRENGTHS))]
     return {f"{label} | {m.name} | {metric}": specs for label in labels for m in S.METHODS
@@ -278,7 +278,10 @@ def _router(runs, a: int, s: int) -> Arrays:
 
 def _xor_sweep() -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.sweeps import load_sweep, sweep_widths
+        from course_lib.lessons.l02_dimension_expansion.experiments.sweeps import (
+            load_sweep,
+            sweep_widths,
+        )
 
         stored = load_sweep("xor")
         return {
@@ -286,7 +289,7 @@ def _xor_sweep() -> tuple[Callable, Callable]:
         }
 
     def stored() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.sweeps import load_sweep
+        from course_lib.lessons.l02_dimension_expansion.experiments.sweeps import load_sweep
 
         sweep = load_sweep("xor")
         return {"accuracy": sweep.accuracy[sweep.activations.index("relu"), :4]}
@@ -335,7 +338,7 @@ def _race_arrays(race) -> Arrays:
 
 def _ratio_sweep(students: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.teacher import (
+        from course_lib.lessons.l02_dimension_expansion.experiments.teacher import (
             ratio_sweep,
             stored_ratio_sweep,
         )
@@ -344,7 +347,9 @@ def _ratio_sweep(students: int) -> tuple[Callable, Callable]:
         return {"unexplained": ratio_sweep.__wrapped__(ratios=ratios).unexplained}
 
     def stored() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.teacher import stored_ratio_sweep
+        from course_lib.lessons.l02_dimension_expansion.experiments.teacher import (
+            stored_ratio_sweep,
+        )
 
         return {"unexplained": stored_ratio_sweep().unexplained[:students]}
 
@@ -353,7 +358,7 @@ def _ratio_sweep(students: int) -> tuple[Callable, Callable]:
 
 def _depths(depths: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.stacking import (
+        from course_lib.lessons.l02_dimension_expansion.experiments.stacking import (
             DEPTHS_BUDGET,
             DEPTHS_TASK,
             compare_depths,
@@ -365,7 +370,7 @@ def _depths(depths: int) -> tuple[Callable, Callable]:
         return {"accuracy": result.accuracy}
 
     def stored() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.stacking import stored_depths
+        from course_lib.lessons.l02_dimension_expansion.experiments.stacking import stored_depths
 
         return {"accuracy": stored_depths().accuracy[:depths]}
 
@@ -377,7 +382,10 @@ def _depths(depths: int) -> tuple[Callable, Callable]:
 
 def _race() -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.variant_race import load_race, train_variant
+        from course_lib.lessons.l05_ffn_memory.experiments.variant_race import (
+            load_race,
+            train_variant,
+        )
 
         race = load_race()
         out = {}
@@ -390,7 +398,7 @@ def _race() -> tuple[Callable, Callable]:
         return out
 
     def stored() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.variant_race import load_race
+        from course_lib.lessons.l05_ffn_memory.experiments.variant_race import load_race
 
         race = load_race()
         out = {}
@@ -406,7 +414,7 @@ def sparsity_runs() -> list[tuple[int, int]]:
     """The sweep's runs a test rebuilds: every seed at the two narrowest widths (cheap models,
     every seed's corpus and draw) and every width at the shipped model's seed (every shape)."""
     from course_lib.core.experiments.memory import SETTINGS as MODEL
-    from course_lib.lessons.l05_ffn_memory.sparsity_sweep import SETTINGS
+    from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import SETTINGS
 
     seeds, widths = SETTINGS.seeds, SETTINGS.widths
     return sorted({(s, i) for s in range(len(seeds)) for i in (0, 1)}
@@ -421,7 +429,7 @@ def _sparsity(initial: bool) -> tuple[Callable, Callable]:
             corpus_of,
             train_language_model,
         )
-        from course_lib.lessons.l05_ffn_memory.sparsity_sweep import SETTINGS
+        from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import SETTINGS
 
         out = {}
         for s, i in sparsity_runs():
@@ -434,7 +442,7 @@ def _sparsity(initial: bool) -> tuple[Callable, Callable]:
         return out
 
     def stored() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.sparsity_sweep import load_sweep
+        from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import load_sweep
 
         sweep = load_sweep()
         return {f"seed {s}, width {i}": (sweep.initial[s, i] if initial else sweep.losses[s, i, :3])
@@ -528,7 +536,7 @@ BY_NAME = {q.name: q for q in QUANTITIES}
 
 def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l07_mixture_of_experts import load_history as H
+        from course_lib.lessons.l07_mixture_of_experts.experiments import load_history as H
 
         out = {}
         for alpha in H.ALPHAS:
@@ -538,7 +546,7 @@ def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
         return out
 
     def stored() -> Arrays:
-        from course_lib.lessons.l07_mixture_of_experts import load_history as H
+        from course_lib.lessons.l07_mixture_of_experts.experiments import load_history as H
 
         runs = H.stored_histories()
         return {f"alpha {alpha} | {name}": getattr(runs, name)[a, 0, :steps]
@@ -551,7 +559,7 @@ def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
 def _fact_capacity_first_losses(steps: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
         from course_lib.core.experiments.memory import train_language_model
-        from course_lib.lessons.l07_mixture_of_experts import fact_capacity as C
+        from course_lib.lessons.l07_mixture_of_experts.experiments import fact_capacity as C
 
         largest = C.ENTITIES[-1]
         return {model: train_language_model(
@@ -559,7 +567,7 @@ def _fact_capacity_first_losses(steps: int) -> tuple[Callable, Callable]:
                 for model in C.MODELS}  # fmt: skip
 
     def stored() -> Arrays:
-        from course_lib.lessons.l07_mixture_of_experts import fact_capacity as C
+        from course_lib.lessons.l07_mixture_of_experts.experiments import fact_capacity as C
 
         sweep = C.stored_sweep()
         return {model: sweep.losses[i, -1, 0, :steps] for i, model in enumerate(sweep.models)}

@@ -13,7 +13,9 @@ def test_arrays_and_settings_come_back_as_they_went_in(tmp_path):
     size = save_npz(path, {"losses": np.arange(6.0).reshape(2, 3), "seconds": 1.5},
                     {"seed": 3, "lr": 0.05, "variants": ("relu", "gelu"), "name": "race"})  # fmt: skip
     assert size == path.stat().st_size > 0
-    arrays, settings = load_npz(path, "race", "course_lib.lessons.l05_ffn_memory.variant_race")
+    arrays, settings = load_npz(
+        path, "race", "course_lib.lessons.l05_ffn_memory.experiments.variant_race"
+    )
     assert np.array_equal(arrays["losses"], np.arange(6.0).reshape(2, 3))
     assert float(arrays["seconds"]) == 1.5
     assert settings == {"seed": 3, "lr": 0.05, "variants": ("relu", "gelu"), "name": "race"}

@@ -131,7 +131,7 @@ def test_uniform_layer_draws_w_then_b_within_nn_linears_bound_w_spread_wider():
 
 
 def test_init_weights_and_the_depth_comparisons_stacks_start_from_uniform_layer():
-    from course_lib.lessons.l02_dimension_expansion.stacking import _init_stack
+    from course_lib.lessons.l02_dimension_expansion.experiments.stacking import _init_stack
 
     g = torch.Generator().manual_seed(5)
     (W1, b1), (W2, b2) = uniform_layer(g, 2, 4, spread=3), uniform_layer(g, 4, 1)

@@ -22,12 +22,13 @@ import torch.nn.functional as F
 from course_lib.core._validate import positive_int
 from course_lib.core.experiments import DTYPE, default_dtype
 from course_lib.core.experiments.facts import Corpus, make_corpus
+from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.training import adam_steps
 from course_lib.core.model.language_model import HiddenEdit, LanguageModel
 from course_lib.core.model.moe import MixtureOfExperts, balancing_loss
 from course_lib.core.threads import torch_threads
 
-WEIGHTS_FILE = Path(__file__).parents[2] / "data" / "fact_lm.npz"
+WEIGHTS_FILE = DATA / "fact_lm.npz"
 # watch(router logits, one (lines, L) per layer with experts; the mask of real tokens (lines, L))
 RouterWatch = Callable[[list[torch.Tensor], torch.Tensor], None]
 

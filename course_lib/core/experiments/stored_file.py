@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+DATA = Path(__file__).resolve().parents[2] / "data"  # course_lib/data: every stored result
+
 
 def save_npz(path: Path, arrays: dict[str, object], settings: dict[str, object]) -> int:
     """Write ``arrays`` and ``settings`` to ``path``; returns the file's size in bytes."""

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.tasks import TASKS
 from course_lib.core.experiments.training import TrainResult, train_mlp
 
@@ -23,7 +24,7 @@ WIDTHS = (1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)
 ACTIVATIONS = ("relu", "gelu", "silu", "tanh", "identity")
 STEPS, LR, N_POINTS = 200, 0.05, 1000
 STORED_WIDTHS = WIDTHS
-RUNS_FILE = Path(__file__).parents[2] / "data" / "width_demo_runs.npz"
+RUNS_FILE = DATA / "width_demo_runs.npz"
 FIELDS = ("W1", "b1", "W2", "b2")
 
 

@@ -2,7 +2,7 @@
 
 The two overlapping triangles f and g of the lesson are fixed here, so every lesson and
 experiment uses the same picture. Every function here is plain geometry (NumPy): it is the
-oracle the hand-built network of ``course_lib.lessons.l03_triangle_regions.region_network`` is checked against.
+oracle the hand-built network of ``course_lib.lessons.l03_triangle_regions.experiments.region_network`` is checked against.
 """
 
 from __future__ import annotations

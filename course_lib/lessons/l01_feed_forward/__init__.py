@@ -1,1 +1,17 @@
-"""Lesson 1's own code: its experiments, figures, demos, checkers and Chinese catalogue."""
+"""Lesson 1's own code: its experiments, figures, demos, checkers and Chinese catalogue.
+Its parts load when first used: ``lesson.experiments``, ``lesson.figures``, ``lesson.demos``, …"""
+
+from course_lib.core.i18n import N_
+from course_lib.core.lesson import Lesson, submodules
+
+LESSON = Lesson(
+    number=1,
+    topic="feed_forward",
+    title=N_("The feed-forward network (前馈全连接层)"),
+    minutes=60,
+    goal=N_(
+        "build the FFN in PyTorch and NumPy, read its shapes and parameters, and place it after attention in the Transformer pipeline"
+    ),
+)
+
+__getattr__, __dir__ = submodules(__name__)

@@ -1,6 +1,9 @@
 """Chinese texts for the ffn topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l01_feed_forward: LESSON, the index's row
+    "The feed-forward network (前馈全连接层)": "前馈全连接层（feed-forward network）",
+    "build the FFN in PyTorch and NumPy, read its shapes and parameters, and place it after attention in the Transformer pipeline": "用 PyTorch 和 NumPy 实现 FFN，读懂它的形状和参数，并把它放进 Transformer 流水线中注意力之后的位置",
     # course_lib.lessons.l01_feed_forward.figures: the encoder layer
     "Input embeddings + positional encoding": "输入：词嵌入 + 位置编码",
     "Multi-head self-attention": "多头自注意力",
@@ -166,9 +169,7 @@ MESSAGES: dict[str, str] = {
     ),
     # lesson 1's claims
     "NumPy and PyTorch agree to float32 rounding": "NumPy 与 PyTorch 的结果在 float32 舍入误差内一致",
-    "course_lib.core.model.ffn.numpy_ffn gives the same output": (
-        "course_lib.core.model.ffn.numpy_ffn 给出相同的输出"
-    ),
+    "numpy_ffn gives the same output": ("numpy_ffn 给出相同的输出"),
     "(1) one position at a time equals the whole sequence": "(1) 逐个位置计算等于整个序列一起计算",
     "(2) FFN(shuffled x) equals the shuffled FFN(x)": "(2) FFN(打乱的 x) 等于打乱后的 FFN(x)",
     "(3) a kernel-size-1 Conv1d equals the FFN": "(3) 卷积核大小为 1 的 Conv1d 等于 FFN",

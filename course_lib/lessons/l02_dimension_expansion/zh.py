@@ -1,6 +1,9 @@
 """Chinese texts for the expansion topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l02_dimension_expansion: LESSON, the index's row
+    "Dimension expansion (升维), measured": "维度扩展（升维），实测",
+    "explain and measure why d_ff > d_model, why the activation is needed, how capacity grows with width": "解释并测量为什么 d_ff > d_model、为什么需要激活函数，以及表达能力如何随宽度增长",
     # course_lib.lessons.l02_dimension_expansion.figures
     "Adam step": "Adam 步数",
     "training loss (BCE)": "训练损失（BCE）",

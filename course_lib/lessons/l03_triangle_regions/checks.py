@@ -17,7 +17,7 @@ from course_lib.core.model.geometry import (
     inside,
     regular_polygon,
 )
-from course_lib.lessons.l03_triangle_regions.region_network import (
+from course_lib.lessons.l03_triangle_regions.experiments.region_network import (
     evaluate,
     ffn_2d,
     six_unit_network,

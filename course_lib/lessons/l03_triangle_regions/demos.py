@@ -21,6 +21,13 @@ from course_lib.core.model.geometry import (
 )
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l03_triangle_regions.experiments import D_FFS, hidden_lines, trained
+from course_lib.lessons.l03_triangle_regions.experiments.region_network import (
+    NETWORKS,
+    LogicLayer,
+    evaluate,
+    memberships,
+    six_unit_network,
+)
 from course_lib.lessons.l03_triangle_regions.figures import (
     LearnedLinesData,
     LearnedLinesView,
@@ -28,13 +35,6 @@ from course_lib.lessons.l03_triangle_regions.figures import (
     NgonView,
     TrianglesData,
     TrianglesView,
-)
-from course_lib.lessons.l03_triangle_regions.region_network import (
-    NETWORKS,
-    LogicLayer,
-    evaluate,
-    memberships,
-    six_unit_network,
 )
 
 RESOLUTION = 100

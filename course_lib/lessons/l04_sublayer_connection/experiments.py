@@ -27,7 +27,7 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from course_lib.core._validate import choice, flag, int_at_least, positive_int
 from course_lib.core.experiments import DTYPE, default_dtype
-from course_lib.core.experiments.stored_file import load_npz, rebuild, save_npz
+from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
 from course_lib.core.experiments.training import adam_steps
 from course_lib.core.model.sublayer import EncoderLayer, LayerNorm, SublayerConnection
 from course_lib.core.threads import torch_threads
@@ -283,7 +283,7 @@ def warmup_race(
     return RaceResult(placement, warmup_steps, lr, tuple(seeds), losses, accuracy)
 
 
-RACE_FILE = Path(__file__).parents[2] / "data" / "warmup_race.npz"
+RACE_FILE = DATA / "warmup_race.npz"
 RACES = (("post", 0), ("post", 20), ("pre", 0), ("pre", 20))  # (placement, warm-up steps)
 
 

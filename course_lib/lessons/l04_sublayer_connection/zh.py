@@ -1,6 +1,9 @@
 """Chinese texts for the sublayer topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l04_sublayer_connection: LESSON, the index's row
+    "The sublayer connection: residual + LayerNorm (子层连接)": "子层连接：残差 + 层归一化（sublayer connection）",
+    "write LayerNorm, RMSNorm and the sublayer connection, post-norm and pre-norm, equal to PyTorch's layers": "写出 LayerNorm、RMSNorm 和子层连接，包括后置层归一化（post-norm）和前置层归一化（pre-norm）两种写法，结果与 PyTorch 的层一致",
     # course_lib.lessons.l04_sublayer_connection.figures: names, legends, axes and titles
     "post-norm": "后置层归一化",
     "pre-norm": "前置层归一化",

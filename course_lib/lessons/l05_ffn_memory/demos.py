@@ -12,14 +12,17 @@ import torch
 from course_lib.core._validate import choice as one_of
 from course_lib.core.experiments.memory import stored_attributions, stored_model
 from course_lib.core.widgets import Control, Demo
+from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import (
+    next_token_probabilities,
+    top_units,
+)
+from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import load_sweep
 from course_lib.lessons.l05_ffn_memory.figures import (
     NextTokenData,
     NextTokenView,
     SparsityData,
     SparsityView,
 )
-from course_lib.lessons.l05_ffn_memory.memory_analysis import next_token_probabilities, top_units
-from course_lib.lessons.l05_ffn_memory.sparsity_sweep import load_sweep
 
 UNIT_COUNTS = (1, 3, 5, 10)  # how many of the prompt's top attributed units are scaled
 SCALES = (0.0, 0.5, 1.0, 1.5, 2.0)

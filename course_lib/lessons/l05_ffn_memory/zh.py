@@ -1,6 +1,9 @@
 """Chinese texts for the memory topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l05_ffn_memory: LESSON, the index's row
+    "What the FFN stores: keys and values in a small language model (键值记忆)": "FFN 存储了什么：小型语言模型中的键和值（键值记忆）",
+    "open a small trained language model and find the FFN units that store its facts: keys, values, erasing a memory, sparse activations": "打开一个训练好的小型语言模型，找出存储事实的 FFN 单元：键、值、擦除一条记忆、稀疏激活",
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
     "own fact": "本条事实",
     "unrelated facts": "无关事实",
@@ -253,7 +256,7 @@ MESSAGES: dict[str, str] = {
     "the rate does not rise from the lower layer to the upper one, unlike Geva et al.'s": (
         "与 Geva 等人的结果不同，一致率没有从低层到高层上升"
     ),
-    # course_lib.lessons.l06_locating_and_editing.scoreboard: section 8
+    # course_lib.lessons.l05_ffn_memory.experiments.scoreboard: section 8
     "study": "研究",
     "measure": "测量",
     "paper": "论文",
@@ -372,7 +375,7 @@ MESSAGES: dict[str, str] = {
     "Doubling 5 units of 512 is a large edit: it changes the logits of every word those units' value vectors touch.": "把 512 个单元中的 5 个加倍是很大的改动：这些单元的值向量涉及的每个词的 logit 都会改变。",
     "falls a little": "略有下降",
     "Right: saturated answers cannot rise, and the doubled units also raise other words; in log-odds, which have no ceiling, the fall is clear.": "对：已饱和的答案无法再上升，而加倍的单元还会提升别的词；在没有上限的对数几率上，下降很明显。",
-    # section 9: locate a fact, then rewrite it (course_lib.lessons.l06_locating_and_editing.editing)
+    # section 9: locate a fact, then rewrite it (course_lib.lessons.l06_locating_and_editing.experiments.editing)
     "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
         "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
     ),

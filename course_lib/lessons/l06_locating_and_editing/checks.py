@@ -18,7 +18,7 @@ from course_lib.core.checks import (
 )
 from course_lib.core.i18n import N_, tr
 from course_lib.core.model.language_model import LanguageModel
-from course_lib.lessons.l06_locating_and_editing.rank_one import rank_one_update
+from course_lib.lessons.l06_locating_and_editing.experiments.rank_one import rank_one_update
 
 
 def _edit_case(seed: int):

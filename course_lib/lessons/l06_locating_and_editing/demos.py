@@ -13,8 +13,8 @@ from course_lib.core._validate import choice as one_of
 from course_lib.core.experiments.facts import RELATIONS
 from course_lib.core.i18n import language, tr
 from course_lib.core.widgets import Control, Demo
-from course_lib.lessons.l06_locating_and_editing import edit_sweep as S
-from course_lib.lessons.l06_locating_and_editing.editing import paraphrased_model
+from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+from course_lib.lessons.l06_locating_and_editing.experiments.editing import paraphrased_model
 from course_lib.lessons.l06_locating_and_editing.figures import RewriteData, RewriteView
 
 CHOICES = (1, 2, 3)  # the n-th other answer of the relation (editing.new_answer's shift + 1)

@@ -5,6 +5,9 @@
 neighbourhood 邻域，specificity 特异性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调。"""
 
 MESSAGES = {
+    # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
+    "Locate a fact, then rewrite it (定位并编辑事实)": "定位事实，再编辑它（locate and rewrite a fact）",
+    "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案，并在相同强度下用 CounterFact 的指标公平地比较各种编辑方法",
     # the notebook: the model
     "first phrasing: {a} of 48 right; the other: {b} of 48": (
         "原句：48 条中答对 {a} 条；同义句：48 条中答对 {b} 条"

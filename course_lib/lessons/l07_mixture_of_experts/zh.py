@@ -1,6 +1,9 @@
 """Chinese texts for the mixture-of-experts topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l07_mixture_of_experts: LESSON, the index's row
+    "Mixture of experts: the FFN split into experts (混合专家)": "混合专家：把 FFN 拆成多个专家（mixture of experts）",
+    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a mixture holds more facts than a dense FFN": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验混合专家是否比稠密 FFN 记住更多事实",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "router scores {shape}: one per expert": "路由器分数 {shape}：每个专家一个",
     "gates         {shape}: nonzero per token {n}": "门控权重      {shape}：每个 token 的非零个数 {n}",

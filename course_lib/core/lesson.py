@@ -1,0 +1,71 @@
+"""What a lesson package says about itself (``LESSON``): its number, its topic (the package's and
+the notebooks' name), its title, its time and what a learner will be able to do, in English marked
+for the catalogue. The index notebook's and README's tables are made from these records.
+
+``submodules`` gives a lesson package its parts as attributes, loaded when first used, so that a
+notebook imports its lesson as one name (``from course_lib.lessons import l06_locating_and_editing
+as lesson``; then ``lesson.figures``, ``lesson.checks``, and each experiment module by its own name,
+``lesson.editing`` for ``experiments/editing.py``) and a tool that needs only the experiments does
+not load the demos.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+
+from course_lib.core._validate import positive_int
+from course_lib.core.i18n import tr
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int
+    topic: str  # the package is l{number:02d}_{topic}, the notebooks {number:02d}_{topic}.ipynb
+    title: str
+    minutes: int
+    goal: str  # "you will be able to …", the index's sentence
+
+    def __post_init__(self) -> None:
+        positive_int("number", self.number)
+        positive_int("minutes", self.minutes)
+        if not self.topic.isidentifier() or self.topic != self.topic.lower():
+            raise ValueError(f"topic must be a lower-case identifier, got {self.topic!r}")
+
+    @property
+    def package(self) -> str:
+        return f"l{self.number:02d}_{self.topic}"
+
+    @property
+    def notebook(self) -> str:
+        return f"{self.number:02d}_{self.topic}.ipynb"
+
+    def text(self, field: str) -> str:
+        """``title`` or ``goal`` in the learner's language."""
+        return tr(getattr(self, field))
+
+
+def submodules(package: str) -> tuple[Callable[[str], ModuleType], Callable[[], list[str]]]:
+    """(``__getattr__``, ``__dir__``) for a lesson package: ``lesson.figures`` imports
+    ``<package>.figures`` the first time it is asked for."""
+    module = importlib.import_module(package)
+    found = {info.name: f"{package}.{info.name}" for info in pkgutil.iter_modules(module.__path__)}
+    inner = importlib.util.find_spec(f"{package}.experiments")
+    if inner is not None and inner.submodule_search_locations:  # experiments, one module each
+        for info in pkgutil.iter_modules(inner.submodule_search_locations):
+            found.setdefault(info.name, f"{package}.experiments.{info.name}")
+    names = sorted(found)
+
+    def __getattr__(name: str) -> ModuleType:
+        if name not in found:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}; it has {names}")
+        return importlib.import_module(found[name])
+
+    def __dir__() -> list[str]:
+        return sorted({*vars(module), *names})
+
+    return __getattr__, __dir__

@@ -1,0 +1,207 @@
+"""Lesson 7's fact model: lesson 5's language model with each FFN split into a mixture of four
+experts, top 2, trained on the same invented facts with the balancing loss (alpha 0.01, the
+Switch Transformer's). Two budgets: experts of width 64 hold the dense FFN's parameters ("equal
+total"), experts of width 128 spend its compute per token ("equal active"). A third model,
+"shared expert", keeps the equal-total budget DeepSeekMoE's way: one of the four experts is
+shared (every token runs it) and the router picks 1 of the other 3, its gate the router's
+probability (a renormalised single gate is always 1 and would teach the router nothing).
+
+Training one takes a minute or two, so the models are stored, one file each;
+``python -m course_lib.lessons.l07_mixture_of_experts.experiments.fact_experts`` retrains them all (a test retrains the first
+steps and compares the loss curve).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from functools import lru_cache, partial
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from course_lib.core._validate import choice
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import (
+    SETTINGS,
+    Settings,
+    corpus_of,
+    fact_predictions,
+    load_model,
+    router_logits,
+    save_model,
+    train_language_model,
+    training_tokens,
+)
+from course_lib.core.experiments.stored_file import DATA
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.model.moe import expert_load
+
+MOE_SETTINGS = {
+    "equal total": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01),
+    "equal active": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=128, alpha=0.01),
+    "shared expert": replace(
+        SETTINGS, ffn="moe", num_experts=3, k=1, d_ff=64, alpha=0.01, shared_experts=1,
+        renormalise=False,
+    ),
+}  # fmt: skip
+STORED_SEEDS = {"equal total": (0, 1, 2), "equal active": (0,), "shared expert": (0, 1, 2)}
+
+
+def settings_of(name: str, seed: int) -> Settings:
+    """The training settings of model ``name`` with corpus and weights drawn from ``seed``."""
+    return replace(MOE_SETTINGS[choice("name", name, MOE_SETTINGS)], seed=seed)
+
+
+def model_file(name: str, seed: int) -> Path:
+    return DATA / f"fact_moe_{name.replace(' ', '_')}_{seed}.npz"
+
+
+@lru_cache(maxsize=8)
+def stored_moe(name: str, seed: int = 0) -> tuple[LanguageModel, Corpus]:
+    """A stored mixture-of-experts fact model and its corpus; callers must not train or edit it."""
+    if seed not in STORED_SEEDS[choice("name", name, MOE_SETTINGS)]:
+        raise ValueError(f"seed must be one of {list(STORED_SEEDS[name])} for {name!r}, got {seed}")
+    model, settings, _ = load_model(model_file(name, seed))
+    return model, corpus_of(settings)
+
+
+def routes(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+    """The expert each layer's router ranks first at each fact prompt's last word, (facts, layers)."""
+    prompts, _ = corpus.prompts()
+    with torch.no_grad(), router_logits(model) as logits:
+        model(prompts)
+    return torch.stack([z[:, -1].argmax(dim=-1) for z in logits], dim=1).numpy()
+
+
+def token_load(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+    """Each expert's share of the words the model reads in training (every line but its last
+    word, <bos> kept, padding left out: the positions the balancing loss counts), as each layer's
+    router ranks it first: (layers, experts), each row summing to 1."""
+    tokens = training_tokens(corpus)[:, :-1]  # the positions the model read in training
+    with torch.no_grad(), router_logits(model) as logits:
+        model(tokens)
+    real = tokens != 0
+    return np.stack([expert_load(z[real]).numpy() for z in logits])
+
+
+def routing_table(chosen: np.ndarray, labels: Sequence[str], experts: int) -> np.ndarray:
+    """How many facts of each label go first to each expert: (labels, experts), rows in the
+    order the labels first appear. ``chosen`` is one layer's column of ``routes``, ``labels``
+    each fact's relation (or entity)."""
+    groups = list(dict.fromkeys(labels))
+    table = np.zeros((len(groups), experts), dtype=int)
+    for label, expert in zip(labels, chosen, strict=True):
+        table[groups.index(label), expert] += 1
+    return table
+
+
+def purity(table: np.ndarray) -> float:
+    """The share of facts routed to their group's most used expert (1: each group has one
+    expert)."""
+    return float(table.max(axis=1).sum() / table.sum())
+
+
+def own_experts(table: np.ndarray) -> int:
+    """How many experts take every fact of one group and no other fact (a group's own expert)."""
+    full = table == table.sum(axis=1, keepdims=True)  # (groups, experts): takes all of the group
+    alone = (table > 0).sum(axis=0) == 1  # (experts,): takes facts of one group only
+    return int((full.any(axis=0) & alone).sum())
+
+
+def chance_purity(
+    chosen: np.ndarray, labels: Sequence[str], experts: int, draws: int = 5000, seed: int = 0
+) -> float:
+    """The purity the same routes score when dealt to the facts at random, estimated as the mean
+    over ``draws`` shuffles from a seeded generator (its standard error is below 0.001 for the
+    lesson's 48 facts): what routing that ignores the labels scores, given how unevenly the
+    experts are used."""
+    groups = list(dict.fromkeys(labels))
+    codes = np.array([groups.index(label) for label in labels])
+    g = np.random.default_rng(seed)
+    shuffled = np.asarray(chosen)[np.argsort(g.random((draws, len(codes))), axis=1)]
+    counts = np.zeros((draws, len(groups), experts), dtype=int)
+    np.add.at(counts, (np.arange(draws)[:, None], codes[None, :], shuffled), 1)
+    return float((counts.max(axis=2).sum(axis=1) / len(codes)).mean())
+
+
+@contextmanager
+def erased(
+    model: LanguageModel, layer: int, expert: int, last_only: bool = False, shared: bool = False
+) -> Iterator[None]:
+    """While the block runs, ``expert`` of ``layer`` (a routed one, or with ``shared`` a shared
+    one) outputs zeros: its tokens keep only their other experts' shares (and the residual path).
+    ``last_only``: only at each line's last word (lesson 5 erased units there), the expert's gated
+    output taken out of the layer's output."""
+    moe = model.layers[layer].ffn
+    pool = moe.shared if shared else moe.experts
+    if not 0 <= expert < len(pool):
+        raise ValueError(f"expert must be in [0, {len(pool)}), got {expert}")
+    if last_only:
+        handle = moe.register_forward_hook(partial(_without_at_last, expert, shared))
+    else:
+        handle = pool[expert].register_forward_hook(lambda _m, _a, out: torch.zeros_like(out))
+    try:
+        yield
+    finally:
+        handle.remove()
+
+
+def _without_at_last(
+    expert: int, shared: bool, moe, args: tuple, out: torch.Tensor
+) -> torch.Tensor:
+    """The layer's output with ``expert``'s gated share (a shared one's whole output) removed at
+    the last position."""
+    x = args[0][:, -1]  # (batch, d_model): each line's last word
+    if shared:
+        taken = moe.shared[expert](x)
+    else:  # the gate is 0 where the router did not choose the expert
+        taken = moe.gates(x)[:, expert, None] * moe.experts[expert](x)
+    out = out.clone()
+    out[:, -1] -= taken
+    return out
+
+
+def facts_lost(
+    model: LanguageModel,
+    corpus: Corpus,
+    layer: int,
+    expert: int,
+    last_only: bool = False,
+    shared: bool = False,
+) -> np.ndarray:
+    """Which facts the model answers right, but no longer with ``expert`` of ``layer`` erased
+    (everywhere, or at the prompt's last word only; a routed expert, or a shared one): (facts,)
+    bool."""
+    right = fact_predictions(model, corpus)[1]
+    with erased(model, layer, expert, last_only, shared):
+        still = fact_predictions(model, corpus)[1]
+    return right & ~still
+
+
+def rebuild(name: str, seed: int) -> str:
+    """Train model ``name`` for ``seed`` and store it; one line saying what was done."""
+    settings = settings_of(name, seed)
+    began = time.perf_counter()
+    model, curve = train_language_model(settings)
+    size = save_model(model, settings, curve, model_file(name, seed))
+    right = fact_predictions(model, corpus_of(settings))[1]
+    return (
+        f"{name}, seed {seed}: {settings.steps} steps in {time.perf_counter() - began:.0f} s, "
+        f"loss {curve[-1]:.3f}, facts right {int(right.sum())} of {right.size}, "
+        f"{size / 1e3:.0f} kB in {model_file(name, seed).name}"
+    )
+
+
+if (
+    __name__ == "__main__"
+):  # rebuild: python -m course_lib.lessons.l07_mixture_of_experts.experiments.fact_experts [NAME SEED]
+    wanted = [(sys.argv[1], int(sys.argv[2]))] if len(sys.argv) == 3 else None
+    for name, seeds in STORED_SEEDS.items():
+        for seed in seeds:
+            if wanted is None or (name, seed) in wanted:
+                print(rebuild(name, seed), flush=True)

@@ -1,0 +1,121 @@
+"""The sparsity sweep over d_ff: a shortened sweep that runs, the stored sweep and the settings it
+claims, and a tie of the stored file to the code (its initial fractions and its first steps are
+what a fresh run gives)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.core.experiments.memory import (
+    SETTINGS as MODEL_SETTINGS,
+)
+from course_lib.core.experiments.memory import (
+    corpus_of,
+)
+from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import (
+    SETTINGS,
+    SWEEP_FILE,
+    SweepSettings,
+    load_sweep,
+    run_sweep,
+    save_sweep,
+)
+from devtools.spread.record import check_fresh_run
+
+# A shortened sweep: 3 entities (12 facts), a tiny model, 6 steps, 2 widths, 2 seeds (a second).
+SHORT = SweepSettings(
+    replace(MODEL_SETTINGS, n_entities=3, d_model=8, num_heads=2, steps=6, warmup=2),
+    widths=(8, 16),
+    seeds=(0, 1),
+)
+
+
+@pytest.fixture(scope="module")
+def short_sweep():
+    return run_sweep(SHORT)
+
+
+def test_a_shortened_sweep_returns_fractions_of_the_documented_shapes(short_sweep):
+    sweep = short_sweep
+    assert sweep.trained.shape == sweep.initial.shape == (2, 2, 2)  # (seeds, widths, layers)
+    assert sweep.facts_right.shape == (2, 2) and sweep.losses.shape == (2, 2, 6)
+    for fractions in (sweep.trained, sweep.initial):
+        assert np.isfinite(fractions).all() and ((fractions >= 0) & (fractions <= 1)).all()
+    assert sweep.facts == 12 and ((sweep.facts_right >= 0) & (sweep.facts_right <= 12)).all()
+    assert (sweep.losses[..., -1] < sweep.losses[..., 0]).all()  # training trains
+    assert not np.array_equal(sweep.trained, sweep.initial)
+    assert not np.array_equal(sweep.initial[0], sweep.initial[1])  # each seed its own run
+
+
+def test_each_run_is_the_shipped_recipe_with_only_d_ff_and_the_seed_changed():
+    for d_ff in SETTINGS.widths:
+        assert SETTINGS.at(d_ff) == replace(MODEL_SETTINGS, d_ff=d_ff, steps=SETTINGS.model.steps)
+        for seed in SETTINGS.seeds:
+            assert SETTINGS.at(d_ff, seed) == replace(SETTINGS.at(d_ff), seed=seed)
+    assert (
+        len(set(SETTINGS.seeds)) == len(SETTINGS.seeds) >= 5
+        and MODEL_SETTINGS.seed in SETTINGS.seeds
+    )
+    assert SETTINGS.model.steps <= MODEL_SETTINGS.steps and MODEL_SETTINGS.d_ff in SETTINGS.widths
+    assert SETTINGS.model.activation == "relu"
+
+
+def test_the_sweep_is_seeded_and_leaves_the_global_rng_alone(short_sweep):
+    state = torch.random.get_rng_state()
+    again = run_sweep(SHORT)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    for name in ("trained", "initial", "facts_right", "losses"):
+        assert np.array_equal(getattr(again, name), getattr(short_sweep, name)), name
+
+
+def test_save_and_load_round_trip(tmp_path, short_sweep):
+    path = tmp_path / "sweep.npz"
+    save_sweep(short_sweep, path)
+    loaded = load_sweep(path)
+    assert loaded.settings == SHORT and loaded.facts == short_sweep.facts
+    for name in ("trained", "initial", "facts_right", "losses"):
+        assert np.array_equal(getattr(loaded, name), getattr(short_sweep, name)), name
+
+
+def test_the_stored_sweep_matches_the_settings_it_claims():
+    sweep = load_sweep()
+    assert sweep.settings == SETTINGS
+    seeds, widths, layers = len(SETTINGS.seeds), len(SETTINGS.widths), SETTINGS.model.num_layers
+    assert sweep.trained.shape == sweep.initial.shape == (seeds, widths, layers)
+    assert sweep.losses.shape == (seeds, widths, SETTINGS.model.steps)
+    for fractions in (sweep.trained, sweep.initial):
+        assert ((fractions > 0) & (fractions < 1)).all()
+    assert sweep.facts == len(corpus_of(SETTINGS.model).facts) == 48
+    assert ((sweep.facts_right >= 0) & (sweep.facts_right <= 48)).all()
+    assert SWEEP_FILE.stat().st_size < 100_000  # 61 kB: the loss curves, 25 runs of 300 steps
+
+
+# Which runs are rebuilt to tie the file to the code: every seed at the two narrowest widths (cheap
+# models, every seed's corpus and draw) and every width at the shipped model's seed (every shape).
+RUNS = sorted(
+    {(s, i) for s in range(len(SETTINGS.seeds)) for i in (0, 1)}
+    | {(SETTINGS.seeds.index(MODEL_SETTINGS.seed), i) for i in range(len(SETTINGS.widths))}
+)
+
+
+def test_the_stored_fractions_at_initialisation_are_a_fresh_models():
+    """No training: the fraction counts units with a positive input, and the count moved under no
+    variant make spread tried (docs/spread.md), so it must be exactly the same."""
+    check_fresh_run("sparsity sweep: fractions at initialisation")
+
+
+def test_the_stored_curves_start_as_a_fresh_run_does():
+    """The warm-up does not depend on the number of steps, so a fresh 3-step run is the stored
+    run's first 3 steps, for every seed at the two narrowest widths and every width at the shipped
+    model's seed. Tolerance: 10 × the spread make spread measured (at most 3.5e-08,
+    docs/spread.md)."""
+    check_fresh_run("sparsity sweep: first 3 losses")
+
+
+def test_a_missing_file_names_the_rebuild_command():
+    with pytest.raises(FileNotFoundError, match="sparsity_sweep"):
+        load_sweep(SWEEP_FILE.with_name("none.npz"))

@@ -1,0 +1,76 @@
+"""The lesson packages describe themselves (``LESSON``), and the tables of lessons are made from
+those records: a lesson folder is all a new lesson adds."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_lib.core.i18n import catalogue
+from course_lib.core.lesson import Lesson
+from course_lib.lessons import lessons
+from devtools import lesson_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", lessons())
+def test_a_lessons_record_names_its_folder_its_notebooks_and_their_titles(name):
+    lesson = importlib.import_module(f"course_lib.lessons.{name}").LESSON
+    assert lesson.package == name
+    english = nbformat.read(ROOT / "notebooks" / lesson.notebook, as_version=4).cells[0].source
+    chinese = nbformat.read(ROOT / "notebooks/zh" / lesson.notebook, as_version=4).cells[0].source
+    assert english.startswith(f"# Lesson {lesson.number} · {lesson.title}\n")
+    title = catalogue("zh")[lesson.title]
+    assert chinese.startswith(f"# 第 {lesson.number} 课 · {title}\n")
+    assert lesson.goal in catalogue("zh"), "the index's Chinese row needs the goal's translation"
+
+
+def test_the_tables_of_lessons_are_the_records():
+    assert lesson_tables.out_of_date() == [], "run python -m devtools.lesson_tables"
+
+
+def test_a_new_lessons_record_adds_its_row_to_every_table(monkeypatch):
+    eighth = Lesson(8, "one_memory", "One memory, two languages", 70, "ask a model in two tongues")
+    monkeypatch.setattr(lesson_tables, "records", lambda: [eighth])
+    index = lesson_tables.table("index en")
+    assert index[2:] == [
+        "| 8 | [08_one_memory.ipynb](08_one_memory.ipynb) | ask a model in two tongues | 70 min |"
+    ]
+    assert lesson_tables.table("index zh")[2].endswith("| 70 分钟 |")
+    assert (
+        lesson_tables.table("readme zh")[-1]
+        == "| `zh/08_one_memory.ipynb` | ask a model in two tongues |"
+    )
+    text = "intro\n" + "\n".join(lesson_tables.table("readme en")[:3]) + "\n| old row |\n\nafter"
+    made = lesson_tables.replaced(text, "readme en")
+    assert "old row" not in made and made.endswith("| ask a model in two tongues |\n\nafter")
+
+
+def test_a_lesson_loads_its_parts_when_asked_and_names_them_when_it_has_none():
+    from course_lib.lessons import l06_locating_and_editing as lesson
+
+    assert lesson.editing is importlib.import_module(
+        "course_lib.lessons.l06_locating_and_editing.experiments.editing"
+    )
+    assert lesson.checks.__name__.endswith("l06_locating_and_editing.checks")
+    assert {"checks", "demos", "editing", "experiments", "figures", "zh"} <= set(dir(lesson))
+    with pytest.raises(AttributeError, match="no attribute 'edits'.*'editing'"):
+        lesson.edits  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"number": 0}, ValueError),
+        ({"minutes": 1.5}, TypeError),
+        ({"topic": "Mixture-of-experts"}, ValueError),
+    ],
+)
+def test_a_record_refuses_what_would_name_no_folder(fields, error):
+    values = {"number": 8, "topic": "one_memory", "title": "t", "minutes": 60, "goal": "g"}
+    with pytest.raises(error, match=next(iter(fields))):
+        Lesson(**(values | fields))
