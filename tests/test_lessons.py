@@ -4,6 +4,7 @@ those records: a lesson folder is all a new lesson adds."""
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 
 import nbformat
@@ -74,3 +75,29 @@ def test_a_record_refuses_what_would_name_no_folder(fields, error):
     values = {"number": 8, "topic": "one_memory", "title": "t", "minutes": 60, "goal": "g"}
     with pytest.raises(error, match=next(iter(fields))):
         Lesson(**(values | fields))
+
+
+def visible(mechanism: str, code: str) -> bool:
+    """Whether a notebook's code shows ``mechanism``: defines it (``def``/``class``) or shows a
+    library function's source (``show_source(mechanism)``)."""
+    if "." in mechanism:
+        return f"show_source({mechanism})" in code
+    return re.search(rf"^(def|class) {re.escape(mechanism)}\b", code, re.M) is not None
+
+
+@pytest.mark.parametrize("name", lessons())
+def test_each_mechanism_a_lesson_teaches_is_visible_where_it_is_taught(name):
+    lesson = importlib.import_module(f"course_lib.lessons.{name}").LESSON
+    assert len(lesson.mechanisms) >= 3, "a lesson names the mechanisms it teaches"
+    for edition in ("notebooks", "notebooks/zh"):
+        notebook = nbformat.read(ROOT / edition / lesson.notebook, as_version=4)
+        code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
+        hidden = [m for m in lesson.mechanisms if not visible(m, code)]
+        assert hidden == [], f"{edition}/{lesson.notebook} neither defines nor shows {hidden}"
+
+
+def test_a_mechanism_called_but_not_shown_is_not_visible():
+    code = "scores = memory.attributions(model, corpus)\nlayer_norm(x)\n"
+    assert not visible("memory.attributions", code) and not visible("layer_norm", code)
+    assert visible("memory.attributions", "show_source(memory.attributions)")
+    assert visible("layer_norm", "def layer_norm(x, gain, bias):\n    ...")

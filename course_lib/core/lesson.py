@@ -29,6 +29,10 @@ class Lesson:
     title: str
     minutes: int
     goal: str  # "you will be able to …", the index's sentence
+    # The mechanisms the lesson teaches, each visible in its notebook where it is taught: a name
+    # the notebook defines (``"layer_norm"``: ``def layer_norm`` in a cell, the learner's own or the
+    # lesson's), or a library function it shows (``"memory.attributions"``: ``show_source(...)``)
+    mechanisms: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         positive_int("number", self.number)

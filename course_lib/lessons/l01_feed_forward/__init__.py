@@ -12,6 +12,7 @@ LESSON = Lesson(
     goal=N_(
         "build the FFN in PyTorch and NumPy, read its shapes and parameters, and place it after attention in the Transformer pipeline"
     ),
+    mechanisms=("FeedForwardNN", "MyFeedForward", "attention_weights"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

@@ -12,6 +12,7 @@ LESSON = Lesson(
     goal=N_(
         "explain and measure why d_ff > d_model, why the activation is needed, how capacity grows with width"
     ),
+    mechanisms=("collapsed_rank", "swiglu", "regions"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

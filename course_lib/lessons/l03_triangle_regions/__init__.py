@@ -12,6 +12,7 @@ LESSON = Lesson(
     goal=N_(
         'build by hand a 2 → 6 → 2 ReLU network deciding "inside the triangle?", see what nonlinearity loses and gains'
     ),
+    mechanisms=("edge_weights", "and_gate", "or_gate", "detector_weights"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

@@ -12,6 +12,13 @@ LESSON = Lesson(
     goal=N_(
         "write LayerNorm, RMSNorm and the sublayer connection, post-norm and pre-norm, equal to PyTorch's layers"
     ),
+    mechanisms=(
+        "layer_norm",
+        "sublayer.rms_norm",
+        "sublayer.SublayerConnection.forward",
+        "pre_norm_connection",
+        "pre_norm_encoder_layer",
+    ),
 )
 
 __getattr__, __dir__ = submodules(__name__)

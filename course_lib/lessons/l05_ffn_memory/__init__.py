@@ -12,6 +12,7 @@ LESSON = Lesson(
     goal=N_(
         "open a small trained language model and find the FFN units that store its facts: keys, values, erasing a memory, sparse activations"
     ),
+    mechanisms=("memory.attributions", "value_projection", "find_fact_unit"),
 )
 
 __getattr__, __dir__ = submodules(__name__)
