@@ -1,7 +1,8 @@
-"""No demo trains a network when a control moves: what each value shows comes from stored results
-or a quick computation. Checked in a fresh interpreter, where nothing is cached yet, with the
-course's one trainer (``experiments.training.adam_steps``) made to refuse: every value of every
-control of every demo is asked for once. The same probe, with the width demo's stored runs hidden,
+"""No demo trains a network or edits a model when a control moves: what each value shows comes
+from stored results or a quick computation. Checked in a fresh interpreter, where nothing is cached
+yet, with the course's one trainer (``experiments.training.adam_steps``) and lesson 6's edits (the
+rank-one edit, knowledge neurons, fine-tuning) made to refuse: every value of every control of every
+demo is asked for once. The same probe, with the width demo's stored runs hidden,
 must name that demo, so a demo that trains cannot pass unseen."""
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ def refuse(*args, **kwargs):
     raise RuntimeError("trained on a move")
 
 training.adam_steps = refuse  # before any demo module imports it by name
+from course_lib.lessons.l06_locating_and_editing.experiments import editing
+
+for name in ("rank_one_edit", "neuron_edit", "fine_tune_edit", "rank_one_update_for"):
+    setattr(editing, name, refuse)
 from course_lib.core.widgets import all_demos
 
 def trained(demos):
@@ -45,7 +50,7 @@ print(json.dumps({"as shipped": as_shipped, "runs hidden": trained(width)}))
 """
 
 
-def test_no_demo_trains_a_network_when_a_control_moves():
+def test_no_demo_trains_or_edits_when_a_control_moves():
     run = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, check=True
     )
