@@ -67,7 +67,7 @@ def test_the_ffn_inside_is_feedforward_and_its_hidden_units_are_readable(activat
     x = torch.randn(2, 5, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
     with torch.no_grad(), editing_hidden_units(model.layers, lambda _i, h: h):
         torch.testing.assert_close(ffn(x), ffn.linear2(ffn.hidden(x)), atol=0, rtol=0)
-    assert not ffn.dropout._forward_pre_hooks  # the edit's hook is gone once the block ends
+    assert not ffn.hook_hidden._forward_hooks  # the edit's hook is gone once the block ends
     with torch.no_grad():
         first = model.layers[0]
         h = model.position(model.embed(tokens))
@@ -226,7 +226,9 @@ def test_a_moe_model_holds_a_mixture_of_its_experts_in_every_block():
         torch.testing.assert_close(model(tokens), model.norm(x) @ model.unembedding.T)
 
 
-def test_a_moe_models_hidden_units_cannot_be_edited_as_one_layer():
+def test_a_moe_models_hidden_units_cannot_be_edited_or_read_as_one_layer():
     model = small_model(ffn="moe", d_ff=6)
     with pytest.raises(ValueError, match="edit: a mixture of experts has no single hidden layer"):
         model(random_tokens(1, 4), edit=lambda i, h: h)
+    with pytest.raises(ValueError, match="ffn_hidden: a mixture of experts has no single hidden"):
+        model.ffn_hidden(random_tokens(1, 4))

@@ -150,18 +150,17 @@ def train_language_model(
 @contextmanager
 def router_logits(model: LanguageModel) -> Iterator[list[torch.Tensor]]:
     """While the block runs, every forward's router logits, one (batch, seq_len, E) per layer
-    with a mixture of experts (none for a dense model)."""
+    with a mixture of experts (none for a dense model), as the hook points
+    ``layers.i.ffn.hook_router_logits`` see them; not detached: the balancing loss trains on
+    them."""
     found: list[torch.Tensor] = []
-    handles = [
-        layer.ffn.router.register_forward_hook(lambda _m, _a, out: found.append(out))
-        for layer in model.layers
+    names = [
+        f"layers.{i}.ffn.hook_router_logits"
+        for i, layer in enumerate(model.layers)
         if isinstance(layer.ffn, MixtureOfExperts)
     ]
-    try:
+    with model.hooks([(name, lambda logits, _hook: found.append(logits)) for name in names]):
         yield found
-    finally:
-        for handle in handles:
-            handle.remove()
 
 
 def fact_predictions(

@@ -10,6 +10,12 @@ parameter budget, width ``equal_budget_gated_d_ff(d_ff)``, in every block; its h
 act(x W) * (x V), and its values the rows of W2 as well. ``ffn="moe"`` puts a
 ``MixtureOfExperts`` of ``num_experts`` experts of width ``d_ff``, top ``k``, in every block
 (lesson 7); its hidden units belong to one expert each and are not read or edited here.
+
+Anything inside can be read or changed at its hook points (``model.hooks``):
+``model.run_with_cache(tokens)``, ``model.run_with_hooks(tokens, fwd_hooks=[(name, fn)])``, with
+names such as ``hook_embed``, ``layers.0.hook_resid_pre``, ``layers.0.self_attn.hook_pattern``,
+``layers.0.self_attn.hook_out``, ``layers.0.hook_resid_mid``, ``layers.0.ffn.hook_hidden``,
+``layers.0.ffn.hook_out``, ``layers.0.hook_resid_post`` (``model.hook_points()`` lists them all).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from course_lib.core.model.ffn import (
     GatedFeedForward,
     equal_budget_gated_d_ff,
 )
+from course_lib.core.model.hooks import HookedModule, HookPoint, caching, hooks
 from course_lib.core.model.moe import MixtureOfExperts
 from course_lib.core.model.sublayer import EncoderLayer, LayerNorm
 from course_lib.core.model.transformer import Embeddings, PositionalEncoding, create_sequence_mask
@@ -40,31 +47,31 @@ FFN_KINDS = ("plain", *GATED_VARIANTS, "moe")
 
 @contextmanager
 def editing_hidden_units(layers: nn.ModuleList, edit: HiddenEdit | None) -> Iterator[None]:
-    """While the block runs, ``edit`` applied to every layer's FFN hidden units. The FFN's own
-    forward computes them; what enters its dropout is exactly act(x W1 + b1) (or act(x W) * (x V)),
-    so a forward pre-hook there changes them before W2 reads them."""
-    handles = []
-    if edit is not None:
-        if any(isinstance(layer.ffn, MixtureOfExperts) for layer in layers):
-            raise ValueError(
-                "edit: a mixture of experts has no single hidden layer to edit (each expert has "
-                "its own); edit an expert's output instead"
-            )
-        for i, layer in enumerate(layers):
-            hook = partial(_edited, edit, i)
-            handles.append(layer.ffn.dropout.register_forward_pre_hook(hook))
-    try:
+    """While the block runs, ``edit`` applied to every layer's FFN hidden units, at each FFN's
+    hook point ``hook_hidden``: what the FFN's W2 then reads is ``edit(layer index, hidden)``."""
+    if edit is None:
         yield
-    finally:
-        for handle in handles:
-            handle.remove()
+        return
+    _one_hidden_layer(layers, "edit")
+    edits = [(f"{i}.ffn.hook_hidden", partial(_edited, edit, i)) for i in range(len(layers))]
+    with hooks(layers, edits):
+        yield
 
 
-def _edited(edit: HiddenEdit, index: int, _module: nn.Module, args: tuple) -> tuple:
-    return (edit(index, args[0]),)
+def _edited(edit: HiddenEdit, index: int, hidden: torch.Tensor, _hook: HookPoint) -> torch.Tensor:
+    return edit(index, hidden)
 
 
-class LanguageModel(nn.Module):
+def _one_hidden_layer(layers: nn.ModuleList, argument: str) -> None:
+    if any(isinstance(layer.ffn, MixtureOfExperts) for layer in layers):
+        raise ValueError(
+            f"{argument}: a mixture of experts has no single hidden layer to read or edit (each "
+            "expert has its own, layers.0.ffn.experts.0.hook_hidden); edit an expert's output "
+            "instead"
+        )
+
+
+class LanguageModel(HookedModule):
     """token ids (batch, seq_len) -> next-token logits (batch, seq_len, vocab_size).
 
     Pre-norm blocks: x + attn(LN(x)) under a causal mask, then x + FFN(LN(x)); a final LayerNorm;
@@ -77,7 +84,8 @@ class LanguageModel(nn.Module):
     "relu", its default. ``ffn="moe"``: each FFN is a ``MixtureOfExperts`` of ``num_experts``
     experts of width ``d_ff`` with ``activation``, top ``k``, renormalised gates (unless
     ``renormalise`` is False), and ``shared_experts`` more that every token runs. ``self.d_ff`` is
-    the width of the hidden layer actually built (one expert's, for a mixture).
+    the width of the hidden layer actually built (one expert's, for a mixture). Hook point of its
+    own: ``hook_embed``, the token embeddings before the positions.
     """
 
     def __init__(
@@ -108,6 +116,7 @@ class LanguageModel(nn.Module):
                 f"variant's ({ffn}: {GATED_VARIANTS[ffn]}); got activation={activation!r}"
             )
         self.embed = Embeddings(vocab_size, d_model)
+        self.hook_embed = HookPoint()  # an identity: a place to look
         # std 1/sqrt(d_model): after Embeddings' sqrt(d_model) the inputs are ~1 per entry, and
         # the tied output logits LN(x) E^T start with a spread of ~1
         nn.init.normal_(self.embed.lut.weight, std=d_model**-0.5)
@@ -151,7 +160,7 @@ class LanguageModel(nn.Module):
         """The stream after the last block, before the final LayerNorm, or as it enters block
         ``stop_at_layer``: (batch, seq_len, d_model)."""
         self._sequence_length(token_ids)  # a learner's ids are checked where they enter
-        x = self.position(self.embed(token_ids))
+        x = self.position(self.hook_embed(self.embed(token_ids)))
         return self.run_blocks(x, 0, edit, stop_at_layer)
 
     def run_blocks(
@@ -181,15 +190,13 @@ class LanguageModel(nn.Module):
 
     def ffn_hidden(self, token_ids: torch.Tensor) -> torch.Tensor:
         """Every layer's FFN hidden units act(x W1 + b1), or act(x W) * (x V) for a gated FFN:
-        (num_layers, batch, seq_len, d_ff)."""
-        hidden: list[torch.Tensor] = []
-
-        def record(_index: int, h: torch.Tensor) -> torch.Tensor:
-            hidden.append(h)
-            return h
-
-        self.residual_stream(token_ids, record)
-        return torch.stack(hidden)
+        (num_layers, batch, seq_len, d_ff), as the hook points ``layers.i.ffn.hook_hidden`` see
+        them."""
+        _one_hidden_layer(self.layers, "ffn_hidden")
+        names = [f"layers.{i}.ffn.hook_hidden" for i in range(len(self.layers))]
+        with caching(self, names) as cache:
+            self.residual_stream(token_ids)
+        return torch.stack([cache[name] for name in names])
 
     def values(self, layer: int) -> torch.Tensor:
         """Each unit's value vector v_i of ``layer``'s FFN, what the unit adds to the stream per unit
