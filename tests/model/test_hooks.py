@@ -15,7 +15,7 @@ from torch import nn
 
 from course_lib.core.model import hooks as H
 from course_lib.core.model.ffn import FeedForward, GatedFeedForward
-from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.model.language_model import LanguageModel, LanguageModelConfig
 from course_lib.core.model.moe import MixtureOfExperts
 from course_lib.core.model.sublayer import EncoderLayer
 from course_lib.core.model.transformer import create_sequence_mask
@@ -23,11 +23,11 @@ from course_lib.core.model.transformer import create_sequence_mask
 VOCAB = 30
 
 
-def small_model(seed: int = 0, **options) -> LanguageModel:
-    options = {"d_model": 16, "num_heads": 2, "d_ff": 24} | options
+def small_model(seed: int = 0, **fields) -> LanguageModel:
+    config = LanguageModelConfig(VOCAB, **({"d_model": 16, "num_heads": 2, "d_ff": 24} | fields))
     with torch.random.fork_rng():
         torch.manual_seed(seed)
-        return LanguageModel(VOCAB, **options).double().eval()
+        return LanguageModel(config).double().eval()
 
 
 def tokens(batch: int = 3, length: int = 7, seed: int = 1) -> torch.Tensor:
