@@ -29,6 +29,7 @@ from course_lib.core.experiments.memory import (
     save_model,
     scale_units,
     stored_model,
+    stored_weights,
     train_language_model,
     unit_gradients,
     unit_promotes,
@@ -101,6 +102,26 @@ def test_save_and_load_round_trip(tmp_path, short_run):
     assert settings == SHORT and np.array_equal(stored_losses, losses)
     for name, value in model.state_dict().items():
         assert torch.equal(loaded.state_dict()[name], value), name
+
+
+STORED_MODELS = sorted(
+    path
+    for pattern in ("fact_lm*.npz", "fact_moe_*.npz")
+    for path in WEIGHTS_FILE.parent.glob(pattern)
+)
+
+
+@pytest.mark.parametrize("path", STORED_MODELS, ids=lambda p: p.stem)
+def test_every_stored_models_weights_are_its_state_dict_the_hook_points_adding_none(path):
+    """The models' hook points hold no state: every stored model's file names exactly the
+    parameters its config builds, and loads into them value for value."""
+    assert len(STORED_MODELS) == 9  # lesson 5's, lesson 6's and lesson 7's seven
+    model, _, _ = load_model(path)
+    stored = stored_weights(path)
+    assert set(stored) == set(model.state_dict()) == {n for n, _ in model.named_parameters()}
+    assert model.hook_points() and all("hook" not in name for name in stored)
+    for name, value in model.state_dict().items():
+        assert np.array_equal(value.numpy(), stored[name]), name
 
 
 def test_a_missing_weights_file_names_the_rebuild_command(tmp_path):

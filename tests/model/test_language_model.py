@@ -1,7 +1,9 @@
-"""The small language model: shapes, causality, tied output embedding, and FFNs that are the
-course's FeedForward inside the course's EncoderLayer."""
+"""The small language model: shapes, causality, tied output embedding, FFNs that are the course's
+FeedForward inside the course's EncoderLayer, and the one config that shapes it."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 import torch
@@ -13,7 +15,11 @@ from course_lib.core.model.ffn import (
     equal_budget_gated_d_ff,
     module_parameters,
 )
-from course_lib.core.model.language_model import LanguageModel, editing_hidden_units
+from course_lib.core.model.language_model import (
+    LanguageModel,
+    LanguageModelConfig,
+    editing_hidden_units,
+)
 from course_lib.core.model.moe import MixtureOfExperts, moe_parameters
 from course_lib.core.model.transformer import create_sequence_mask
 
@@ -24,7 +30,7 @@ def small_model(seed: int = 0, **kwargs) -> LanguageModel:
     options = {"d_model": 16, "num_layers": 2, "num_heads": 2, "d_ff": 24} | kwargs
     with torch.random.fork_rng():  # the global RNG is left as it was
         torch.manual_seed(seed)
-        return LanguageModel(VOCAB, **options).double().eval()
+        return LanguageModel(LanguageModelConfig(VOCAB, **options)).double().eval()
 
 
 def random_tokens(batch: int, length: int, seed: int = 1) -> torch.Tensor:
@@ -67,7 +73,7 @@ def test_the_ffn_inside_is_feedforward_and_its_hidden_units_are_readable(activat
     x = torch.randn(2, 5, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
     with torch.no_grad(), editing_hidden_units(model.layers, lambda _i, h: h):
         torch.testing.assert_close(ffn(x), ffn.linear2(ffn.hidden(x)), atol=0, rtol=0)
-    assert not ffn.dropout._forward_pre_hooks  # the edit's hook is gone once the block ends
+    assert not ffn.hook_hidden._forward_hooks  # the edit's hook is gone once the block ends
     with torch.no_grad():
         first = model.layers[0]
         h = model.position(model.embed(tokens))
@@ -112,23 +118,52 @@ def test_the_output_embedding_is_the_input_embedding():
 
 def test_the_embeddings_start_small_so_the_first_logits_are_moderate():
     with torch.random.fork_rng():
-        model = LanguageModel(VOCAB, d_model=64)
+        model = LanguageModel(LanguageModelConfig(VOCAB, d_model=64))
     std = model.embed.lut.weight.std().item()
     assert 0.1 < std < 0.15  # 1/sqrt(64) = 0.125, not nn.Embedding's 1
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "error", "message"),
+    ("fields", "error", "message"),
     [
+        ({"vocab_size": 0}, ValueError, "vocab_size must be a positive int, got 0"),
         ({"activation": "silu"}, ValueError, "activation must be one of \\['gelu', 'relu'\\]"),
-        ({"num_layers": 0}, ValueError, "num_layers must be a positive int"),
-        ({"max_len": 2.5}, TypeError, "max_len must be a positive int"),
+        ({"num_layers": 0}, ValueError, "num_layers must be a positive int, got 0"),
+        ({"max_len": 2.5}, TypeError, "max_len must be a positive int, got 2.5 \\(float\\)"),
         ({"d_model": 10, "num_heads": 4}, ValueError, "d_model must be divisible by num_heads"),
+        ({"dropout": 1.0}, ValueError, "dropout must be a float in \\[0, 1\\), got 1.0"),
+        ({"num_experts": -1}, ValueError, "num_experts must be a positive int, got -1"),
+        ({"k": 0}, ValueError, "k must be an int >= 1, got 0"),
+        ({"k": 5}, ValueError, "k must be at most num_experts=4, got 5"),
+        ({"shared_experts": -1}, ValueError, "shared_experts must be an int >= 0, got -1"),
+        ({"renormalise": "yes"}, TypeError, "renormalise must be a bool, got 'yes'"),
     ],
 )
-def test_bad_arguments_are_named(kwargs, error, message):
+def test_bad_config_fields_are_named_with_their_value_and_what_is_accepted(fields, error, message):
+    fields = {"vocab_size": VOCAB, "d_model": 16, "num_heads": 2} | fields
     with pytest.raises(error, match=message):
-        LanguageModel(VOCAB, **({"d_model": 16, "num_heads": 2} | kwargs))
+        LanguageModelConfig(**fields)
+    with pytest.raises(error, match=message):  # the same from the model's own arguments
+        LanguageModel(fields.pop("vocab_size"), **fields)
+
+
+def test_the_config_is_frozen_and_the_model_built_from_its_fields_is_the_same():
+    config = LanguageModelConfig(VOCAB, d_model=16, num_heads=2, d_ff=24, ffn="swiglu")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.d_ff = 48
+    assert config.hidden_width == equal_budget_gated_d_ff(24) == 16
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        built = LanguageModel(config)
+        torch.manual_seed(0)
+        from_fields = LanguageModel(VOCAB, 16, num_heads=2, d_ff=24, ffn="swiglu")
+    assert from_fields.config == config and built.config is config
+    for (name, a), b in zip(
+        built.state_dict().items(), from_fields.state_dict().values(), strict=True
+    ):
+        assert torch.equal(a, b), name
+    with pytest.raises(TypeError, match="config must come alone or be made from its fields"):
+        LanguageModel(config, ffn="moe")
 
 
 def test_too_long_a_sequence_and_a_bad_layer_are_named():
@@ -206,7 +241,7 @@ def test_a_gated_model_is_causal_and_its_blocks_are_encoder_layers():
 )
 def test_a_bad_ffn_option_is_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        LanguageModel(VOCAB, d_model=16, num_heads=2, **kwargs)
+        LanguageModelConfig(VOCAB, d_model=16, num_heads=2, **kwargs)
 
 
 # ---- the mixture-of-experts option (lesson 7)
@@ -226,7 +261,9 @@ def test_a_moe_model_holds_a_mixture_of_its_experts_in_every_block():
         torch.testing.assert_close(model(tokens), model.norm(x) @ model.unembedding.T)
 
 
-def test_a_moe_models_hidden_units_cannot_be_edited_as_one_layer():
+def test_a_moe_models_hidden_units_cannot_be_edited_or_read_as_one_layer():
     model = small_model(ffn="moe", d_ff=6)
     with pytest.raises(ValueError, match="edit: a mixture of experts has no single hidden layer"):
         model(random_tokens(1, 4), edit=lambda i, h: h)
+    with pytest.raises(ValueError, match="ffn_hidden: a mixture of experts has no single hidden"):
+        model.ffn_hidden(random_tokens(1, 4))

@@ -24,7 +24,7 @@ from course_lib.core.experiments import DTYPE, default_dtype
 from course_lib.core.experiments.facts import Corpus, make_corpus
 from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.training import adam_steps
-from course_lib.core.model.language_model import HiddenEdit, LanguageModel
+from course_lib.core.model.language_model import HiddenEdit, LanguageModel, LanguageModelConfig
 from course_lib.core.model.moe import MixtureOfExperts, balancing_loss
 from course_lib.core.threads import torch_threads
 
@@ -79,23 +79,29 @@ def _corpus(
     return make_corpus(seed, n_entities, repeats, filler_per_fact, paraphrases)
 
 
+def model_config(settings: Settings, vocab_size: int) -> LanguageModelConfig:
+    """The shape of the model ``settings`` trains, for a vocabulary of ``vocab_size`` words."""
+    return LanguageModelConfig(
+        vocab_size=vocab_size,
+        d_model=settings.d_model,
+        num_layers=settings.num_layers,
+        num_heads=settings.num_heads,
+        d_ff=settings.d_ff,
+        activation=settings.activation,
+        ffn=settings.ffn,
+        num_experts=settings.num_experts,
+        k=settings.k,
+        shared_experts=settings.shared_experts,
+        renormalise=settings.renormalise,
+    )
+
+
 def build_model(settings: Settings, vocab_size: int) -> LanguageModel:
     """The untrained model of ``settings``, in float64, its initial weights drawn from the seed."""
+    config = model_config(settings, vocab_size)
     with torch.random.fork_rng(), default_dtype(DTYPE):  # the global RNG is left as it was
         torch.manual_seed(settings.seed)
-        model = LanguageModel(
-            vocab_size,
-            settings.d_model,
-            settings.num_layers,
-            settings.num_heads,
-            settings.d_ff,
-            activation=settings.activation,
-            ffn=settings.ffn,
-            num_experts=settings.num_experts,
-            k=settings.k,
-            shared_experts=settings.shared_experts,
-            renormalise=settings.renormalise,
-        )
+        model = LanguageModel(config)
     return model.eval()  # no dropout anywhere (p = 0); eval keeps it explicit
 
 
@@ -151,18 +157,17 @@ def train_language_model(
 @contextmanager
 def router_logits(model: LanguageModel) -> Iterator[list[torch.Tensor]]:
     """While the block runs, every forward's router logits, one (batch, seq_len, E) per layer
-    with a mixture of experts (none for a dense model)."""
+    with a mixture of experts (none for a dense model), as the hook points
+    ``layers.i.ffn.hook_router_logits`` see them; not detached: the balancing loss trains on
+    them."""
     found: list[torch.Tensor] = []
-    handles = [
-        layer.ffn.router.register_forward_hook(lambda _m, _a, out: found.append(out))
-        for layer in model.layers
+    names = [
+        f"layers.{i}.ffn.hook_router_logits"
+        for i, layer in enumerate(model.layers)
         if isinstance(layer.ffn, MixtureOfExperts)
     ]
-    try:
+    with model.hooks([(name, lambda logits, _hook: found.append(logits)) for name in names]):
         yield found
-    finally:
-        for handle in handles:
-            handle.remove()
 
 
 def fact_predictions(

@@ -23,6 +23,7 @@ from course_lib.core._validate import (
     probability,
     tensor_input,
 )
+from course_lib.core.model.hooks import HookedModule, HookPoint
 
 ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "relu": F.relu,
@@ -52,14 +53,14 @@ def activation_fn(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
     return ACTIVATIONS[choice("activation", name, ACTIVATIONS)]
 
 
-class FeedForward(nn.Module):
+class FeedForward(HookedModule):
     """FFN(x) = dropout(act(x W1 + b1)) W2 + b2, applied to every position alone.
 
     x: (..., d_model) -> (..., d_model); the hidden layer has d_ff units (512 -> 2048 -> 512).
     The hidden dropout is an implementation choice (tensor2tensor, PyTorch), not in the paper's
     formula; the paper's dropouts sit outside the FFN (``model.transformer.dropout_sites``).
-    Its input is exactly the hidden units, so a forward pre-hook on ``self.dropout`` reads or
-    edits them (``model.language_model`` does, for every kind of FFN).
+    Hook points (``model.hooks``): ``hook_hidden``, the hidden units act(x W1 + b1) before the
+    dropout, and ``hook_out``, the FFN's output.
     """
 
     def __init__(
@@ -72,6 +73,7 @@ class FeedForward(nn.Module):
         self.linear1 = nn.Linear(d_model, d_ff)  # W1: up-projection (升维)
         self.dropout = nn.Dropout(probability("dropout", dropout))
         self.linear2 = nn.Linear(d_ff, d_model)  # W2: down-projection (降维)
+        self.hook_hidden, self.hook_out = HookPoint(), HookPoint()  # identities: places to look
 
     def _check(self, x: torch.Tensor) -> None:
         tensor_input("x", x, self.d_model)
@@ -82,7 +84,8 @@ class FeedForward(nn.Module):
         return ACTIVATIONS[self.activation](self.linear1(x))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.linear2(self.dropout(self.hidden(x)))
+        h = self.hook_hidden(self.hidden(x))  # act(x W1 + b1): (..., d_ff)
+        return self.hook_out(self.linear2(self.dropout(h)))
 
     def extra_repr(self) -> str:
         return f"activation={self.activation!r}"
@@ -206,10 +209,12 @@ def gated_ffn(
     return gated_hidden(x, W, V, variant) @ W2
 
 
-class GatedFeedForward(nn.Module):
+class GatedFeedForward(HookedModule):
     """FFN_GLU(x) = (act(x W) * (x V)) W2, Shazeer 2020; no biases, as in the paper.
 
     x: (..., d_model) -> (..., d_model). Three matrices, so 3*d_model*d_ff parameters.
+    Hook points: ``hook_hidden``, the hidden units act(x W) * (x V) before the dropout, and
+    ``hook_out``, the FFN's output (the names of ``FeedForward``'s).
     """
 
     def __init__(
@@ -223,6 +228,7 @@ class GatedFeedForward(nn.Module):
         self.up = nn.Linear(d_model, d_ff, bias=False)  # V: the linear branch
         self.dropout = nn.Dropout(probability("dropout", dropout))
         self.down = nn.Linear(d_ff, d_model, bias=False)  # W2
+        self.hook_hidden, self.hook_out = HookPoint(), HookPoint()  # identities: places to look
 
     def _check(self, x: torch.Tensor) -> None:
         tensor_input("x", x, self.d_model)
@@ -233,7 +239,8 @@ class GatedFeedForward(nn.Module):
         return gated_hidden(x, self.gate.weight.T, self.up.weight.T, self.variant)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.down(self.dropout(self.hidden(x)))  # (..., d_model)
+        h = self.hook_hidden(self.hidden(x))  # act(x W) * (x V): (..., d_ff)
+        return self.hook_out(self.down(self.dropout(h)))  # (..., d_model)
 
 
 def count_gated_parameters(d_model: int = 512, d_ff: int = 1365) -> int:

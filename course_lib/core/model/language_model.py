@@ -3,30 +3,46 @@ be read: token ``Embeddings``, sinusoidal ``PositionalEncoding``, then pre-norm 
 ``EncoderLayer`` under a causal mask (a GPT block is exactly that), then a final ``LayerNorm`` and
 the output embedding, tied to the input one: logits = LN(x) E^T.
 
-Every FFN hidden layer can be read (``ffn_hidden``) and edited (``forward(..., edit=...)``): the
-hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva et al. 2021, W2's rows the values.
-``ffn="swiglu"`` (or another of ``GATED_VARIANTS``) puts a bias-free ``GatedFeedForward`` of equal
-parameter budget, width ``equal_budget_gated_d_ff(d_ff)``, in every block; its hidden units are
-act(x W) * (x V), and its values the rows of W2 as well. ``ffn="moe"`` puts a
-``MixtureOfExperts`` of ``num_experts`` experts of width ``d_ff``, top ``k``, in every block
-(lesson 7); its hidden units belong to one expert each and are not read or edited here.
+Its shape is one frozen ``LanguageModelConfig`` (as nanoGPT's ``GPTConfig``):
+``LanguageModel(config)``. Every FFN hidden layer can be read (``ffn_hidden``) and edited
+(``forward(..., edit=...)``): the hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva
+et al. 2021, W2's rows the values. ``ffn="swiglu"`` (or another of ``GATED_VARIANTS``) puts a
+bias-free ``GatedFeedForward`` of equal parameter budget, width ``equal_budget_gated_d_ff(d_ff)``,
+in every block; its hidden units are act(x W) * (x V), and its values the rows of W2 as well.
+``ffn="moe"`` puts a ``MixtureOfExperts`` of ``num_experts`` experts of width ``d_ff``, top ``k``,
+in every block (lesson 7); its hidden units belong to one expert each and are not read or edited
+here.
+
+Anything inside can be read or changed at its hook points (``model.hooks``):
+``model.run_with_cache(tokens)``, ``model.run_with_hooks(tokens, fwd_hooks=[(name, fn)])``, with
+names such as ``hook_embed``, ``layers.0.hook_resid_pre``, ``layers.0.self_attn.hook_pattern``,
+``layers.0.self_attn.hook_out``, ``layers.0.hook_resid_mid``, ``layers.0.ffn.hook_hidden``,
+``layers.0.ffn.hook_out``, ``layers.0.hook_resid_post`` (``model.hook_points()`` lists them all).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 
 import torch
 from torch import nn
 
-from course_lib.core._validate import choice, positive_int
+from course_lib.core._validate import (
+    choice,
+    flag,
+    int_at_least,
+    positive_int,
+    probability,
+)
 from course_lib.core.model.ffn import (
     GATED_VARIANTS,
     GatedFeedForward,
     equal_budget_gated_d_ff,
 )
+from course_lib.core.model.hooks import HookedModule, HookPoint, caching, hooks
 from course_lib.core.model.moe import MixtureOfExperts
 from course_lib.core.model.sublayer import EncoderLayer, LayerNorm
 from course_lib.core.model.transformer import Embeddings, PositionalEncoding, create_sequence_mask
@@ -38,96 +54,137 @@ HiddenEdit = Callable[[int, torch.Tensor], torch.Tensor]
 FFN_KINDS = ("plain", *GATED_VARIANTS, "moe")
 
 
+@dataclass(frozen=True)
+class LanguageModelConfig:
+    """The shape of a ``LanguageModel``, every field checked when it is made.
+
+    ``ffn="plain"`` (the default): each FFN is a ``FeedForward`` of width ``d_ff`` with
+    ``activation``. A gated ``ffn`` ("reglu", "geglu", "swiglu") is a bias-free
+    ``GatedFeedForward`` of width ``equal_budget_gated_d_ff(d_ff)`` (3 d d_ff' = 2 d d_ff up to
+    rounding), whose activation is the variant's (SwiGLU: SiLU); ``activation`` must then stay
+    "relu", its default. ``ffn="moe"``: each FFN is a ``MixtureOfExperts`` of ``num_experts``
+    experts of width ``d_ff`` with ``activation``, top ``k``, renormalised gates (unless
+    ``renormalise`` is False), and ``shared_experts`` more that every token runs.
+    """
+
+    vocab_size: int
+    d_model: int = 64
+    num_layers: int = 2
+    num_heads: int = 4
+    d_ff: int = 256
+    max_len: int = 12
+    activation: str = "relu"
+    dropout: float = 0.0
+    ffn: str = "plain"
+    num_experts: int = 4
+    k: int = 2
+    shared_experts: int = 0
+    renormalise: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("vocab_size", "d_model", "num_layers", "num_heads", "d_ff", "max_len"):
+            positive_int(name, getattr(self, name))
+        if self.d_model % self.num_heads:
+            raise ValueError(
+                f"d_model must be divisible by num_heads, got {self.d_model} and {self.num_heads}"
+            )
+        choice("activation", self.activation, ("relu", "gelu"))
+        probability("dropout", self.dropout)
+        choice("ffn", self.ffn, FFN_KINDS)
+        if self.ffn in GATED_VARIANTS and self.activation != "relu":
+            raise ValueError(
+                f"activation must be 'relu' (unused) with a gated ffn, whose activation is its "
+                f"variant's ({self.ffn}: {GATED_VARIANTS[self.ffn]}); "
+                f"got activation={self.activation!r}"
+            )
+        positive_int("num_experts", self.num_experts)
+        int_at_least("k", self.k, 1)
+        if self.k > self.num_experts:
+            raise ValueError(f"k must be at most num_experts={self.num_experts}, got {self.k}")
+        int_at_least("shared_experts", self.shared_experts, 0)
+        flag("renormalise", self.renormalise)
+
+    @property
+    def hidden_width(self) -> int:
+        """The width of each FFN's hidden layer as built (one expert's, for a mixture)."""
+        return equal_budget_gated_d_ff(self.d_ff) if self.ffn in GATED_VARIANTS else self.d_ff
+
+
 @contextmanager
 def editing_hidden_units(layers: nn.ModuleList, edit: HiddenEdit | None) -> Iterator[None]:
-    """While the block runs, ``edit`` applied to every layer's FFN hidden units. The FFN's own
-    forward computes them; what enters its dropout is exactly act(x W1 + b1) (or act(x W) * (x V)),
-    so a forward pre-hook there changes them before W2 reads them."""
-    handles = []
-    if edit is not None:
-        if any(isinstance(layer.ffn, MixtureOfExperts) for layer in layers):
-            raise ValueError(
-                "edit: a mixture of experts has no single hidden layer to edit (each expert has "
-                "its own); edit an expert's output instead"
-            )
-        for i, layer in enumerate(layers):
-            hook = partial(_edited, edit, i)
-            handles.append(layer.ffn.dropout.register_forward_pre_hook(hook))
-    try:
+    """While the block runs, ``edit`` applied to every layer's FFN hidden units, at each FFN's
+    hook point ``hook_hidden``: what the FFN's W2 then reads is ``edit(layer index, hidden)``."""
+    if edit is None:
         yield
-    finally:
-        for handle in handles:
-            handle.remove()
+        return
+    _one_hidden_layer(layers, "edit")
+    edits = [(f"{i}.ffn.hook_hidden", partial(_edited, edit, i)) for i in range(len(layers))]
+    with hooks(layers, edits):
+        yield
 
 
-def _edited(edit: HiddenEdit, index: int, _module: nn.Module, args: tuple) -> tuple:
-    return (edit(index, args[0]),)
+def _edited(edit: HiddenEdit, index: int, hidden: torch.Tensor, _hook: HookPoint) -> torch.Tensor:
+    return edit(index, hidden)
 
 
-class LanguageModel(nn.Module):
+def _one_hidden_layer(layers: nn.ModuleList, argument: str) -> None:
+    if any(isinstance(layer.ffn, MixtureOfExperts) for layer in layers):
+        raise ValueError(
+            f"{argument}: a mixture of experts has no single hidden layer to read or edit (each "
+            "expert has its own, layers.0.ffn.experts.0.hook_hidden); edit an expert's output "
+            "instead"
+        )
+
+
+class LanguageModel(HookedModule):
     """token ids (batch, seq_len) -> next-token logits (batch, seq_len, vocab_size).
 
     Pre-norm blocks: x + attn(LN(x)) under a causal mask, then x + FFN(LN(x)); a final LayerNorm;
     output weights tied to the token embedding (no separate output matrix, no output bias).
 
-    ``ffn="plain"`` (the default): each FFN is a ``FeedForward`` of width ``d_ff`` with
-    ``activation``. A gated ``ffn`` ("reglu", "geglu", "swiglu") replaces it by a bias-free
-    ``GatedFeedForward`` of width ``equal_budget_gated_d_ff(d_ff)`` (3 d d_ff' = 2 d d_ff up to
-    rounding), whose activation is the variant's (SwiGLU: SiLU); ``activation`` must then stay
-    "relu", its default. ``ffn="moe"``: each FFN is a ``MixtureOfExperts`` of ``num_experts``
-    experts of width ``d_ff`` with ``activation``, top ``k``, renormalised gates (unless
-    ``renormalise`` is False), and ``shared_experts`` more that every token runs. ``self.d_ff`` is
-    the width of the hidden layer actually built (one expert's, for a mixture).
+    ``LanguageModel(config)`` with a ``LanguageModelConfig``, whose ``ffn`` chooses the FFN of
+    every block; ``LanguageModel(vocab_size, d_model=..., ...)`` makes the config from its
+    fields (lesson 5's variant race and checker build theirs so). ``self.d_ff`` is the width of
+    the hidden layer actually built (one expert's, for a mixture). Hook point of its own:
+    ``hook_embed``, the token embeddings before the positions.
     """
 
-    def __init__(
-        self,
-        vocab_size: int,
-        d_model: int = 64,
-        num_layers: int = 2,
-        num_heads: int = 4,
-        d_ff: int = 256,
-        max_len: int = 12,
-        activation: str = "relu",
-        dropout: float = 0.0,
-        ffn: str = "plain",
-        num_experts: int = 4,
-        k: int = 2,
-        shared_experts: int = 0,
-        renormalise: bool = True,
-    ) -> None:
+    def __init__(self, config: LanguageModelConfig | int, *fields, **named_fields) -> None:
         super().__init__()
-        self.vocab_size = positive_int("vocab_size", vocab_size)
-        self.d_model = positive_int("d_model", d_model)
-        self.max_len = positive_int("max_len", max_len)
-        self.activation = choice("activation", activation, ("relu", "gelu"))
-        self.ffn_kind = choice("ffn", ffn, FFN_KINDS)
-        if ffn in GATED_VARIANTS and activation != "relu":
-            raise ValueError(
-                f"activation must be 'relu' (unused) with a gated ffn, whose activation is its "
-                f"variant's ({ffn}: {GATED_VARIANTS[ffn]}); got activation={activation!r}"
+        if not isinstance(config, LanguageModelConfig):
+            config = LanguageModelConfig(config, *fields, **named_fields)
+        elif fields or named_fields:
+            raise TypeError(
+                "config must come alone or be made from its fields, got a LanguageModelConfig "
+                f"and {len(fields) + len(named_fields)} fields more"
             )
-        self.embed = Embeddings(vocab_size, d_model)
+        self.config = c = config
+        self.vocab_size, self.d_model, self.max_len = c.vocab_size, c.d_model, c.max_len
+        self.activation, self.ffn_kind, self.d_ff = c.activation, c.ffn, c.hidden_width
+        self.embed = Embeddings(c.vocab_size, c.d_model)
+        self.hook_embed = HookPoint()  # an identity: a place to look
         # std 1/sqrt(d_model): after Embeddings' sqrt(d_model) the inputs are ~1 per entry, and
         # the tied output logits LN(x) E^T start with a spread of ~1
-        nn.init.normal_(self.embed.lut.weight, std=d_model**-0.5)
-        self.position = PositionalEncoding(d_model, dropout, max_len)
+        nn.init.normal_(self.embed.lut.weight, std=c.d_model**-0.5)
+        self.position = PositionalEncoding(c.d_model, c.dropout, c.max_len)
         self.layers = nn.ModuleList(
-            EncoderLayer(d_model, num_heads, d_ff, dropout, activation, norm_first=True)
-            for _ in range(positive_int("num_layers", num_layers))
+            EncoderLayer(c.d_model, c.num_heads, c.d_ff, c.dropout, c.activation, norm_first=True)
+            for _ in range(c.num_layers)
         )
-        self.d_ff = positive_int("d_ff", d_ff)
-        if ffn in GATED_VARIANTS:  # the course's EncoderLayer, its FFN swapped for the gated one
-            self.d_ff = equal_budget_gated_d_ff(d_ff)
+        # A gated or mixture FFN takes the place of the block's plain one here, at construction,
+        # after every block is built: the random draws come in the order the stored models
+        # (data/*.npz) were initialised in, so a seed gives the weights their rebuild started from.
+        if c.ffn in GATED_VARIANTS:
             for layer in self.layers:
-                layer.ffn = GatedFeedForward(d_model, self.d_ff, ffn, dropout)
-        if ffn == "moe":  # the same, its FFN split into experts
+                layer.ffn = GatedFeedForward(c.d_model, c.hidden_width, c.ffn, c.dropout)
+        if c.ffn == "moe":
             for layer in self.layers:
                 layer.ffn = MixtureOfExperts(
-                    d_model, d_ff, num_experts, k, dropout, activation, renormalise, shared_experts
-                )
-        self.norm = LayerNorm(d_model)
-        self.register_buffer("causal", create_sequence_mask(max_len), persistent=False)
+                    c.d_model, c.d_ff, c.num_experts, c.k, c.dropout, c.activation,
+                    c.renormalise, c.shared_experts,
+                )  # fmt: skip
+        self.norm = LayerNorm(c.d_model)
+        self.register_buffer("causal", create_sequence_mask(c.max_len), persistent=False)
 
     def _sequence_length(self, token_ids: torch.Tensor) -> int:
         if token_ids.dim() != 2 or not 1 <= token_ids.shape[1] <= self.max_len:
@@ -151,7 +208,7 @@ class LanguageModel(nn.Module):
         """The stream after the last block, before the final LayerNorm, or as it enters block
         ``stop_at_layer``: (batch, seq_len, d_model)."""
         self._sequence_length(token_ids)  # a learner's ids are checked where they enter
-        x = self.position(self.embed(token_ids))
+        x = self.position(self.hook_embed(self.embed(token_ids)))
         return self.run_blocks(x, 0, edit, stop_at_layer)
 
     def run_blocks(
@@ -181,15 +238,13 @@ class LanguageModel(nn.Module):
 
     def ffn_hidden(self, token_ids: torch.Tensor) -> torch.Tensor:
         """Every layer's FFN hidden units act(x W1 + b1), or act(x W) * (x V) for a gated FFN:
-        (num_layers, batch, seq_len, d_ff)."""
-        hidden: list[torch.Tensor] = []
-
-        def record(_index: int, h: torch.Tensor) -> torch.Tensor:
-            hidden.append(h)
-            return h
-
-        self.residual_stream(token_ids, record)
-        return torch.stack(hidden)
+        (num_layers, batch, seq_len, d_ff), as the hook points ``layers.i.ffn.hook_hidden`` see
+        them."""
+        _one_hidden_layer(self.layers, "ffn_hidden")
+        names = [f"layers.{i}.ffn.hook_hidden" for i in range(len(self.layers))]
+        with caching(self, names) as cache:
+            self.residual_stream(token_ids)
+        return torch.stack([cache[name] for name in names])
 
     def values(self, layer: int) -> torch.Tensor:
         """Each unit's value vector v_i of ``layer``'s FFN, what the unit adds to the stream per unit

@@ -26,6 +26,7 @@ from course_lib.core.model.ffn import (
     count_parameters,
     flops_per_token,
 )
+from course_lib.core.model.hooks import HookedModule, HookPoint
 
 
 def top_k_gates(logits: torch.Tensor, k: int, renormalise: bool = True) -> torch.Tensor:
@@ -43,13 +44,16 @@ def top_k_gates(logits: torch.Tensor, k: int, renormalise: bool = True) -> torch
     return torch.zeros_like(probabilities).scatter(-1, top.indices, kept)
 
 
-class MixtureOfExperts(nn.Module):
+class MixtureOfExperts(HookedModule):
     """MoE(x) = Σ_i g_i(x) FFN_i(x) with g = top_k_gates(x W_r, k): (..., d_model) -> (..., d_model).
 
     ``num_experts`` experts, each a ``FeedForward(d_model, d_ff)``; a bias-free linear router
     (d_model -> num_experts). Each expert runs on the tokens routed to it only. ``renormalise``:
     see ``top_k_gates`` (False for the Switch Transformer's k = 1). ``shared``: experts of the
     same shape that every token runs, ungated, besides its k routed ones (DeepSeekMoE).
+    Hook points: ``hook_router_logits`` (x W_r, (..., E)), ``hook_gates`` (the gates, (..., E))
+    and ``hook_out`` (the layer's output); each expert has its own (``experts.0.hook_out``: its
+    output, on the tokens routed to it).
     """
 
     def __init__(
@@ -78,6 +82,9 @@ class MixtureOfExperts(nn.Module):
             FeedForward(d_model, d_ff, dropout, activation)
             for _ in range(int_at_least("shared", shared, 0))
         )
+        self.hook_router_logits = HookPoint()  # identities: places to look
+        self.hook_gates = HookPoint()
+        self.hook_out = HookPoint()
 
     def _check(self, x: torch.Tensor) -> None:
         tensor_input("x", x, self.d_model)
@@ -85,7 +92,8 @@ class MixtureOfExperts(nn.Module):
     @checked_by(_check)
     def gates(self, x: torch.Tensor) -> torch.Tensor:
         """Each token's weight for each expert, (..., num_experts): k nonzero, summing to 1."""
-        return top_k_gates(self.router(x), self.k, self.renormalise)
+        logits = self.hook_router_logits(self.router(x))  # x W_r: one score per expert
+        return self.hook_gates(top_k_gates(logits, self.k, self.renormalise))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         gates = self.gates(x)
@@ -93,7 +101,7 @@ class MixtureOfExperts(nn.Module):
         for i, expert in enumerate(self.experts):
             chosen = gates[..., i] > 0  # the tokens the router sends to expert i
             out[chosen] += gates[..., i][chosen, None] * expert(x[chosen])
-        return out
+        return self.hook_out(out)
 
     def extra_repr(self) -> str:
         return (

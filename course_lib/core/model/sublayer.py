@@ -25,6 +25,7 @@ from course_lib.core._validate import (
     tensor_input,
 )
 from course_lib.core.model.ffn import FeedForward
+from course_lib.core.model.hooks import HookedModule, HookPoint
 from course_lib.core.model.transformer import MultiHeadAttention
 
 
@@ -222,10 +223,13 @@ def _constructor_arguments(layer: nn.Module) -> tuple:
     )
 
 
-class EncoderLayer(nn.Module):
+class EncoderLayer(HookedModule):
     """Self-attention and FFN, each inside a sublayer connection (2 sublayers).
 
     x: (batch, seq_len, d_model) -> same; mask (seq_len, seq_len) or (batch, 1|L, S), True = may attend.
+    Hook points on the stream (TransformerLens's names): ``hook_resid_pre`` as it enters,
+    ``hook_resid_mid`` after the attention sublayer, ``hook_resid_post`` after the FFN sublayer;
+    what each sublayer adds is its module's output, ``self_attn.hook_out`` and ``ffn.hook_out``.
     """
 
     def __init__(
@@ -245,10 +249,14 @@ class EncoderLayer(nn.Module):
         self.sublayers = nn.ModuleList(
             SublayerConnection(d_model, dropout, norm_first, eps) for _ in range(2)
         )
+        self.hook_resid_pre = HookPoint()  # identities: places to look at the stream
+        self.hook_resid_mid = HookPoint()
+        self.hook_resid_post = HookPoint()
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
-        x = self.sublayers[0](x, lambda h: self.self_attn(h, h, h, mask))
-        return self.sublayers[1](x, self.ffn)
+        x = self.hook_resid_pre(x)
+        x = self.hook_resid_mid(self.sublayers[0](x, lambda h: self.self_attn(h, h, h, mask)))
+        return self.hook_resid_post(self.sublayers[1](x, self.ffn))
 
     @classmethod
     def from_torch(cls, layer: nn.TransformerEncoderLayer) -> EncoderLayer:

@@ -11,6 +11,7 @@ from torch import nn
 
 from course_lib.core._validate import checked_by, positive_int, probability, tensor_input
 from course_lib.core.model.ffn import count_parameters
+from course_lib.core.model.hooks import HookedModule, HookPoint, hooks
 
 
 class Embeddings(nn.Module):
@@ -52,8 +53,9 @@ def sinusoidal_table(max_len: int, d_model: int) -> torch.Tensor:
     return table
 
 
-class PositionalEncoding(nn.Module):
-    """Adds the sinusoidal table to x: (batch, seq_len, d_model) -> same shape, then dropout."""
+class PositionalEncoding(HookedModule):
+    """Adds the sinusoidal table to x: (batch, seq_len, d_model) -> same shape, then dropout.
+    Hook point: ``hook_with_positions``, x + PE before the dropout."""
 
     def __init__(self, d_model: int = 512, dropout: float = 0.1, max_len: int = 5000) -> None:
         super().__init__()
@@ -62,6 +64,7 @@ class PositionalEncoding(nn.Module):
         self.register_buffer(
             "pe", sinusoidal_table(max_len, d_model).unsqueeze(0), persistent=False
         )
+        self.hook_with_positions = HookPoint()  # an identity: a place to look
 
     def _check(self, x: torch.Tensor) -> None:
         tensor_input("x", x, self.d_model, dims=3)  # 2-D would broadcast against the table
@@ -72,7 +75,7 @@ class PositionalEncoding(nn.Module):
 
     @checked_by(_check)
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.dropout(x + self.pe[:, : x.shape[1]])  # (batch, seq_len, d_model)
+        return self.dropout(self.hook_with_positions(x + self.pe[:, : x.shape[1]]))
 
 
 def create_sequence_mask(size: int) -> torch.Tensor:
@@ -86,9 +89,10 @@ def scaled_dot_product_attention(
     key: torch.Tensor,
     value: torch.Tensor,
     mask: torch.Tensor | None = None,
-    dropout: nn.Module | None = None,
+    dropout: Callable[[torch.Tensor], torch.Tensor] | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """softmax(Q K^T / sqrt(d_k)) V; mask is True (or 1) where attention is allowed.
+    """softmax(Q K^T / sqrt(d_k)) V; mask is True (or 1) where attention is allowed; ``dropout``
+    (an ``nn.Dropout``, or any function of them) is applied to the weights.
 
     query: (..., L, d_k), key/value: (..., S, d_k) -> output (..., L, d_k), weights (..., L, S).
     """
@@ -102,12 +106,13 @@ def scaled_dot_product_attention(
     return weights @ value, weights
 
 
-class MultiHeadAttention(nn.Module):
+class MultiHeadAttention(HookedModule):
     """Multi-head attention: num_heads heads of size d_model // num_heads, concatenated.
 
     query: (batch, L, d_model), key/value: (batch, S, d_model) -> (batch, L, d_model).
     The last attention weights (batch, heads, L, S) are kept in ``self.attn``, detached (a model
-    stays copyable with ``copy.deepcopy`` after a backward pass).
+    stays copyable with ``copy.deepcopy`` after a backward pass). Hook points: ``hook_pattern``,
+    the attention weights after the softmax, before their dropout; ``hook_out``, the output.
     """
 
     def __init__(self, d_model: int = 512, num_heads: int = 8, dropout: float = 0.1) -> None:
@@ -124,6 +129,7 @@ class MultiHeadAttention(nn.Module):
         self.linear_v = nn.Linear(d_model, d_model)
         self.linear_out = nn.Linear(d_model, d_model)
         self.dropout = nn.Dropout(probability("dropout", dropout))
+        self.hook_pattern, self.hook_out = HookPoint(), HookPoint()  # identities: places to look
         self.attn: torch.Tensor | None = None
 
     def _split(self, x: torch.Tensor) -> torch.Tensor:
@@ -148,10 +154,13 @@ class MultiHeadAttention(nn.Module):
             self._split(f(t))
             for f, t in ((self.linear_q, query), (self.linear_k, key), (self.linear_v, value))
         )
-        out, weights = scaled_dot_product_attention(q, k, v, mask, self.dropout)
+        out, weights = scaled_dot_product_attention(
+            q, k, v, mask, lambda pattern: self.dropout(self.hook_pattern(pattern))
+        )
         self.attn = weights.detach()  # to look at, not to differentiate: keeps no graph alive
         batch, _, length, _ = out.shape
-        return self.linear_out(out.transpose(1, 2).reshape(batch, length, self.d_model))
+        heads = out.transpose(1, 2).reshape(batch, length, self.d_model)  # concatenated
+        return self.hook_out(self.linear_out(heads))
 
 
 def transformer_layer_parameters(d_model: int = 512, d_ff: int = 2048) -> dict[str, int]:
@@ -192,24 +201,55 @@ def dropout_sites(model: nn.Module) -> list[tuple[str, float, str, str]]:
     return sites
 
 
+# The hook point each of our modules passes its dropout's input through, by the module's class
+_DROPOUT_INPUTS = {
+    "PositionalEncoding": "hook_with_positions",
+    "FeedForward": "hook_hidden",
+    "GatedFeedForward": "hook_hidden",
+    "MultiHeadAttention": "hook_pattern",
+}
+# A sublayer connection's dropout receives its sublayer's output: the modules a layer's
+# connections wrap, in order, by the layer's class (each has a hook point ``hook_out``)
+_SUBLAYERS = {
+    "EncoderLayer": ("self_attn", "ffn"),
+    "DecoderLayer": ("self_attn", "src_attn", "ffn"),
+}
+
+
+def _dropout_input(owners: dict[str, nn.Module], dropout: str) -> str | None:
+    """The name of the hook point just before the dropout ``dropout``, None if it has none."""
+    owner = dropout.rpartition(".")[0]
+    kind = type(owners[owner]).__name__
+    if kind != "SublayerConnection":
+        point = _DROPOUT_INPUTS.get(kind)
+        return None if point is None else _path(owner, point)
+    layer, found, index = f".{owner}".rpartition(".sublayers.")  # "layer.sublayers.1"
+    wrapped = _SUBLAYERS.get(type(owners[layer[1:]]).__name__, ()) if found else ()
+    if not index.isdigit() or int(index) >= len(wrapped):
+        return None
+    return _path(layer[1:], wrapped[int(index)], "hook_out")
+
+
+def _path(*names: str) -> str:
+    return ".".join(name for name in names if name)
+
+
 def dropout_input_shapes(model: nn.Module, run: Callable[[], object]) -> dict[str, tuple[int, ...]]:
-    """The shape each ``nn.Dropout`` of ``model`` receives while ``run()`` executes (hooks)."""
+    """The shape each ``nn.Dropout`` of ``model`` receives while ``run()`` executes, read at the
+    hook point just before it (a sublayer connection's: its sublayer's ``hook_out``), by the
+    dropout's name. A dropout of a module not of this course has no hook point before it and is
+    left out."""
+    owners = dict(model.named_modules())
+    dropouts = {  # hook point name -> the name of the dropout it feeds
+        point: name
+        for name, module in owners.items()
+        if isinstance(module, nn.Dropout) and (point := _dropout_input(owners, name)) is not None
+    }
     shapes: dict[str, tuple[int, ...]] = {}
 
-    def recorder(name: str):
-        def hook(_module, inputs, _output) -> None:  # returns None: the output stays as it is
-            shapes.setdefault(name, tuple(inputs[0].shape))
+    def record(activation: torch.Tensor, hook: HookPoint) -> None:  # None: nothing changes
+        shapes.setdefault(dropouts[hook.name], tuple(activation.shape))
 
-        return hook
-
-    handles = [
-        module.register_forward_hook(recorder(name))
-        for name, module in model.named_modules()
-        if isinstance(module, nn.Dropout)
-    ]
-    try:
+    with hooks(model, [(point, record) for point in dropouts]):
         run()
-    finally:
-        for handle in handles:
-            handle.remove()
     return shapes

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from course_lib.core.experiments.memory import attributions, fact_predictions
+from course_lib.core.model.transformer import create_sequence_mask
 from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
 from course_lib.lessons.l06_locating_and_editing.experiments.rank_one import rank_one_update
 
@@ -46,14 +47,21 @@ def test_a_restored_attention_output_is_that_of_the_clean_run(two):
     prompts, answers = corpus.prompts()
     kept = ED.states(model, prompts, "attention")
     assert len(kept) == 2 and kept[1].shape == (48, 6, model.d_model)
+    with torch.no_grad():  # the site is the attention's own output: attn(LN(x)) of the stream
+        stream = ED.states(model, prompts, "stream")[1]  # entering layer 1
+        h = model.layers[1].sublayers[0].norm(stream)
+        by_hand = model.layers[1].self_attn(h, h, h, create_sequence_mask(prompts.shape[1]))
+    torch.testing.assert_close(kept[1], by_hand, atol=0, rtol=0)
 
-    def restore(out):
+    def restore(out, _hook):
         out = out.clone()
         out[:, -1] = kept[1][:, -1]
         return out
 
-    with torch.no_grad(), ED._output_hook(model.layers[1].self_attn, restore):
-        p = model(prompts)[:, -1].softmax(-1)[torch.arange(48), answers]
+    attention = [("layers.1.self_attn.hook_out", restore)]
+    with torch.no_grad():
+        p = model.run_with_hooks(prompts, fwd_hooks=attention)[:, -1].softmax(-1)
+    p = p[torch.arange(48), answers]
     np.testing.assert_allclose(p.numpy(), ED.causal_trace(model, corpus, "stream", 1).clean)
 
 

@@ -88,6 +88,32 @@ def test_an_erased_expert_outputs_zeros_inside_the_block_only():
             pass
 
 
+@pytest.mark.parametrize(
+    ("name", "expert", "shared"), [("equal total", 2, False), ("shared expert", 0, True)]
+)
+def test_erasing_an_expert_at_the_last_word_takes_its_share_there_and_nothing_else(
+    name, expert, shared
+):
+    """A routed expert's gated output, or a shared one's whole output, leaves the mixture's output
+    at each prompt's last word; the other words keep theirs to the bit."""
+    model, corpus = X.stored_moe(name, 0)
+    prompts, _ = corpus.prompts()
+    moe, names = model.layers[0].ffn, ["layers.0.hook_resid_mid", "layers.0.ffn.hook_out"]
+    with torch.no_grad():
+        _, cache = model.run_with_cache(prompts, names_filter=names)
+        with X.erased(model, 0, expert, last_only=True, shared=shared):
+            _, erased = model.run_with_cache(prompts, names_filter=names[1])
+        x = model.layers[0].sublayers[1].norm(cache[names[0]][:, -1])  # the last words' input
+        if shared:
+            taken = moe.shared[expert](x)
+        else:
+            taken = moe.gates(x)[:, expert, None] * moe.experts[expert](x)
+    out, without = cache[names[1]], erased[names[1]]
+    assert (taken.abs().sum(-1) > 1e-3).any()  # the expert had a share to take
+    torch.testing.assert_close(without[:, -1], out[:, -1] - taken)
+    assert torch.equal(without[:, :-1], out[:, :-1])
+
+
 def test_the_facts_an_expert_takes_were_answered_right_before():
     model, corpus = X.stored_moe("equal total", 0)
     right = X.fact_predictions(model, corpus)[1]

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -62,23 +61,14 @@ def paraphrased_model() -> tuple[LanguageModel, Corpus]:
     return model, corpus_of(settings)
 
 
-@contextmanager
-def _output_hook(module: torch.nn.Module, hook) -> Iterator[None]:
-    handle = module.register_forward_hook(lambda _m, _a, out: hook(out))
-    try:
-        yield
-    finally:
-        handle.remove()
-
-
-def _site(model: LanguageModel, site: str, row: int) -> torch.nn.Module:
-    """The module whose output is the state ``row`` of ``site``: the stream's row 0 is what
+def _site(site: str, row: int) -> str:
+    """The hook point that holds the state ``row`` of ``site``: the stream's row 0 is what
     enters the first block (embeddings plus positions), row i + 1 what leaves block i."""
     if site not in SITES:
         raise ValueError(f"site must be one of {list(SITES)}, got {site!r}")
     if site == "stream":
-        return model.position if row == 0 else model.layers[row - 1]
-    return model.layers[row].self_attn if site == "attention" else model.layers[row].ffn
+        return "layers.0.hook_resid_pre" if row == 0 else f"layers.{row - 1}.hook_resid_post"
+    return f"layers.{row}.{'self_attn' if site == 'attention' else 'ffn'}.hook_out"
 
 
 def rows(model: LanguageModel, site: str) -> int:
@@ -88,12 +78,10 @@ def rows(model: LanguageModel, site: str) -> int:
 
 def states(model: LanguageModel, prompts: torch.Tensor, site: str) -> list[torch.Tensor]:
     """Every row of ``site`` for ``prompts``: (batch, seq_len, d_model) each."""
-    found: list[torch.Tensor] = []
-    with torch.no_grad(), ExitStack() as hooks:
-        for row in range(rows(model, site)):
-            hooks.enter_context(_output_hook(_site(model, site, row), found.append))
-        model(prompts)
-    return found
+    names = [_site(site, row) for row in range(rows(model, site))]
+    with torch.no_grad():
+        _, cache = model.run_with_cache(prompts, names_filter=names)
+    return [cache[name] for name in names]
 
 
 def _answer_p(model: LanguageModel, prompts: torch.Tensor, answers: torch.Tensor) -> torch.Tensor:
@@ -139,22 +127,22 @@ def causal_trace(
         restored = torch.zeros(len(answers), rows(model, site), positions, dtype=embedded.dtype)
         for noise in noises:
 
-            def corrupt(out: torch.Tensor, noise=noise) -> torch.Tensor:
+            def corrupt(out: torch.Tensor, _hook, noise=noise) -> torch.Tensor:
                 out = out.clone()
                 out[:, SUBJECT] += scale * noise
                 return out
 
-            with _output_hook(model.embed, corrupt):
+            with model.hooks([("hook_embed", corrupt)]):
                 corrupted += _answer_p(model, prompts, answers) / samples
                 for row in range(rows(model, site)):
                     for position in range(positions):
 
-                        def restore(out, row=row, position=position):
+                        def restore(out, _hook, row=row, position=position):
                             out = out.clone()
                             out[:, position] = kept[row][:, position]
                             return out
 
-                        with _output_hook(_site(model, site, row), restore):
+                        with model.hooks([(_site(site, row), restore)]):
                             p = _answer_p(model, prompts, answers)
                         restored[:, row, position] += p / samples
     return Trace(site, clean.numpy(), corrupted.numpy(), restored.numpy())
@@ -217,12 +205,12 @@ ROME = Recipe(steps=20, lr=0.5, kl=0.0625, decay=0.5, clamp=4.0, averaged_key=Tr
 def _shifted(model: LanguageModel, layer: int, position: int, delta: torch.Tensor):
     """A hook context adding ``delta`` (d_model,) to ``layer``'s FFN output at ``position``."""
 
-    def shift(out: torch.Tensor) -> torch.Tensor:
+    def shift(out: torch.Tensor, _hook) -> torch.Tensor:
         out = out.clone()
         out[:, position] = out[:, position] + delta
         return out
 
-    return _output_hook(model.layers[layer].ffn, shift)
+    return model.hooks([(f"layers.{layer}.ffn.hook_out", shift)])
 
 
 def value_loss(

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from functools import lru_cache, partial
 from pathlib import Path
@@ -129,41 +129,42 @@ def chance_purity(
     return float((counts.max(axis=2).sum(axis=1) / len(codes)).mean())
 
 
-@contextmanager
 def erased(
     model: LanguageModel, layer: int, expert: int, last_only: bool = False, shared: bool = False
-) -> Iterator[None]:
+) -> AbstractContextManager[LanguageModel]:
     """While the block runs, ``expert`` of ``layer`` (a routed one, or with ``shared`` a shared
     one) outputs zeros: its tokens keep only their other experts' shares (and the residual path).
-    ``last_only``: only at each line's last word (lesson 5 erased units there), the expert's gated
-    output taken out of the layer's output."""
+    ``last_only``: only at each line's last word (lesson 5 erased units there), where a routed
+    expert gets no gate (the router's weight for it is 0 there) and a shared one outputs zeros.
+    Through the model's hook points, so the mixture erases it however it is called."""
     moe = model.layers[layer].ffn
     pool = moe.shared if shared else moe.experts
     if not 0 <= expert < len(pool):
         raise ValueError(f"expert must be in [0, {len(pool)}), got {expert}")
-    if last_only:
-        handle = moe.register_forward_hook(partial(_without_at_last, expert, shared))
-    else:
-        handle = pool[expert].register_forward_hook(lambda _m, _a, out: torch.zeros_like(out))
-    try:
-        yield
-    finally:
-        handle.remove()
+    where = f"layers.{layer}.ffn"
+    if last_only and not shared:
+        return model.hooks([(f"{where}.hook_gates", partial(_no_gate_at_last, expert))])
+    output = f"{where}.{'shared' if shared else 'experts'}.{expert}.hook_out"
+    return model.hooks([(output, _zeros_at_last if last_only else _zeros)])
 
 
-def _without_at_last(
-    expert: int, shared: bool, moe, args: tuple, out: torch.Tensor
-) -> torch.Tensor:
-    """The layer's output with ``expert``'s gated share (a shared one's whole output) removed at
-    the last position."""
-    x = args[0][:, -1]  # (batch, d_model): each line's last word
-    if shared:
-        taken = moe.shared[expert](x)
-    else:  # the gate is 0 where the router did not choose the expert
-        taken = moe.gates(x)[:, expert, None] * moe.experts[expert](x)
+def _zeros(out: torch.Tensor, _hook) -> torch.Tensor:
+    return torch.zeros_like(out)
+
+
+def _zeros_at_last(out: torch.Tensor, _hook) -> torch.Tensor:
+    """A shared expert's output (batch, L, d_model), zero at each line's last word."""
     out = out.clone()
-    out[:, -1] -= taken
+    out[:, -1] = 0
     return out
+
+
+def _no_gate_at_last(expert: int, gates: torch.Tensor, _hook) -> torch.Tensor:
+    """The gates (batch, L, E) with ``expert``'s set to 0 at each line's last word: the router
+    does not send that word to it."""
+    gates = gates.clone()
+    gates[:, -1, expert] = 0
+    return gates
 
 
 def facts_lost(
