@@ -123,7 +123,7 @@ def slowest_value(bench: dict[str, Any]) -> tuple[str, float] | None:
 def control_summary(modes: dict[str, dict[str, Any]], floor: dict[str, Any] | None) -> dict:
     """One control's row from its benchmarks per mode (``first``, ``warm``, ``cached``)."""
     info = next(iter(modes.values()))["extra_info"]
-    row = {key: info[key] for key in ("demo", "control", "trains", "busy_text")}
+    row = {key: info[key] for key in ("demo", "control")}
     row["n"] = len(info["values"])
     floor_ms = 1000 * floor["stats"]["median"] if floor else None
     for mode in MODES:
@@ -140,7 +140,7 @@ def control_summary(modes: dict[str, dict[str, Any]], floor: dict[str, Any] | No
     row["first_cpu_ms"] = median(first["extra_info"].get("cpu_ms")) if first else None
     row["slowest_first"] = slowest_value(first) if first else None
     p95s = [row[mode]["p95"] for mode in MODES]
-    row["goals"] = goals.control_goals(row["trains"], row["busy_text"], *p95s)
+    row["goals"] = goals.control_goals(*p95s)
     return row
 
 
@@ -268,17 +268,17 @@ def control_section(summary: dict[str, Any]) -> list[str]:
         first, warm, cached, zh, found = c["first"], c["warm"], c["cached"], c["zh"], c["goals"]
         slowest = "—" if c["slowest_first"] is None else "{}: {:.1f}".format(*c["slowest_first"])
         rows.append([
-            f"`{c['demo']}`", f"`{c['control']}`", "yes" if c["trains"] else "no", str(c["n"]),
+            f"`{c['demo']}`", f"`{c['control']}`", str(c["n"]),
             f"{fmt(first['median'])} / {fmt(first['p95'])}", f"{found['first'].goal[4:]}: {label(found['first'])}",
             f"{fmt(warm['median'])} / {fmt(warm['p95'])}", label(found["warm"]),
             f"{fmt(cached['median'], 3)} / {fmt(cached['p95'], 3)}", label(found["cached"]),
-            f"{fmt(zh['median'])} / {fmt(zh['p95'])}", label(found["zh"]), label(found["busy"]),
+            f"{fmt(zh['median'])} / {fmt(zh['p95'])}", label(found["zh"]),
             slowest, fmt(c["first_cpu_ms"]), fmt(c["floor_ms"]), fmt(first["ratio"]), fmt(warm["ratio"]),
             f"{pct(first['noise'])} / {pct(warm['noise'])}",
         ])  # fmt: skip
     header = (
-        "demo | control | trains | values | first visit ms (median / p95) | goal | re-render ms (median / p95) | ≤ 100 ms | "
-        "cached ms (median / p95) | ≤ 100 ms | re-render in Chinese ms (median / p95) | ≤ 100 ms | busy text | slowest first visit (value: ms) | first visit CPU ms (median) | "
+        "demo | control | values | first visit ms (median / p95) | goal | re-render ms (median / p95) | ≤ 100 ms | "
+        "cached ms (median / p95) | ≤ 100 ms | re-render in Chinese ms (median / p95) | ≤ 100 ms | slowest first visit (value: ms) | first visit CPU ms (median) | "
         "floor ms | first ÷ floor | re-render ÷ floor | IQR ÷ median (first / re-render)"
     )
     return ["## Controls", "", *table(header, rows), ""]

@@ -55,8 +55,6 @@ def test_control(benchmark, settings, demo, control, mode):
         demo=demo.name,
         control=control.name,
         mode=mode,
-        trains=demo.trains,
-        busy_text=demo.busy_text,
         grid_size=len(control.values),
         values=[repr(v) for v in values],
     )

@@ -79,7 +79,7 @@ def _results(notebooks: bool = True, controls_: bool = True) -> dict:
             ),
         ]
     if controls_:
-        info = {"demo": "tiny", "control": "a", "trains": False, "busy_text": "computing…"}
+        info = {"demo": "tiny", "control": "a"}
         info |= {
             "grid_size": 3,
             "values": ["1", "'a|b'"],
@@ -148,10 +148,10 @@ def test_notebook_rows_give_wall_cpu_peak_ratio_and_slowest_cells():
 
 def test_control_rows_give_each_state_median_and_p95_beside_the_floor_and_goals():
     row = _row(report.render(_results()), "| `tiny`")
-    assert row[1:5] == ["`a`", "no", "2", "375.0 / 466.3"]
-    assert row[5] == "≤ 100 ms: **missed**"
-    assert row[6:13] == ["50.0 / 59.0", "met", "0.010 / 0.010", "met", "60.0 / 69.0", "met", "n/a"]
-    assert row[13:18] == ["'a\\|b': 475.0", "200.0", "10.0", "37.5", "5.0"]
+    assert row[1:4] == ["`a`", "2", "375.0 / 466.3"]
+    assert row[4] == "≤ 100 ms: **missed**"
+    assert row[5:11] == ["50.0 / 59.0", "met", "0.010 / 0.010", "met", "60.0 / 69.0", "met"]
+    assert row[11:16] == ["'a\\|b': 475.0", "200.0", "10.0", "37.5", "5.0"]
 
 
 def test_p95_interpolates_like_numpy_and_is_absent_without_rounds():
@@ -255,15 +255,12 @@ def test_course_goal_compares_the_sum_with_three_floors_per_notebook():
     assert goals.course_goal([], 5.0).met is None
 
 
-def test_control_goals_allow_a_second_only_for_first_visits_that_train():
-    plain = goals.control_goals(False, "computing…", 150.0, 50.0, 1.0)
+def test_control_goals_hold_every_reply_to_a_tenth_of_a_second_first_visits_included():
+    plain = goals.control_goals(150.0, 50.0, 1.0)
     assert plain["first"].met is False and plain["warm"].met and plain["cached"].met
-    assert plain["busy"].met is None
-    training = goals.control_goals(True, "training…", 900.0, 120.0, 1.0)
-    assert training["first"].met and training["warm"].met is False and training["busy"].met
-    assert goals.control_goals(True, "computing…", 900.0, 50.0, 1.0)["busy"].met is False
-    assert [report.label(v) for v in plain.values()] == ["**missed**", "met", "met", "n/a", "n/a"]
-    chinese = goals.control_goals(False, "computing…", 50.0, 50.0, 1.0, 140.0)
+    assert goals.control_goals(90.0, 120.0, 1.0)["warm"].met is False
+    assert [report.label(v) for v in plain.values()] == ["**missed**", "met", "met", "n/a"]
+    chinese = goals.control_goals(50.0, 50.0, 1.0, 140.0)
     assert chinese["zh"].met is False and chinese["warm"].met
 
 
@@ -274,7 +271,7 @@ class FakeDemo:
     """The public Demo API the benchmark uses, counting renders."""
 
     def __init__(self):
-        self.name, self.trains, self.busy_text = "tiny", False, "computing…"
+        self.name, self.busy_text = "tiny", "computing…"
         self.controls = (
             types.SimpleNamespace(name="a", values=[1, 2, 3], default=1, kind="slider"),
         )

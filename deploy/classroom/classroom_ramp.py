@@ -4,7 +4,7 @@ the heaviest lesson and moving its demos' controls. ``classroom.py`` computes th
 from one learner's measurements; this checks that computation against a class.
 
 A step crosses a limit when the median learner's Run All takes over 60 s (the notebook goal), a
-control's reply takes over 1 s at p95 (the goal of a first visit that trains), the machine's memory
+control's reply takes over 1 s at p95 (``goals.CLASSROOM_REPLY_MS``), the machine's memory
 in use comes within 2 GiB of its total (what ``classroom.py`` leaves to the system and the hub), or
 anything went wrong (an error output, a failed reply, a dead kernel, a saved notebook that did not
 read back intact). The observed capacity is the largest N whose step crossed none.
@@ -42,7 +42,7 @@ OUT_JSON = HERE / "classroom-observed.json"
 OUT_MARKDOWN = HERE / "CLASSROOM.md"
 PATTERNS = ("lockstep", "staggered")
 LIMIT_NAMES = ("run_all", "control", "memory", "errors")
-CONTROL_REPLY_S = goals.TRAINING_FIRST_VISIT_MS / 1000  # p95 of a control's reply
+CONTROL_REPLY_S = goals.CLASSROOM_REPLY_MS / 1000  # p95 of a control's reply
 # The machine counts as busy at the start when its cores were over 20 % busy in the 5 s before
 # (sampled: the 1-minute load average still shows work that ended a minute ago); a saved run
 # without that sample falls back to a 1-minute load average over 0.5.

@@ -12,8 +12,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 IDLE = "Python 3 (ipykernel) | Idle"
 OPEN_TIMEOUT_MS = 90_000
 RUN_ALL_TIMEOUT_MS = 600_000
-# Liveness limits, not speed goals (those are the benchmark's): a training demo updates on
-# release in ~1 s on an idle machine, and CI may be 4x slower with both cores busy
+# Liveness limits, not speed goals (those are the benchmark's): a demo's first frame of a value
+# takes well under a second on an idle machine, and CI may be many times slower with both cores busy
 OUTPUT_TIMEOUT_MS = 60_000
 
 # The panel of the notebook at `path`, found among the main-area widgets.

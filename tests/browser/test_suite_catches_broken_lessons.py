@@ -37,8 +37,7 @@ MODE = 'Control("mode", ("post", "pre"), "post", kind="toggle")'
 
 WORKING = [
     RENDER,
-    f'trained = Demo("trained", ({D_FF}, {ACTIVATION}), values, redraw(draw), trains=True, busy_text="training…")\n'
-    "build(trained)",
+    f'trained = Demo("trained", ({D_FF}, {ACTIVATION}), values, redraw(draw))\nbuild(trained)',
     f'norm = Demo("norm", ({MODE},), lambda mode: values(16, mode), redraw(draw))\nbuild(norm)',
     "from ipywidgets import interact\n\n"
     'interact(lambda steps: print("steps:", steps), steps=(1, 5));',
@@ -46,7 +45,7 @@ WORKING = [
 BROKEN = [
     RENDER,
     "from functools import partial\n\n"
-    f'broken = Demo("broken", ({D_FF},), partial(values, activation="relu", broken_at=32), redraw(draw), trains=True)\n'
+    f'broken = Demo("broken", ({D_FF},), partial(values, activation="relu", broken_at=32), redraw(draw))\n'
     "build(broken)",
     f'never_shown = Demo("never shown", ({ACTIVATION},), lambda activation: values(16, activation), redraw(draw))',
     f'deaf = Demo("deaf", ({MODE},), lambda mode: values(8, "relu"), redraw(draw))\nbuild(deaf)',

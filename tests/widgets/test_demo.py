@@ -50,13 +50,13 @@ class LineView:
         return self.figure
 
 
-def make_demo(fail_on=None, trains=False) -> tuple[Demo, Recorder]:
+def make_demo(fail_on=None) -> tuple[Demo, Recorder]:
     data = Recorder(fail_on)
     controls = (
         Control("d_ff", (8, 16, 32), 16),
         Control("activation", ("relu", "gelu"), "relu", kind="dropdown"),
     )
-    return Demo("test demo", controls, data=data, view=LineView, trains=trains), data
+    return Demo("test demo", controls, data=data, view=LineView), data
 
 
 def widget_parts(box):
@@ -231,11 +231,10 @@ def test_build_makes_toggle_buttons_for_a_toggle_control():
     assert isinstance(controls["d_ff"], w.ToggleButtons)
 
 
-@pytest.mark.parametrize("trains, continuous", [(False, True), (True, False)])
-def test_build_updates_sliders_continuously_only_when_the_demo_does_not_train(trains, continuous):
-    demo, _ = make_demo(trains=trains)
+def test_build_updates_sliders_while_they_are_dragged():
+    demo, _ = make_demo()
     controls, _, _ = widget_parts(build(demo))
-    assert controls["d_ff"].continuous_update is continuous
+    assert controls["d_ff"].continuous_update is True
 
 
 def test_build_updates_the_image_when_a_control_moves():
@@ -251,17 +250,101 @@ def test_build_updates_the_image_when_a_control_moves():
 
 
 def test_build_shows_the_busy_text_while_an_uncached_value_renders():
-    demo, data = make_demo(trains=True)
-    demo.busy_text = "training…"
-    controls, status, _ = widget_parts(build(demo))
+    demo, data = make_demo()
+    demo.busy_text = "drawing…"
+    controls, status, _ = widget_parts(build(demo, schedule=None))
     seen = []
     compute = demo.data
     demo.data = lambda **values: seen.append(status.value) or compute(**values)
     controls["d_ff"].value = 8
     controls["d_ff"].value = 16  # cached since build: no render, no busy text
-    assert seen == ["<i>training…</i>"]
+    assert seen == ["<i>drawing…</i>"]
     assert status.value.startswith("updated in ")
     assert [call["d_ff"] for call in data.calls] == [16, 8]
+
+
+class Later:
+    """A schedule that keeps callbacks until the test runs them: the kernel's idle time, by hand."""
+
+    def __init__(self):
+        self.waiting = []
+
+    def __call__(self, callback):
+        self.waiting.append(callback)
+
+    def run(self) -> int:
+        ran = 0
+        while self.waiting:
+            self.waiting.pop(0)()
+            ran += 1
+        return ran
+
+
+def test_neighbours_are_the_moved_controls_next_values_nearest_first():
+    demo = Demo(
+        "n", (Control("d_ff", (1, 2, 4, 8, 16), 4), Control("a", ("x", "y"), "x")), dict, LineView
+    )
+    assert demo.neighbours({"d_ff": 4}, "d_ff") == [{"d_ff": 8, "a": "x"}, {"d_ff": 2, "a": "x"}]
+    assert [v["d_ff"] for v in demo.neighbours({"d_ff": 4}, "d_ff", reach=2)] == [8, 2, 16, 1]
+    assert demo.neighbours({"d_ff": 16, "a": "y"}, "d_ff") == [{"d_ff": 8, "a": "y"}]
+    assert demo.neighbours({"a": "x"}, "a") == [{"d_ff": 4, "a": "y"}]
+
+
+def test_after_a_move_the_next_values_are_drawn_in_idle_time_so_the_next_step_is_a_cache_hit():
+    demo, data = make_demo()
+    later = Later()
+    box = build(demo, schedule=later)
+    controls, _, image = widget_parts(box)
+    controls["d_ff"].value = 8  # the smallest: its one neighbour, 16, was drawn at build
+    assert later.waiting == [] and box.prefetch.drawn == []
+    controls["activation"].value = "gelu"  # a move that leaves d_ff=8 with gelu undrawn beside it
+    assert later.run() == 0  # its only neighbour (relu) is drawn already
+    controls["d_ff"].value = 16
+    assert [call["d_ff"] for call in data.calls] == [16, 8, 8, 16]
+    assert later.run() == 1 and box.prefetch.drawn == [{"d_ff": 32, "activation": "gelu"}]
+    calls = len(data.calls)
+    controls["d_ff"].value = 32  # drawn while the learner looked: no render now
+    assert len(data.calls) == calls and image.value == demo.png(d_ff=32, activation="gelu")
+
+
+def test_the_next_move_drops_what_is_still_queued_and_one_frame_is_drawn_per_turn():
+    data = Recorder()
+    demo = Demo("q", (Control("d_ff", tuple(range(1, 10)), 1),), data=data, view=LineView)
+    later = Later()
+    box = build(demo, schedule=later)
+    box.prefetch.reach = 2
+    controls, _, _ = widget_parts(box)
+    controls["d_ff"].value = 5  # queues 6, 4, 7, 3
+    assert len(later.waiting) == 1
+    later.waiting.pop(0)()  # one turn of the event loop: one frame, then the next turn asked for
+    assert [v["d_ff"] for v in box.prefetch.drawn] == [6] and len(later.waiting) == 1
+    controls["d_ff"].value = 9  # the learner moved on: 4, 7, 3 are dropped, 8 and 7 queued
+    later.run()
+    assert [v["d_ff"] for v in box.prefetch.drawn] == [6, 8, 7]
+    assert [call["d_ff"] for call in data.calls] == [1, 5, 6, 9, 8, 7]
+
+
+def test_a_neighbour_that_fails_to_draw_is_skipped_and_its_error_waits_for_the_learner():
+    demo, _ = make_demo(fail_on=32)
+    later = Later()
+    box = build(demo, schedule=later)
+    controls, status, _ = widget_parts(box)
+    controls["d_ff"].value = 8
+    controls["d_ff"].value = 16  # drawn at build; its neighbour 32 fails to draw
+    assert later.run() == 1 and box.prefetch.drawn == []
+    assert status.value.startswith("updated in ")
+    with pytest.raises(RuntimeError, match="cannot draw 32"):
+        controls["d_ff"].value = 32
+    assert "cannot draw 32" in status.value
+
+
+def test_build_draws_nothing_ahead_where_no_event_loop_runs():
+    demo, data = make_demo()
+    box = build(demo)  # pytest runs no event loop: the default schedule is none
+    controls, _, _ = widget_parts(box)
+    controls["d_ff"].value = 32
+    assert box.prefetch.schedule is None and box.prefetch.drawn == []
+    assert [call["d_ff"] for call in data.calls] == [16, 32]
 
 
 def test_build_shows_the_error_in_the_status_when_render_raises():

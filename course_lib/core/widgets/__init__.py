@@ -5,12 +5,15 @@ that computes what to show (from ``course_lib.core.experiments`` or ``course_lib
 plotting), and a ``view`` from ``course_lib.core.plots`` that draws it. The demo owns its live figure:
 the view is built once and updated in place on every move, which is what keeps a slider instant,
 and ``clear_cache()`` forgets it together with the stored PNGs. Tests call ``data`` and
-``figure`` over every grid value without a browser; ``build`` makes the ipywidgets UI.
+``figure`` over every grid value without a browser; ``build`` makes the ipywidgets UI, which
+draws the moved control's neighbouring values while the learner looks (``Prefetch``), so stepping
+through a slider finds each next frame ready.
 Each lesson module here defines ``demos() -> list[Demo]``; ``all_demos()`` finds them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -69,15 +72,15 @@ class View(Protocol):
 class Demo:
     """Controls, the pure ``data`` function they drive, and the ``view`` factory that draws it.
 
-    ``trains`` marks demos whose first visit to a value trains a model: the UI then shows
-    ``busy_text`` while it works and updates only when the learner releases the slider.
+    ``data`` reads stored results or computes quickly: no demo trains or edits a model when a
+    control moves (tests/widgets/test_no_training_on_a_move.py). ``busy_text`` is shown while a
+    value not drawn before renders.
     """
 
     name: str
     controls: tuple[Control, ...]
     data: Callable[..., Any]
     view: Callable[[], View]
-    trains: bool = False
     busy_text: str = N_("computing…")
     _live: View | None = field(default=None, repr=False)
     _live_language: int = field(default=-1, repr=False)
@@ -121,6 +124,18 @@ class Demo:
         """A picture is cached per values and language: its texts are in the learner's language."""
         return (language(), *sorted(self.values(**values).items()))
 
+    def neighbours(
+        self, values: dict[str, Any], moved: str, reach: int = 1
+    ) -> list[dict[str, Any]]:
+        """The values next to ``values`` along the control ``moved``, nearest first (one step up,
+        one down, then two, up to ``reach`` steps), the other controls kept."""
+        control = next(c for c in self.controls if c.name == moved)
+        here = self.values(**values)
+        index = list(control.values).index(here[moved])
+        steps = [s for step in range(1, reach + 1) for s in (step, -step)]
+        ahead = [index + s for s in steps if 0 <= index + s < len(control.values)]
+        return [{**here, moved: control.values[i]} for i in ahead]
+
     def one_at_a_time(self) -> Iterator[dict[str, Any]]:
         """Every value of every control, the others at their defaults: the grid tests cover."""
         for control in self.controls:
@@ -143,7 +158,59 @@ def redraw(draw: Callable[[Any], Figure]) -> Callable[[], Redraw]:
     return lambda: Redraw(draw)
 
 
-def _make_control(control: Control, continuous: bool):
+Schedule = Callable[[Callable[[], None]], object]
+PREFETCH_DELAY_S = 0.05  # a slider dragged sends moves faster than this: nothing is drawn between
+
+
+def idle_schedule(delay: float = PREFETCH_DELAY_S) -> Schedule | None:
+    """Run a callback ``delay`` seconds from now on the kernel's event loop, between the messages
+    it answers; None where no loop runs (a script, a test, the site's build): no prefetch there."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return lambda callback: loop.call_later(delay, callback)
+
+
+class Prefetch:
+    """The next frame ready before it is asked for: after a move, the moved control's neighbouring
+    values not drawn yet (``reach`` steps each way, nearest first) are drawn into the demo's PNG
+    cache, one per turn of the kernel's event loop. A reply to the learner's next move therefore
+    waits for at most the one frame being drawn; that move drops what is still queued. A value
+    that fails to draw is skipped here: the learner sees its error only by moving to it."""
+
+    def __init__(self, demo: Demo, schedule: Schedule | None, reach: int = 1) -> None:
+        self.demo, self.schedule, self.reach = demo, schedule, reach
+        self.queue: list[dict[str, Any]] = []
+        self.generation = 0
+        self.drawn: list[dict[str, Any]] = []
+
+    def after(self, values: dict[str, Any], moved: str) -> None:
+        """The learner moved ``moved`` to ``values``: forget the old queue, queue its neighbours."""
+        self.generation += 1
+        self.queue = [
+            near
+            for near in self.demo.neighbours(values, moved, self.reach)
+            if not self.demo.is_cached(**near)
+        ]
+        if self.queue and self.schedule is not None:
+            generation = self.generation
+            self.schedule(lambda: self._draw_next(generation))
+
+    def _draw_next(self, generation: int) -> None:
+        if generation != self.generation or not self.queue:
+            return  # a newer move replaced this queue: its own callback draws it
+        values = self.queue.pop(0)
+        try:
+            self.demo.png(**values)
+            self.drawn.append(values)
+        except Exception:  # noqa: BLE001 (the learner meets the error when they move there)
+            pass
+        if self.queue and self.schedule is not None:
+            self.schedule(lambda: self._draw_next(generation))
+
+
+def _make_control(control: Control):
     import ipywidgets as w
 
     common = {"description": control.name, "style": {"description_width": "initial"}}
@@ -155,17 +222,19 @@ def _make_control(control: Control, continuous: bool):
     return w.SelectionSlider(
         options=options,
         value=control.default,
-        continuous_update=continuous,
+        continuous_update=True,  # every frame is stored or quick: a drag shows each value
         layout=w.Layout(width="420px"),
         **common,
     )
 
 
-def build(demo: Demo):
-    """The live UI for ``demo``: its controls, a status line and the image they drive."""
+def build(demo: Demo, schedule: Schedule | None | str = "idle"):
+    """The live UI for ``demo``: its controls, a status line and the image they drive. After each
+    move a ``Prefetch`` draws the neighbouring values on ``schedule`` (default: the kernel's idle
+    time; None: never)."""
     import ipywidgets as w
 
-    controls = {c.name: _make_control(c, continuous=not demo.trains) for c in demo.controls}
+    controls = {c.name: _make_control(c) for c in demo.controls}
     # align_self: a VBox stretches its children to full width, which would upscale (blur) the PNG
     layout = w.Layout(max_width="100%", align_self="flex-start")
     image = w.Image(value=demo.png(), format="png", layout=layout)
@@ -173,7 +242,9 @@ def build(demo: Demo):
     image.add_class("course-demo-image")
     status.add_class("course-demo-status")
 
-    def update(_change=None) -> None:
+    prefetch = Prefetch(demo, idle_schedule() if schedule == "idle" else schedule)
+
+    def update(moved: str) -> None:
         values = {name: widget.value for name, widget in controls.items()}
         if not demo.is_cached(**values):
             status.value = f"<i>{tr(demo.busy_text)}</i>"
@@ -185,12 +256,14 @@ def build(demo: Demo):
             status.value = f"<b style='color:#c00'>{message}</b>"
             raise
         status.value = tr("updated in {ms:.0f} ms", ms=1000 * (time.perf_counter() - start))
+        prefetch.after(values, moved)
 
-    for widget in controls.values():
-        widget.observe(update, names="value")
+    for name, widget in controls.items():
+        widget.observe(lambda _change, moved=name: update(moved), names="value")
     box = w.VBox([w.HBox(list(controls.values())), status, image])
     box.add_class("course-demo")
     box.add_class(demo_class(demo))  # stored with the widget state: the site finds its demo by it
+    box.prefetch = prefetch  # for tests and the benchmark: what it drew
     return box
 
 

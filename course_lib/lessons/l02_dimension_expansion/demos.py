@@ -13,7 +13,6 @@ from course_lib.core._validate import choice, int_at_least, positive_int
 from course_lib.core.experiments.stored_runs import ACTIVATIONS, WIDTHS, stored_or_trained
 from course_lib.core.experiments.tasks import TASKS
 from course_lib.core.experiments.training import init_weights
-from course_lib.core.i18n import N_
 from course_lib.core.model.ffn import (
     GATED_VARIANTS,
     NUMPY_ACTIVATIONS,
@@ -114,8 +113,6 @@ def demos() -> list[Demo]:
             ),
             data=width_data,
             view=DecisionView,
-            trains=True,
-            busy_text=N_("training…"),
         ),
         Demo(
             "regions",

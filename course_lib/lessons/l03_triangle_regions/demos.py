@@ -1,9 +1,9 @@
 """Lesson 3's live demos: move the triangles (six-unit network or the sharp variant), choose n
-for the polygon, train 2 -> d_ff -> 2.
+for the polygon, see what a trained 2 -> d_ff -> 2 network learned.
 
 Each demo is a pure ``<demo>_data(**controls)`` drawn by a view of ``course_lib.lessons.l03_triangle_regions.figures``.
-The first two only evaluate the hand-built network (no training) and redraw at once; the third
-trains on first visit (cached by ``experiments.regions.trained``)."""
+The first two only evaluate the hand-built network and redraw at once; the third reads the trained
+networks stored for every width and activation it offers (``experiments.trained``)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def ngon_data(n: int) -> NgonData:
 
 def trained_data(d_ff: int, activation: str) -> LearnedLinesData:
     """The best of the trained 2 -> d_ff -> 2 networks: its predictions on the grid, its hidden
-    units' lines and its accuracy. A first visit trains that width's seeds (cached)."""
+    units' lines and its accuracy, from the stored networks."""
     result = trained(d_ff, activation)
     best = int(np.argmax(result.accuracy))
     prediction = result.predict(grid(RESOLUTION))[best]
@@ -156,7 +156,5 @@ def demos() -> list[Demo]:
             ),
             data=trained_data,
             view=LearnedLinesView,
-            trains=True,
-            busy_text=N_("training…"),
         ),
     ]

@@ -39,7 +39,6 @@ MESSAGES: dict[str, str] = {
     "d_ff={d_ff}, {activation}: accuracy {accuracy:.1%} (best of {n_seeds} seeds)": (
         "d_ff={d_ff}，{activation}：准确率 {accuracy:.1%}（{n_seeds} 个种子中最佳）"
     ),
-    # course_lib.lessons.l03_triangle_regions.demos: "training…" is in expansion.py (one entry per text)
     # course_lib.lessons.l03_triangle_regions.checks: checker names and success notes
     "edge weights": "边的权重",
     "AND from ReLU": "用 ReLU 实现 AND",

@@ -17,7 +17,6 @@ MESSAGES: dict[str, str] = {
     ),
     # course_lib.core.widgets
     "computing…": "计算中……",
-    "training…": "训练中……",
     "accuracy": "准确率",
     "ready": "就绪",
     "error: {kind}: {error}": "错误：{kind}：{error}",
