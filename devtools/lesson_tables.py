@@ -1,5 +1,5 @@
 """The tables of lessons, made from each lesson package's ``LESSON`` record: the index notebook's
-(both editions) and README's (both languages). Nothing lists the lessons: a new lesson folder adds
+(both editions, with the line giving the course's total time) and README's (both languages). Nothing lists the lessons: a new lesson folder adds
 its row. ``python -m devtools.lesson_tables`` rewrites the tables in place; ``--check`` only says
 which are out of date (the tests run it)."""
 
@@ -25,6 +25,11 @@ HEADERS = {  # a table's header line, by place; the table is the header and the 
 INDEX_ROWS = {  # the rows README lists before the lessons
     "readme en": "| `00_index.ipynb` | find your way: the lessons, how to run them, what each one needs |",
     "readme zh": "| `zh/00_index.ipynb` | 课程目录：各课内容、运行方式与所需时间 |",
+}
+
+TOTALS = {  # the index's line of the course's total time: its start, and the line made anew
+    "index en": ("**Time:** ", "**Time:** about {hours} hours for all {count} lessons."),
+    "index zh": ("**时长：** ", "**时长：** 全部 {count} 课合计约 {hours} 小时。"),
 }
 
 
@@ -55,9 +60,18 @@ def table(place: str) -> list[str]:
     return rows
 
 
+def total(place: str) -> str:
+    """The index's line of the course's total time, in whole hours, from the records."""
+    lessons_ = records()
+    hours = round(sum(lesson.minutes for lesson in lessons_) / 60)
+    return TOTALS[place][1].format(hours=hours, count=len(lessons_))
+
+
 def replaced(text: str, place: str) -> str:
-    """``text`` with the table under ``place``'s header made anew."""
+    """``text`` with the table under ``place``'s header made anew (and the index's total time)."""
     lines = text.split("\n")
+    if place in TOTALS:
+        lines = [total(place) if line.startswith(TOTALS[place][0]) else line for line in lines]
     start = lines.index(HEADERS[place])
     end = start
     while end < len(lines) and lines[end].startswith("|"):

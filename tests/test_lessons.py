@@ -46,6 +46,12 @@ def test_a_new_lessons_record_adds_its_row_to_every_table(monkeypatch):
         lesson_tables.table("readme zh")[-1]
         == "| `zh/08_one_memory.ipynb` | ask a model in two tongues |"
     )
+    assert lesson_tables.total("index en") == "**Time:** about 1 hours for all 1 lessons."
+    index_text = "**Time:** about 7 hours for all seven lessons.\n" + "\n".join(index[:2])
+    assert lesson_tables.replaced(index_text, "index en").startswith(
+        "**Time:** about 1 hours for all 1"
+    )
+    assert lesson_tables.total("index zh") == "**时长：** 全部 1 课合计约 1 小时。"
     text = "intro\n" + "\n".join(lesson_tables.table("readme en")[:3]) + "\n| old row |\n\nafter"
     made = lesson_tables.replaced(text, "readme en")
     assert "old row" not in made and made.endswith("| ask a model in two tongues |\n\nafter")

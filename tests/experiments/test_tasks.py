@@ -7,6 +7,7 @@ import pytest
 
 from course_lib.core.experiments import DTYPE
 from course_lib.core.experiments.tasks import TASKS, label_grid, make_task
+from course_lib.core.experiments.training import train_mlp
 from course_lib.core.model.geometry import TRIANGLE_F, grid, inside
 
 
@@ -35,6 +36,6 @@ def test_label_grid_is_the_task_on_the_course_grid():
     np.testing.assert_array_equal(labels[..., 0].ravel(), inside(TRIANGLE_F, grid(30)))
 
 
-def test_unknown_task_is_named_in_the_error():
+def test_an_unknown_task_is_named_where_a_learner_gives_it():
     with pytest.raises(ValueError, match="task must be one of"):
-        make_task("circle")
+        train_mlp("circle", 4)

@@ -46,12 +46,6 @@ def test_adam_steps_sets_the_learning_rate_of_every_step():
     assert w.item() == 0.0
 
 
-def test_adam_steps_rejects_a_bad_step_count():
-    w = torch.zeros(1, requires_grad=True)
-    with pytest.raises(ValueError, match="steps must be a positive int"):
-        adam_steps([w], lambda _: w.sum()[None], steps=0, lr=0.1)
-
-
 def test_accuracy_counts_points_with_every_label_right():
     logits = torch.tensor([[[1.0, -1.0], [1.0, 1.0], [-1.0, -1.0]]])  # 1 model, 3 points, 2 labels
     y = torch.tensor([[[1.0, 0.0], [1.0, 0.0], [0.0, 0.0]]])
@@ -84,11 +78,23 @@ def test_a_padded_network_learns_what_it_learns_alone():
     assert padded.W1.shape == (1, 2, 3) and padded.activation == "tanh" and padded.seeds == (1,)
 
 
-def test_train_mlps_rejects_bad_runs():
-    with pytest.raises(ValueError, match="activation must be one of"):
-        train_mlps("xor", [("rleu", 3, 0)], 2, 0.05, 50)
-    with pytest.raises(TypeError, match="seed must be an int"):
-        train_mlps("xor", [("relu", 3, 0.5)], 2, 0.05, 50)
+@pytest.mark.parametrize(
+    ("arguments", "error", "text"),
+    [
+        ({"task": "circle"}, ValueError, "task must be one of"),
+        ({"d_ff": 0}, ValueError, "d_ff must be a positive int"),
+        ({"activation": "rleu"}, ValueError, "activation must be one of"),
+        ({"seeds": (0.5,)}, TypeError, "seed must be an int"),
+        ({"seeds": ()}, ValueError, "seeds must be a non-empty tuple"),
+        ({"steps": 0}, ValueError, "steps must be a positive int"),
+        ({"lr": -1.0}, ValueError, "lr must be a finite number > 0"),
+        ({"n_points": 0}, ValueError, "n_points must be a positive int"),
+    ],
+)
+def test_train_mlp_where_a_learner_trains_checks_every_argument(arguments, error, text):
+    settings = {"task": "xor", "d_ff": 3, "activation": "relu", "seeds": (0,), "steps": 2}
+    with pytest.raises(error, match=text):
+        train_mlp(**{**settings, **arguments})
 
 
 def test_train_mlp_stacks_its_seeds_and_starts_from_init_weights():

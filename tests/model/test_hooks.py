@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from course_lib.core.model import hooks as H
+from course_lib.core.model import hooks
 from course_lib.core.model.ffn import FeedForward, GatedFeedForward
 from course_lib.core.model.language_model import LanguageModel, LanguageModelConfig
 from course_lib.core.model.moe import MixtureOfExperts
@@ -55,7 +55,7 @@ def by_hand(model: LanguageModel, ids: torch.Tensor) -> torch.Tensor:
 
 
 def test_a_hook_point_returns_the_tensor_it_is_given_and_holds_no_state():
-    point, x = H.HookPoint(), torch.randn(2, 3)
+    point, x = hooks.HookPoint(), torch.randn(2, 3)
     assert point(x) is x
     assert not list(point.parameters()) and not list(point.buffers())
     assert not point.state_dict()
@@ -153,7 +153,7 @@ def test_a_gated_models_cache_holds_the_gate_times_the_linear_branch():
 
 
 def zero_unit(unit: int):
-    def hook(hidden: torch.Tensor, _hook: H.HookPoint) -> torch.Tensor:
+    def hook(hidden: torch.Tensor, _hook: hooks.HookPoint) -> torch.Tensor:
         hidden = hidden.clone()
         hidden[..., unit] = 0
         return hidden
@@ -236,7 +236,7 @@ def test_a_bare_encoder_layer_runs_with_a_cache_under_its_own_names():
     layer = EncoderLayer(16, 2, 24, 0.0, norm_first=True).eval()
     x = torch.randn(2, 5, 16)
     with torch.no_grad():
-        out, cache = H.run_with_cache(
+        out, cache = hooks.run_with_cache(
             layer, x, names_filter=lambda n: n.startswith(("ffn", "hook"))
         )
         plain = layer(x)
@@ -278,18 +278,18 @@ def test_a_gated_ffn_and_a_module_of_none_of_ours_take_hooks_by_path():
     stack = nn.Sequential(nn.Linear(4, 4), GatedFeedForward(4, 6))
     x = torch.randn(2, 4)
     with torch.no_grad():
-        out, cache = H.run_with_cache(stack, x)
-        doubled = H.run_with_hooks(stack, x, fwd_hooks=[("1.hook_out", lambda o, _h: 2 * o)])
+        out, cache = hooks.run_with_cache(stack, x)
+        doubled = hooks.run_with_hooks(stack, x, fwd_hooks=[("1.hook_out", lambda o, _h: 2 * o)])
     assert set(cache) == {"1.hook_hidden", "1.hook_out"} and torch.equal(cache["1.hook_out"], out)
     assert torch.equal(doubled, 2 * out)
     with pytest.raises(TypeError, match="module must be an nn.Module, got str"):
-        H.hook_points("stack")
+        hooks.hook_points("stack")
 
 
 def test_the_course_hooks_its_modules_through_hook_points_only():
     """One way to look inside: a hand-written forward hook anywhere in the package but on a
     HookPoint is flagged (a pre-hook on a dropout, a hook on a router or an expert, ...)."""
-    package = Path(H.__file__).resolve().parents[2]
+    package = Path(hooks.__file__).resolve().parents[2]
     pattern = re.compile(r"register_(forward|full_backward)\w*hook")
     found = [
         str(path.relative_to(package))

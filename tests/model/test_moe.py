@@ -9,7 +9,6 @@ import math
 import pytest
 import torch
 
-from course_lib.core.literature import DEEPSEEK_V3_2024, MIXTRAL_2024
 from course_lib.core.model.ffn import module_parameters
 from course_lib.core.model.moe import (
     DEEPSEEK_V3,
@@ -31,6 +30,7 @@ from course_lib.core.model.moe import (
     moe_parameters,
     top_k_gates,
 )
+from course_lib.lessons.l07_mixture_of_experts.papers import DEEPSEEK_V3_2024, MIXTRAL_2024
 
 
 def _moe(num_experts=4, k=2, seed=0, d_model=6, d_ff=10):

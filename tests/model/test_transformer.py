@@ -105,10 +105,10 @@ def test_sinusoidal_table_with_odd_d_model_ends_with_a_sine_column():
 
 
 @pytest.mark.parametrize("kwargs", [{"max_len": 0, "d_model": 4}, {"max_len": 4, "d_model": 0}])
-def test_sinusoidal_table_rejects_non_positive_sizes(kwargs):
+def test_positional_encoding_rejects_non_positive_sizes(kwargs):
     name = next(k for k, v in kwargs.items() if v == 0)
     with pytest.raises(ValueError, match=rf"{name} must be a positive int, got 0"):
-        sinusoidal_table(**kwargs)
+        PositionalEncoding(dropout=0.0, **kwargs)
 
 
 def test_positional_encoding_adds_the_table_to_each_sequence():

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from course_lib.core.model.ffn import ACTIVATIONS
 from course_lib.core.plots import COLORS, PALETTE, figure_png, new_figure, tint
-from course_lib.core.widgets import Control, Demo, all_demos, build, redraw
+from course_lib.core.widgets import Control, Demo, all_demos, build, idle_schedule, redraw
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -338,13 +338,33 @@ def test_a_neighbour_that_fails_to_draw_is_skipped_and_its_error_waits_for_the_l
     assert "cannot draw 32" in status.value
 
 
-def test_build_draws_nothing_ahead_where_no_event_loop_runs():
+def test_the_idle_schedule_runs_a_callback_on_the_event_loop_and_is_none_without_one():
+    import asyncio
+    import threading
+
+    outside = []
+    thread = threading.Thread(target=lambda: outside.append(idle_schedule()))
+    thread.start()
+    thread.join()
+    assert outside == [None]  # a thread with no event loop: no prefetch
+
+    async def kernel_like() -> list[str]:
+        ran = []
+        schedule = idle_schedule(delay=0.01)
+        schedule(lambda: ran.append("drawn"))
+        assert ran == []  # not now: when the loop is idle
+        await asyncio.sleep(0.05)
+        return ran
+
+    assert asyncio.run(kernel_like()) == ["drawn"]
+
+
+def test_build_with_no_schedule_draws_nothing_ahead():
     demo, data = make_demo()
-    box = build(demo)  # pytest runs no event loop: the default schedule is none
+    box = build(demo, schedule=None)
     controls, _, _ = widget_parts(box)
     controls["d_ff"].value = 32
-    assert box.prefetch.schedule is None and box.prefetch.drawn == []
-    assert [call["d_ff"] for call in data.calls] == [16, 32]
+    assert box.prefetch.drawn == [] and [call["d_ff"] for call in data.calls] == [16, 32]
 
 
 def test_build_shows_the_error_in_the_status_when_render_raises():

@@ -12,7 +12,6 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from course_lib.core._validate import choice, positive_int
 from course_lib.core.experiments import DTYPE
 from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, grid, inside
 
@@ -50,9 +49,8 @@ class Task:
 
 @lru_cache(maxsize=32)
 def make_task(name: str, n_points: int = 2000, seed: int = 0) -> Task:
-    """Uniform points in the square [-1, 1]^2 labelled by the task's rule (same seed, same points)."""
-    choice("task", name, TASKS)
-    positive_int("n_points", n_points)
+    """Uniform points in the square [-1, 1]^2 labelled by the task's rule (same seed, same points).
+    ``name`` is one of ``TASKS``: its callers check what a learner gives (``training.train_mlp``)."""
     points = np.random.default_rng(seed).uniform(-1.0, 1.0, size=(n_points, 2))
     labels = TASKS[name](points).astype(np.float64)
     return Task(name, torch.tensor(points, dtype=DTYPE), torch.tensor(labels, dtype=DTYPE))
@@ -61,4 +59,4 @@ def make_task(name: str, n_points: int = 2000, seed: int = 0) -> Task:
 def label_grid(name: str, resolution: int = 200) -> np.ndarray:
     """The task's true labels on a resolution x resolution grid over [-1, 1]^2: (res, res, k)."""
     points = grid(resolution)
-    return TASKS[choice("task", name, TASKS)](points).reshape(resolution, resolution, -1)
+    return TASKS[name](points).reshape(resolution, resolution, -1)

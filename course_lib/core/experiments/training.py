@@ -17,9 +17,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.core._validate import choice, integer, positive_int
+from course_lib.core._validate import choice, integer, positive_int, positive_number
 from course_lib.core.experiments import DTYPE
-from course_lib.core.experiments.tasks import make_task
+from course_lib.core.experiments.tasks import TASKS, make_task
 from course_lib.core.model.ffn import ACTIVATIONS
 from course_lib.core.threads import torch_threads
 
@@ -86,7 +86,7 @@ def adam_steps(
     ``lr_at(step)``, if given, sets the learning rate per step. Returns losses (models, steps)."""
     optimizer = Adam(params, lr=lr, betas=betas)
     history = []
-    for step in range(positive_int("steps", steps)):
+    for step in range(steps):
         optimizer.zero_grad()
         per_model = losses_at(step)
         per_model.sum().backward()
@@ -196,10 +196,6 @@ def train_mlps(
     and act(0) = 0 for every activation here, so its gradients are zero and it never moves. Each
     network learns what it would learn alone (up to rounding). One TrainResult per run.
     """
-    for activation, d_ff, seed in runs:
-        choice("activation", activation, ACTIVATIONS)
-        positive_int("d_ff", d_ff)
-        integer("seed", seed)
     data, width = make_task(task, n_points), max(d for _, d, _ in runs)
     params = [p.requires_grad_() for p in _padded_init(runs, data.Y.shape[1], width)]
     # contiguous copies: bmm on a stride-0 (expanded) batch takes a path ~10x slower
@@ -267,8 +263,17 @@ def train_mlp(
     lr: float = 0.03,
     n_points: int = 2000,
 ) -> TrainResult:
-    """One 2 -> d_ff -> k network per seed, trained together with full-batch Adam; cached."""
+    """One 2 -> d_ff -> k network per seed, trained together with full-batch Adam; cached. Where a
+    learner trains one: every argument is checked here, none in the helpers it calls."""
+    choice("task", task, TASKS)
+    positive_int("d_ff", d_ff)
+    choice("activation", activation, ACTIVATIONS)
     if not seeds or not isinstance(seeds, tuple):
         raise ValueError(f"seeds must be a non-empty tuple of ints, got {seeds!r}")
+    for seed in seeds:
+        integer("seed", seed)
+    positive_int("steps", steps)
+    positive_number("lr", lr)
+    positive_int("n_points", n_points)
     runs = [(activation, d_ff, seed) for seed in seeds]
     return stack_results(train_mlps(task, runs, steps, lr, n_points))

@@ -195,7 +195,7 @@ def gated_hidden(
 ) -> torch.Tensor:
     """The gated FFN's hidden units act(x W) * (x V), the activation the variant's (SwiGLU:
     SiLU): x (..., d_model), W and V (d_model, d_ff) in the formula's layout -> (..., d_ff)."""
-    act = ACTIVATIONS[GATED_VARIANTS[choice("variant", variant, GATED_VARIANTS)]]
+    act = ACTIVATIONS[GATED_VARIANTS[variant]]
     return act(x @ W) * (x @ V)
 
 
@@ -206,7 +206,7 @@ def gated_ffn(
 
     x: (..., d_model); W, V: (d_model, d_ff); W2: (d_ff, d_model), the formula's layout.
     """
-    return gated_hidden(x, W, V, variant) @ W2
+    return gated_hidden(x, W, V, choice("variant", variant, GATED_VARIANTS)) @ W2
 
 
 class GatedFeedForward(HookedModule):

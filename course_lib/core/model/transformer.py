@@ -41,8 +41,6 @@ class Embeddings(nn.Module):
 
 def sinusoidal_table(max_len: int, d_model: int) -> torch.Tensor:
     """PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(...): (max_len, d_model)."""
-    positive_int("max_len", max_len)
-    positive_int("d_model", d_model)
     position = torch.arange(max_len, dtype=torch.float32).unsqueeze(1)
     div_term = torch.exp(
         torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)
@@ -62,7 +60,9 @@ class PositionalEncoding(HookedModule):
         self.d_model = positive_int("d_model", d_model)
         self.dropout = nn.Dropout(probability("dropout", dropout))
         self.register_buffer(
-            "pe", sinusoidal_table(max_len, d_model).unsqueeze(0), persistent=False
+            "pe",
+            sinusoidal_table(positive_int("max_len", max_len), d_model).unsqueeze(0),
+            persistent=False,
         )
         self.hook_with_positions = HookPoint()  # an identity: a place to look
 

@@ -46,7 +46,9 @@ def width_data(d_ff: int, activation: str, task: str) -> DecisionData:
     """A 2 -> d_ff -> k network trained on ``task`` (stored, or trained now and cached, with the
     stored runs' settings; seed 0): its label probabilities on the grid, its units' lines, the
     task's true boundary, its loss curve, accuracy and parameter count."""
-    result = stored_or_trained(task, d_ff, activation)
+    result = stored_or_trained(
+        task, d_ff, activation
+    )  # a value it does not store: train_mlp checks
     points = grid(DECISION_RESOLUTION)
     probabilities = result.predict(points)[0].reshape(DECISION_RESOLUTION, DECISION_RESOLUTION, -1)
     weights = [t[0].numpy() for t in (result.W1, result.b1, result.W2, result.b2)]

@@ -10,8 +10,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from course_lib.core.i18n import N_, tr
-from course_lib.core.literature import LI_2023
 from course_lib.core.plots import COLORS, GREY, PALETTE, new_figure, plain_log_axis, tint
+from course_lib.lessons.l05_ffn_memory.papers import LI_2023
 
 # the groups a lesson passes (their labels are translated when drawn)
 EFFECT_COLORS = {

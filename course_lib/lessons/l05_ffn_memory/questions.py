@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from course_lib.core.i18n import N_
-from course_lib.core.literature import DAI_2022
 from course_lib.core.questions import Choice, Question
+from course_lib.lessons.l05_ffn_memory.papers import DAI_2022
 
 QUESTIONS = (
     Question(

@@ -13,12 +13,15 @@ from course_lib.core._validate import choice as one_of
 from course_lib.core.experiments.facts import RELATIONS
 from course_lib.core.i18n import language, tr
 from course_lib.core.widgets import Control, Demo
-from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
-from course_lib.lessons.l06_locating_and_editing.experiments.editing import paraphrased_model
+from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep
+from course_lib.lessons.l06_locating_and_editing.experiments.editing import (
+    new_answer,
+    paraphrased_model,
+)
 from course_lib.lessons.l06_locating_and_editing.figures import RewriteData, RewriteView
 
 CHOICES = (1, 2, 3)  # the n-th other answer of the relation (editing.new_answer's shift + 1)
-LEVELS = tuple(range(1, S.STRENGTHS + 1))  # the k-th weakest strength of the method's knob
+LEVELS = tuple(range(1, edit_sweep.STRENGTHS + 1))  # the k-th weakest strength of the method's knob
 
 
 def prompts() -> tuple[str, ...]:
@@ -28,7 +31,7 @@ def prompts() -> tuple[str, ...]:
 
 def strength_label(method: str, level: int) -> str:
     """The method's knob at ``level`` as the learner reads it: "λ 0.2", "Adam steps 5"."""
-    m = S.BY_NAME[method]
+    m = edit_sweep.BY_NAME[method]
     return tr("{knob} {value:g}", knob=tr(m.knob), value=m.strengths[level - 1])
 
 
@@ -40,7 +43,7 @@ def rewrite_data(prompt: str, choice: int, method: str, strength: int) -> Rewrit
     for name, value, accepted in (("choice", choice, CHOICES), ("strength", strength, LEVELS)):
         if isinstance(value, bool) or value not in accepted:
             raise ValueError(f"{name} must be one of {list(accepted)}, got {value!r}")
-    one_of("method", method, tuple(S.BY_NAME))
+    one_of("method", method, tuple(edit_sweep.BY_NAME))
     return _rewrite_data(prompt, choice, method, strength, language())
 
 
@@ -49,10 +52,10 @@ def _rewrite_data(prompt: str, choice: int, method: str, strength: int, _: str) 
     """``rewrite_data`` in one language (its strength label is in the learner's words)."""
     _, corpus = paraphrased_model()
     fact = prompts().index(prompt)
-    sweep = S.stored_sweep()
-    edit = sweep.edits.index((fact, S.ED.new_answer(corpus, fact, choice - 1)))
+    sweep = edit_sweep.stored_sweep()
+    edit = sweep.edits.index((fact, new_answer(corpus, fact, choice - 1)))
     row = sweep.results[method][edit, strength - 1]
-    value = {name: row[S.METRICS.index(name)] for name in S.METRICS}
+    value = {name: row[edit_sweep.METRICS.index(name)] for name in edit_sweep.METRICS}
     codes = sweep.changed[method][edit, strength - 1].astype(int)
     codes[fact] = 2 if value["top-1"] else 3
     p_new, p_old, p_new2, p_old2 = sweep.before[edit]
@@ -75,7 +78,7 @@ def _rewrite_data(prompt: str, choice: int, method: str, strength: int, _: str) 
 
 
 def demos() -> list[Demo]:
-    methods = tuple(S.BY_NAME)
+    methods = tuple(edit_sweep.BY_NAME)
     return [
         Demo(
             "fact rewriting",

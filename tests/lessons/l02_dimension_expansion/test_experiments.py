@@ -47,14 +47,16 @@ def test_true_boundary_follows_the_resolution():
 
 
 @pytest.mark.parametrize(
-    ("arguments", "error", "named"),
+    ("values", "error", "named"),
     [
-        (("circle",), ValueError, "task"),
-        ((3,), TypeError, "task"),
-        (("xor", 1), ValueError, "resolution"),
-        (("xor", 2.5), TypeError, "resolution"),
+        ((6, "relu", "circle"), ValueError, "task must be one of"),
+        ((6, "relu", 3), TypeError, "task must be one of"),
+        ((0, "relu", "xor"), ValueError, "d_ff must be a positive int"),
+        ((6, "rleu", "xor"), ValueError, "activation must be one of"),
     ],
 )
-def test_true_boundary_rejects_bad_arguments_naming_them(arguments, error, named):
-    with pytest.raises(error, match=named):
-        true_boundary(*arguments)
+def test_the_width_demos_values_are_checked_where_they_enter_naming_them(values, error, named):
+    from course_lib.lessons.l02_dimension_expansion.demos import width_data
+
+    with pytest.raises(error, match=named):  # no stored run: train_mlp, the entry, checks
+        width_data(*values)

@@ -48,8 +48,8 @@ def test_one_linear_layer_is_no_better_than_a_straight_line_on_xor():
 @pytest.mark.parametrize(
     ("call", "text"),
     [
-        (lambda: stack_parameters(0, 3), "n_layers must be a positive int"),
-        (lambda: width_for_budget(2, 0), "budget must be a positive int"),
+        (lambda: compare_depths("xor", budget=0), "budget must be a positive int"),
+        (lambda: compare_depths("xor", depths=(2, 0)), "depth must be a positive int"),
         (lambda: compare_depths("xor", depths=()), "depths and seeds must be non-empty"),
         (lambda: compare_depths("xor", activation="rleu"), "activation must be one of"),
         (lambda: compare_depths("moons"), "task must be one of"),

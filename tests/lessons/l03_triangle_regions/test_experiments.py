@@ -8,7 +8,7 @@ import torch
 
 from course_lib.core.experiments.training import TrainResult, train_mlp
 from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes
-from course_lib.lessons.l03_triangle_regions import experiments as R
+from course_lib.lessons.l03_triangle_regions import experiments
 from course_lib.lessons.l03_triangle_regions.experiments import (
     D_FFS,
     LR,
@@ -54,7 +54,9 @@ def test_the_lessons_sweep_reads_the_stored_networks_and_they_solve_as_a_batched
     every accuracy is within 0.01 (a point or two of a thousand near a boundary)."""
     widths = (2, 6)
     batched = train_widths.__wrapped__("relu", widths, SEEDS)
-    monkeypatch.setattr(R, "train_widths", lambda *a, **k: pytest.fail("trained, not read"))
+    monkeypatch.setattr(
+        experiments, "train_widths", lambda *a, **k: pytest.fail("trained, not read")
+    )
     stored = width_sweep("relu", widths)
     fresh = np.stack([batched[d].accuracy for d in widths])
     np.testing.assert_array_equal(stored > 0.95, fresh > 0.95)

@@ -9,11 +9,16 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from course_lib.core.literature import DAI_2022, GEVA_2021_AGREEMENT, LI_2023, SHAZEER_2020
 from course_lib.lessons.l05_ffn_memory.experiments.scoreboard import (
     knowledge_neuron_counts,
     markdown,
     scoreboard,
+)
+from course_lib.lessons.l05_ffn_memory.papers import (
+    DAI_2022,
+    GEVA_2021_AGREEMENT,
+    LI_2023,
+    SHAZEER_2020,
 )
 
 

@@ -13,7 +13,7 @@ from course_lib.lessons.l06_locating_and_editing.checks import (
     check_fact_rewrite,
     check_rank_one_update,
 )
-from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
+from course_lib.lessons.l06_locating_and_editing.experiments import editing
 from course_lib.lessons.l06_locating_and_editing.experiments.rank_one import rank_one_update
 
 
@@ -43,14 +43,18 @@ def test_the_rank_one_checker_passes_the_formula_and_names_each_typical_mistake(
 
 def _rewrite(covariance="corpus", in_place=False, bias=True, layer=1):
     """The exercise's rewrite(fact, new), right by default, else with one typical mistake."""
-    model, corpus = ED.paraphrased_model()
+    model, corpus = editing.paraphrased_model()
     last = corpus.prompts()[0].shape[1] - 1
 
     def rewrite(fact, new):
         prompt = corpus.prompts()[0][fact : fact + 1]
-        k = ED.keys(model, prompt, layer=layer)[0, -1]
-        v = ED.target_value(model, prompt, corpus.encode([new])[0], layer=layer, position=last)
-        C = ED.key_covariance(model, corpus, layer) if covariance == "corpus" else torch.outer(k, k)
+        k = editing.keys(model, prompt, layer=layer)[0, -1]
+        v = editing.target_value(model, prompt, corpus.encode([new])[0], layer=layer, position=last)
+        C = (
+            editing.key_covariance(model, corpus, layer)
+            if covariance == "corpus"
+            else torch.outer(k, k)
+        )
         edited = model if in_place else copy.deepcopy(model)
         W2 = edited.layers[layer].ffn.linear2
         with torch.no_grad():
@@ -61,11 +65,11 @@ def _rewrite(covariance="corpus", in_place=False, bias=True, layer=1):
 
 
 def test_the_fact_rewrite_checker_passes_the_lessons_edit_and_names_each_typical_mistake():
-    model, corpus = ED.paraphrased_model()
+    model, corpus = editing.paraphrased_model()
     last = corpus.prompts()[0].shape[1] - 1
     weights = {n: p.clone() for n, p in model.state_dict().items()}
-    cases = {i: ED.new_answer(corpus, i) for i in (0, 17)}
-    reference = partial(ED.rank_one_edit, model, corpus, layer=1, position=last)
+    cases = {i: editing.new_answer(corpus, i) for i in (0, 17)}
+    reference = partial(editing.rank_one_edit, model, corpus, layer=1, position=last)
 
     def check(fn):
         return check_fact_rewrite(fn, model, corpus.prompts()[0], cases, reference)

@@ -15,8 +15,7 @@ from course_lib.lessons.l06_locating_and_editing.demos import (
     prompts,
     rewrite_data,
 )
-from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
-from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
+from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep, editing
 from course_lib.lessons.l06_locating_and_editing.figures import REWRITE_COLORS
 
 
@@ -25,25 +24,25 @@ def test_the_demo_offers_every_fact_three_answers_six_methods_and_six_strengths(
     assert [c.name for c in demo.controls] == ["prompt", "choice", "method", "strength"]
     assert demo.controls[0].values == prompts() and len(prompts()) == 48
     assert CHOICES == (1, 2, 3) and LEVELS == (1, 2, 3, 4, 5, 6)
-    assert demo.controls[2].values == tuple(m.name for m in S.METHODS)
+    assert demo.controls[2].values == tuple(m.name for m in edit_sweep.METHODS)
 
 
 @pytest.mark.parametrize(
     ("fact", "choice", "method", "strength"),
     [
-        (0, 1, S.RANK_ONE, 4),
-        (13, 3, S.NEURONS, 1),
-        (30, 2, S.FINE_TUNING, 6),
-        (47, 2, S.BOUNDED, 3),
+        (0, 1, edit_sweep.RANK_ONE, 4),
+        (13, 3, edit_sweep.NEURONS, 1),
+        (30, 2, edit_sweep.FINE_TUNING, 6),
+        (47, 2, edit_sweep.BOUNDED, 3),
     ],
 )
 def test_a_frame_is_the_sweeps_measurement_of_the_named_edit(fact, choice, method, strength):
-    _, corpus = ED.paraphrased_model()
+    _, corpus = editing.paraphrased_model()
     data = rewrite_data(prompts()[fact], choice, method, strength)
-    sweep = S.stored_sweep()
-    new = ED.new_answer(corpus, fact, choice - 1)
+    sweep = edit_sweep.stored_sweep()
+    new = editing.new_answer(corpus, fact, choice - 1)
     edit = sweep.edits.index((fact, new))
-    row = dict(zip(S.METRICS, sweep.results[method][edit, strength - 1], strict=True))
+    row = dict(zip(edit_sweep.METRICS, sweep.results[method][edit, strength - 1], strict=True))
     assert data.new == new and data.old == corpus.facts[fact].answer
     assert data.p_new[0].tolist() == [sweep.before[edit][0], row["p(new)"]]
     assert data.p_new[1].tolist() == [sweep.before[edit][2], row["p(new), other phrasing"]]
@@ -53,7 +52,7 @@ def test_a_frame_is_the_sweeps_measurement_of_the_named_edit(fact, choice, metho
     assert codes[fact] == (2 if row["top-1"] else 3)
     others = np.delete(np.arange(48), fact)
     np.testing.assert_array_equal(codes[others], changed[others].astype(int))
-    strengths = S.BY_NAME[method].strengths
+    strengths = edit_sweep.BY_NAME[method].strengths
     assert data.strength.endswith(f"{strengths[strength - 1]:g}")
     assert data.paraphrase == " ".join(corpus.facts[fact].paraphrase)
     assert data.entities[fact // 4] == corpus.facts[fact].entity
@@ -61,8 +60,8 @@ def test_a_frame_is_the_sweeps_measurement_of_the_named_edit(fact, choice, metho
 
 
 def test_the_default_frame_rewrites_the_first_fact_and_fine_tuning_changes_more_facts():
-    ours = rewrite_data(prompts()[0], 1, S.RANK_ONE, 4)
-    tuned = rewrite_data(prompts()[0], 1, S.FINE_TUNING, 6)
+    ours = rewrite_data(prompts()[0], 1, edit_sweep.RANK_ONE, 4)
+    tuned = rewrite_data(prompts()[0], 1, edit_sweep.FINE_TUNING, 6)
     assert ours.codes.flat[0] == 2 and ours.kept >= 45 and ours.p_new[1, 1] > 0.5
     assert tuned.codes.flat[0] == 2 and tuned.kept < ours.kept
 
@@ -72,7 +71,9 @@ def test_the_figure_shows_its_data_cell_by_cell():
     demo.clear_cache()
     first = demo.figure()
     moves = list(demo.one_at_a_time())[::9]
-    moves.append({"prompt": prompts()[30], "choice": 2, "method": S.NEURONS, "strength": 6})
+    moves.append(
+        {"prompt": prompts()[30], "choice": 2, "method": edit_sweep.NEURONS, "strength": 6}
+    )
     for values in moves:
         values = demo.defaults() | values
         fig = demo.figure(**values)
@@ -105,14 +106,20 @@ def test_the_figure_shows_its_data_cell_by_cell():
      ({"strength": True}, "strength")],
 )  # fmt: skip
 def test_rewrite_data_rejects_a_value_no_control_offers(values, name):
-    arguments = {"prompt": prompts()[0], "choice": 1, "method": S.RANK_ONE, "strength": 4, **values}
+    arguments = {
+        "prompt": prompts()[0],
+        "choice": 1,
+        "method": edit_sweep.RANK_ONE,
+        "strength": 4,
+        **values,
+    }
     with pytest.raises(ValueError, match=rf"{name} must be one of"):
         rewrite_data(**arguments)
 
 
 def test_a_bool_strength_is_refused_even_after_its_integer_was_drawn():
     """True == 1 and hashes alike: a cache asked first would hand back strength 1's frame."""
-    arguments = {"prompt": prompts()[0], "choice": 1, "method": S.RANK_ONE}
+    arguments = {"prompt": prompts()[0], "choice": 1, "method": edit_sweep.RANK_ONE}
     rewrite_data(**arguments, strength=1)
     with pytest.raises(ValueError, match="strength must be one of"):
         rewrite_data(**arguments, strength=True)

@@ -11,29 +11,29 @@ import torch
 
 from course_lib.core.experiments.memory import attributions, fact_predictions
 from course_lib.core.model.transformer import create_sequence_mask
-from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
+from course_lib.lessons.l06_locating_and_editing.experiments import editing
 from course_lib.lessons.l06_locating_and_editing.experiments.rank_one import rank_one_update
 
 
 @pytest.fixture(scope="module")
 def two():
-    return ED.paraphrased_model()
+    return editing.paraphrased_model()
 
 
-@pytest.mark.parametrize("site", ED.SITES)
+@pytest.mark.parametrize("site", editing.SITES)
 def test_restoring_before_the_subject_changes_nothing_and_the_last_stream_all(two, site):
     model, corpus = two
-    trace = ED.causal_trace(model, corpus, site, samples=2)
+    trace = editing.causal_trace(model, corpus, site, samples=2)
     rows = 3 if site == "stream" else 2
     assert trace.restored.shape == (48, rows, 6)
     assert trace.corrupted.mean() < 0.5 * trace.clean.mean()  # the corruption bites
     # causal attention: the noise at the subject cannot reach earlier positions
-    before = trace.restored[:, :, : ED.SUBJECT]
+    before = trace.restored[:, :, : editing.SUBJECT]
     np.testing.assert_allclose(
         before, np.broadcast_to(trace.corrupted[:, None, None], before.shape)
     )
     if site == "stream":  # by construction: the input at the subject, the last state at the end
-        np.testing.assert_allclose(trace.restored[:, 0, ED.SUBJECT], trace.clean)
+        np.testing.assert_allclose(trace.restored[:, 0, editing.SUBJECT], trace.clean)
         np.testing.assert_allclose(trace.restored[:, -1, -1], trace.clean)
     one = (trace.restored[3] - trace.corrupted[3]) / (trace.clean[3] - trace.corrupted[3])
     np.testing.assert_allclose(trace.effect(3), one)
@@ -45,10 +45,10 @@ def test_a_restored_attention_output_is_that_of_the_clean_run(two):
     run, changes nothing; in the corrupted run it is what the trace measures."""
     model, corpus = two
     prompts, answers = corpus.prompts()
-    kept = ED.states(model, prompts, "attention")
+    kept = editing.states(model, prompts, "attention")
     assert len(kept) == 2 and kept[1].shape == (48, 6, model.d_model)
     with torch.no_grad():  # the site is the attention's own output: attn(LN(x)) of the stream
-        stream = ED.states(model, prompts, "stream")[1]  # entering layer 1
+        stream = editing.states(model, prompts, "stream")[1]  # entering layer 1
         h = model.layers[1].sublayers[0].norm(stream)
         by_hand = model.layers[1].self_attn(h, h, h, create_sequence_mask(prompts.shape[1]))
     torch.testing.assert_close(kept[1], by_hand, atol=0, rtol=0)
@@ -62,13 +62,13 @@ def test_a_restored_attention_output_is_that_of_the_clean_run(two):
     with torch.no_grad():
         p = model.run_with_hooks(prompts, fwd_hooks=attention)[:, -1].softmax(-1)
     p = p[torch.arange(48), answers]
-    np.testing.assert_allclose(p.numpy(), ED.causal_trace(model, corpus, "stream", 1).clean)
+    np.testing.assert_allclose(p.numpy(), editing.causal_trace(model, corpus, "stream", 1).clean)
 
 
 def test_a_site_the_trace_does_not_know_is_named(two):
     model, corpus = two
     with pytest.raises(ValueError, match=r"site must be one of \['stream', 'attention', 'ffn'\]"):
-        ED.causal_trace(model, corpus, "mlp", samples=1)
+        editing.causal_trace(model, corpus, "mlp", samples=1)
 
 
 def random_case(seed: int = 0, d_out: int = 5, d_ff: int = 7, n: int = 40):
@@ -109,15 +109,15 @@ def test_the_value_search_follows_a_gradient_a_finite_difference_confirms(two):
     prompts, _ = corpus.prompts()
     prompt, new = prompts[:1], corpus.encode([corpus.facts[4].answer])[0]
     delta = torch.zeros(model.d_model, dtype=torch.float64, requires_grad=True)
-    loss = ED.value_loss(model, prompt, new, 1, delta, position=5)
+    loss = editing.value_loss(model, prompt, new, 1, delta, position=5)
     (grad,) = torch.autograd.grad(loss, [delta])
     step = 1e-6
     with torch.no_grad():
         for i in (0, 7, 33):
             e = torch.zeros_like(delta)
             e[i] = step
-            up = ED.value_loss(model, prompt, new, 1, delta + e, position=5)
-            down = ED.value_loss(model, prompt, new, 1, delta - e, position=5)
+            up = editing.value_loss(model, prompt, new, 1, delta + e, position=5)
+            down = editing.value_loss(model, prompt, new, 1, delta - e, position=5)
             assert abs((up - down).item() / (2 * step) - grad[i].item()) < 1e-6
     assert all(p.grad is None for p in model.parameters())  # the model's weights untouched
 
@@ -126,8 +126,8 @@ def test_an_edit_where_the_trace_points_rewrites_the_fact_and_spares_the_others(
     model, corpus = two
     before = [p.detach().clone() for p in model.parameters()]
     top0, _ = fact_predictions(model, corpus)
-    new = ED.new_answer(corpus, 0)
-    edited = ED.rank_one_edit(model, corpus, 0, new, layer=1, position=5)
+    new = editing.new_answer(corpus, 0)
+    edited = editing.rank_one_edit(model, corpus, 0, new, layer=1, position=5)
     top, _ = fact_predictions(edited, corpus)
     assert corpus.decode([top[0]]) == [new]
     assert (top[1:] != top0[1:]).sum() <= 2
@@ -138,8 +138,8 @@ def test_an_edit_where_the_trace_points_rewrites_the_fact_and_spares_the_others(
 
 def test_a_scaled_update_is_that_fraction_of_the_update(two):
     model, corpus = two
-    change = ED.rank_one_update_for(model, corpus, 2, ED.new_answer(corpus, 2), 1, 5)
-    half = ED.with_change(model, 1, change, 0.5)
+    change = editing.rank_one_update_for(model, corpus, 2, editing.new_answer(corpus, 2), 1, 5)
+    half = editing.with_change(model, 1, change, 0.5)
     torch.testing.assert_close(
         half.layers[1].ffn.linear2.weight, model.layers[1].ffn.linear2.weight + 0.5 * change
     )
@@ -149,26 +149,26 @@ def test_romes_key_is_the_mean_over_the_subjects_contexts_and_its_kl_keeps_them(
     """ROME's recipe at the subject: k* averages the entity's four prompts' keys there; with the
     KL term, the entity's other prompts' next-word distributions move less than without it."""
     model, corpus = two
-    contexts = ED.subject_contexts(corpus, 0)
+    contexts = editing.subject_contexts(corpus, 0)
     entity = corpus.facts[0].entity
-    assert len(contexts) == 4 and all(corpus.decode(c)[ED.SUBJECT] == entity for c in contexts)
-    new = ED.new_answer(corpus, 0)
+    assert len(contexts) == 4 and all(corpus.decode(c)[editing.SUBJECT] == entity for c in contexts)
+    new = editing.new_answer(corpus, 0)
     others = contexts[1:] if torch.equal(contexts[0], corpus.prompts()[0][0]) else contexts
 
     def drift(recipe) -> float:
-        edited = ED.rank_one_edit(model, corpus, 0, new, 0, ED.SUBJECT, recipe=recipe)
+        edited = editing.rank_one_edit(model, corpus, 0, new, 0, editing.SUBJECT, recipe=recipe)
         with torch.no_grad():
             p, q = (m(others)[:, -1].log_softmax(-1) for m in (model, edited))
         return float((q.exp() * (q - p)).sum(-1).mean())
 
-    assert drift(ED.ROME) < drift(ED.Recipe(averaged_key=True))
+    assert drift(editing.ROME) < drift(editing.Recipe(averaged_key=True))
 
 
 def test_a_neuron_edit_moves_the_top_units_values_by_the_strength(two):
     model, corpus = two
-    new = ED.new_answer(corpus, 0)
+    new = editing.new_answer(corpus, 0)
     scores = attributions(model, corpus)
-    edited = ED.neuron_edit(model, corpus, 0, new, top=3, scores=scores, strength=0.25)
+    edited = editing.neuron_edit(model, corpus, 0, new, top=3, scores=scores, strength=0.25)
     old_id, new_id = corpus.encode([corpus.facts[0].answer, new])
     top = scores[0].flatten().topk(3).indices.tolist()
     shift = 0.25 * (model.unembedding[new_id] - model.unembedding[old_id])
@@ -181,9 +181,9 @@ def test_a_neuron_edit_moves_the_top_units_values_by_the_strength(two):
 
 def test_fine_tuning_changes_that_layers_w2_alone_and_ft_l_stays_within_its_bound(two):
     model, corpus = two
-    new = ED.new_answer(corpus, 1)
-    free = ED.fine_tune_edit(model, corpus, 1, new, layer=1, steps=10)
-    bound = ED.fine_tune_edit(model, corpus, 1, new, layer=1, steps=10, bound=0.004)
+    new = editing.new_answer(corpus, 1)
+    free = editing.fine_tune_edit(model, corpus, 1, new, layer=1, steps=10)
+    bound = editing.fine_tune_edit(model, corpus, 1, new, layer=1, steps=10, bound=0.004)
     for edited in (free, bound):
         moved = [n for (n, a), b in zip(model.named_parameters(), edited.parameters(), strict=True)
                  if not torch.equal(a, b)]  # fmt: skip
@@ -191,20 +191,20 @@ def test_fine_tuning_changes_that_layers_w2_alone_and_ft_l_stays_within_its_boun
     change = lambda m: m.layers[1].ffn.linear2.weight - model.layers[1].ffn.linear2.weight  # noqa: E731
     assert change(bound).abs().max() <= 0.004 + 1e-15 < change(free).abs().max()
     assert corpus.decode([fact_predictions(free, corpus)[0][1]]) == [new]
-    steps = [step for step, _ in ED.fine_tune_steps(model, corpus, 1, new, 1, steps=4)]
+    steps = [step for step, _ in editing.fine_tune_steps(model, corpus, 1, new, 1, steps=4)]
     assert steps == [1, 2, 3, 4]
 
 
 def test_each_fact_is_rewritten_to_another_answer_of_its_relation(two):
     _, corpus = two
     for i, fact in enumerate(corpus.facts):
-        new = ED.new_answer(corpus, i)
+        new = editing.new_answer(corpus, i)
         assert new != fact.answer
         assert new in {f.answer for f in corpus.facts if f.relation == fact.relation}
-    shifted = [ED.new_answer(corpus, 0, shift) for shift in range(3)]
-    assert len(set(shifted)) == 3 and shifted[0] == ED.new_answer(corpus, 0)
+    shifted = [editing.new_answer(corpus, 0, shift) for shift in range(3)]
+    assert len(set(shifted)) == 3 and shifted[0] == editing.new_answer(corpus, 0)
     with pytest.raises(ValueError, match="shift"):
-        ED.new_answer(corpus, 0, -1)
+        editing.new_answer(corpus, 0, -1)
 
 
 def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasings():
@@ -214,10 +214,10 @@ def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasi
     from course_lib.core.experiments.memory import load_model
     from devtools.spread.record import check_fresh_run
 
-    _, settings, curve = load_model(ED.PARAPHRASED_FILE)
-    assert settings == ED.PARAPHRASED and settings.paraphrases and len(curve) == settings.steps
+    _, settings, curve = load_model(editing.PARAPHRASED_FILE)
+    assert settings == editing.PARAPHRASED and settings.paraphrases and len(curve) == settings.steps
     check_fresh_run("two-phrasing model: first 8 losses")
-    model, corpus = ED.paraphrased_model()
+    model, corpus = editing.paraphrased_model()
     for paraphrased in (False, True):
         assert fact_predictions(model, corpus, paraphrased)[1].all()
 
@@ -225,7 +225,7 @@ def test_the_two_phrasing_model_is_what_its_rebuild_trains_and_knows_both_phrasi
 def test_meng_et_al_s_score_is_the_harmonic_mean_of_the_three_scores_quoted():
     """Table 4's score is the harmonic mean of efficacy, paraphrase and neighbourhood scores:
     recomputed from the three quoted, it gives the quoted score to its rounding."""
-    from course_lib.core.literature import MENG_2022
+    from course_lib.lessons.l06_locating_and_editing.papers import MENG_2022
 
     for method in ("rome", "ft", "ft+l", "kn", "unedited"):
         score, *parts = MENG_2022[method]

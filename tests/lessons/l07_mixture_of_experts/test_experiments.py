@@ -10,7 +10,7 @@ import torch
 
 from course_lib.core.experiments.tasks import make_task
 from course_lib.core.model.moe import MixtureOfExperts, top_k_gates
-from course_lib.lessons.l07_mixture_of_experts import experiments as M
+from course_lib.lessons.l07_mixture_of_experts import experiments
 from course_lib.lessons.l07_mixture_of_experts.experiments import (
     expert_map,
     moe_init,
@@ -83,19 +83,19 @@ def test_an_experts_edges_are_where_its_own_units_switch_inside_its_own_territor
 
 
 def test_k_1_keeps_the_routers_probability_as_the_switch_transformer_does():
-    assert not M.switch_form(1) and M.switch_form(2)
+    assert not experiments.switch_form(1) and experiments.switch_form(2)
     w = moe_init(1, num_experts=3, d_ff=2, out=1)
     X = torch.rand(5, 2, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
     out, logits = moe_outputs(w, X, k=1, renormalise=False)
     gates = top_k_gates(logits, 1, renormalise=False)
     assert (gates.sum(-1) < 1).all()  # the probability, not 1
     with pytest.raises(ValueError, match="k must be"):
-        M.switch_form(0)
+        experiments.switch_form(0)
 
 
 def test_runs_select_their_alphas_in_the_order_asked_and_refuse_others():
-    runs = M.router_runs(2, 1, (0.1, 0.0))
-    stored = M.stored_router_runs(2, 1)
+    runs = experiments.router_runs(2, 1, (0.1, 0.0))
+    stored = experiments.stored_router_runs(2, 1)
     assert runs.alphas == (0.1, 0.0)
     assert np.array_equal(runs.load[0], stored.load[stored.alphas.index(0.1)])
     assert runs.weights[1][2] is stored.weights[stored.alphas.index(0.0)][2]
@@ -105,17 +105,17 @@ def test_runs_select_their_alphas_in_the_order_asked_and_refuse_others():
 
 def test_a_setting_the_file_does_not_hold_is_trained_on_the_spot(monkeypatch):
     calls = []
-    monkeypatch.setattr(M, "train_routers", lambda **kw: calls.append(kw) or "trained")
-    assert M.router_runs(3, 2, (0.0,)) == "trained"  # 3 experts: not in the grid
-    assert calls[0]["num_experts"] == 3 and calls[0]["seeds"] == M.SEEDS
-    assert M.stored_router_runs(3, 2) is None
+    monkeypatch.setattr(experiments, "train_routers", lambda **kw: calls.append(kw) or "trained")
+    assert experiments.router_runs(3, 2, (0.0,)) == "trained"  # 3 experts: not in the grid
+    assert calls[0]["num_experts"] == 3 and calls[0]["seeds"] == experiments.SEEDS
+    assert experiments.stored_router_runs(3, 2) is None
 
 
 def test_a_missing_file_names_its_rebuild_command(tmp_path):
     with pytest.raises(
         FileNotFoundError, match="python -m course_lib.lessons.l07_mixture_of_experts.experiments"
     ):
-        M.stored_router_runs(8, 2, tmp_path / "none.npz")
+        experiments.stored_router_runs(8, 2, tmp_path / "none.npz")
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_a_stored_run_is_what_training_it_now_gives(quantity):
     10 × the spread make spread measured (at most 1.0e-12 and 3.1e-11, docs/spread.md),
     load and accuracy within their own spread."""
     fresh, _ = check_fresh_run(quantity)
-    assert set(fresh) == {*M.WEIGHTS, "load", "accuracy"}
+    assert set(fresh) == {*experiments.WEIGHTS, "load", "accuracy"}
 
 
 def test_a_stored_dense_ffn_is_what_training_it_now_gives():
@@ -139,32 +139,36 @@ def test_a_stored_dense_ffn_is_what_training_it_now_gives():
 
 def test_a_dense_width_the_file_does_not_hold_is_trained_on_the_spot(monkeypatch):
     calls = []
-    monkeypatch.setattr(M, "train_routers", lambda **kw: calls.append(kw) or "trained")
-    assert M.dense_runs(7) == "trained"
-    assert calls[0]["num_experts"] == 1 and calls[0]["d_ff"] == 7 and calls[0]["seeds"] == M.SEEDS
-    assert M.stored_dense_runs(7) is None
-    stored = M.dense_runs(M.DENSE_WIDTHS[0])
+    monkeypatch.setattr(experiments, "train_routers", lambda **kw: calls.append(kw) or "trained")
+    assert experiments.dense_runs(7) == "trained"
+    assert (
+        calls[0]["num_experts"] == 1
+        and calls[0]["d_ff"] == 7
+        and calls[0]["seeds"] == experiments.SEEDS
+    )
+    assert experiments.stored_dense_runs(7) is None
+    stored = experiments.dense_runs(experiments.DENSE_WIDTHS[0])
     assert (stored.num_experts, stored.k, stored.d_ff) == (1, 1, 12) and len(calls) == 1
 
 
 def test_the_starting_load_is_the_untrained_networks_first_choices():
-    load = M.starting_load(4, 2, seeds=(0, 1))
+    load = experiments.starting_load(4, 2, seeds=(0, 1))
     assert load.shape == (2, 4) and np.allclose(load.sum(axis=1), 1)
-    data = make_task(M.TRAINING["task"], M.TRAINING["points"])
-    w = moe_init(1, 4, M.TRAINING["d_ff"], 1)
+    data = make_task(experiments.TRAINING["task"], experiments.TRAINING["points"])
+    w = moe_init(1, 4, experiments.TRAINING["d_ff"], 1)
     _, logits = moe_outputs(w, data.X, 2)
     first = np.bincount(logits.argmax(-1).numpy(), minlength=4) / len(data.X)
     assert np.allclose(load[1], first)
-    runs = M.router_runs(8, 2, (0.0,))
-    assert not np.allclose(M.starting_load(8, 2)[0], runs.load[0, 0])  # training moved it
+    runs = experiments.router_runs(8, 2, (0.0,))
+    assert not np.allclose(experiments.starting_load(8, 2)[0], runs.load[0, 0])  # training moved it
 
 
 def test_coverage_counts_the_experts_ranked_first_on_more_than_the_share():
-    counts = M.first_choice_coverage((1, 64), draws=5, points=400)
+    counts = experiments.first_choice_coverage((1, 64), draws=5, points=400)
     assert counts.shape == (2, 5)
     assert (counts[0] <= 2).all()  # on a line, only the largest and the smallest weight win
     assert (counts[1] == 8).all()
-    assert np.array_equal(counts, M.first_choice_coverage((1, 64), draws=5, points=400))
+    assert np.array_equal(counts, experiments.first_choice_coverage((1, 64), draws=5, points=400))
 
 
 def test_a_dense_run_is_one_expert_whose_gate_is_one():
@@ -177,17 +181,20 @@ def test_a_dense_run_is_one_expert_whose_gate_is_one():
 
 
 def test_assignment_counts_count_every_choice_of_every_point():
-    runs = M.router_runs(8, 2, (0.0, 0.1))
-    counts = M.assignment_counts(runs)
-    assert counts.shape == (2, 4, 8) and (counts.sum(axis=-1) == 2 * M.TRAINING["points"]).all()
-    first = np.round(runs.load * M.TRAINING["points"]).astype(int)  # first choices only
+    runs = experiments.router_runs(8, 2, (0.0, 0.1))
+    counts = experiments.assignment_counts(runs)
+    assert (
+        counts.shape == (2, 4, 8)
+        and (counts.sum(axis=-1) == 2 * experiments.TRAINING["points"]).all()
+    )
+    first = np.round(runs.load * experiments.TRAINING["points"]).astype(int)  # first choices only
     assert (counts >= first).all() and not np.array_equal(counts, first)
 
 
 def test_bias_balancing_gives_the_unused_experts_a_share_without_training():
     logits = torch.tensor([[3.0, 2.0, 0.0, -1.0]] * 20, dtype=torch.float64)
     logits = logits + 0.1 * torch.randn(20, 4, generator=torch.Generator().manual_seed(0))
-    shares = M.bias_balancing(logits, k=1, steps=400, gamma=0.01)
+    shares = experiments.bias_balancing(logits, k=1, steps=400, gamma=0.01)
     assert shares.shape == (401, 4) and np.allclose(shares.sum(axis=1), 1)
     assert shares[0].tolist() == [1.0, 0.0, 0.0, 0.0]  # all to expert 0 before any step
     assert (shares[-50:].mean(axis=0) > 0.15).all()  # later, each takes about a quarter

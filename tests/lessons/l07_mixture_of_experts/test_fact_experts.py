@@ -14,21 +14,24 @@ from course_lib.core.experiments.memory import (
     router_logits,
     training_tokens,
 )
-from course_lib.lessons.l07_mixture_of_experts.experiments import fact_experts as X
+from course_lib.lessons.l07_mixture_of_experts.experiments import fact_experts
 from devtools.spread.record import check_fresh_run
 
 
 def test_the_two_budgets_hold_the_dense_ffns_parameters_or_its_compute_per_token():
     dense = 2 * 64 * 256 + 256 + 64  # lesson 5's FFN
-    total, active = X.MOE_SETTINGS["equal total"], X.MOE_SETTINGS["equal active"]
+    total, active = (
+        fact_experts.MOE_SETTINGS["equal total"],
+        fact_experts.MOE_SETTINGS["equal active"],
+    )
     expert = lambda d_ff: 2 * 64 * d_ff + d_ff + 64  # noqa: E731
     assert abs(total.num_experts * expert(total.d_ff) / dense - 1) < 0.01
     assert abs(active.k * expert(active.d_ff) / dense - 1) < 0.01
 
 
 def test_routes_are_each_layers_first_choice_at_each_prompts_last_word():
-    model, corpus = X.stored_moe("equal total", 0)
-    chosen = X.routes(model, corpus)
+    model, corpus = fact_experts.stored_moe("equal total", 0)
+    chosen = fact_experts.routes(model, corpus)
     prompts, _ = corpus.prompts()
     with torch.no_grad(), router_logits(model) as logits:
         model(prompts)
@@ -38,53 +41,62 @@ def test_routes_are_each_layers_first_choice_at_each_prompts_last_word():
 
 
 def test_the_routing_tables_count_every_fact_once_and_purity_reads_them():
-    model, corpus = X.stored_moe("equal total", 0)
-    chosen = X.routes(model, corpus)[:, 1]
+    model, corpus = fact_experts.stored_moe("equal total", 0)
+    chosen = fact_experts.routes(model, corpus)[:, 1]
     relations = [fact.relation for fact in corpus.facts]
-    table = X.routing_table(chosen, relations, 4)
+    table = fact_experts.routing_table(chosen, relations, 4)
     assert table.shape == (len(RELATIONS), 4) and table.sum() == 48
     assert (table.sum(axis=1) == 12).all()  # twelve entities per relation
     capitals = [i for i, fact in enumerate(corpus.facts) if fact.relation == relations[0]]
     assert table[0].tolist() == np.bincount(chosen[capitals], minlength=4).tolist()
-    assert X.purity(np.diag([12, 12, 12, 12])) == 1.0  # one expert per relation
-    assert X.purity(np.full((4, 4), 3)) == 0.25  # routing that ignores the relation
+    assert fact_experts.purity(np.diag([12, 12, 12, 12])) == 1.0  # one expert per relation
+    assert fact_experts.purity(np.full((4, 4), 3)) == 0.25  # routing that ignores the relation
 
 
 def test_an_own_expert_takes_all_of_one_groups_facts_and_nothing_else():
-    assert X.own_experts(np.diag([12, 12, 12, 12])) == 4
-    assert X.own_experts(np.array([[12, 0], [3, 9]])) == 0  # expert 0 takes all of a, and b's
-    assert X.own_experts(np.array([[12, 0, 0], [0, 9, 3]])) == 1  # a has expert 0; b has none
-    assert X.own_experts(np.array([[6, 6], [0, 12]])) == 0  # expert 1 has all of b, and a's
+    assert fact_experts.own_experts(np.diag([12, 12, 12, 12])) == 4
+    assert (
+        fact_experts.own_experts(np.array([[12, 0], [3, 9]])) == 0
+    )  # expert 0 takes all of a, and b's
+    assert (
+        fact_experts.own_experts(np.array([[12, 0, 0], [0, 9, 3]])) == 1
+    )  # a has expert 0; b has none
+    assert (
+        fact_experts.own_experts(np.array([[6, 6], [0, 12]])) == 0
+    )  # expert 1 has all of b, and a's
 
 
 def test_chance_purity_is_what_routing_that_ignores_the_labels_scores():
     labels = ["a"] * 6 + ["b"] * 6
     by_label = np.array([0] * 6 + [1] * 6)  # one expert per label: purity 1
-    assert X.purity(X.routing_table(by_label, labels, 2)) == 1.0
-    chance = X.chance_purity(by_label, labels, 2)
+    assert fact_experts.purity(fact_experts.routing_table(by_label, labels, 2)) == 1.0
+    chance = fact_experts.chance_purity(by_label, labels, 2)
     assert 0.5 < chance < 0.8  # dealt at random, each label gets a mix
-    assert X.chance_purity(by_label, labels, 2) == chance  # seeded
+    assert fact_experts.chance_purity(by_label, labels, 2) == chance  # seeded
     everyone_to_one = np.zeros(12, dtype=int)
-    assert X.chance_purity(everyone_to_one, labels, 2) == 1.0  # nothing to tell apart
+    assert fact_experts.chance_purity(everyone_to_one, labels, 2) == 1.0  # nothing to tell apart
     # two facts of each label, one expert each: dealt at random, a label keeps both of its facts
     # on one expert with probability 1/3 (purity 1), else splits them (purity 1/2): 2/3 expected
-    assert abs(X.chance_purity(np.array([0, 0, 1, 1]), ["a", "a", "b", "b"], 2) - 2 / 3) < 0.01
+    assert (
+        abs(fact_experts.chance_purity(np.array([0, 0, 1, 1]), ["a", "a", "b", "b"], 2) - 2 / 3)
+        < 0.01
+    )
 
 
 def test_an_erased_expert_outputs_zeros_inside_the_block_only():
-    model, corpus = X.stored_moe("equal total", 0)
+    model, corpus = fact_experts.stored_moe("equal total", 0)
     moe, x = model.layers[1].ffn, torch.randn(5, 64, dtype=torch.float64)
     gates = moe.gates(x)
     with torch.no_grad():
         before = moe(x)
-        with X.erased(model, 1, 2):
+        with fact_experts.erased(model, 1, 2):
             during = moe(x)
         after = moe(x)
         without = before - gates[:, 2:3] * moe.experts[2](x)
     torch.testing.assert_close(during, without)
     torch.testing.assert_close(after, before)
     with pytest.raises(ValueError, match=r"expert must be in \[0, 4\), got 4"):
-        with X.erased(model, 0, 4):
+        with fact_experts.erased(model, 0, 4):
             pass
 
 
@@ -96,12 +108,12 @@ def test_erasing_an_expert_at_the_last_word_takes_its_share_there_and_nothing_el
 ):
     """A routed expert's gated output, or a shared one's whole output, leaves the mixture's output
     at each prompt's last word; the other words keep theirs to the bit."""
-    model, corpus = X.stored_moe(name, 0)
+    model, corpus = fact_experts.stored_moe(name, 0)
     prompts, _ = corpus.prompts()
     moe, names = model.layers[0].ffn, ["layers.0.hook_resid_mid", "layers.0.ffn.hook_out"]
     with torch.no_grad():
         _, cache = model.run_with_cache(prompts, names_filter=names)
-        with X.erased(model, 0, expert, last_only=True, shared=shared):
+        with fact_experts.erased(model, 0, expert, last_only=True, shared=shared):
             _, erased = model.run_with_cache(prompts, names_filter=names[1])
         x = model.layers[0].sublayers[1].norm(cache[names[0]][:, -1])  # the last words' input
         if shared:
@@ -115,18 +127,18 @@ def test_erasing_an_expert_at_the_last_word_takes_its_share_there_and_nothing_el
 
 
 def test_the_facts_an_expert_takes_were_answered_right_before():
-    model, corpus = X.stored_moe("equal total", 0)
-    right = X.fact_predictions(model, corpus)[1]
+    model, corpus = fact_experts.stored_moe("equal total", 0)
+    right = fact_experts.fact_predictions(model, corpus)[1]
     for expert in range(4):
-        lost = X.facts_lost(model, corpus, 1, expert)
+        lost = fact_experts.facts_lost(model, corpus, 1, expert)
         assert lost.shape == (48,) and not (lost & ~right).any()
 
 
 def test_a_seed_or_name_that_is_not_stored_is_named():
     with pytest.raises(ValueError, match=r"seed must be one of \[0\] for 'equal active', got 1"):
-        X.stored_moe("equal active", 1)
+        fact_experts.stored_moe("equal active", 1)
     with pytest.raises(ValueError, match="name must be one of"):
-        X.settings_of("sparse", 0)
+        fact_experts.settings_of("sparse", 0)
 
 
 @pytest.mark.parametrize(
@@ -137,13 +149,13 @@ def test_a_stored_loss_curve_starts_as_a_fresh_run_of_its_rebuild_does(quantity)
     8 steps are the stored run's first 8. Tolerance: 10 × the spread make spread measured (at most
     9.4e-09 and 1.7e-08, docs/spread.md)."""
     name = quantity.removeprefix("experts, ").removesuffix(": first 8 losses")
-    assert load_model(X.model_file(name, 0))[1] == X.settings_of(name, 0)
+    assert load_model(fact_experts.model_file(name, 0))[1] == fact_experts.settings_of(name, 0)
     check_fresh_run(quantity)
 
 
 def test_the_token_load_is_each_routers_first_choice_over_every_real_word():
-    model, corpus = X.stored_moe("equal total", 0)
-    load = X.token_load(model, corpus)
+    model, corpus = fact_experts.stored_moe("equal total", 0)
+    load = fact_experts.token_load(model, corpus)
     tokens = training_tokens(corpus)[:, :-1]  # what the model read in training
     with torch.no_grad(), router_logits(model) as logits:
         model(tokens)

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from course_lib.core.experiments.memory import corpus_of, load_model
-from course_lib.lessons.l07_mixture_of_experts.experiments import fact_capacity as C
-from course_lib.lessons.l07_mixture_of_experts.experiments import fact_experts as X
-from course_lib.lessons.l07_mixture_of_experts.experiments import load_history as H
+from course_lib.lessons.l07_mixture_of_experts.experiments import (
+    fact_capacity,
+    fact_experts,
+    load_history,
+)
 from devtools.spread.record import check_fresh_run
 
 
@@ -20,7 +22,9 @@ def test_a_stored_shared_expert_model_starts_as_a_fresh_run_of_its_rebuild_does(
     """The warm-up's learning rate does not depend on the number of steps, so a fresh run's first
     8 steps are the stored run's first 8. Tolerance: 10 × the spread make spread measured
     (at most 1.6e-08, docs/spread.md)."""
-    assert load_model(X.model_file("shared expert", 0))[1] == X.settings_of("shared expert", 0)
+    assert load_model(fact_experts.model_file("shared expert", 0))[1] == fact_experts.settings_of(
+        "shared expert", 0
+    )
     check_fresh_run("experts, shared expert: first 8 losses")
 
 
@@ -30,7 +34,7 @@ def test_the_stored_load_histories_start_as_a_fresh_run_of_their_rebuild_does():
     measured (at most 9.4e-09; the shares moved under no variant, docs/spread.md)."""
     fresh, _ = check_fresh_run("load history: first 8 steps")
     assert set(fresh) == {
-        f"alpha {a} | {n}" for a in H.ALPHAS for n in ("first", "assigned", "losses")
+        f"alpha {a} | {n}" for a in load_history.ALPHAS for n in ("first", "assigned", "losses")
     }
 
 
@@ -38,53 +42,68 @@ def test_the_stored_fact_sweep_starts_as_a_fresh_run_of_its_rebuild_does():
     """Every model at the largest size (1,000 facts), seed 0, 8 steps trained again: the loss
     curves. Tolerance: 10 × the spread make spread measured (at most 1.6e-08, docs/spread.md)."""
     fresh, _ = check_fresh_run("fact capacity: first 8 losses, 1,000 facts")
-    assert set(fresh) == set(C.MODELS)
+    assert set(fresh) == set(fact_capacity.MODELS)
 
 
 def test_the_load_histories_hold_every_step_of_every_run_and_each_load_sums_to_one():
-    runs = H.stored_histories()
-    steps = H.BASE.steps
-    assert runs.alphas == H.ALPHAS and runs.seeds == H.SEEDS
+    runs = load_history.stored_histories()
+    steps = load_history.BASE.steps
+    assert runs.alphas == load_history.ALPHAS and runs.seeds == load_history.SEEDS
     assert runs.first.shape == (2, 3, steps, 2, 4) == runs.assigned.shape
     assert np.allclose(runs.first.sum(axis=-1), 1) and np.allclose(runs.assigned.sum(axis=-1), 1)
-    assert runs.losses.shape == (2, 3, steps) and runs.facts == len(corpus_of(H.BASE).facts)
+    assert runs.losses.shape == (2, 3, steps) and runs.facts == len(
+        corpus_of(load_history.BASE).facts
+    )
     assert np.array_equal(runs.busiest(), runs.first.max(axis=-1))
     # top 2 of 4: no expert takes more than half of all assignments
     assert (runs.assigned <= 0.5 + 1e-12).all() and not (runs.first <= 0.5).all()
 
 
 def test_the_alpha_001_histories_train_the_stored_equal_total_models_settings():
-    for seed in H.SEEDS:
-        assert H.settings_of(0.01, seed) == X.settings_of("equal total", seed)
-        assert H.settings_of(0.0, seed) == replace(X.settings_of("equal total", seed), alpha=0.0)
+    for seed in load_history.SEEDS:
+        assert load_history.settings_of(0.01, seed) == fact_experts.settings_of("equal total", seed)
+        assert load_history.settings_of(0.0, seed) == replace(
+            fact_experts.settings_of("equal total", seed), alpha=0.0
+        )
 
 
 def test_each_model_of_the_sweep_has_the_budget_its_name_says():
-    dense, active, total = (C.budget(m) for m in ("dense", "equal active", "equal total"))
+    dense, active, total = (
+        fact_capacity.budget(m) for m in ("dense", "equal active", "equal total")
+    )
     assert dense["total"] == dense["active"]
     assert abs(active["active"] / dense["active"] - 1) < 0.05  # router's parameters apart
     assert abs(total["total"] / dense["total"] - 1) < 0.06
-    assert C.shape("dense") == (1, 64, 1) and C.shape("equal total") == (4, 16, 2)
+    assert fact_capacity.shape("dense") == (1, 64, 1) and fact_capacity.shape("equal total") == (
+        4,
+        16,
+        2,
+    )
     with pytest.raises(ValueError, match="model must be one of"):
-        C.shape("sparse")
+        fact_capacity.shape("sparse")
 
 
 def test_a_sweep_counts_the_sizes_learned_in_full_on_every_seed():
     right = np.array([[[48, 48], [100, 99], [200, 200]]])  # one model, 3 sizes, 2 seeds
-    sweep = C.FactSweep(("dense",), (12, 25, 50), (0, 1), right, np.zeros((1, 3, 2, 4)))
+    sweep = fact_capacity.FactSweep(("dense",), (12, 25, 50), (0, 1), right, np.zeros((1, 3, 2, 4)))
     assert sweep.facts == (48, 100, 200)
     assert sweep.all_learned("dense") == 200  # the largest size learned in full on both seeds
     assert np.allclose(sweep.share("dense")[1], [1.0, 0.99])
-    none = C.FactSweep(("dense",), (12,), (0, 1), np.array([[[47, 48]]]), np.zeros((1, 1, 2, 4)))
+    none = fact_capacity.FactSweep(
+        ("dense",), (12,), (0, 1), np.array([[[47, 48]]]), np.zeros((1, 1, 2, 4))
+    )
     assert none.all_learned("dense") == 0
 
 
 def test_the_stored_sweep_holds_every_model_size_and_seed():
-    sweep = C.stored_sweep()
-    assert sweep.models == tuple(C.MODELS) and sweep.entities == C.ENTITIES
-    assert sweep.right.shape == (3, len(C.ENTITIES), len(C.SEEDS))
+    sweep = fact_capacity.stored_sweep()
+    assert sweep.models == tuple(fact_capacity.MODELS) and sweep.entities == fact_capacity.ENTITIES
+    assert sweep.right.shape == (3, len(fact_capacity.ENTITIES), len(fact_capacity.SEEDS))
     assert (sweep.right >= 0).all() and (sweep.right <= np.array(sweep.facts)[:, None]).all()
-    assert sweep.losses.shape[:3] == sweep.right.shape and sweep.losses.shape[3] == C.NARROW.steps
+    assert (
+        sweep.losses.shape[:3] == sweep.right.shape
+        and sweep.losses.shape[3] == fact_capacity.NARROW.steps
+    )
 
 
 def test_a_missing_file_names_its_rebuild_command(tmp_path):
@@ -92,9 +111,9 @@ def test_a_missing_file_names_its_rebuild_command(tmp_path):
         FileNotFoundError,
         match="python -m course_lib.lessons.l07_mixture_of_experts.experiments.fact_capacity",
     ):
-        C.stored_sweep.__wrapped__(tmp_path / "none.npz")
+        fact_capacity.stored_sweep.__wrapped__(tmp_path / "none.npz")
     with pytest.raises(
         FileNotFoundError,
         match="python -m course_lib.lessons.l07_mixture_of_experts.experiments.load_history",
     ):
-        H.stored_histories.__wrapped__(tmp_path / "none.npz")
+        load_history.stored_histories.__wrapped__(tmp_path / "none.npz")

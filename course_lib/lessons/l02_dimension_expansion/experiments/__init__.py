@@ -11,8 +11,7 @@ from functools import lru_cache
 import contourpy
 import numpy as np
 
-from course_lib.core._validate import choice, int_at_least
-from course_lib.core.experiments.tasks import TASKS, label_grid
+from course_lib.core.experiments.tasks import label_grid
 from course_lib.core.lesson import submodules
 from course_lib.core.model.geometry import grid
 
@@ -21,9 +20,7 @@ from course_lib.core.model.geometry import grid
 def true_boundary(task: str, resolution: int = 200) -> tuple[np.ndarray, ...]:
     """The task's true boundary as polylines, each (N, 2) in [-1, 1]^2: the 0.5 contour of every
     label of ``label_grid`` on a resolution x resolution grid, traced once per task (cached; the
-    arrays are read-only)."""
-    choice("task", task, TASKS)
-    int_at_least("resolution", resolution, 2)
+    arrays are read-only). ``task`` is a name of ``tasks.TASKS``."""
     points = grid(resolution).reshape(resolution, resolution, 2)
     truth = label_grid(task, resolution).astype(float)
     lines: list[np.ndarray] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from course_lib.core._validate import choice, positive_int
+from course_lib.core._validate import positive_int
 from course_lib.core.model.ffn import NUMPY_ACTIVATIONS
 
 
@@ -58,10 +58,7 @@ def reconstruction_error(
 
     min over (A, c) of ||h A + c - x||^2 / ||x - mean(x)||^2, solved by least squares.
     """
-    choice("activation", activation, NUMPY_ACTIVATIONS)
     x, W1 = np.asarray(x, dtype=float), np.asarray(W1, dtype=float)
-    if x.ndim != 2 or W1.ndim != 2 or W1.shape[0] != x.shape[1]:
-        raise ValueError(f"x must be (N, d) and W1 (d, d_ff), got {x.shape} and {W1.shape}")
     hidden = NUMPY_ACTIVATIONS[activation](x @ W1 + np.asarray(b1, dtype=float).reshape(-1))
     design = np.concatenate([hidden, np.ones((len(x), 1))], axis=1)
     coef, *_ = np.linalg.lstsq(design, x, rcond=None)

@@ -19,7 +19,7 @@ import torch
 
 from course_lib.core._validate import choice, positive_int
 from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
-from course_lib.core.experiments.tasks import make_task
+from course_lib.core.experiments.tasks import TASKS, make_task
 from course_lib.core.experiments.training import (
     accuracy,
     adam_steps,
@@ -33,16 +33,13 @@ from course_lib.core.threads import torch_threads
 
 def stack_parameters(n_layers: int, width: int, d_in: int = 2, d_out: int = 1) -> int:
     """Weights and biases of d_in -> width -> ... -> width -> d_out with ``n_layers`` linear layers."""
-    positive_int("n_layers", n_layers)
-    positive_int("width", width)
     dims = [d_in] + [width] * (n_layers - 1) + [d_out]
     return sum(a * b + b for a, b in zip(dims[:-1], dims[1:], strict=True))
 
 
 def width_for_budget(n_layers: int, budget: int, d_in: int = 2, d_out: int = 1) -> int:
     """The hidden width whose stack of ``n_layers`` layers comes closest to ``budget`` parameters."""
-    positive_int("budget", budget)
-    if positive_int("n_layers", n_layers) == 1:
+    if n_layers == 1:
         return 0
     candidates = range(1, budget + 1)
     return min(candidates, key=lambda h: abs(stack_parameters(n_layers, h, d_in, d_out) - budget))
@@ -97,11 +94,17 @@ def compare_depths(
     lr: float = 0.02,
     n_points: int = 2000,
 ) -> DepthResult:
-    """Train stacks of each depth at ~``budget`` parameters on ``task``, every seed at once; cached."""
+    """Train stacks of each depth at ~``budget`` parameters on ``task``, every seed at once; cached.
+    Every argument is checked here, none in the helpers."""
+    choice("task", task, TASKS)
     choice("activation", activation, ACTIVATIONS)
+    positive_int("budget", budget)
     positive_int("steps", steps)
+    positive_int("n_points", n_points)
     if not depths or not seeds:
         raise ValueError(f"depths and seeds must be non-empty, got {depths} and {seeds}")
+    for depth in depths:
+        positive_int("depth", depth)
     k = make_task(task, n_points).Y.shape[1]
     accuracy = []
     for n_layers in depths:

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from course_lib.core._validate import positive_int
+from course_lib.core._validate import choice, integer, positive_int
 from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.stored_runs import save_runs, stored_run
 from course_lib.core.experiments.training import TrainResult, stack_results, train_mlps
 from course_lib.core.lesson import submodules
+from course_lib.core.model.ffn import ACTIVATIONS
 from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes, unit_lines
 
 D_FFS = tuple(range(2, 13))
@@ -44,9 +45,16 @@ def train_widths(
     lr: float = LR,
 ) -> dict[int, TrainResult]:
     """2 -> d_ff -> 2 networks on (in_f, in_g) for every width and seed, trained together by
-    ``training.train_mlps``; one TrainResult (over seeds) per width, cached by arguments."""
+    ``training.train_mlps``; one TrainResult (over seeds) per width, cached by arguments. Where a
+    learner trains them: every argument is checked here."""
+    choice("activation", activation, ACTIVATIONS)
     if not d_ffs or not seeds:
         raise ValueError(f"d_ffs and seeds must be non-empty, got {d_ffs!r} and {seeds!r}")
+    for d_ff in d_ffs:
+        positive_int("d_ff", d_ff)
+    for seed in seeds:
+        integer("seed", seed)
+    positive_int("steps", steps)
     runs = [(activation, d, s) for d in d_ffs for s in seeds]
     results = train_mlps("triangles", runs, steps, lr, N_POINTS)
     n = len(seeds)
@@ -72,7 +80,8 @@ def trained(d_ff: int, activation: str = "relu") -> TrainResult:
     """The default seeds' networks of width ``d_ff``, trained on their own: the stored ones when
     ``TRAINED_FILE`` holds them, else trained now (cached). The same whichever cells ran before;
     the sweep's padded networks of that width agree up to rounding."""
-    stored = stored_trained(positive_int("d_ff", d_ff), activation)
+    positive_int("d_ff", d_ff)
+    stored = stored_trained(d_ff, choice("activation", activation, ACTIVATIONS))
     return stored if stored is not None else train_widths(activation, (d_ff,))[d_ff]
 
 

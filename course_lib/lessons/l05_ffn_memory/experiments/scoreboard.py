@@ -1,4 +1,4 @@
-"""Lesson 5's scoreboard: each paper's number (``course_lib.core.literature``) beside the toy's own
+"""Lesson 5's scoreboard: each paper's number (``papers``) beside the toy's own
 measurement of the same thing, whether the toy agrees with the paper (a level and a direction are
 separate rows), and what the lesson measured about it; a cause the lesson did not test is not
 given (a dash)."""
@@ -10,7 +10,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.core.i18n import N_, tr
-from course_lib.core.literature import DAI_2022, GEVA_2021_AGREEMENT, LI_2023, SHAZEER_2020
+from course_lib.lessons.l05_ffn_memory.papers import (
+    DAI_2022,
+    GEVA_2021_AGREEMENT,
+    LI_2023,
+    SHAZEER_2020,
+)
 
 THRESHOLD = 0.2  # Dai et al.'s coarse knowledge neurons: attribution above 0.2 x the fact's largest
 

@@ -36,10 +36,10 @@ from course_lib.core.experiments.facts import make_corpus
 from course_lib.core.experiments.memory import next_token_loss
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.experiments.training import adam_steps
-from course_lib.core.literature import SHAZEER_2020
 from course_lib.core.model.ffn import module_parameters
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
+from course_lib.lessons.l05_ffn_memory.papers import SHAZEER_2020
 
 RACE_FILE = DATA / "variant_race.npz"
 

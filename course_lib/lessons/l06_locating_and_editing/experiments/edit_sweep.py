@@ -31,14 +31,13 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.core._validate import positive_int
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import attributions
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.i18n import N_
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
-from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
+from course_lib.lessons.l06_locating_and_editing.experiments import editing
 
 SWEEP_FILE = DATA / "edit_sweep.npz"
 FILLER_C_FILE = DATA / "edit_sweep_filler_c.npz"
@@ -84,7 +83,7 @@ FILLER_LINES = 64  # the filler lines whose loss measures fluency
 def filler_tokens(corpus: Corpus) -> torch.Tensor:
     """The corpus' first ``FILLER_LINES`` filler lines, as tokens (lines, L): sentences that state
     no fact. Made once per corpus; callers read it, never write it."""
-    tokens = corpus.tokens()[ED.fact_free_lines(corpus)[:FILLER_LINES]]
+    tokens = corpus.tokens()[editing.fact_free_lines(corpus)[:FILLER_LINES]]
     return tokens[:, : int((tokens != 0).sum(dim=1).max())]
 
 
@@ -144,11 +143,14 @@ def _changes(model, corpus, fact, new, scores, C) -> dict[str, tuple[int, torch.
     """The rank-one updates of one edit at strength 1: where tracing points, and at ROME's site
     with and without ROME's safeguards: {method: (layer, change)}."""
     last = corpus.prompts()[0].shape[1] - 1  # the prompt's last word, where tracing points
-    subject = ED.SUBJECT
+    subject = editing.SUBJECT
     return {
-        RANK_ONE: (1, ED.rank_one_update_for(model, corpus, fact, new, 1, last, C[1])),
-        ROME_SITE: (0, ED.rank_one_update_for(model, corpus, fact, new, 0, subject, C[0], ED.ROME)),
-        PLAIN_SUBJECT: (0, ED.rank_one_update_for(model, corpus, fact, new, 0, subject, C[0])),
+        RANK_ONE: (1, editing.rank_one_update_for(model, corpus, fact, new, 1, last, C[1])),
+        ROME_SITE: (
+            0,
+            editing.rank_one_update_for(model, corpus, fact, new, 0, subject, C[0], editing.ROME),
+        ),
+        PLAIN_SUBJECT: (0, editing.rank_one_update_for(model, corpus, fact, new, 0, subject, C[0])),
     }
 
 
@@ -166,9 +168,9 @@ def sweep_edit(
 
     for name, (layer, change) in _changes(model, corpus, fact, new, scores, C).items():
         for s in BY_NAME[name].strengths:
-            record(BY_NAME[name], s, ED.with_change(model, layer, change, s))
+            record(BY_NAME[name], s, editing.with_change(model, layer, change, s))
     neurons, tuning, bounded = BY_NAME[NEURONS], BY_NAME[FINE_TUNING], BY_NAME[BOUNDED]
-    change = ED.neuron_change(model, corpus, fact, new, scores=scores)
+    change = editing.neuron_change(model, corpus, fact, new, scores=scores)
     for s in neurons.strengths:
         edited = copy.deepcopy(model)
         with torch.no_grad():
@@ -176,11 +178,13 @@ def sweep_edit(
                 edited.layers[layer].ffn.linear2.weight.add_(s * delta)
         record(neurons, s, edited)
     wanted = set(tuning.strengths)
-    for step, edited in ED.fine_tune_steps(model, corpus, fact, new, FT_LAYER, max(wanted)):
+    for step, edited in editing.fine_tune_steps(model, corpus, fact, new, FT_LAYER, max(wanted)):
         if step in wanted:
             record(tuning, step, edited)
     for bound in bounded.strengths:
-        record(bounded, bound, ED.fine_tune_edit(model, corpus, fact, new, FT_LAYER, bound=bound))
+        record(
+            bounded, bound, editing.fine_tune_edit(model, corpus, fact, new, FT_LAYER, bound=bound)
+        )
     return {name: (np.array(rows), np.array(grid)) for name, (rows, grid) in out.items()}
 
 
@@ -207,15 +211,15 @@ def sweep_edits(
     method at every strength."""
     facts = range(len(corpus.facts)) if facts is None else facts
     scores = attributions(model, corpus)
-    C = {layer: ED.key_covariance(model, corpus, layer) for layer in range(len(model.layers))}
+    C = {layer: editing.key_covariance(model, corpus, layer) for layer in range(len(model.layers))}
     p = _unedited(model, corpus)[0]
     results: dict[str, list] = {m.name: [] for m in METHODS}
     changed: dict[str, list] = {m.name: [] for m in METHODS}
     before, edits, n = [], [], len(corpus.facts)
     with torch_threads(1):
         for fact in facts:
-            for shift in range(positive_int("answers", answers)):
-                new = ED.new_answer(corpus, fact, shift)
+            for shift in range(answers):
+                new = editing.new_answer(corpus, fact, shift)
                 old_id, new_id = corpus.encode([corpus.facts[fact].answer, new])
                 before.append([p[fact, new_id], p[fact, old_id], p[n + fact, new_id],
                                p[n + fact, old_id]])  # fmt: skip
@@ -260,13 +264,13 @@ def sweep_filler_c(
 ) -> np.ndarray:
     """The rank-one edit where tracing points, at every scale, with C taken over the lines that
     state no fact instead of the whole corpus: (edits, STRENGTHS, len(METRICS))."""
-    C = ED.key_covariance(model, corpus, 1, facts=False)
+    C = editing.key_covariance(model, corpus, 1, facts=False)
     last = corpus.prompts()[0].shape[1] - 1
     rows = []
     with torch_threads(1):
         for fact, new in edits:
-            change = ED.rank_one_update_for(model, corpus, fact, new, 1, last, C)
-            rows.append([measure(model, ED.with_change(model, 1, change, s), corpus, fact, new)[0]
+            change = editing.rank_one_update_for(model, corpus, fact, new, 1, last, C)
+            rows.append([measure(model, editing.with_change(model, 1, change, s), corpus, fact, new)[0]
                          for s in SCALES])  # fmt: skip
     return np.array(rows)
 
@@ -339,7 +343,7 @@ if (
     __name__ == "__main__"
 ):  # python -m course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep
     start = time.perf_counter()
-    model, corpus = ED.paraphrased_model()
+    model, corpus = editing.paraphrased_model()
     if sys.argv[1:] == ["filler-c"]:  # the rank-one edit with C from filler, every stored edit
         size = save_filler_c(sweep_filler_c(model, corpus, stored_sweep().edits))
         print(f"{size / 1024:.0f} KiB in {FILLER_C_FILE}, {time.perf_counter() - start:.0f} s")

@@ -334,7 +334,7 @@ def neuron_change(
     attribution (``scores``, computed here unless given) get e(new) - e(old) added to their value
     vectors. {layer: (d_model, d_ff)}."""
     scores = attributions(model, corpus) if scores is None else scores
-    chosen = scores[fact].flatten().topk(positive_int("top", top)).indices
+    chosen = scores[fact].flatten().topk(top).indices
     old_id, new_id = corpus.encode([corpus.facts[fact].answer, new_answer])
     E = model.unembedding.detach()
     change = {i: torch.zeros_like(layer.ffn.linear2.weight) for i, layer in enumerate(model.layers)}
@@ -355,6 +355,7 @@ def neuron_edit(
 ) -> LanguageModel:
     """A copy of ``model`` with the knowledge-neuron edit at ``strength`` (v_i += strength x
     (e(new) - e(old)) for the ``top`` units)."""
+    positive_int("top", top)
     edited = copy.deepcopy(model)
     with torch.no_grad():
         for layer, change in neuron_change(model, corpus, fact, new_answer, top, scores).items():
@@ -382,7 +383,7 @@ def fine_tune_steps(
     W2 = edited.layers[layer].ffn.linear2.weight
     start = W2.detach().clone()
     optimizer = Adam([W2], lr=lr)
-    for step in range(1, int_at_least("steps", steps, 0) + 1):
+    for step in range(1, steps + 1):
         loss = -edited(prompt)[0, -1].log_softmax(-1)[new_id]
         (W2.grad,) = torch.autograd.grad(loss, [W2])
         optimizer.step()
@@ -404,6 +405,7 @@ def fine_tune_edit(
     bound: float | None = None,
 ) -> LanguageModel:
     """``model`` fine-tuned by ``fine_tune_steps`` for ``steps`` steps (a copy)."""
+    int_at_least("steps", steps, 0)
     edited = copy.deepcopy(model)  # what zero steps give
     for _, tuned in fine_tune_steps(model, corpus, fact, new_answer, layer, steps, lr, bound):
         edited = tuned

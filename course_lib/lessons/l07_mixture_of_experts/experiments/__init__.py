@@ -22,9 +22,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.core._validate import int_at_least, positive_int
+from course_lib.core._validate import choice, int_at_least, positive_int
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
-from course_lib.core.experiments.tasks import make_task
+from course_lib.core.experiments.tasks import TASKS, make_task
 from course_lib.core.experiments.training import accuracy, adam_steps, uniform_layer
 from course_lib.core.lesson import submodules
 from course_lib.core.model.geometry import grid
@@ -55,7 +55,7 @@ def moe_init(seed: int, num_experts: int, d_ff: int, out: int) -> dict[str, torc
     """One network's starting weights, nn.Linear's uniform ranges: router (2, E) without a bias,
     then each expert's W1 (2, d_ff), b1, W2 (d_ff, out), b2, stacked over the experts."""
     g = torch.Generator().manual_seed(seed)
-    router, _ = uniform_layer(g, 2, positive_int("num_experts", num_experts))
+    router, _ = uniform_layer(g, 2, num_experts)
     layers = [
         (*uniform_layer(g, 2, d_ff), *uniform_layer(g, d_ff, out)) for _ in range(num_experts)
     ]
@@ -132,7 +132,13 @@ def train_routers(
 ) -> RouterRuns:
     """Train one network per (alpha, seed) on ``points`` of the task: binary cross-entropy plus
     alpha times the balancing loss. The same seed starts from the same weights for every alpha.
-    Gates are renormalised except for k = 1 (``switch_form``)."""
+    Gates are renormalised except for k = 1 (``switch_form``). Every argument is checked here."""
+    choice("task", task, TASKS)
+    positive_int("num_experts", num_experts)
+    int_at_least("k", k, 1)
+    positive_int("d_ff", d_ff)
+    positive_int("steps", steps)
+    positive_int("points", points)
     data = make_task(task, points)
     renormalise = switch_form(k)
     runs = [(alpha, seed) for alpha in alphas for seed in seeds]
