@@ -1,8 +1,13 @@
 """A demo control's value change, prepared for pytest-benchmark to time ``demo.png(**values)``
-(render + PNG encode: what the widget's callback waits for) in three states:
+(render + PNG encode: what the widget's callback waits for) in these states:
 
-- ``first``: first visit, the demo's PNGs and every memoised function of the loaded ``course_lib``
-  modules cleared, so training and sweeps run again;
+- ``shown``: the demo's cell run, nothing drawn yet: the demo's PNGs, its live figure and every
+  memoised function of the loaded ``course_lib`` modules cleared, so stored files are read again
+  and the figure is built;
+- ``first``: a move to a value not drawn before: everything cleared as for ``shown``, then the
+  demo shown at the control's neighbouring value (untimed), as a learner's demo is before a move;
+  what the new value needs of its own is computed in the timed call, what it shares with the
+  shown value (files read, the live figure) is not;
 - ``warm``: re-render, the experiment caches warm and the demo's live figure built: what a PNG
   cache miss costs, ``figure_png(demo.figure(**values))``, timed without emptying anything;
 - ``cached``: the PNG the demo keeps for a value it has shown;
@@ -23,6 +28,7 @@ from typing import Any
 from course_lib.core.i18n import set_language
 
 MODES = {
+    "shown": "demo shown",
     "first": "first visit",
     "warm": "re-render",
     "cached": "cached",
@@ -68,6 +74,12 @@ def clear_caches(modules: Iterable[ModuleType] | None = None) -> int:
     return len(found)
 
 
+def neighbour(values: Any, value: Any) -> Any:
+    """The value before ``value`` in the control's grid, or after it for the first one."""
+    index = list(values).index(value)
+    return values[index - 1] if index > 0 else values[index + 1]
+
+
 def plan(demo, control, mode: str, limit: int) -> tuple[list[Any], Callable]:
     """The values to visit (``limit`` spread over the control's grid, the others at their
     defaults) and a pytest-benchmark ``setup`` that puts the demo in ``mode``'s state for the next
@@ -80,9 +92,13 @@ def plan(demo, control, mode: str, limit: int) -> tuple[list[Any], Callable]:
     def setup() -> tuple[tuple, dict[str, Any]]:
         kwargs = {**demo.defaults(), control.name: next(visits)}
         set_language("zh" if mode == "zh" else "en")
-        if mode == "first":
+        if mode in ("shown", "first"):
             demo.clear_cache()
             clear_caches()
+            if mode == "first":
+                demo.png(
+                    **{**kwargs, control.name: neighbour(control.values, kwargs[control.name])}
+                )
         else:
             demo.png(**kwargs)  # the experiment caches warm, the live figure built, the PNG stored
         return (), kwargs
