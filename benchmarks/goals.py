@@ -7,6 +7,7 @@ from dataclasses import dataclass
 NOTEBOOK_SECONDS = 60.0
 NOTEBOOK_PEAK_BYTES = 1024**3
 COURSE_FLOOR_RATIO = 3.0
+NOTEBOOK_CPU_FLOOR_RATIO = 2.0  # a lesson's kernel CPU against the floor's: Run All near its floor
 CONTROL_MS = 100.0  # p95 of a control's reply: no demo trains on a move
 DEMO_SHOWN_MS = (
     1000.0  # p95 of a demo's first picture, its cell run: stored files read, figure built
@@ -30,11 +31,17 @@ def at_most(value: float | None, limit: float, goal: str) -> Verdict:
     return Verdict(goal, value, None if value is None else value <= limit)
 
 
-def notebook_goals(wall_s: float, peak_bytes: float | None) -> dict[str, Verdict]:
-    """Every notebook ≤ 60 s and its kernel's peak memory ≤ 1 GiB."""
+def notebook_goals(
+    wall_s: float, peak_bytes: float | None, cpu_ratio: float | None = None
+) -> dict[str, Verdict]:
+    """Every notebook ≤ 60 s, its kernel's peak memory ≤ 1 GiB, and its kernel CPU ≤ 2 × the
+    floor's (``cpu_ratio``: the notebook's kernel CPU ÷ the floor's)."""
     return {
         "wall": at_most(wall_s, NOTEBOOK_SECONDS, f"≤ {NOTEBOOK_SECONDS:.0f} s"),
         "peak": at_most(peak_bytes, NOTEBOOK_PEAK_BYTES, "≤ 1 GiB"),
+        "cpu": at_most(
+            cpu_ratio, NOTEBOOK_CPU_FLOOR_RATIO, f"≤ {NOTEBOOK_CPU_FLOOR_RATIO:g} × floor CPU"
+        ),
     }
 
 

@@ -102,11 +102,15 @@ def run_summary(bench: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def notebook_summary(bench: dict[str, Any], floor_s: float | None) -> dict[str, Any]:
+def notebook_summary(
+    bench: dict[str, Any], floor_s: float | None, floor_cpu_s: float | None = None
+) -> dict[str, Any]:
     row = {"name": bench["extra_info"]["notebook"], **run_summary(bench)}
     row["ratio"] = row["wall_s"] / floor_s if floor_s else None
+    cpu = row["cpu_s"]
+    row["cpu_ratio"] = cpu / floor_cpu_s if cpu is not None and floor_cpu_s else None
     row["slowest"] = slowest_cells(bench["extra_info"].get("cells", []))
-    row["goals"] = goals.notebook_goals(row["wall_s"], row["peak_bytes"])
+    row["goals"] = goals.notebook_goals(row["wall_s"], row["peak_bytes"], row["cpu_ratio"])
     return row
 
 
@@ -150,7 +154,8 @@ def summarize(results: dict[str, Any]) -> dict[str, Any]:
     floors = of_kind(results, "notebook floor")
     floor = run_summary(floors[0]) if floors else None
     floor_s = floor["wall_s"] if floor else None
-    notebooks = [notebook_summary(b, floor_s) for b in of_kind(results, "notebook")]
+    floor_cpu_s = floor["cpu_s"] if floor else None
+    notebooks = [notebook_summary(b, floor_s, floor_cpu_s) for b in of_kind(results, "notebook")]
     course = None
     if notebooks and floor_s:
         walls = [nb["wall_s"] for nb in notebooks]
@@ -200,6 +205,8 @@ def misses(summary: dict[str, Any]) -> list[str]:
         if v.met is False:
             if what == "whole course":
                 lines.append(f"whole course: {v.value:.2f} × floors vs {v.goal}")
+            elif what.endswith(" cpu"):
+                lines.append(f"{what[:-4]} kernel CPU: {v.value:.2f} × the floor's vs {v.goal}")
             elif what == "make test's tests":
                 lines.append(f"make test's tests: {v.value:.0f} s vs {v.goal}")
             else:
@@ -246,9 +253,12 @@ def notebook_section(summary: dict[str, Any]) -> list[str]:
         peak = None if nb["peak_bytes"] is None else nb["peak_bytes"] / MIB
         rows.append([
             f"`{nb['name']}`", fmt(nb["wall_s"]), pct(nb["noise"]), fmt(nb["cpu_s"]), fmt(nb["ratio"], 2),
-            label(nb["goals"]["wall"]), fmt(peak, 0), label(nb["goals"]["peak"]), slowest,
+            fmt(nb["cpu_ratio"], 2), label(nb["goals"]["cpu"]), label(nb["goals"]["wall"]), fmt(peak, 0), label(nb["goals"]["peak"]), slowest,
         ])  # fmt: skip
-    header = "notebook | wall s | IQR ÷ median | kernel CPU s | ÷ floor | ≤ 60 s | peak MiB | ≤ 1 GiB | slowest cells"
+    header = (
+        "notebook | wall s | IQR ÷ median | kernel CPU s | wall ÷ floor | kernel CPU ÷ floor's | ≤ 2 | ≤ 60 s | "
+        "peak MiB | ≤ 1 GiB | slowest cells"
+    )
     lines = [*head, *table(header, rows), ""]
     course = summary["course"]
     if course:

@@ -130,11 +130,13 @@ def _row(text: str, start: str) -> list[str]:
 def test_notebook_rows_give_wall_cpu_peak_ratio_and_slowest_cells():
     text = report.render(_results())
     cells = _row(text, "| `01_x.ipynb`")
-    assert cells[1:9] == [
+    assert cells[1:11] == [
         "16.0",
         "19 %",
         "21.0",
         "4.00",
+        "7.00",
+        "**missed**",
         "met",
         "600",
         "met",
@@ -172,9 +174,10 @@ def test_p95_of_several_passes_is_the_median_of_each_passes_p95():
 
 def test_goals_missed_are_listed_and_counted():
     text = report.render(_results())
-    assert "**2 goal(s) missed** of 8 checked" in text
+    assert "**3 goal(s) missed** of 9 checked" in text
     missed = text.split("## Goals missed\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert missed == [
+        "- notebook `01_x.ipynb` kernel CPU: 7.00 × the floor's vs ≤ 2 × floor CPU",
         "- whole course: 4.00 × floors vs ≤ 3 × floors",
         "- control `tiny.a` first: 466 ms vs p95 ≤ 100 ms",
     ]
@@ -242,11 +245,13 @@ def test_the_report_leaves_comparing_runs_to_pytest_benchmark():
 
 
 def test_notebook_goals_at_the_limits():
-    met = goals.notebook_goals(60.0, 1024**3)
-    assert met["wall"].met and met["peak"].met
-    missed = goals.notebook_goals(60.1, 1024**3 + 1)
+    met = goals.notebook_goals(60.0, 1024**3, 2.0)
+    assert met["wall"].met and met["peak"].met and met["cpu"].met
+    missed = goals.notebook_goals(60.1, 1024**3 + 1, 2.01)
     assert missed["wall"].met is False and missed["peak"].met is False
+    assert missed["cpu"].met is False
     assert goals.notebook_goals(1.0, None)["peak"].met is None
+    assert goals.notebook_goals(1.0, None)["cpu"].met is None
 
 
 def test_course_goal_compares_the_sum_with_three_floors_per_notebook():
