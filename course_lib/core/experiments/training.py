@@ -85,14 +85,19 @@ def adam_steps(
     model's loss, (models,); their sum is minimised, so each model follows its own gradient.
     ``lr_at(step)``, if given, sets the learning rate per step. Returns losses (models, steps)."""
     optimizer = Adam(params, lr=lr, betas=betas)
-    history = []
+    history: np.ndarray | None = None
     for step in range(steps):
         optimizer.zero_grad()
         per_model = losses_at(step)
         per_model.sum().backward()
         optimizer.step(None if lr_at is None else lr_at(step))
-        history.append(per_model.detach().numpy())
-    return np.stack(history, axis=1)
+        # Copied into one array made once: a small tensor kept per step pins the freed pages of
+        # the step's large ones (glibc's heap), 0.8 MB a step in a 10,000-step run.
+        losses = per_model.detach().numpy()
+        if history is None:
+            history = np.empty((steps, *losses.shape), dtype=losses.dtype)
+        history[step] = losses
+    return np.ascontiguousarray(np.moveaxis(history, 0, 1))
 
 
 def bce_per_model(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
