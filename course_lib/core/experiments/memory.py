@@ -332,6 +332,17 @@ def attributions(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
     return scores
 
 
+KNOWLEDGE_THRESHOLD = 0.2  # Dai et al.'s coarse knowledge neurons: above 0.2 x the fact's largest
+
+
+def knowledge_neurons(scores, threshold: float = KNOWLEDGE_THRESHOLD) -> np.ndarray:
+    """Dai et al.'s coarse knowledge neurons of each fact: the units whose attribution is above
+    ``threshold`` times the fact's largest. ``scores`` (facts, layers, d_ff) -> bool, same shape."""
+    scores = np.asarray(scores, dtype=float)
+    largest = scores.reshape(len(scores), -1).max(axis=1)
+    return scores > threshold * largest[:, None, None]
+
+
 @lru_cache(maxsize=1)
 def stored_attributions() -> torch.Tensor:
     """``attributions`` of the shipped model, computed once; callers read it, never write it."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from course_lib.core.experiments.memory import KNOWLEDGE_THRESHOLD, knowledge_neurons
 from course_lib.core.i18n import N_, tr
 from course_lib.lessons.l05_ffn_memory.papers import (
     DAI_2022,
@@ -17,7 +18,6 @@ from course_lib.lessons.l05_ffn_memory.papers import (
     SHAZEER_2020,
 )
 
-THRESHOLD = 0.2  # Dai et al.'s coarse knowledge neurons: attribution above 0.2 x the fact's largest
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,10 @@ class Row:
     holds: bool
 
 
-def knowledge_neuron_counts(scores, threshold: float = THRESHOLD) -> np.ndarray:
-    """Per fact, how many units score above ``threshold`` times the fact's largest attribution:
-    Dai et al.'s coarse knowledge neurons, (facts,). ``scores``: (facts, layers, d_ff)."""
-    flat = np.asarray(scores, dtype=float).reshape(len(scores), -1)
-    return (flat > threshold * flat.max(axis=1, keepdims=True)).sum(axis=1)
+def knowledge_neuron_counts(scores, threshold: float = KNOWLEDGE_THRESHOLD) -> np.ndarray:
+    """Per fact, how many of Dai et al.'s coarse knowledge neurons it has (``knowledge_neurons``):
+    (facts,). ``scores``: (facts, layers, d_ff)."""
+    return knowledge_neurons(scores, threshold).reshape(len(scores), -1).sum(axis=1)
 
 
 def _percent(value: float, digits: int = 1) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from course_lib.core.experiments.facts import Corpus
-from course_lib.core.experiments.memory import next_token_loss, training_tokens
+from course_lib.core.experiments.memory import fact_predictions, next_token_loss, training_tokens
 from course_lib.core.experiments.training import Adam
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDictionary
@@ -115,18 +115,41 @@ def measures(dictionary: SparseDictionary, inputs: torch.Tensor, targets: torch.
         )  # fmt: skip
 
 
-def spliced_loss(model: LanguageModel, corpus: Corpus, replace, layer: int = LAYER) -> float:
-    """The next-word loss over the corpus with ``layer``'s FFN hidden units replaced by
-    ``replace(hidden)`` (None: as trained) at every position."""
-    tokens = training_tokens(corpus)
-    fwd = [] if replace is None else [(f"layers.{layer}.ffn.hook_hidden", lambda h, _: replace(h))]
-    with torch.no_grad(), model.hooks(fwd):
-        return float(next_token_loss(model, tokens))
+def spliced_loss(model: LanguageModel, corpus: Corpus, fwd_hooks=()) -> float:
+    """The next-word loss over the corpus with ``fwd_hooks`` attached (none: as trained)."""
+    with torch.no_grad(), model.hooks(list(fwd_hooks)):
+        return float(next_token_loss(model, training_tokens(corpus)))
 
 
-def sae_splice(dictionary: SparseDictionary):
-    """The hidden units replaced by the SAE's reconstruction (in the model's dtype)."""
-    return lambda h: dictionary(h.float())[0].to(h.dtype)
+def spliced_facts(model: LanguageModel, corpus: Corpus, fwd_hooks=()) -> np.ndarray:
+    """Which of the facts the model still answers (top-1) with ``fwd_hooks`` attached: (facts,)."""
+    with torch.no_grad(), model.hooks(list(fwd_hooks)):
+        return fact_predictions(model, corpus)[1]
+
+
+def ablation_hooks(layer: int = LAYER) -> list:
+    """The FFN's hidden units of ``layer`` zeroed at every position: Bricken et al.'s baseline."""
+    return [(f"layers.{layer}.ffn.hook_hidden", lambda h, _: torch.zeros_like(h))]
+
+
+def sae_hooks(dictionary: SparseDictionary, layer: int = LAYER) -> list:
+    """The FFN's hidden units of ``layer`` replaced by the SAE's reconstruction of them."""
+    return [(f"layers.{layer}.ffn.hook_hidden", lambda h, _: dictionary(h.float())[0].to(h.dtype))]
+
+
+def transcoder_hooks(model: LanguageModel, transcoder: SparseDictionary, layer: int = LAYER) -> list:
+    """The FFN of ``layer`` replaced by the transcoder: its output computed from the FFN's input,
+    LN(x) of the stream entering the FFN's sublayer, at every position."""
+    seen: dict[str, torch.Tensor] = {}
+    norm = model.layers[layer].sublayers[1].norm
+
+    def keep(stream: torch.Tensor, _hook) -> None:
+        seen["x"] = norm(stream)
+
+    def replace(out: torch.Tensor, _hook) -> torch.Tensor:
+        return transcoder(seen["x"].float())[0].to(out.dtype)
+
+    return [(f"layers.{layer}.hook_resid_mid", keep), (f"layers.{layer}.ffn.hook_out", replace)]
 
 
 def loss_recovered(clean: float, spliced: float, ablated: float) -> float:

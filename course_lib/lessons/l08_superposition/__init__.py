@@ -1,0 +1,18 @@
+"""Lesson 8's own code: its experiments, figures, demos, checkers and Chinese catalogue.
+Its parts load when first used: ``lesson.experiments``, ``lesson.figures``, ``lesson.demos``, …"""
+
+from course_lib.core.i18n import N_
+from course_lib.core.lesson import Lesson, submodules
+
+LESSON = Lesson(
+    number=8,
+    topic="superposition",
+    title=N_("Superposition: more features than neurons (叠加)"),
+    minutes=75,
+    goal=N_(
+        "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them"
+    ),
+    mechanisms=("dimensionality", "topk_encode"),
+)
+
+__getattr__, __dir__ = submodules(__name__)

@@ -1,0 +1,86 @@
+"""Lesson 8's count of polysemantic units in lesson 5's fact model: for each FFN unit, how many of
+the 48 facts count it among their knowledge neurons (Dai et al.'s threshold on lesson 5's
+attributions), and how many relations and entities those facts span, against a shuffle that keeps
+each fact's number of knowledge neurons but draws them from the units that fire at its prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import knowledge_neurons
+from course_lib.core.model.language_model import LanguageModel
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """How the facts' knowledge neurons are shared among units, from a mask (facts, units)."""
+
+    units_used: int  # units that are a knowledge neuron of at least one fact
+    pairs: int  # (fact, unit) pairs: each fact's knowledge neurons, summed over the facts
+    most_facts: int  # the most facts one unit serves
+    facts_per_unit: float  # mean over the units used
+    shared: int  # units serving 2 or more facts
+    relations_per_unit: float  # mean number of distinct relations among a used unit's facts
+    entities_per_unit: float
+    relation_purity: float  # units serving 2+ facts: mean share of their facts in one relation
+
+
+def sharing(mask: np.ndarray, relations: np.ndarray, entities: np.ndarray) -> Sharing:
+    """``mask`` (facts, units): which units are which fact's knowledge neurons; ``relations`` and
+    ``entities`` (facts,) label each fact."""
+    used = mask.any(0)
+    served = mask[:, used]  # (facts, used units)
+    per_unit = served.sum(0)
+
+    def distinct(labels: np.ndarray) -> np.ndarray:  # (used units,)
+        return np.array([len(set(labels[column])) for column in served.T])
+
+    multi = served[:, per_unit >= 2]
+    purity = [np.unique(relations[col], return_counts=True)[1].max() / col.sum() for col in multi.T]
+    return Sharing(
+        int(used.sum()), int(mask.sum()), int(per_unit.max()), float(per_unit.mean()),
+        int((per_unit >= 2).sum()), float(distinct(relations).mean()),
+        float(distinct(entities).mean()), float(np.mean(purity)) if purity else float("nan"),
+    )  # fmt: skip
+
+
+def fact_labels(corpus: Corpus) -> tuple[np.ndarray, np.ndarray]:
+    """Each fact's relation and entity, (facts,) strings each."""
+    return (
+        np.array([f.relation for f in corpus.facts]),
+        np.array([f.entity for f in corpus.facts]),
+    )
+
+
+def firing_units(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+    """Which units fire (h > 0) at each fact prompt's last word: (facts, layers · d_ff) bool."""
+    prompts, _ = corpus.prompts()
+    with torch.no_grad():
+        hidden = model.ffn_hidden(prompts)[:, :, -1]  # (layers, facts, d_ff)
+    return (hidden > 0).permute(1, 0, 2).reshape(len(prompts), -1).numpy()
+
+
+def knowledge_mask(scores) -> np.ndarray:
+    """Each fact's knowledge neurons as a (facts, layers · d_ff) mask."""
+    mask = knowledge_neurons(scores)
+    return mask.reshape(len(mask), -1)
+
+
+def shuffled_masks(
+    mask: np.ndarray, fires: np.ndarray, shuffles: int, seed: int = 0
+) -> list[np.ndarray]:
+    """``shuffles`` masks in which each fact keeps its number of knowledge neurons, drawn at random
+    from the units that fire at its prompt: units chosen with no regard to the facts."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(shuffles):
+        drawn = np.zeros_like(mask)
+        for fact, count in enumerate(mask.sum(1)):
+            drawn[fact, rng.choice(np.flatnonzero(fires[fact]), size=count, replace=False)] = True
+        out.append(drawn)
+    return out
