@@ -12,7 +12,12 @@ LESSON = Lesson(
     goal=N_(
         "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them"
     ),
-    mechanisms=("dimensionality", "topk_encode"),
+    mechanisms=(
+        "dimensionality",
+        "topk_encode",
+        "dictionary.SparseDictionary",
+        "fact_dictionaries.transcoder_hooks",
+    ),
 )
 
 __getattr__, __dir__ = submodules(__name__)

@@ -122,4 +122,25 @@ MESSAGES: dict[str, str] = {
         "{measured}，比你预测的 {got:.0%} 少：大多数特征仍能找到让它激活的输入，而每个输入都让它激活的特征保持存活"
     ),
     "{measured}; you predicted {got:.0%}.": "{measured}；你的预测是 {got:.0%}。",
+    # course_lib.lessons.l08_superposition.figures (dictionaries)
+    "trained model: {units} units": "训练好的模型：{units} 个单元",
+    "shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, 2.5–97.5 %)": (
+        "随机打乱，每条事实的知识神经元数不变：{units:.0f} 个单元（{shuffles} 次的平均，2.5–97.5%）"
+    ),
+    "facts a unit is a knowledge neuron of": "一个单元作为知识神经元所服务的事实数",
+    "number of units": "单元数",
+    "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
+        "{pairs} 个（事实，知识神经元）对：每个单元服务多少条事实"
+    ),
+    "SAE, L1": "SAE，L1",
+    "SAE, TopK": "SAE，TopK",
+    "transcoder, L1": "转码器，L1",
+    "transcoder, TopK": "转码器，TopK",
+    "dictionary size (× the FFN's {units} units)": "字典大小（FFN 的 {units} 个单元的倍数）",
+    "(a) live features": "(a) 存活的特征",
+    "features that fire on some input": "至少在一个输入上激活的特征数",
+    "(b) dead features": "(b) 死特征",
+    "share of the dictionary never firing": "从不激活的特征占字典的比例",
+    "(c) what the dictionary misses": "(c) 字典遗漏的部分",
+    "fraction of variance unexplained": "未解释方差的比例",
 }

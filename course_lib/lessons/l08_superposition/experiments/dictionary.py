@@ -42,7 +42,11 @@ class SparseDictionary(nn.Module):
         self.k, self.autoencoder = k, autoencoder
         W_dec = torch.randn(n_features, d_out, generator=generator)
         W_dec /= W_dec.norm(dim=1, keepdim=True)  # unit columns (rows here: f @ W_dec)
-        W_enc = W_dec.T.clone() if autoencoder else torch.randn(d_in, n_features, generator=generator) / d_in**0.5
+        W_enc = (
+            W_dec.T.clone()
+            if autoencoder
+            else torch.randn(d_in, n_features, generator=generator) / d_in**0.5
+        )
         self.W_enc = nn.Parameter(W_enc)  # (d_in, n_features)
         self.b_enc = nn.Parameter(torch.zeros(n_features))
         self.W_dec = nn.Parameter(W_dec)  # (n_features, d_out): row i is feature i's direction
@@ -82,7 +86,7 @@ def dictionary_loss(
 
 
 def rule_of(k: int | None, l1: float) -> str:
-    """"topk" or "l1": which sparsity rule a dictionary trained with ``k`` and ``l1`` follows."""
+    """ "topk" or "l1": which sparsity rule a dictionary trained with ``k`` and ``l1`` follows."""
     choice("rule", "topk" if k is not None else "l1", ("l1", "topk"))
     if k is not None and l1:
         raise ValueError(f"a TopK dictionary takes no L1 penalty, got k={k} and l1={l1}")

@@ -98,7 +98,9 @@ def save_runs(path: Path = DICTIONARY_FILE, jobs: int = 1) -> int:
 
 
 @lru_cache(maxsize=16)
-def stored_dictionary(kind: str, rule: str, size: int, path: Path = DICTIONARY_FILE) -> StoredDictionary:
+def stored_dictionary(
+    kind: str, rule: str, size: int, path: Path = DICTIONARY_FILE
+) -> StoredDictionary:
     """One stored dictionary (``python -m
     course_lib.lessons.l08_superposition.experiments.dictionary_runs`` rebuilds them all)."""
     arrays, settings = _stored(path)

@@ -137,7 +137,9 @@ def sae_hooks(dictionary: SparseDictionary, layer: int = LAYER) -> list:
     return [(f"layers.{layer}.ffn.hook_hidden", lambda h, _: dictionary(h.float())[0].to(h.dtype))]
 
 
-def transcoder_hooks(model: LanguageModel, transcoder: SparseDictionary, layer: int = LAYER) -> list:
+def transcoder_hooks(
+    model: LanguageModel, transcoder: SparseDictionary, layer: int = LAYER
+) -> list:
     """The FFN of ``layer`` replaced by the transcoder: its output computed from the FFN's input,
     LN(x) of the stream entering the FFN's sublayer, at every position."""
     seen: dict[str, torch.Tensor] = {}

@@ -68,3 +68,12 @@ def random_rotation(d: int, seed: int = 0) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     q, r = torch.linalg.qr(torch.randn(d, d, generator=g, dtype=torch.float64))
     return q * torch.sign(torch.diagonal(r))
+
+
+def bootstrap_interval(values: np.ndarray, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """The 2.5 and 97.5 percentiles of the mean of ``values`` resampled with replacement: how far
+    a mean over this few directions could move by which happened to be counted."""
+    rng = np.random.default_rng(seed)
+    values = np.asarray(values, dtype=float)
+    means = rng.choice(values, size=(draws, len(values))).mean(1)
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))

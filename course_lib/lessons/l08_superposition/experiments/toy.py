@@ -28,9 +28,7 @@ from course_lib.core.threads import torch_threads
 STEPS, BATCH, LR = 10_000, 1024, 1e-3  # the paper's code
 
 
-def feature_batch(
-    g: torch.Generator, batch: int, sparsity: torch.Tensor, n: int
-) -> torch.Tensor:
+def feature_batch(g: torch.Generator, batch: int, sparsity: torch.Tensor, n: int) -> torch.Tensor:
     """A batch of inputs for every instance: (batch, instances, n); feature i of instance k is 0
     with probability ``sparsity[k]``, else uniform in [0, 1]."""
     instances = len(sparsity)
@@ -77,17 +75,17 @@ def train_toy(
     """Train one toy model per row of ``importance`` (instances, n), with that instance's
     ``sparsity`` (instances,), all at once. W starts Xavier-normal (the paper's code), b at 0."""
     S = torch.as_tensor(np.asarray(sparsity, dtype=float), dtype=DTYPE)
-    I = torch.as_tensor(np.asarray(importance, dtype=float), dtype=DTYPE)
-    instances, n = I.shape
+    weights = torch.as_tensor(np.asarray(importance, dtype=float), dtype=DTYPE)
+    instances, n = weights.shape
     g = torch.Generator().manual_seed(seed)
     std = (2 / (m + n)) ** 0.5  # Xavier normal
     W = (std * torch.randn(instances, m, n, generator=g, dtype=DTYPE)).requires_grad_()
     b = torch.zeros(instances, n, dtype=DTYPE, requires_grad=True)
     with torch_threads(1):
         losses = adam_steps(
-            [W, b], lambda _: weighted_loss(W, b, feature_batch(g, batch, S, n), I), steps, lr
+            [W, b], lambda _: weighted_loss(W, b, feature_batch(g, batch, S, n), weights), steps, lr
         )
-    return ToyRun(W.detach().numpy(), b.detach().numpy(), losses, S.numpy(), I.numpy())
+    return ToyRun(W.detach().numpy(), b.detach().numpy(), losses, S.numpy(), weights.numpy())
 
 
 def dimensionality(W: np.ndarray) -> np.ndarray:
@@ -105,6 +103,6 @@ def evaluate(run: ToyRun, samples: int = 20_000, seed: int = 1) -> np.ndarray:
     (instances,). Compares seeds fairly; the training losses are each one random batch."""
     g = torch.Generator().manual_seed(seed)
     W, b = torch.as_tensor(run.W), torch.as_tensor(run.b)
-    S, I = torch.as_tensor(run.sparsity), torch.as_tensor(run.importance)
+    S, weights = torch.as_tensor(run.sparsity), torch.as_tensor(run.importance)
     with torch.no_grad():
-        return weighted_loss(W, b, feature_batch(g, samples, S, I.shape[1]), I).numpy()
+        return weighted_loss(W, b, feature_batch(g, samples, S, weights.shape[1]), weights).numpy()

@@ -28,7 +28,7 @@ from course_lib.lessons.l08_superposition.experiments.toy import evaluate, train
 
 TOY_FILE = DATA / "toy_superposition.npz"
 N_FEATURES, N_HIDDEN = 5, 2
-SPARSITIES = tuple(float(1 - 20 ** -t) for t in np.linspace(0, 1, 10))  # the paper's densities
+SPARSITIES = tuple(float(1 - 20**-t) for t in np.linspace(0, 1, 10))  # the paper's densities
 DECAYS = (0.5, 0.7, 0.9, 1.0)  # importance I_i = decay^i; the paper's intro figure: 0.9
 SEEDS = (0, 1, 2)
 PHASE_DENSITIES = tuple(float(d) for d in np.logspace(0, -2, 11))  # 1 to 0.01
@@ -125,6 +125,8 @@ def stored_grid(kind: str, path: Path = TOY_FILE) -> ToyGrid:
     )
 
 
-if __name__ == "__main__":  # python -m course_lib.lessons.l08_superposition.experiments.toy_grid [--jobs N]
+if (
+    __name__ == "__main__"
+):  # python -m course_lib.lessons.l08_superposition.experiments.toy_grid [--jobs N]
     workers = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
     rebuild(lambda: save_grids(jobs=workers), TOY_FILE, "the toy models' two grids")

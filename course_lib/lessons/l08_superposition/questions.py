@@ -1,0 +1,50 @@
+"""Lesson 8's questions, asked with ``ask(key)`` (see ``course_lib.core.questions``)."""
+
+from __future__ import annotations
+
+from course_lib.core.i18n import N_
+from course_lib.core.questions import Choice, Question
+
+QUESTIONS = (
+    Question(
+        "polysemantic-unit",
+        "explain",
+        N_(
+            "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four "
+            "relations. What does that show?"
+        ),
+        (
+            Choice(
+                N_("that the model stores its facts in superposition"),
+                N_(
+                    "Superposition is one explanation, not the only one: a unit can serve many "
+                    "facts because it computes something they all need, such as that an answer "
+                    "comes next. The count alone cannot tell the two apart."
+                ),
+            ),
+            Choice(
+                N_("that the unit is polysemantic by this count, and no more"),
+                N_(
+                    "Right: it takes part in many unrelated facts. Why it does, shared features "
+                    "in superposition or one computation every fact uses, needs an intervention "
+                    "to decide."
+                ),
+                correct=True,
+            ),
+            Choice(
+                N_("that the unit stores 45 facts"),
+                N_(
+                    "Erasing it would then remove 45 answers; an attribution says the unit helps "
+                    "each answer, not that the answer is kept in it."
+                ),
+            ),
+            Choice(
+                N_("that the model ran out of units"),
+                N_(
+                    "The 452 (fact, unit) pairs would fit on 512 units one each: the model shared "
+                    "units while it had room not to."
+                ),
+            ),
+        ),
+    ),
+)

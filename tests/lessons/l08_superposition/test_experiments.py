@@ -1,0 +1,150 @@
+"""Lesson 8's experiments: the toy's dimensionality, the count of shared units and its shuffle, the
+dictionaries' splices (an exact dictionary changes nothing), the transcoder's feature attributions
+against zeroing each feature in a full rerun, and the purity measure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.core.experiments.memory import knowledge_neurons, stored_model
+from course_lib.lessons.l08_superposition.experiments import (
+    fact_dictionaries,
+    monosemantic,
+    polysemantic,
+    toy,
+    transcoder,
+)
+from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDictionary
+
+
+def _columns(*angles_and_norms):
+    return np.array([[r * np.cos(a), r * np.sin(a)] for a, r in angles_and_norms]).T  # (2, n)
+
+
+def test_dimensionality_is_1_alone_half_in_an_antipodal_pair_two_fifths_in_a_pentagon():
+    alone = _columns((0, 1.0), (np.pi / 2, 2.0))
+    pair = _columns((0, 1.0), (np.pi, 1.0), (np.pi / 2, 1.0))
+    pentagon = _columns(*[(2 * np.pi * i / 5, 1.3) for i in range(5)])
+    dropped = np.array([[1.0, 0.0], [0.0, 0.0]])
+    assert np.allclose(toy.dimensionality(alone), [1, 1])
+    assert np.allclose(toy.dimensionality(pair), [0.5, 0.5, 1])
+    assert np.allclose(toy.dimensionality(pentagon), 0.4)
+    assert np.allclose(toy.dimensionality(dropped), [1, 0])
+
+
+def test_knowledge_neurons_are_the_units_above_a_fifth_of_each_facts_largest():
+    scores = np.array([[[1.0, 0.3, 0.1]], [[0.0, 0.5, 0.09]]])  # (facts, layers, d_ff)
+    expected = np.array([[[True, True, False]], [[False, True, False]]])
+    assert (knowledge_neurons(scores) == expected).all()
+
+
+def test_sharing_counts_units_facts_relations_entities_and_purity():
+    mask = np.array([[1, 1, 0], [1, 0, 0], [1, 0, 1]], dtype=bool)  # (facts, units)
+    relations, entities = np.array(["a", "a", "b"]), np.array(["x", "y", "y"])
+    found = polysemantic.sharing(mask, relations, entities)
+    assert (found.units_used, found.pairs, found.most_facts, found.shared) == (3, 5, 3, 1)
+    assert found.facts_per_unit == pytest.approx(5 / 3)
+    assert found.relations_per_unit == pytest.approx((2 + 1 + 1) / 3)
+    assert found.entities_per_unit == pytest.approx((2 + 1 + 1) / 3)
+    assert found.relation_purity == pytest.approx(2 / 3)  # unit 0: two of its three facts "a"
+
+
+def test_a_shuffle_keeps_each_facts_count_and_draws_only_firing_units():
+    rng = np.random.default_rng(3)
+    fires = rng.random((6, 40)) < 0.5
+    mask = fires & (rng.random((6, 40)) < 0.3)
+    for drawn in polysemantic.shuffled_masks(mask, fires, shuffles=5, seed=1):
+        assert (drawn.sum(1) == mask.sum(1)).all()
+        assert not (drawn & ~fires).any()
+    first, second = polysemantic.shuffled_masks(mask, fires, shuffles=2, seed=1)
+    assert not (first == second).all()
+
+
+@pytest.fixture(scope="module")
+def fact_model():
+    return stored_model()
+
+
+def _ffn_as_transcoder(model) -> SparseDictionary:
+    """A transcoder with layer 0's FFN's own weights: ReLU(x W1 + b1) W2 + b2, exactly the FFN."""
+    ffn = model.layers[0].ffn
+    d = SparseDictionary(model.d_model, model.d_model, model.d_ff, autoencoder=False)
+    with torch.no_grad():
+        d.W_enc.copy_(ffn.linear1.weight.T), d.b_enc.copy_(ffn.linear1.bias)
+        d.W_dec.copy_(ffn.linear2.weight.T), d.b_dec.copy_(ffn.linear2.bias)
+    return d
+
+
+def _identity_sae(d_ff: int) -> SparseDictionary:
+    d = SparseDictionary(d_ff, d_ff, d_ff)
+    with torch.no_grad():
+        d.W_enc.copy_(torch.eye(d_ff)), d.W_dec.copy_(torch.eye(d_ff))
+        d.b_enc.zero_(), d.b_dec.zero_()
+    return d
+
+
+def test_a_transcoder_with_the_ffns_own_weights_leaves_the_loss_unchanged(fact_model):
+    model, corpus = fact_model
+    clean = fact_dictionaries.spliced_loss(model, corpus)
+    hooks = fact_dictionaries.transcoder_hooks(model, _ffn_as_transcoder(model))
+    assert fact_dictionaries.spliced_loss(model, corpus, hooks) == pytest.approx(clean, abs=1e-5)
+    ablated = fact_dictionaries.spliced_loss(model, corpus, fact_dictionaries.ablation_hooks())
+    assert ablated > clean + 0.5  # the splice is not a no-op: zeroing the layer costs
+
+
+def test_an_identity_sae_leaves_the_loss_unchanged_and_recovers_all(fact_model):
+    model, corpus = fact_model
+    clean = fact_dictionaries.spliced_loss(model, corpus)
+    ablated = fact_dictionaries.spliced_loss(model, corpus, fact_dictionaries.ablation_hooks())
+    hooks = fact_dictionaries.sae_hooks(_identity_sae(model.d_ff))
+    spliced = fact_dictionaries.spliced_loss(model, corpus, hooks)
+    assert spliced == pytest.approx(clean, abs=1e-5)
+    assert fact_dictionaries.loss_recovered(clean, spliced, ablated) == pytest.approx(1, abs=1e-4)
+    assert fact_dictionaries.loss_recovered(1.0, 2.0, 3.0) == pytest.approx(0.5)
+
+
+def test_feature_attributions_equal_zeroing_each_feature_at_the_last_word_in_a_full_rerun(
+    fact_model,
+):
+    model, corpus = fact_model
+    g = torch.Generator().manual_seed(0)
+    d = SparseDictionary(model.d_model, model.d_model, 64, k=4, autoencoder=False, generator=g)
+    scores, active = transcoder.feature_attributions(model, corpus, d)
+    prompts, answers = corpus.prompts()
+    fact = 5
+    features = np.flatnonzero(active[fact])
+    assert len(features) == 4 and (scores[fact, ~active[fact]] == 0).all()
+    base = fact_dictionaries.transcoder_hooks(model, d)
+    seen = {}
+    for feature in features[:2]:
+
+        def zero(out, _hook, feature=feature):
+            f = d.encode(model.layers[0].sublayers[1].norm(seen["mid"]).float())
+            out = out.clone()
+            out[:, -1] -= (f[:, -1, feature, None] * d.W_dec[feature]).to(out.dtype)
+            return out
+
+        keep = ("layers.0.hook_resid_mid", lambda x, _h: seen.__setitem__("mid", x))
+        with torch.no_grad():
+            with model.hooks(base):
+                p_before = model(prompts[fact : fact + 1])[0, -1].softmax(-1)[answers[fact]]
+            with model.hooks([keep, *base, ("layers.0.ffn.hook_out", zero)]):
+                p_after = model(prompts[fact : fact + 1])[0, -1].softmax(-1)[answers[fact]]
+        assert scores[fact, feature] == pytest.approx(float(p_before - p_after), abs=1e-9)
+
+
+def test_top_purity_is_the_most_common_labels_share_of_the_top_active_prompts():
+    acts = np.array([[5.0, 1.0, 0.0], [4.0, 0.0, 0.0], [3.0, 2.0, 0.0], [0.1, 0.0, 1.0]])
+    labels = np.array(["a", "a", "b", "b"])
+    purity = monosemantic.top_purity(acts, labels, top=3)
+    assert purity[0] == pytest.approx(2 / 3)  # top 3: a, a, b
+    assert purity[1] == pytest.approx(1 / 2)  # active on prompts 0 (a) and 2 (b)
+    assert np.isnan(purity[2])  # active on one prompt only: not counted
+
+
+def test_a_random_rotation_is_orthogonal_and_differs_by_seed():
+    q = monosemantic.random_rotation(16, seed=2)
+    assert torch.allclose(q @ q.T, torch.eye(16, dtype=q.dtype), atol=1e-12)
+    assert not torch.allclose(q, monosemantic.random_rotation(16, seed=3))
