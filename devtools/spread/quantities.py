@@ -588,3 +588,66 @@ QUANTITIES = (
     Quantity("fact capacity: first 8 losses, 1,000 facts", *_fact_capacity_first_losses(8)),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
+
+
+# ---- lesson 8: the toy models' first 100 steps and a whole 1× transcoder
+
+
+def _toy_first_steps(steps: int) -> tuple[Callable, Callable]:
+    """Both toy grids from every seed for ``steps`` + 1 steps, each setting's stored (best) seed
+    kept: the loss at step 0 and at step ``steps``, as the stored curve keeps every 100th."""
+
+    def fresh() -> Arrays:
+        from course_lib.lessons.l08_superposition.experiments import toy
+        from course_lib.lessons.l08_superposition.experiments import toy_grid as G
+
+        out = {}
+        for kind in ("superposition", "phase"):
+            sparsity, importance, m, seeds = G._settings(kind)
+            best = G.stored_grid(kind).seed_losses.reshape(len(sparsity), -1).argmin(1)
+            curves = np.stack([toy.train_toy(m, sparsity, importance, seed=s, steps=steps + 1)
+                               .losses[:, [0, steps]] for s in seeds])  # fmt: skip
+            out[kind] = curves[best, np.arange(len(best))]
+        return out
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l08_superposition.experiments import toy_grid as G
+
+        every = steps // G.CURVE_EVERY
+        return {kind: G.stored_grid(kind).curve.reshape(-1, G.stored_grid(kind).curve.shape[-1])
+                [:, [0, every]] for kind in ("superposition", "phase")}  # fmt: skip
+
+    return fresh, stored
+
+
+TRANSCODER_MEASURES = ("fvu", "l0", "dead", "alive", "loss", "recovered", "facts")
+
+
+def _whole_transcoder(size: int) -> tuple[Callable, Callable]:
+    """The L1 transcoder of ``size`` features trained again in full: its measures."""
+
+    def fresh() -> Arrays:
+        from course_lib.lessons.l08_superposition.experiments import dictionary_runs as R
+
+        row = R._train(("transcoder", size, None))["measures"]
+        return {name: row[R.MEASURES.index(name)] for name in TRANSCODER_MEASURES}
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l08_superposition.experiments import dictionary_runs as R
+
+        found = R.stored_dictionary("transcoder", "l1", size).measures
+        return {name: np.asarray(found[name]) for name in TRANSCODER_MEASURES}
+
+    return fresh, stored
+
+
+QUANTITIES = (
+    *QUANTITIES,
+    Quantity("toy grids: losses at steps 0 and 100", *_toy_first_steps(100)),
+    Quantity(
+        "transcoder, 256 features, L1: its measures",
+        *_whole_transcoder(256),
+        ("dead", "alive", "facts"),
+    ),
+)
+BY_NAME = {q.name: q for q in QUANTITIES}

@@ -1,6 +1,179 @@
 """Chinese texts for the superposition topic (see course_lib.core.i18n.zh)."""
 
 MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l08_superposition (the lesson's title and goal)
+    "Superposition: more features than neurons (叠加)": "叠加：特征比神经元多（superposition）",
+    "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them": (
+        "训练叠加的玩具模型，读出各个特征的方向和特征维度数；数一数第 5 课模型的每个单元服务多少条事实；"
+        "再用稀疏自编码器和转码器分解它的 FFN，并按论文的方式测量"
+    ),
+    # course_lib.lessons.l08_superposition.questions
+    "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
+        "第 5 课模型中有一个单元，是 48 条事实中 45 条的知识神经元，四种关系都有。这说明了什么？"
+    ),
+    "that the model stores its facts in superposition": "说明模型以叠加的方式存储它的事实",
+    "Superposition is one explanation, not the only one: a unit can serve many facts because it computes something they all need, such as that an answer comes next. The count alone cannot tell the two apart.": (
+        "叠加是一种解释，但不是唯一的解释：一个单元也可能因为计算了这些事实都需要的某样东西"
+        "（比如“接下来是答案”）而服务许多事实。单凭这个计数，分不清这两种情况。"
+    ),
+    "that the unit is polysemantic by this count, and no more": "说明按这个计数，这个单元是多义的，仅此而已",
+    "Right: it takes part in many unrelated facts. Why it does, shared features in superposition or one computation every fact uses, needs an intervention to decide.": (
+        "对：它参与了许多互不相关的事实。至于原因，是叠加中共用的特征，还是每条事实都要用到的同一个计算，"
+        "需要干预实验才能判定。"
+    ),
+    "that the unit stores 45 facts": "说明这个单元存储了 45 条事实",
+    "Erasing it would then remove 45 answers; an attribution says the unit helps each answer, not that the answer is kept in it.": (
+        "果真如此，擦除它就会拿走 45 个答案；归因说的是这个单元对每个答案有帮助，而不是答案保存在它里面。"
+    ),
+    "that the model ran out of units": "说明模型的单元不够用了",
+    "The 452 (fact, unit) pairs would fit on 512 units one each: the model shared units while it had room not to.": (
+        "452 个（事实，单元）对，每对占一个单元，512 个单元也放得下：模型在有余地不共用时共用了单元。"
+    ),
+    # notebooks/08_superposition.ipynb: section 1, the toy
+    "loss {first:.3f} at the first step, {last:.3f} at the last": "第一步的损失 {first:.3f}，最后的损失 {last:.3f}",
+    "‖W_i‖ of features 0-4: {norms}": "特征 0–4 的 ‖W_i‖：{norms}",
+    "all five features have a direction of norm near 1 in two dimensions": (
+        "在两个维度里，五个特征都有一个范数接近 1 的方向"
+    ),
+    "{low:.2f} to {high:.2f}": "{low:.2f} 到 {high:.2f}",
+    "biases b: {b}": "偏置 b：{b}",
+    "every bias is negative": "每个偏置都是负的",
+    "with b set to 0 the loss on the same held-out inputs rises by more than half": (
+        "把 b 设为 0，同一批留出输入上的损失上升一半以上"
+    ),
+    "D_i at S = 0.9: {D}": "S = 0.9 时的 D_i：{D}",
+    "the lesson's library computes the same D_i": "本课的库算出的 D_i 与此相同",
+    "a pentagon: every D_i within 0.05 of 2/5 and neighbours 72° ± 10° apart": (
+        "五边形：每个 D_i 与 2/5 相差不到 0.05，相邻两个特征相隔 72° ± 10°"
+    ),
+    "gaps {gaps}°": "间隔 {gaps}°",
+    "dense (S = 0), every decay below 1: features 0 and 1 kept, at right angles, the rest dropped": (
+        "稠密（S = 0），每种小于 1 的衰减：保留特征 0 和 1，二者垂直，其余被舍弃"
+    ),
+    "|cos| ≤ {c:.3f}": "|余弦| ≤ {c:.3f}",
+    "sparse (S ≥ 0.9), importance 0.9^i or equal: all five features kept in two dimensions": (
+        "稀疏（S ≥ 0.9），重要性为 0.9^i 或全部相等：五个特征都保留在两个维度里"
+    ),
+    "with steeper importance (0.5^i, 0.7^i) the least important feature stays dropped even at S = 0.95, while four share the plane": (
+        "重要性下降得更陡时（0.5^i、0.7^i），即使 S = 0.95，最不重要的特征也仍被舍弃，另外四个共用这个平面"
+    ),
+    "S = {s}: D_i = {D}": "S = {s}：D_i = {D}",
+    "in between (S = 0.63, 0.74; 0.9^i): four features as two antipodal pairs, D within 0.05 of 1/2, feature 4 dropped": (
+        "介于两者之间（S = 0.63、0.74；0.9^i）：四个特征组成两个对跖对，D 与 1/2 相差不到 0.05，特征 4 被舍弃"
+    ),
+    "dense: the extra feature is dropped when it matters less than feature 0 and takes the dimension when it matters more": (
+        "稠密：多出来的特征不如特征 0 重要时被舍弃，比特征 0 重要时独占这个维度"
+    ),
+    "sparse (density ≤ 0.1): even a less important extra feature is kept, in superposition": (
+        "稀疏（密度 ≤ 0.1）：多出来的特征即使不如特征 0 重要，也会以叠加的方式保留下来"
+    ),
+    "{share:.0%} of those cells": "这些格子中的 {share:.0%}",
+    # section 2: polysemantic units
+    "{pairs} (fact, unit) pairs on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": (
+        "{pairs} 个（事实，单元）对，落在 {units} 个单元中的 {used} 个上；一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
+    ),
+    "one knowledge neuron per pair would have fit: there are more units than pairs": (
+        "每对各用一个知识神经元本来也放得下：单元比对数多"
+    ),
+    "the busiest unit serves facts of all four relations": "最忙的单元服务的事实涵盖全部四种关系",
+    "the trained model concentrates its facts on far fewer units than the shuffle": (
+        "训练好的模型把事实集中在少得多的单元上，远少于随机打乱的结果"
+    ),
+    "{ours} units against {low:.0f} to {high:.0f}": "{ours} 个单元，对比 {low:.0f} 到 {high:.0f} 个",
+    "a unit shared by several facts is no purer in relation than the shuffle's": (
+        "被多条事实共用的单元，按关系算并不比随机打乱的更纯"
+    ),
+    "{ours:.2f} against {low:.2f} to {high:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}",
+    # section 3: a sparse autoencoder
+    "{positions:,} scored positions, {distinct} distinct FFN inputs; hidden units {shape}": (
+        "计分的位置 {positions:,} 个，不同的 FFN 输入 {distinct} 个；隐藏单元 {shape}"
+    ),
+    "fewer distinct inputs than 4 × 256 features: a 4× dictionary could give each its own": (
+        "不同的输入比 4 × 256 个特征还少：4× 的字典可以给每个输入一个专属的特征"
+    ),
+    "the 16× SAE's stored loss recovered is what its stored weights give": (
+        "16× SAE 存下的损失恢复率，与用它存下的权重重新算出的一致"
+    ),
+    "loss as trained {clean:.3f}; layer 0's units zero-ablated {ablated:.3f}": (
+        "训练好的模型损失 {clean:.3f}；第 0 层单元置零后 {ablated:.3f}"
+    ),
+    "kind": "类型",
+    "rule": "规则",
+    "features": "特征数",
+    "FVU": "未解释方差比例",
+    "L0": "L0",
+    "dead": "死特征",
+    "live": "存活",
+    "loss recovered": "损失恢复率",
+    "facts": "事实",
+    "the dead share grows with the dictionary": "死特征的比例随字典变大而上升",
+    "from 4× to 16× the L1 SAE gains no live features: within 5 %": (
+        "从 4× 到 16×，L1 SAE 没有多出存活的特征：变化在 5% 以内"
+    ),
+    "every SAE recovers at least 99 % of the loss the layer's units are worth": (
+        "这一层的单元值多少损失，每个 SAE 都至少恢复了其中的 99%"
+    ),
+    "{low:.3f} to {high:.3f}": "{low:.3f} 到 {high:.3f}",
+    "at matched L0, TopK reconstructs better than L1 at every size": (
+        "L0 相当时，每种大小下 TopK 都比 L1 重建得更好"
+    ),
+    "FVU ratio TopK / L1 {r}": "未解释方差比例之比 TopK / L1：{r}",
+    "Bricken A/1 (8×)": "Bricken A/1（8×）",
+    "Gao: up to, without mitigations": "Gao：不加缓解措施时最多可达",
+    "distinct inputs": "不同的输入数",
+    "live features that fire on one distinct input only: {s}": "只在一个不同输入上激活的存活特征：{s}",
+    "the wider the dictionary, the more of its live features fire on a single input": (
+        "字典越宽，存活特征中只在单个输入上激活的比例越高"
+    ),
+    "directions": "方向",
+    "counted": "计入",
+    "relation": "关系",
+    "chance": "随机水平",
+    "entity": "实体",
+    "units are purer in relation than chance, and so is a random rotation of them": (
+        "按关系算，单元比随机水平更纯，单元的随机旋转也是如此"
+    ),
+    "the unit basis is not special: the rotation is as pure within 0.1": (
+        "单元基并不特殊：旋转后的纯度与它相差不到 0.1"
+    ),
+    "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
+    "the 16× TopK SAE's features are purer in entity than the units": (
+        "按实体算，16× TopK SAE 的特征比单元更纯"
+    ),
+    "{p:.2f} (resampled {low:.2f} to {high:.2f}) against {u:.2f}": (
+        "{p:.2f}，重抽样区间 {low:.2f} 到 {high:.2f}，对比 {u:.2f}"
+    ),
+    "but few of its live features fire on fact prompts at all": (
+        "但它的存活特征中，在事实提示上激活的寥寥无几"
+    ),
+    "{n} counted": "计入 {n} 个",
+    "  {activation:5.2f}  {prefix}": "  {activation:5.2f}  “{prefix}”",
+    "promotes: {words}": "提升的词：“{words}”",
+    # section 4: a transcoder
+    "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts": (
+        "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条"
+    ),
+    "{low} to {high}": "{low} 到 {high}",
+    "per fact, mean: {f:.1f} features of {a:.1f} active; {u:.1f} units of {n:.0f} firing": (
+        "每条事实平均：承载它的特征 {f:.1f} 个，激活的特征 {a:.1f} 个；承载它的单元 {u:.1f} 个，激活的单元 {n:.0f} 个"
+    ),
+    "fewer transcoder features than units carry a fact": "承载一条事实的转码器特征比单元少",
+    "but as a share of what is active, more of the features carry each answer than units do": (
+        "但按占激活部分的比例算，承载每个答案的特征比单元多"
+    ),
+    "{f:.0%} against {u:.0%}": "{f:.0%}，对比 {u:.0%}",
+    # section 5: the scoreboard
+    "same level": "同一水平",
+    "differs": "不同",
+    "same": "相同",
+    "dense: the m most important features, orthogonal": "稠密：最重要的 m 个特征，相互正交",
+    "sparse: all n features (0.9^i)": "稀疏：全部 n 个特征（0.9^i）",
+    "paper's": "论文的数值",
+    "this model's": "本模型的数值",
+    "agree?": "一致吗？",
+    "dead share": "死特征比例",
+    "dead share without mitigations": "不加缓解措施时的死特征比例",
+    "loss not recovered (ours: on the training data)": "未恢复的损失（本课：在训练数据上）",
     # course_lib.lessons.l08_superposition.figures (toy)
     "orthogonal": "正交",
     "antipodal pair": "对跖对",
@@ -9,7 +182,7 @@ MESSAGES: dict[str, str] = {
     "dedicated dimension": "独占一个维度",
     "superposition, antipodal": "叠加（对跖对）",
     "other arrangement": "其他排布",
-    "feature dimensionality D_i": "特征维度 D_i",
+    "feature dimensionality D_i": "特征维度数 D_i",
     "feature i, its importance below": "特征 i，下方为其重要性",
     "dropped (‖W_i‖ < {cut}): {features}": "被舍弃（‖W_i‖ < {cut}）：{features}",
     "sparsity S = {S:.2f}, importance I_i = {decay}^i: loss {loss:.3g}": (
@@ -142,5 +315,5 @@ MESSAGES: dict[str, str] = {
     "(b) dead features": "(b) 死特征",
     "share of the dictionary never firing": "从不激活的特征占字典的比例",
     "(c) what the dictionary misses": "(c) 字典遗漏的部分",
-    "fraction of variance unexplained": "未解释方差的比例",
+    "fraction of variance unexplained": "未解释方差比例",
 }

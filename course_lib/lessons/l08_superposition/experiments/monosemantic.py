@@ -3,7 +3,7 @@ relation (or one entity) more purely than a unit does?
 
 For each direction (a unit, a feature, a random rotation of the units), its activations at the 48
 fact prompts' last word; its top prompts are the ``TOP`` most active among those where it is
-active (> 0); its purity is the share of them that share its most common relation (or entity).
+active (above ``ACTIVE``); its purity is the share of them that share its most common relation (or entity).
 Only directions active on at least 2 prompts count: one prompt is always pure. Not a paper's
 metric: Bricken et al. judged features by hand and by automated interpretation over many more
 contexts; this is the same question asked of labels the corpus has.
@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 TOP = 4  # top prompts per direction: each entity has 4 facts, each relation 12
+ACTIVE = 1e-4  # silent below: near 0 a unit's sign is the CPU's (h of 1e-9 occur at the prompts)
 
 
 @dataclass(frozen=True)
@@ -29,11 +30,11 @@ class Purity:
 
 
 def top_purity(acts: np.ndarray, labels: np.ndarray, top: int = TOP) -> np.ndarray:
-    """Each direction's purity by ``labels`` (prompts,) over its top active prompts:
+    """Each direction's purity by ``labels`` (prompts,) over its top active prompts (> ``ACTIVE``):
     ``acts`` (prompts, directions) -> (directions,), NaN where fewer than 2 prompts are active."""
     out = np.full(acts.shape[1], np.nan)
     for j, column in enumerate(acts.T):
-        active = np.flatnonzero(column > 0)
+        active = np.flatnonzero(column > ACTIVE)
         if len(active) < 2:
             continue
         chosen = active[np.argsort(column[active])[::-1][:top]]
@@ -77,3 +78,16 @@ def bootstrap_interval(values: np.ndarray, draws: int = 2000, seed: int = 0) -> 
     values = np.asarray(values, dtype=float)
     means = rng.choice(values, size=(draws, len(values))).mean(1)
     return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
+def permutation_p(a: np.ndarray, b: np.ndarray, draws: int = 5000, seed: int = 0) -> float:
+    """One-sided p-value that the mean of ``a`` exceeds the mean of ``b`` by chance: the share of
+    random relabellings of the pooled values whose difference of means is at least the observed."""
+    rng = np.random.default_rng(seed)
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    pooled, observed = np.concatenate([a, b]), a.mean() - b.mean()
+    hits = 0
+    for _ in range(draws):
+        shuffled = rng.permutation(pooled)
+        hits += shuffled[: len(a)].mean() - shuffled[len(a) :].mean() >= observed - 1e-12
+    return (hits + 1) / (draws + 1)

@@ -37,18 +37,26 @@ def feature_batch(g: torch.Generator, batch: int, sparsity: torch.Tensor, n: int
     return torch.where(present, values, torch.zeros((), dtype=DTYPE))
 
 
-def reconstruct(W: torch.Tensor, b: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """x' = ReLU(Wᵀ W x + b): W (instances, m, n), b (instances, n), x (batch, instances, n)."""
+def reconstruct(
+    W: torch.Tensor, b: torch.Tensor, x: torch.Tensor, relu: bool = True
+) -> torch.Tensor:
+    """x' = ReLU(Wᵀ W x + b): W (instances, m, n), b (instances, n), x (batch, instances, n).
+    ``relu=False``: the linear model Wᵀ W x + b, the paper's control."""
     h = torch.einsum("kmn,bkn->bkm", W, x)  # (batch, instances, m)
-    return torch.relu(torch.einsum("kmn,bkm->bkn", W, h) + b)
+    out = torch.einsum("kmn,bkm->bkn", W, h) + b
+    return torch.relu(out) if relu else out
 
 
 def weighted_loss(
-    W: torch.Tensor, b: torch.Tensor, x: torch.Tensor, importance: torch.Tensor
+    W: torch.Tensor,
+    b: torch.Tensor,
+    x: torch.Tensor,
+    importance: torch.Tensor,
+    relu: bool = True,
 ) -> torch.Tensor:
     """Each instance's loss, mean over the batch of Σ_i I_i (x_i − x'_i)²: (instances,).
     ``importance``: (instances, n)."""
-    return (importance * (x - reconstruct(W, b, x)) ** 2).sum(-1).mean(0)
+    return (importance * (x - reconstruct(W, b, x, relu)) ** 2).sum(-1).mean(0)
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,7 @@ class ToyRun:
     losses: np.ndarray
     sparsity: np.ndarray  # (instances,)
     importance: np.ndarray  # (instances, n)
+    relu: bool = True
 
 
 def train_toy(
@@ -71,21 +80,29 @@ def train_toy(
     steps: int = STEPS,
     batch: int = BATCH,
     lr: float = LR,
+    relu: bool = True,
+    bias: bool = True,
 ) -> ToyRun:
     """Train one toy model per row of ``importance`` (instances, n), with that instance's
-    ``sparsity`` (instances,), all at once. W starts Xavier-normal (the paper's code), b at 0."""
+    ``sparsity`` (instances,), all at once. W starts Xavier-normal (the paper's code), b at 0.
+    Controls: ``relu=False`` trains the linear model, ``bias=False`` keeps b at 0."""
     S = torch.as_tensor(np.asarray(sparsity, dtype=float), dtype=DTYPE)
     weights = torch.as_tensor(np.asarray(importance, dtype=float), dtype=DTYPE)
     instances, n = weights.shape
     g = torch.Generator().manual_seed(seed)
     std = (2 / (m + n)) ** 0.5  # Xavier normal
     W = (std * torch.randn(instances, m, n, generator=g, dtype=DTYPE)).requires_grad_()
-    b = torch.zeros(instances, n, dtype=DTYPE, requires_grad=True)
+    b = torch.zeros(instances, n, dtype=DTYPE, requires_grad=bias)
+    trained = [W, b] if bias else [W]
     with torch_threads(1):
         losses = adam_steps(
-            [W, b], lambda _: weighted_loss(W, b, feature_batch(g, batch, S, n), weights), steps, lr
+            trained,
+            lambda _: weighted_loss(W, b, feature_batch(g, batch, S, n), weights, relu),
+            steps,
+            lr,
         )
-    return ToyRun(W.detach().numpy(), b.detach().numpy(), losses, S.numpy(), weights.numpy())
+    W_, b_ = W.detach().numpy(), b.detach().numpy()
+    return ToyRun(W_, b_, losses, S.numpy(), weights.numpy(), relu)
 
 
 def dimensionality(W: np.ndarray) -> np.ndarray:
@@ -105,4 +122,5 @@ def evaluate(run: ToyRun, samples: int = 20_000, seed: int = 1) -> np.ndarray:
     W, b = torch.as_tensor(run.W), torch.as_tensor(run.b)
     S, weights = torch.as_tensor(run.sparsity), torch.as_tensor(run.importance)
     with torch.no_grad():
-        return weighted_loss(W, b, feature_batch(g, samples, S, weights.shape[1]), weights).numpy()
+        x = feature_batch(g, samples, S, weights.shape[1])
+        return weighted_loss(W, b, x, weights, run.relu).numpy()

@@ -1,0 +1,42 @@
+"""Lesson 8's stored files against fresh runs of their rebuilds, within the spread make spread
+measured (docs/spread.md), and what the files must hold for the lesson to read them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from course_lib.lessons.l08_superposition.experiments import dictionary_runs, toy_grid
+from devtools.spread.record import check_fresh_run
+
+
+def test_the_stored_toy_grids_start_as_a_fresh_run_of_their_rebuild_does():
+    """Every setting of both grids, from the seed the file kept, trained again for 101 steps: the
+    loss at steps 0 and 100, as the stored curves keep every 100th step."""
+    fresh, stored = check_fresh_run("toy grids: losses at steps 0 and 100")
+    assert set(fresh) == {"superposition", "phase"}
+    assert fresh["superposition"].shape == (40, 2) and fresh["phase"].shape == (121, 2)
+    assert (fresh["superposition"][:, 1] < fresh["superposition"][:, 0]).all()  # it trains
+
+
+def test_the_stored_1x_transcoder_is_what_its_rebuild_trains():
+    """The 1× L1 transcoder trained again in full (2,000 steps): every measure the lesson prints."""
+    fresh, _ = check_fresh_run("transcoder, 256 features, L1: its measures")
+    assert 0 < float(fresh["fvu"]) < 0.05 and float(fresh["facts"]) >= 47
+
+
+def test_each_stored_grid_kept_its_best_seed():
+    for kind in ("superposition", "phase"):
+        grid = toy_grid.stored_grid(kind)
+        assert np.allclose(grid.loss, grid.seed_losses.min(-1))
+
+
+def test_every_stored_dictionary_keeps_only_live_features_and_topk_matches_the_l1_l0():
+    for kind in dictionary_runs.KINDS:
+        for size in dictionary_runs.SIZES:
+            l1 = dictionary_runs.stored_dictionary(kind, "l1", size)
+            topk = dictionary_runs.stored_dictionary(kind, "topk", size)
+            for run in (l1, topk):
+                kept = len(run.dictionary.W_dec)
+                assert kept == run.measures["alive"] == run.size - run.measures["dead"]
+            assert topk.measures["k"] == max(1, round(l1.measures["l0"]))
+            assert topk.dictionary.k == topk.measures["k"] and l1.dictionary.k is None
