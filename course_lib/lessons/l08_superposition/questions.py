@@ -23,11 +23,11 @@ QUESTIONS = (
                 ),
             ),
             Choice(
-                N_("that the unit is polysemantic by this count, and no more"),
+                N_("that facts of every relation share the unit, and no more"),
                 N_(
-                    "Right: it takes part in many unrelated facts. Why it does, shared features "
-                    "in superposition or one computation every fact uses, needs an intervention "
-                    "to decide."
+                    "Right: the unit helps many facts of all four relations. Whether it answers "
+                    "to unrelated features (polysemantic), and whether they sit in superposition, "
+                    "or it does one job every fact needs, takes an intervention to decide."
                 ),
                 correct=True,
             ),
