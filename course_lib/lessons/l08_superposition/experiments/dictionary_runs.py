@@ -44,18 +44,20 @@ RULES = ("l1", "topk")
 L1 = 1.0
 SEED = 0
 MEASURES = ("fvu", "l0", "dead", "alive", "loss", "recovered", "facts", "k")
+FIRST = 20  # training losses kept: a fresh run's first steps are compared with them
 
 
 @dataclass(frozen=True)
 class StoredDictionary:
-    """One stored dictionary: its kind, rule, size and measures, and the dictionary itself with
-    only its live features (``alive`` of them)."""
+    """One stored dictionary: its kind, rule, size and measures, the dictionary itself with only
+    its live features (``alive`` of them), and its first training losses."""
 
     kind: str
     rule: str
     size: int
     measures: dict[str, float]
     dictionary: SparseDictionary
+    first_losses: np.ndarray  # the training loss at the first ``FIRST`` steps
 
 
 def _train(job: tuple[str, int, int | None]) -> dict[str, np.ndarray]:
@@ -65,7 +67,7 @@ def _train(job: tuple[str, int, int | None]) -> dict[str, np.ndarray]:
         model, corpus = stored_model()
         rows = layer_rows(model, corpus)
         x, y = (rows.hidden, rows.hidden) if kind == "sae" else (rows.ffn_in, rows.ffn_out)
-        d = train_dictionary(x, y, rows.weight, size, k, 0.0 if k else L1, SEED, STEPS)
+        d, losses = train_dictionary(x, y, rows.weight, size, k, 0.0 if k else L1, SEED, STEPS)
         found = measures(d, x, y, rows.weight)
         hooks = sae_hooks(d) if kind == "sae" else transcoder_hooks(model, d)
         clean, ablated = spliced_loss(model, corpus), spliced_loss(model, corpus, ablation_hooks())
@@ -78,7 +80,12 @@ def _train(job: tuple[str, int, int | None]) -> dict[str, np.ndarray]:
         row = [found.fvu, found.l0, found.dead, found.alive, loss,
                loss_recovered(clean, loss, ablated), spliced_facts(model, corpus, hooks).sum(),
                k or 0]  # fmt: skip
-    return {"measures": np.array(row, dtype=float)} | {n: w.numpy() for n, w in weights.items()}
+    first = {"first losses": losses[:FIRST]}
+    return (
+        {"measures": np.array(row, dtype=float)}
+        | first
+        | {n: w.numpy() for n, w in weights.items()}
+    )
 
 
 def save_runs(path: Path = DICTIONARY_FILE, jobs: int = 1) -> int:
@@ -111,6 +118,7 @@ def stored_dictionary(
         )
     key = f"{kind}|{rule}|{size}|"
     values = dict(zip(settings["measures"], arrays[key + "measures"].tolist(), strict=True))
+    first_losses = arrays[key + "first losses"]
     W_dec = torch.as_tensor(arrays[key + "W_dec"])
     d_in = arrays[key + "W_enc"].shape[0]
     k = int(values["k"]) or None
@@ -118,7 +126,7 @@ def stored_dictionary(
     with torch.no_grad():
         for name, parameter in d.named_parameters():
             parameter.copy_(torch.as_tensor(arrays[key + name]))
-    return StoredDictionary(kind, rule, size, values, d.eval())
+    return StoredDictionary(kind, rule, size, values, d.eval(), first_losses)
 
 
 @lru_cache(maxsize=1)

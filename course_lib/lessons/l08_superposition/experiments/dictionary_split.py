@@ -57,7 +57,7 @@ def _train(job: tuple[int, int | None]) -> np.ndarray:
             return h[index], w[index] / w[index].sum()
 
         x, weight = part(train)
-        sae = train_dictionary(x, x, weight, size, k, 0.0 if k else L1, SEED, STEPS)
+        sae, _ = train_dictionary(x, x, weight, size, k, 0.0 if k else L1, SEED, STEPS)
         y, held_weight = part(held)
         seen, unseen = measures(sae, x, x, weight), measures(sae, y, y, held_weight)
     return np.array([seen.fvu, unseen.fvu, seen.l0, unseen.l0])
@@ -78,7 +78,9 @@ def stored_split(path: Path = SPLIT_FILE) -> dict[tuple[str, int], dict[str, flo
     """{(rule, size): {"fvu train", "fvu held out", "l0 train", "l0 held out"}} (``python -m
     course_lib.lessons.l08_superposition.experiments.dictionary_split`` rebuilds it)."""
     arrays, settings = load_npz(
-        path, "set of split SAEs", "course_lib.lessons.l08_superposition.experiments.dictionary_split"
+        path,
+        "set of split SAEs",
+        "course_lib.lessons.l08_superposition.experiments.dictionary_split",
     )
     out = {}
     for key, row in arrays.items():

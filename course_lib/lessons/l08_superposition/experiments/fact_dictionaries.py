@@ -68,26 +68,29 @@ def train_dictionary(
     l1: float = 0.0,
     seed: int = 0,
     steps: int = STEPS,
-) -> SparseDictionary:
+) -> tuple[SparseDictionary, np.ndarray]:
     """A dictionary trained to map ``inputs`` to ``targets`` (rows, d) in float32, each row
-    weighted by ``weight``: an SAE when they are the same tensor, else a transcoder. The decoder's
-    bias starts at the targets' mean; with the L1 rule the decoder's columns go back to norm 1
-    after every step."""
+    weighted by ``weight``: an SAE when they are the same tensor, else a transcoder; and its
+    training loss at every step (steps,). The decoder's bias starts at the targets' mean; with
+    the L1 rule the decoder's columns go back to norm 1 after every step."""
     x, y, w = inputs.float(), targets.float(), weight.float()
     g = torch.Generator().manual_seed(seed)
     dictionary = SparseDictionary(x.shape[1], y.shape[1], n_features, k, inputs is targets, g)
     with torch.no_grad():
         dictionary.b_dec.copy_(w @ y)
     optimizer = Adam(list(dictionary.parameters()), lr=LR)
-    for _ in range(steps):
+    losses = np.empty(steps)
+    for step in range(steps):
         optimizer.zero_grad()
         reconstruction, f = dictionary(x)
         per_row = ((reconstruction - y) ** 2).sum(-1) + l1 * f.sum(-1)
-        (w @ per_row).backward()
+        loss = w @ per_row
+        loss.backward()
         optimizer.step()
+        losses[step] = loss.item()
         if k is None:
             dictionary.normalise_decoder()
-    return dictionary.eval()
+    return dictionary.eval(), losses
 
 
 @dataclass(frozen=True)
