@@ -16,10 +16,10 @@ MESSAGES: dict[str, str] = {
         "叠加是一种解释，但不是唯一的解释：一个单元也可能因为计算了这些事实都需要的某样东西"
         "（比如“接下来是答案”）而服务许多事实。单凭这个计数，分不清这两种情况。"
     ),
-    "that the unit is polysemantic by this count, and no more": "说明按这个计数，这个单元是多义的，仅此而已",
-    "Right: it takes part in many unrelated facts. Why it does, shared features in superposition or one computation every fact uses, needs an intervention to decide.": (
-        "对：它参与了许多互不相关的事实。至于原因，是叠加中共用的特征，还是每条事实都要用到的同一个计算，"
-        "需要干预实验才能判定。"
+    "that facts of every relation share the unit, and no more": "说明各种关系的事实共用这个单元，仅此而已",
+    "Right: the unit helps many facts of all four relations. Whether it answers to unrelated features (polysemantic), and whether they sit in superposition, or it does one job every fact needs, takes an intervention to decide.": (
+        "对：这个单元帮助了全部四种关系的许多事实。它究竟是对互不相关的特征都有反应（多义），而且这些特征处于叠加之中，"
+        "还是只做一件每条事实都需要的事，需要干预实验才能判定。"
     ),
     "that the unit stores 45 facts": "说明这个单元存储了 45 条事实",
     "Erasing it would then remove 45 answers; an attribution says the unit helps each answer, not that the answer is kept in it.": (
@@ -36,11 +36,19 @@ MESSAGES: dict[str, str] = {
         "在两个维度里，五个特征都有一个范数接近 1 的方向"
     ),
     "{low:.2f} to {high:.2f}": "{low:.2f} 到 {high:.2f}",
-    "biases b: {b}": "偏置 b：{b}",
-    "every bias is negative": "每个偏置都是负的",
-    "with b set to 0 the loss on the same held-out inputs rises by more than half": (
-        "把 b 设为 0，同一批留出输入上的损失上升一半以上"
+    "ReLU, bias": "ReLU，有偏置",
+    "ReLU, b = 0": "ReLU，b = 0",
+    "linear": "线性",
+    "{name}: held-out loss {loss:.4f}, features with a direction {kept}": (
+        "{name}：留出输入上的损失 {loss:.4f}，有方向的特征 {kept} 个"
     ),
+    "without the ReLU, the model keeps only m = 2 features: no superposition": (
+        "去掉 ReLU，模型只保留 m = 2 个特征：没有叠加"
+    ),
+    "with the ReLU and b at 0, more than 2 share the plane, at a higher loss": (
+        "有 ReLU 而 b 固定为 0 时，共用平面的特征多于 2 个，损失更高"
+    ),
+    "the trained biases are all negative": "训练出来的偏置都是负的",
     "D_i at S = 0.9: {D}": "S = 0.9 时的 D_i：{D}",
     "the lesson's library computes the same D_i": "本课的库算出的 D_i 与此相同",
     "a pentagon: every D_i within 0.05 of 2/5 and neighbours 72° ± 10° apart": (
@@ -54,8 +62,9 @@ MESSAGES: dict[str, str] = {
     "sparse (S ≥ 0.9), importance 0.9^i or equal: all five features kept in two dimensions": (
         "稀疏（S ≥ 0.9），重要性为 0.9^i 或全部相等：五个特征都保留在两个维度里"
     ),
-    "with steeper importance (0.5^i, 0.7^i) the least important feature stays dropped even at S = 0.95, while four share the plane": (
-        "重要性下降得更陡时（0.5^i、0.7^i），即使 S = 0.95，最不重要的特征也仍被舍弃，另外四个共用这个平面"
+    "with steeper importance (0.5^i, 0.7^i) the least important feature stays dropped even at S = 0.95, while the other four form two antipodal pairs (D within 0.05 of 1/2)": (
+        "重要性下降得更陡时（0.5^i、0.7^i），即使 S = 0.95，最不重要的特征也仍被舍弃，"
+        "另外四个组成两个对跖对（D 与 1/2 相差不到 0.05）"
     ),
     "S = {s}: D_i = {D}": "S = {s}：D_i = {D}",
     "in between (S = 0.63, 0.74; 0.9^i): four features as two antipodal pairs, D within 0.05 of 1/2, feature 4 dropped": (
@@ -97,6 +106,7 @@ MESSAGES: dict[str, str] = {
     "loss as trained {clean:.3f}; layer 0's units zero-ablated {ablated:.3f}": (
         "训练好的模型损失 {clean:.3f}；第 0 层单元置零后 {ablated:.3f}"
     ),
+    "transcoder": "转码器",
     "kind": "类型",
     "rule": "规则",
     "features": "特征数",
@@ -114,17 +124,26 @@ MESSAGES: dict[str, str] = {
         "这一层的单元值多少损失，每个 SAE 都至少恢复了其中的 99%"
     ),
     "{low:.3f} to {high:.3f}": "{low:.3f} 到 {high:.3f}",
-    "at matched L0, TopK reconstructs better than L1 at every size": (
-        "L0 相当时，每种大小下 TopK 都比 L1 重建得更好"
+    "TopK reconstructs better than L1 at every size, with at most 0.25 more active features": (
+        "每种大小下 TopK 都比 L1 重建得更好，激活的特征至多多 0.25 个"
     ),
-    "FVU ratio TopK / L1 {r}": "未解释方差比例之比 TopK / L1：{r}",
+    "FVU ratio TopK / L1 {r}; L0 difference {d}": "未解释方差比例之比 TopK / L1：{r}；L0 之差：{d}",
     "Bricken A/1 (8×)": "Bricken A/1（8×）",
     "Gao: up to, without mitigations": "Gao：不加缓解措施时最多可达",
     "distinct inputs": "不同的输入数",
+    "{rule:4s} {size:5,}: FVU {train:.3f} on its inputs, {held:.3f} on new ones; L0 {l0:.1f} → {l0_held:.1f}": (
+        "{rule:4s} {size:5,}：未解释方差比例在自己的输入上 {train:.3f}，在新输入上 {held:.3f}；L0 {l0:.1f} → {l0_held:.1f}"
+    ),
+    "every split SAE misses more than 10 times as much of new inputs as of its own": (
+        "每个在划分上训练的 SAE，在新输入上遗漏的部分都是在自己的输入上的 10 倍以上"
+    ),
+    "{low:.0f} to {high:.0f} times": "{low:.0f} 到 {high:.0f} 倍",
     "live features that fire on one distinct input only: {s}": "只在一个不同输入上激活的存活特征：{s}",
     "the wider the dictionary, the more of its live features fire on a single input": (
         "字典越宽，存活特征中只在单个输入上激活的比例越高"
     ),
+    "units": "单元",
+    "rotated units": "旋转后的单元",
     "directions": "方向",
     "counted": "计入",
     "relation": "关系",
@@ -137,16 +156,15 @@ MESSAGES: dict[str, str] = {
         "单元基并不特殊：旋转后的纯度与它相差不到 0.1"
     ),
     "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
-    "the 16× TopK SAE's features are purer in entity than the units": (
-        "按实体算，16× TopK SAE 的特征比单元更纯"
+    "{name}: p(entity purity above the units') {e:.4f}, p(relation below) {r:.4f}": (
+        "{name}：p(实体纯度高于单元) {e:.4f}，p(关系纯度低于单元) {r:.4f}"
     ),
-    "{p:.2f} (resampled {low:.2f} to {high:.2f}) against {u:.2f}": (
-        "{p:.2f}，重抽样区间 {low:.2f} 到 {high:.2f}，对比 {u:.2f}"
+    "the 16× TopK SAE's features are more entity-specific and less relation-specific than the units (permutation tests, p < 0.01 each)": (
+        "16× TopK SAE 的特征比单元更专于实体、更不专于关系（置换检验，两项都是 p < 0.01）"
     ),
-    "but few of its live features fire on fact prompts at all": (
-        "但它的存活特征中，在事实提示上激活的寥寥无几"
+    "the 4× L1 SAE's features differ from the units in neither (p > 0.05 each)": (
+        "4× L1 SAE 的特征在这两方面都与单元没有差别（两项都是 p > 0.05）"
     ),
-    "{n} counted": "计入 {n} 个",
     "  {activation:5.2f}  {prefix}": "  {activation:5.2f}  “{prefix}”",
     "promotes: {words}": "提升的词：“{words}”",
     # section 4: a transcoder
@@ -154,14 +172,16 @@ MESSAGES: dict[str, str] = {
         "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条"
     ),
     "{low} to {high}": "{low} 到 {high}",
-    "per fact, mean: {f:.1f} features of {a:.1f} active; {u:.1f} units of {n:.0f} firing": (
-        "每条事实平均：承载它的特征 {f:.1f} 个，激活的特征 {a:.1f} 个；承载它的单元 {u:.1f} 个，激活的单元 {n:.0f} 个"
+    "units: {u:.1f} per fact of {n:.0f} firing": "单元：每条事实由 {u:.1f} 个承载，激活的共 {n:.0f} 个",
+    "transcoder {rule}, 4×: {f:.1f} features per fact of {a:.1f} active": (
+        "转码器 {rule}，4×：每条事实由 {f:.1f} 个特征承载，激活的共 {a:.1f} 个"
     ),
-    "fewer transcoder features than units carry a fact": "承载一条事实的转码器特征比单元少",
+    "with either rule, fewer transcoder features than units carry a fact": (
+        "无论哪种规则，承载一条事实的转码器特征都比单元少"
+    ),
     "but as a share of what is active, more of the features carry each answer than units do": (
         "但按占激活部分的比例算，承载每个答案的特征比单元多"
     ),
-    "{f:.0%} against {u:.0%}": "{f:.0%}，对比 {u:.0%}",
     # section 5: the scoreboard
     "same level": "同一水平",
     "differs": "不同",
@@ -172,8 +192,9 @@ MESSAGES: dict[str, str] = {
     "this model's": "本模型的数值",
     "agree?": "一致吗？",
     "dead share": "死特征比例",
-    "dead share without mitigations": "不加缓解措施时的死特征比例",
-    "loss not recovered (ours: on the training data)": "未恢复的损失（本课：在训练数据上）",
+    "dead share without their mitigations": "不用他们的缓解措施时的死特征比例",
+    "loss not recovered": "未恢复的损失",
+    "not alike": "不可比",
     # course_lib.lessons.l08_superposition.figures (toy)
     "orthogonal": "正交",
     "antipodal pair": "对跖对",
