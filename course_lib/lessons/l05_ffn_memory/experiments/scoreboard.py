@@ -19,7 +19,6 @@ from course_lib.lessons.l05_ffn_memory.papers import (
 )
 
 
-
 @dataclass(frozen=True)
 class Row:
     """One line of the scoreboard. ``claim`` is the lesson's sentence about the row, ``holds``
