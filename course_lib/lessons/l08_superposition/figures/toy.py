@@ -111,16 +111,16 @@ def dropped_text(dropped: Sequence[int]) -> str:
 
 class ToyView:
     """Lesson 8's demo figure, built once and updated in place: left, the features' arrows in the
-    plane; middle, each feature's dimensionality D_i against the arrangements' values; right, the
-    training loss."""
+    plane; right, each feature's dimensionality D_i against the arrangements' values. Two panels,
+    so that a phone's width still shows them (the loss is in the title)."""
 
     def __init__(self, features: int = 5) -> None:
-        self.figure = fig = new_figure(10.5, 3.8, dpi=80, layout=None)
-        self.plane = fig.add_axes((0.02, 0.07, 0.26, 0.76))
+        self.figure = fig = new_figure(7.6, 3.8, dpi=80, layout=None)
+        self.plane = fig.add_axes((0.02, 0.07, 0.38, 0.76))
         self.arrows, self.labels = plane_axes(self.plane, fontsize=10)
         self.dropped = self.plane.text(0.02, 0.02, "", transform=self.plane.transAxes, fontsize=8,
                                        color=GREY, va="bottom")  # fmt: skip
-        self.bars_ax = fig.add_axes((0.36, 0.22, 0.25, 0.61))
+        self.bars_ax = fig.add_axes((0.52, 0.22, 0.33, 0.61))
         self.bars = self.bars_ax.bar(range(features), np.zeros(features), color=PALETTE[:features])
         for level, name in D_LINES:
             self.bars_ax.axhline(level, color=GREY, linestyle="--", linewidth=0.9)
@@ -130,11 +130,6 @@ class ToyView:
         self.bars_ax.set_xlim(-0.6, features - 0.4)
         self.bars_ax.set_ylabel(tr("feature dimensionality D_i"))
         self.bars_ax.set_xlabel(tr("feature i, its importance below"), fontsize=9)
-        self.loss_ax = fig.add_axes((0.765, 0.22, 0.215, 0.61))
-        (self.curve,) = self.loss_ax.plot([], [], color=PALETTE[-1], linewidth=1)
-        self.loss_ax.set_xlabel(tr("training step"), fontsize=9)
-        self.loss_ax.set_title(tr("training loss"), fontsize=9)
-        self.loss_ax.tick_params(labelsize=8)
         self.title = fig.suptitle("", fontsize=11)
 
     def update(self, picture: ToyPicture) -> Figure:
@@ -147,10 +142,6 @@ class ToyView:
             bar.set_height(D)
         ticks = [f"{i}\n{picture.decay**i:.2f}" for i in range(n)]
         self.bars_ax.set_xticks(range(n), ticks, fontsize=8)
-        steps = np.arange(len(picture.curve)) * picture.curve_every
-        self.curve.set_data(steps, picture.curve)
-        self.loss_ax.set_xlim(0, max(steps[-1], 1))
-        self.loss_ax.set_ylim(0, picture.curve.max() * 1.05)
         self.title.set_text(
             tr("sparsity S = {S:.2f}, importance I_i = {decay}^i: loss {loss:.3g}",
                S=picture.sparsity, decay=picture.decay, loss=picture.loss)
