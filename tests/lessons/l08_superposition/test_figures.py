@@ -211,3 +211,22 @@ def test_the_checks_above_fail_on_a_cut_arrow_and_on_another_models_columns():
     assert not shows_columns(plane, 0.9 * PENTAGON)
     plane.set_xlim(-1.0, 1.0)
     assert not inside_axes(fig, plane)
+
+
+def test_a_feature_card_shows_its_contexts_and_words_as_given_most_first():
+    from course_lib.lessons.l08_superposition.figures.browser import feature_card
+
+    contexts = [("the colour of velor is", 6.2), ("the colour of brix is", 5.0), ("velor is", 1.5)]
+    words = [("red", 0.75), ("blue", 0.4)]
+    fig = feature_card(17, contexts, words)
+    left, right = fig.axes
+    for ax, pairs in ((left, contexts), (right, words)):
+        ticks = dict(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())))
+        widths = [bar.get_width() for bar in ax.patches]
+        tops = [bar.get_y() for bar in ax.patches]
+        order = sorted(range(len(tops)), key=lambda i: -tops[i])  # top to bottom
+        assert [widths[i] for i in order] == [value for _, value in pairs]
+        assert [ticks[y] for y in sorted(ticks, reverse=True)] == [text for text, _ in pairs]
+    assert fig._suptitle.get_text() == "feature 17"
+    with pytest.raises(ValueError, match="contexts and words must be non-empty"):
+        feature_card(1, [], words)

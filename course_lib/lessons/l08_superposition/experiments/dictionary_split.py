@@ -1,7 +1,9 @@
 """Lesson 8's test of the memorising regime: SAEs trained on 80 % of the distinct FFN inputs and
-measured on the other 20 %, which they never saw. A dictionary that has learnt features of the
-layer reconstructs new inputs about as well as its training inputs; one that has memorised its
-inputs does not.
+measured on the other 20 %, which they never saw: their FVU and L0 there, and the loss recovered
+when the reconstruction is spliced in at the held-out positions only, scored at those positions.
+A dictionary that has learnt features of the layer reconstructs new inputs about as well as its
+training inputs; one that has memorised its inputs does not. Beside them, a lookup: each held-out
+input replaced by the nearest training input.
 
 ``python -m course_lib.lessons.l08_superposition.experiments.dictionary_split --jobs 2``
 retrains them and rewrites ``SPLIT_FILE`` (about a minute).
@@ -16,15 +18,21 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
-from course_lib.core.experiments.memory import stored_model
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import stored_model, training_tokens
 from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
+from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
+from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDictionary
 from course_lib.lessons.l08_superposition.experiments.dictionary_runs import L1, SEED
 from course_lib.lessons.l08_superposition.experiments.fact_dictionaries import (
+    LAYER,
     STEPS,
     layer_rows,
     measures,
+    scored_positions,
     train_dictionary,
 )
 
@@ -44,8 +52,52 @@ def split(rows: int, seed: int = SPLIT_SEED) -> tuple[np.ndarray, np.ndarray]:
     return np.sort(order[:cut]), np.sort(order[cut:])
 
 
+def position_rows(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
+    """Each input position's distinct row (``layer_rows``' order), -1 where the position is not
+    scored: (lines, L)."""
+    inputs, scored = scored_positions(corpus)
+    with torch.no_grad():
+        _, cache = model.run_with_cache(inputs, names_filter=[f"layers.{LAYER}.hook_resid_mid"])
+        x = model.layers[LAYER].sublayers[1].norm(cache[f"layers.{LAYER}.hook_resid_mid"])
+        _, inverse = torch.unique(x[scored], dim=0, return_inverse=True)
+    out = torch.full(scored.shape, -1, dtype=torch.int64)
+    out[scored] = inverse
+    return out
+
+
+def held_out_losses(
+    model: LanguageModel, corpus: Corpus, sae: SparseDictionary, held: torch.Tensor
+) -> tuple[float, float, float]:
+    """The mean next-word loss at the positions whose input is a held-out row: as trained, with
+    the layer's units replaced by the SAE's reconstruction at those positions, and zeroed there."""
+    tokens = training_tokens(corpus)
+    at = torch.isin(position_rows(model, corpus), held)  # (lines, L): the held-out positions
+
+    def loss(replace) -> float:
+        def hook(h: torch.Tensor, _hook) -> torch.Tensor:
+            return torch.where(at[..., None], replace(h), h)
+
+        with torch.no_grad(), model.hooks([(f"layers.{LAYER}.ffn.hook_hidden", hook)]):
+            logits = model(tokens[:, :-1])
+        each = F.cross_entropy(logits.transpose(1, 2), tokens[:, 1:], reduction="none")
+        return float(each[at].mean())
+
+    return (loss(lambda h: h), loss(lambda h: sae(h.float())[0].to(h.dtype)),
+            loss(torch.zeros_like))  # fmt: skip
+
+
+def nearest_input_fvu(hidden: torch.Tensor, weight: torch.Tensor) -> float:
+    """The lookup baseline: each held-out row replaced by the nearest training row, its FVU on the
+    held-out rows (weighted by their counts)."""
+    train, held = (torch.as_tensor(i) for i in split(len(hidden)))
+    y, w = hidden[held], (weight[held] / weight[held].sum()).to(hidden.dtype)
+    nearest = hidden[train][torch.cdist(y, hidden[train]).argmin(1)]
+    return float((w @ ((nearest - y) ** 2).sum(-1)) / (w @ ((y - w @ y) ** 2).sum(-1)))
+
+
 def _train(job: tuple[int, int | None]) -> np.ndarray:
-    """(FVU on the training rows, FVU on the held-out rows, L0 on each) of one SAE."""
+    """FVU and L0 on the training rows and on the held-out rows, and the held-out positions'
+    losses (as trained, spliced, zero-ablated), of one SAE."""
     size, k = job
     with torch_threads(1):
         model, corpus = stored_model()
@@ -60,7 +112,8 @@ def _train(job: tuple[int, int | None]) -> np.ndarray:
         sae, _ = train_dictionary(x, x, weight, size, k, 0.0 if k else L1, SEED, STEPS)
         y, held_weight = part(held)
         seen, unseen = measures(sae, x, x, weight), measures(sae, y, y, held_weight)
-    return np.array([seen.fvu, unseen.fvu, seen.l0, unseen.l0])
+        losses = held_out_losses(model, corpus, sae, held)
+    return np.array([seen.fvu, unseen.fvu, seen.l0, unseen.l0, *losses])
 
 
 def save_split(path: Path = SPLIT_FILE, jobs: int = 1) -> int:
@@ -69,13 +122,15 @@ def save_split(path: Path = SPLIT_FILE, jobs: int = 1) -> int:
         found = dict(zip(plan, pool.map(_train, plan), strict=True))
     arrays = {f"{'topk' if k else 'l1'}|{size}": row for (size, k), row in found.items()}
     settings = {"sizes": SIZES, "held_out": HELD_OUT, "split_seed": SPLIT_SEED, "topk": TOPK,
-                "columns": ("fvu train", "fvu held out", "l0 train", "l0 held out")}  # fmt: skip
+                "columns": ("fvu train", "fvu held out", "l0 train", "l0 held out",
+                            "loss clean", "loss spliced", "loss ablated")}  # fmt: skip
     return save_npz(path, arrays, settings)
 
 
 @lru_cache(maxsize=1)
 def stored_split(path: Path = SPLIT_FILE) -> dict[tuple[str, int], dict[str, float]]:
-    """{(rule, size): {"fvu train", "fvu held out", "l0 train", "l0 held out"}} (``python -m
+    """{(rule, size): {"fvu train", "fvu held out", "l0 train", "l0 held out", "loss clean",
+    "loss spliced", "loss ablated"}}, the losses at the held-out positions (``python -m
     course_lib.lessons.l08_superposition.experiments.dictionary_split`` rebuilds it)."""
     arrays, settings = load_npz(
         path,
