@@ -42,13 +42,13 @@ MESSAGES: dict[str, str] = {
     "{name}: held-out loss {loss:.4f}, features with a direction {kept}": (
         "{name}：留出输入上的损失 {loss:.4f}，有方向的特征 {kept} 个"
     ),
-    "without the ReLU, the model keeps only m = 2 features: no superposition": (
-        "去掉 ReLU，模型只保留 m = 2 个特征：没有叠加"
+    "without the ReLU, the model keeps only m = 2 features, the two most important: no superposition": (
+        "去掉 ReLU，模型只保留 m = 2 个特征，即最重要的两个：没有叠加"
     ),
     "with the ReLU and b at 0, more than 2 share the plane, at a higher loss": (
         "有 ReLU 而 b 固定为 0 时，共用平面的特征多于 2 个，损失更高"
     ),
-    "the trained biases are all negative": "训练出来的偏置都是负的",
+    "in this run (seed 0), the trained biases are all negative": "在这次运行中（种子 0），训练出来的偏置都是负的",
     "D_i at S = 0.9: {D}": "S = 0.9 时的 D_i：{D}",
     "the lesson's library computes the same D_i": "本课的库算出的 D_i 与此相同",
     "a pentagon: every D_i within 0.05 of 2/5 and neighbours 72° ± 10° apart": (
@@ -142,6 +142,14 @@ MESSAGES: dict[str, str] = {
     "the wider the dictionary, the more of its live features fire on a single input": (
         "字典越宽，存活特征中只在单个输入上激活的比例越高"
     ),
+    "on new inputs the SAEs do about as well as copying the nearest training input: within a factor 1.5 of its FVU": (
+        "在新输入上，SAE 的表现与照搬最近的训练输入差不多：未解释方差比例与它相差在 1.5 倍以内"
+    ),
+    "{low:.2f} to {high:.2f} against {lookup:.2f}": "{low:.2f} 到 {high:.2f}，对比 {lookup:.2f}",
+    "spliced in at the new inputs' positions only, they still recover over 95 % of the loss there": (
+        "只在新输入的位置上接入模型，它们仍能恢复那里 95% 以上的损失"
+    ),
+    "{low:.1%} to {high:.1%}": "{low:.1%} 到 {high:.1%}",
     "units": "单元",
     "rotated units": "旋转后的单元",
     "directions": "方向",
@@ -156,17 +164,15 @@ MESSAGES: dict[str, str] = {
         "单元基并不特殊：旋转后的纯度与它相差不到 0.1"
     ),
     "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
-    "{name}: p(entity purity above the units') {e:.4f}, p(relation below) {r:.4f}": (
-        "{name}：p(实体纯度高于单元) {e:.4f}，p(关系纯度低于单元) {r:.4f}"
+    "SAE {rule} {size:5,}: p(entity purity above the units') {e:.4f}, p(relation below) {r:.4f}": (
+        "SAE {rule} {size:5,}：p(实体纯度高于单元) {e:.4f}，p(关系纯度低于单元) {r:.4f}"
     ),
-    "the 16× TopK SAE's features are more entity-specific and less relation-specific than the units (permutation tests, p < 0.01 each)": (
-        "16× TopK SAE 的特征比单元更专于实体、更不专于关系（置换检验，两项都是 p < 0.01）"
+    "the 4× and 16× TopK SAEs' features are more entity-specific and less relation-specific than the units (permutation tests, p < 0.01 each)": (
+        "4× 和 16× TopK SAE 的特征比单元更专于实体、更不专于关系（置换检验，每项都是 p < 0.01）"
     ),
-    "the 4× L1 SAE's features differ from the units in neither (p > 0.05 each)": (
-        "4× L1 SAE 的特征在这两方面都与单元没有差别（两项都是 p > 0.05）"
+    "the 1× TopK and every L1 SAE's features differ from the units in neither (p > 0.05 each)": (
+        "1× TopK SAE 和每个 L1 SAE 的特征在这两方面都与单元没有差别（每项都是 p > 0.05）"
     ),
-    "  {activation:5.2f}  {prefix}": "  {activation:5.2f}  “{prefix}”",
-    "promotes: {words}": "提升的词：“{words}”",
     # section 4: a transcoder
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts": (
         "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条"
@@ -193,7 +199,7 @@ MESSAGES: dict[str, str] = {
     "agree?": "一致吗？",
     "dead share": "死特征比例",
     "dead share without their mitigations": "不用他们的缓解措施时的死特征比例",
-    "loss not recovered": "未恢复的损失",
+    "loss not recovered, on inputs not trained on": "未恢复的损失（在没训练过的输入上）",
     "not alike": "不可比",
     # course_lib.lessons.l08_superposition.figures (toy)
     "orthogonal": "正交",
@@ -316,6 +322,12 @@ MESSAGES: dict[str, str] = {
         "{measured}，比你预测的 {got:.0%} 少：大多数特征仍能找到让它激活的输入，而每个输入都让它激活的特征保持存活"
     ),
     "{measured}; you predicted {got:.0%}.": "{measured}；你的预测是 {got:.0%}。",
+    # course_lib.lessons.l08_superposition.figures.browser
+    "activation at the last word": "最后一个词处的激活",
+    "contexts it fires on most": "它激活最强的上下文",
+    "logit per unit of activation": "每单位激活带来的 logit",
+    "words its direction promotes": "它的方向提升的词",
+    "feature {feature}": "特征 {feature}",
     # course_lib.lessons.l08_superposition.figures (dictionaries)
     "trained model: {units} units": "训练好的模型：{units} 个单元",
     "shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, 2.5–97.5 %)": (
