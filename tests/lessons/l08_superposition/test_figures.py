@@ -221,7 +221,8 @@ def test_a_feature_card_shows_its_contexts_and_words_as_given_most_first():
     fig = feature_card(17, contexts, words)
     left, right = fig.axes
     for ax, pairs in ((left, contexts), (right, words)):
-        ticks = dict(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())))
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        ticks = dict(zip(ax.get_yticks(), labels, strict=True))
         widths = [bar.get_width() for bar in ax.patches]
         tops = [bar.get_y() for bar in ax.patches]
         order = sorted(range(len(tops)), key=lambda i: -tops[i])  # top to bottom
