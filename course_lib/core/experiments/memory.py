@@ -253,14 +253,24 @@ def unit_triggers(
         acts = model.ffn_hidden(tokens)[layer, :, :, unit]  # (lines, L)
     acts = acts.masked_fill(tokens == 0, float("-inf"))
     acts[:, 0] = float("-inf")  # <bos> alone is the same prefix everywhere: not a trigger
-    triggers: dict[tuple[str, ...], float] = {}
+    triggers = top_prefixes(acts, tokens, corpus, positive_int("k", k))
+    return [Trigger(prefix, value) for prefix, value in triggers.items()]
+
+
+def top_prefixes(
+    acts: torch.Tensor, tokens: torch.Tensor, corpus: Corpus, k: int
+) -> dict[tuple[str, ...], float]:
+    """The ``k`` distinct prefixes (words, <bos> left out) with the largest ``acts`` at their last
+    word, most active first: {prefix: activation}. ``acts`` (lines, L) is a reading at every
+    position of ``tokens`` (lines, L); a prefix fixes it, as the model is causal."""
+    found: dict[tuple[str, ...], float] = {}
     for flat in acts.flatten().argsort(descending=True).tolist():
         line, position = divmod(flat, tokens.shape[1])
         prefix = tuple(corpus.decode(tokens[line, 1 : position + 1]))
-        triggers.setdefault(prefix, float(acts[line, position]))
-        if len(triggers) == positive_int("k", k):
+        found.setdefault(prefix, float(acts[line, position]))
+        if len(found) == k:
             break
-    return [Trigger(prefix, value) for prefix, value in triggers.items()]
+    return found
 
 
 def unit_promotes(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import top_prefixes
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDictionary
 from course_lib.lessons.l08_superposition.experiments.fact_dictionaries import (
@@ -23,16 +24,8 @@ def top_contexts(
     with torch.no_grad():
         hidden = model.ffn_hidden(inputs)[LAYER]  # (lines, L, d_ff)
         acts = sae.encode(hidden.float())[..., feature].masked_fill(~scored, -1.0)  # (lines, L)
-    found: dict[str, float] = {}
-    for flat in acts.flatten().argsort(descending=True).tolist():
-        line, position = divmod(flat, acts.shape[1])
-        if acts[line, position] <= 0:
-            break
-        prefix = " ".join(corpus.decode(inputs[line, 1 : position + 1]))
-        found.setdefault(prefix, float(acts[line, position]))
-        if len(found) == k:
-            break
-    return list(found.items())
+    found = top_prefixes(acts, inputs, corpus, k)
+    return [(" ".join(prefix), value) for prefix, value in found.items() if value > 0]
 
 
 def promoted_words(

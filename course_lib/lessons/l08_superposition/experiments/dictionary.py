@@ -16,7 +16,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from course_lib.core._validate import choice, int_at_least, positive_int
+from course_lib.core._validate import int_at_least, positive_int
 
 
 class SparseDictionary(nn.Module):
@@ -77,17 +77,16 @@ class SparseDictionary(nn.Module):
 
 
 def dictionary_loss(
-    dictionary: SparseDictionary, x: torch.Tensor, target: torch.Tensor, l1: float
+    dictionary: SparseDictionary,
+    x: torch.Tensor,
+    target: torch.Tensor,
+    l1: float,
+    weight: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """Squared error summed over the output's dimensions, mean over the rows, plus
-    ``l1`` · Σ_i f_i (mean over the rows): the training objective. x, target: (rows, d)."""
+    """Squared error summed over the output's dimensions plus ``l1`` · Σ_i f_i, per row, then the
+    mean over the rows (or their ``weight`` (rows,), summing to 1): the training objective.
+    x, target: (rows, d)."""
     reconstruction, f = dictionary(x)
-    return ((reconstruction - target) ** 2).sum(-1).mean() + l1 * f.sum(-1).mean()
-
-
-def rule_of(k: int | None, l1: float) -> str:
-    """ "topk" or "l1": which sparsity rule a dictionary trained with ``k`` and ``l1`` follows."""
-    choice("rule", "topk" if k is not None else "l1", ("l1", "topk"))
-    if k is not None and l1:
-        raise ValueError(f"a TopK dictionary takes no L1 penalty, got k={k} and l1={l1}")
-    return "topk" if k is not None else "l1"
+    if weight is None:
+        return ((reconstruction - target) ** 2).sum(-1).mean() + l1 * f.sum(-1).mean()
+    return weight @ (((reconstruction - target) ** 2).sum(-1) + l1 * f.sum(-1))

@@ -32,7 +32,6 @@ from course_lib.lessons.l08_superposition.experiments.fact_dictionaries import (
     STEPS,
     layer_rows,
     measures,
-    scored_positions,
     train_dictionary,
 )
 
@@ -52,26 +51,18 @@ def split(rows: int, seed: int = SPLIT_SEED) -> tuple[np.ndarray, np.ndarray]:
     return np.sort(order[:cut]), np.sort(order[cut:])
 
 
-def position_rows(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
-    """Each input position's distinct row (``layer_rows``' order), -1 where the position is not
-    scored: (lines, L)."""
-    inputs, scored = scored_positions(corpus)
-    with torch.no_grad():
-        _, cache = model.run_with_cache(inputs, names_filter=[f"layers.{LAYER}.hook_resid_mid"])
-        x = model.layers[LAYER].sublayers[1].norm(cache[f"layers.{LAYER}.hook_resid_mid"])
-        _, inverse = torch.unique(x[scored], dim=0, return_inverse=True)
-    out = torch.full(scored.shape, -1, dtype=torch.int64)
-    out[scored] = inverse
-    return out
-
-
 def held_out_losses(
-    model: LanguageModel, corpus: Corpus, sae: SparseDictionary, held: torch.Tensor
+    model: LanguageModel,
+    corpus: Corpus,
+    sae: SparseDictionary,
+    row_of: torch.Tensor,
+    held: torch.Tensor,
 ) -> tuple[float, float, float]:
-    """The mean next-word loss at the positions whose input is a held-out row: as trained, with
-    the layer's units replaced by the SAE's reconstruction at those positions, and zeroed there."""
+    """The mean next-word loss at the positions whose input is a held-out row (``row_of``:
+    ``LayerRows.row_of``): as trained, with the layer's units replaced by the SAE's reconstruction
+    at those positions, and zeroed there."""
     tokens = training_tokens(corpus)
-    at = torch.isin(position_rows(model, corpus), held)  # (lines, L): the held-out positions
+    at = torch.isin(row_of, held)  # (lines, L): the held-out positions
 
     def loss(replace) -> float:
         def hook(h: torch.Tensor, _hook) -> torch.Tensor:
@@ -112,7 +103,7 @@ def _train(job: tuple[int, int | None]) -> np.ndarray:
         sae, _ = train_dictionary(x, x, weight, size, k, 0.0 if k else L1, SEED, STEPS)
         y, held_weight = part(held)
         seen, unseen = measures(sae, x, x, weight), measures(sae, y, y, held_weight)
-        losses = held_out_losses(model, corpus, sae, held)
+        losses = held_out_losses(model, corpus, sae, rows.row_of, held)
     return np.array([seen.fvu, unseen.fvu, seen.l0, unseen.l0, *losses])
 
 

@@ -18,7 +18,10 @@ from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import fact_predictions, next_token_loss, training_tokens
 from course_lib.core.experiments.training import Adam
 from course_lib.core.model.language_model import LanguageModel
-from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDictionary
+from course_lib.lessons.l08_superposition.experiments.dictionary import (
+    SparseDictionary,
+    dictionary_loss,
+)
 
 LAYER = 0  # lesson 5: most of a fact's top units sit in layer 0's FFN
 STEPS, LR = 2000, 3e-3  # full-batch Adam over the distinct rows
@@ -27,17 +30,15 @@ STEPS, LR = 2000, 3e-3  # full-batch Adam over the distinct rows
 @dataclass(frozen=True)
 class LayerRows:
     """The distinct positions of the corpus for one FFN: its input LN(x) (rows, d_model), its
-    hidden units (rows, d_ff), its output (rows, d_model), and each row's share of the corpus'
-    scored positions (rows,), summing to 1. float64, as the model computes them."""
+    hidden units (rows, d_ff), its output (rows, d_model), each row's share of the corpus'
+    scored positions (rows,), summing to 1, and each input position's row, -1 where the position
+    is not scored (lines, L). float64, as the model computes them."""
 
     ffn_in: torch.Tensor
     hidden: torch.Tensor
     ffn_out: torch.Tensor
     weight: torch.Tensor
-
-    def mean(self, per_row: torch.Tensor) -> torch.Tensor:
-        """The corpus mean of a per-row quantity (rows, ...) -> (...)."""
-        return torch.einsum("r,r...->...", self.weight.to(per_row.dtype), per_row)
+    row_of: torch.Tensor
 
 
 def scored_positions(corpus: Corpus) -> tuple[torch.Tensor, torch.Tensor]:
@@ -54,9 +55,13 @@ def layer_rows(model: LanguageModel, corpus: Corpus, layer: int = LAYER) -> Laye
     with torch.no_grad():
         _, cache = model.run_with_cache(inputs, names_filter=[f"layers.{layer}.hook_resid_mid"])
         x = model.layers[layer].sublayers[1].norm(cache[f"layers.{layer}.hook_resid_mid"])
-        rows, counts = torch.unique(x[scored], dim=0, return_counts=True)
+        rows, inverse, counts = torch.unique(
+            x[scored], dim=0, return_inverse=True, return_counts=True
+        )
+        row_of = torch.full(scored.shape, -1, dtype=torch.int64)
+        row_of[scored] = inverse
         hidden = ffn.hidden(rows)
-        return LayerRows(rows, hidden, ffn.linear2(hidden), counts / counts.sum())
+        return LayerRows(rows, hidden, ffn.linear2(hidden), counts / counts.sum(), row_of)
 
 
 def train_dictionary(
@@ -82,9 +87,7 @@ def train_dictionary(
     losses = np.empty(steps)
     for step in range(steps):
         optimizer.zero_grad()
-        reconstruction, f = dictionary(x)
-        per_row = ((reconstruction - y) ** 2).sum(-1) + l1 * f.sum(-1)
-        loss = w @ per_row
+        loss = dictionary_loss(dictionary, x, y, l1, w)
         loss.backward()
         optimizer.step()
         losses[step] = loss.item()

@@ -3,7 +3,7 @@ relation (or one entity) more purely than a unit does?
 
 For each direction (a unit, a feature, a random rotation of the units), its activations at the 48
 fact prompts' last word; its top prompts are the ``TOP`` most active among those where it is
-active (above ``ACTIVE``); its purity is the share of them that share its most common relation (or entity).
+active (above ``FIRING``); its purity is the share of them that share its most common relation (or entity).
 Only directions active on at least 2 prompts count: one prompt is always pure. Not a paper's
 metric: Bricken et al. judged features by hand and by automated interpretation over many more
 contexts; this is the same question asked of labels the corpus has.
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from course_lib.lessons.l08_superposition.experiments.polysemantic import FIRING
+
 TOP = 4  # top prompts per direction: each entity has 4 facts, each relation 12
-ACTIVE = 1e-4  # silent below: near 0 a unit's sign is the CPU's (h of 1e-9 occur at the prompts)
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,11 @@ class Purity:
 
 
 def top_purity(acts: np.ndarray, labels: np.ndarray, top: int = TOP) -> np.ndarray:
-    """Each direction's purity by ``labels`` (prompts,) over its top active prompts (> ``ACTIVE``):
+    """Each direction's purity by ``labels`` (prompts,) over its top active prompts (> ``FIRING``):
     ``acts`` (prompts, directions) -> (directions,), NaN where fewer than 2 prompts are active."""
     out = np.full(acts.shape[1], np.nan)
     for j, column in enumerate(acts.T):
-        active = np.flatnonzero(column > ACTIVE)
+        active = np.flatnonzero(column > FIRING)
         if len(active) < 2:
             continue
         chosen = active[np.argsort(column[active])[::-1][:top]]
@@ -69,15 +70,6 @@ def random_rotation(d: int, seed: int = 0) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     q, r = torch.linalg.qr(torch.randn(d, d, generator=g, dtype=torch.float64))
     return q * torch.sign(torch.diagonal(r))
-
-
-def bootstrap_interval(values: np.ndarray, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
-    """The 2.5 and 97.5 percentiles of the mean of ``values`` resampled with replacement: how far
-    a mean over this few directions could move by which happened to be counted."""
-    rng = np.random.default_rng(seed)
-    values = np.asarray(values, dtype=float)
-    means = rng.choice(values, size=(draws, len(values))).mean(1)
-    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
 def permutation_p(a: np.ndarray, b: np.ndarray, draws: int = 5000, seed: int = 0) -> float:
