@@ -102,24 +102,28 @@ def _filler_c(every: bool) -> tuple[Callable, Callable]:
     lesson 6 prints of all 144 edits."""
 
     def arrays(rows: np.ndarray) -> Arrays:
+        from course_lib.core.experiments import edit_measures
         from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
         if not every:
-            return {name: rows[0, :, j] for j, name in enumerate(S.METRICS)}
+            return {name: rows[0, :, j] for j, name in enumerate(edit_measures.METRICS)}
         out = {}
         for j in range(S.STRENGTHS):
-            score, mean = S.counterfact(rows[:, j]), rows[:, j].mean(axis=0)
+            score, mean = edit_measures.counterfact(rows[:, j]), rows[:, j].mean(axis=0)
             out |= {f"strength {j + 1} | {k}": np.array(score[k]) for k in ("ES", "PS", "NS")}
             for metric in ("p(new)", "other entities kept"):
-                out[f"strength {j + 1} | {metric}"] = np.array(mean[S.METRICS.index(metric)])
+                out[f"strength {j + 1} | {metric}"] = np.array(
+                    mean[edit_measures.METRICS.index(metric)]
+                )
         return out
 
     def fresh() -> Arrays:
+        from course_lib.core.experiments import fact_edits
         from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
         from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
 
         model, corpus = ED.paraphrased_model()
-        edits = S.stored_sweep().edits if every else [(17, ED.new_answer(corpus, 17))]
+        edits = S.stored_sweep().edits if every else [(17, fact_edits.new_answer(corpus, 17))]
         return arrays(S.sweep_filler_c(model, corpus, edits))
 
     def stored() -> Arrays:
@@ -138,7 +142,7 @@ FILLER_C_PRINTED = {f"strength {j + 1} | {metric}": specs for j in range(6)
 
 
 def _sweep_arrays(sweep, edit: int) -> Arrays:
-    from course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep import METRICS
+    from course_lib.core.experiments.edit_measures import METRICS
 
     out = {}
     for method, rows in sweep.results.items():
@@ -160,15 +164,18 @@ TABLE_PRINTED = {"p(new)": (".2f", ".1f"), "ES": (".0f",), "PS": (".0f",), "NS":
 def _sweep_table(sweep) -> Arrays:
     """What lesson 6 prints of the sweep: each method's means and CounterFact scores at its own
     strength, at matched p(new) (and how many edits reach it), and at each strength (its curves)."""
+    from course_lib.core.experiments import edit_measures
     from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
     out = {}
 
     def row(label: str, method: str, rows: np.ndarray) -> None:
-        mean, score = rows.mean(axis=0), S.counterfact(rows)
+        mean, score = rows.mean(axis=0), edit_measures.counterfact(rows)
         for metric in ("p(new)", "other entities kept", "filler loss change", "efficacy",
                        "paraphrase", "same entity kept"):  # fmt: skip
-            out[f"{label} | {method} | {metric}"] = np.array(mean[S.METRICS.index(metric)])
+            out[f"{label} | {method} | {metric}"] = np.array(
+                mean[edit_measures.METRICS.index(metric)]
+            )
         for k in ("ES", "PS", "NS", "S"):
             out[f"{label} | {method} | {k}"] = np.array(score[k])
 

@@ -22,6 +22,10 @@ def refuse(*args, **kwargs):
     raise RuntimeError("trained on a move")
 
 training.adam_steps = refuse  # before any demo module imports it by name
+from course_lib.core.experiments import fact_edits
+
+for name in ("target_value", "rank_one_update", "with_change"):
+    setattr(fact_edits, name, refuse)
 from course_lib.lessons.l06_locating_and_editing.experiments import editing
 
 for name in ("rank_one_edit", "neuron_edit", "fine_tune_edit", "rank_one_update_for"):

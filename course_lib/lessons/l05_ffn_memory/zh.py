@@ -435,8 +435,8 @@ MESSAGES: dict[str, str] = {
     "the same W2 as the lesson's edit, and the lesson's model untouched.": (
         "W2 与本课的编辑相同，本课的模型也没有被改动。"
     ),
-    "the update is written along k* itself, as if C were the identity or k* k*ᵀ: C is the covariance of every key the corpus makes (ED.key_covariance), so that the other keys' outputs move least": (
-        "这个更新沿着 k* 本身写入，仿佛 C 是单位矩阵或 k* k*ᵀ：C 应是语料产生的所有键的协方差（ED.key_covariance），这样其他键的输出才变化最小"
+    "the update is written along k* itself, as if C were the identity or k* k*ᵀ: C is the covariance of every key the corpus makes (fact_edits.key_covariance), so that the other keys' outputs move least": (
+        "这个更新沿着 k* 本身写入，仿佛 C 是单位矩阵或 k* k*ᵀ：C 应是语料产生的所有键的协方差（fact_edits.key_covariance），这样其他键的输出才变化最小"
     ),
     # section 9: generalisation, on the two-phrasing model
     "edited prompt": "编辑所用的提示",

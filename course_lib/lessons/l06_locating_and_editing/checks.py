@@ -16,9 +16,9 @@ from course_lib.core.checks import (
     require_return,
     run_check,
 )
+from course_lib.core.experiments.fact_edits import rank_one_update
 from course_lib.core.i18n import N_, tr
 from course_lib.core.model.language_model import LanguageModel
-from course_lib.lessons.l06_locating_and_editing.experiments.rank_one import rank_one_update
 
 
 def _edit_case(seed: int):
@@ -101,7 +101,7 @@ def check_fact_rewrite(
                     raise Hint(tr(
                         "the update is written along k* itself, as if C were the identity or "
                         "k* k*ᵀ: C is the covariance of every key the corpus makes "
-                        "(ED.key_covariance), so that the other keys' outputs move least"
+                        "(fact_edits.key_covariance), so that the other keys' outputs move least"
                     ))  # fmt: skip
                 others = torch.arange(len(prompts)) != fact
                 changed = int((_top_words(got, prompts) != before)[others].sum())

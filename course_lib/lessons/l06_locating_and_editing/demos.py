@@ -10,17 +10,16 @@ from functools import lru_cache
 import numpy as np
 
 from course_lib.core._validate import choice as one_of
+from course_lib.core.experiments.edit_measures import METRICS
+from course_lib.core.experiments.fact_edits import new_answer
 from course_lib.core.experiments.facts import RELATIONS
 from course_lib.core.i18n import language, tr
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep
-from course_lib.lessons.l06_locating_and_editing.experiments.editing import (
-    new_answer,
-    paraphrased_model,
-)
+from course_lib.lessons.l06_locating_and_editing.experiments.editing import paraphrased_model
 from course_lib.lessons.l06_locating_and_editing.figures import RewriteData, RewriteView
 
-CHOICES = (1, 2, 3)  # the n-th other answer of the relation (editing.new_answer's shift + 1)
+CHOICES = (1, 2, 3)  # the n-th other answer of the relation (fact_edits.new_answer's shift + 1)
 LEVELS = tuple(range(1, edit_sweep.STRENGTHS + 1))  # the k-th weakest strength of the method's knob
 
 
@@ -55,7 +54,7 @@ def _rewrite_data(prompt: str, choice: int, method: str, strength: int, _: str) 
     sweep = edit_sweep.stored_sweep()
     edit = sweep.edits.index((fact, new_answer(corpus, fact, choice - 1)))
     row = sweep.results[method][edit, strength - 1]
-    value = {name: row[edit_sweep.METRICS.index(name)] for name in edit_sweep.METRICS}
+    value = {name: row[METRICS.index(name)] for name in METRICS}
     codes = sweep.changed[method][edit, strength - 1].astype(int)
     codes[fact] = 2 if value["top-1"] else 3
     p_new, p_old, p_new2, p_old2 = sweep.before[edit]

@@ -9,12 +9,13 @@ from functools import partial
 
 import torch
 
+from course_lib.core.experiments import fact_edits
+from course_lib.core.experiments.fact_edits import rank_one_update
 from course_lib.lessons.l06_locating_and_editing.checks import (
     check_fact_rewrite,
     check_rank_one_update,
 )
 from course_lib.lessons.l06_locating_and_editing.experiments import editing
-from course_lib.lessons.l06_locating_and_editing.experiments.rank_one import rank_one_update
 
 
 def _reference_edit(W, k, v, C):
@@ -48,10 +49,12 @@ def _rewrite(covariance="corpus", in_place=False, bias=True, layer=1):
 
     def rewrite(fact, new):
         prompt = corpus.prompts()[0][fact : fact + 1]
-        k = editing.keys(model, prompt, layer=layer)[0, -1]
-        v = editing.target_value(model, prompt, corpus.encode([new])[0], layer=layer, position=last)
+        k = fact_edits.keys(model, prompt, layer=layer)[0, -1]
+        v = fact_edits.target_value(
+            model, prompt, corpus.encode([new])[0], layer=layer, position=last
+        )
         C = (
-            editing.key_covariance(model, corpus, layer)
+            fact_edits.key_covariance(model, corpus, layer)
             if covariance == "corpus"
             else torch.outer(k, k)
         )
@@ -68,7 +71,7 @@ def test_the_fact_rewrite_checker_passes_the_lessons_edit_and_names_each_typical
     model, corpus = editing.paraphrased_model()
     last = corpus.prompts()[0].shape[1] - 1
     weights = {n: p.clone() for n, p in model.state_dict().items()}
-    cases = {i: editing.new_answer(corpus, i) for i in (0, 17)}
+    cases = {i: fact_edits.new_answer(corpus, i) for i in (0, 17)}
     reference = partial(editing.rank_one_edit, model, corpus, layer=1, position=last)
 
     def check(fn):

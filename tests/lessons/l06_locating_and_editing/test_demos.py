@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
+from course_lib.core.experiments import edit_measures, fact_edits
 from course_lib.lessons.l06_locating_and_editing.demos import (
     CHOICES,
     LEVELS,
@@ -40,9 +41,9 @@ def test_a_frame_is_the_sweeps_measurement_of_the_named_edit(fact, choice, metho
     _, corpus = editing.paraphrased_model()
     data = rewrite_data(prompts()[fact], choice, method, strength)
     sweep = edit_sweep.stored_sweep()
-    new = editing.new_answer(corpus, fact, choice - 1)
+    new = fact_edits.new_answer(corpus, fact, choice - 1)
     edit = sweep.edits.index((fact, new))
-    row = dict(zip(edit_sweep.METRICS, sweep.results[method][edit, strength - 1], strict=True))
+    row = dict(zip(edit_measures.METRICS, sweep.results[method][edit, strength - 1], strict=True))
     assert data.new == new and data.old == corpus.facts[fact].answer
     assert data.p_new[0].tolist() == [sweep.before[edit][0], row["p(new)"]]
     assert data.p_new[1].tolist() == [sweep.before[edit][2], row["p(new), other phrasing"]]

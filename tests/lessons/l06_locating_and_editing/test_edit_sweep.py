@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from course_lib.core.experiments import edit_measures, fact_edits
 from course_lib.core.experiments.memory import next_token_loss
 from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep, editing
 from devtools.spread.record import check_fresh_run
@@ -23,24 +24,26 @@ def test_one_forward_pass_reads_every_prompt_and_the_filler_loss(two):
     """The prompts padded after their last word predict what they predict alone (the model is
     causal), and the filler loss is next_token_loss on the filler lines."""
     model, corpus = two
-    p, top, loss = edit_sweep._read(model, corpus)
+    p, top, loss = edit_measures._read(model, corpus)
     prompts = torch.cat([corpus.prompts(x)[0] for x in (False, True)])
     with torch.no_grad():
         alone = model(prompts)[:, -1].softmax(-1)
-        filler = float(next_token_loss(model, edit_sweep.filler_tokens(corpus)))
+        filler = float(next_token_loss(model, edit_measures.filler_tokens(corpus)))
     torch.testing.assert_close(p, alone)
-    assert loss == pytest.approx(filler, abs=1e-12) and len(edit_sweep.filler_tokens(corpus)) == 64
+    assert (
+        loss == pytest.approx(filler, abs=1e-12) and len(edit_measures.filler_tokens(corpus)) == 64
+    )
     np.testing.assert_array_equal(top, alone[:48].argmax(-1).numpy())
 
 
 def test_an_unedited_copy_measures_as_nothing_changed(two):
     model, corpus = two
-    new = editing.new_answer(corpus, 5)
-    metrics, changed = edit_sweep.measure(
-        model, editing.with_change(model, 1, torch.zeros(64, 256)), corpus, 5, new
+    new = fact_edits.new_answer(corpus, 5)
+    metrics, changed = edit_measures.measure(
+        model, fact_edits.with_change(model, 1, torch.zeros(64, 256)), corpus, 5, new
     )
-    row = dict(zip(edit_sweep.METRICS, metrics, strict=True))
-    p, _, _ = edit_sweep._read(model, corpus)
+    row = dict(zip(edit_measures.METRICS, metrics, strict=True))
+    p, _, _ = edit_measures._read(model, corpus)
     old_id, new_id = corpus.encode([corpus.facts[5].answer, new])
     assert row["p(new)"] == pytest.approx(float(p[5, new_id])) and row["p(old)"] > 0.9
     assert row["efficacy"] == row["top-1"] == row["paraphrase"] == row["paraphrase top-1"] == 0
@@ -51,54 +54,56 @@ def test_an_unedited_copy_measures_as_nothing_changed(two):
 def test_neighbours_share_the_relation_and_the_true_answer_and_no_capital_has_one(two):
     _, corpus = two
     for fact in range(48):
-        near = edit_sweep.neighbours(corpus, fact)
+        near = edit_measures.neighbours(corpus, fact)
         f = corpus.facts[fact]
         assert all(corpus.facts[i].relation == f.relation and corpus.facts[i].answer == f.answer
                    and i != fact for i in near)  # fmt: skip
         if f.relation == "capital":
             assert near == []
-    with_neighbours = [f for i, f in enumerate(corpus.facts) if edit_sweep.neighbours(corpus, i)]
+    with_neighbours = [f for i, f in enumerate(corpus.facts) if edit_measures.neighbours(corpus, i)]
     assert len(with_neighbours) == 30  # 6 facts' answers no other entity shares
     assert {f.relation for f in with_neighbours} == {"colour", "food", "animal"}
 
 
 def test_a_rewrite_that_takes_is_measured_as_taking(two):
     model, corpus = two
-    new = editing.new_answer(corpus, 5)
+    new = fact_edits.new_answer(corpus, 5)
     edited = editing.rank_one_edit(model, corpus, 5, new, 1, 5)
-    metrics, changed = edit_sweep.measure(model, edited, corpus, 5, new)
-    row = dict(zip(edit_sweep.METRICS, metrics, strict=True))
+    metrics, changed = edit_measures.measure(model, edited, corpus, 5, new)
+    row = dict(zip(edit_measures.METRICS, metrics, strict=True))
     assert row["efficacy"] == row["top-1"] == 1 and row["p(new)"] > 0.5 and changed[5]
     assert 0 <= row["neighbourhood"] <= 1 and row["other entities kept"] > 0.5
 
 
 def _rows(**columns) -> np.ndarray:
-    rows = np.zeros((len(next(iter(columns.values()))), len(edit_sweep.METRICS)))
+    rows = np.zeros((len(next(iter(columns.values()))), len(edit_measures.METRICS)))
     for name, values in columns.items():
-        rows[:, edit_sweep.METRICS.index(name.replace("_", " "))] = values
+        rows[:, edit_measures.METRICS.index(name.replace("_", " "))] = values
     return rows
 
 
 def test_counterfact_scores_are_shares_in_percent_and_their_harmonic_mean():
     rows = _rows(efficacy=[1, 1, 1, 0], paraphrase=[1, 0, 1, 0],
                  neighbourhood=[0.5, np.nan, 1.0, 0.0])  # fmt: skip
-    scores = edit_sweep.counterfact(rows)
+    scores = edit_measures.counterfact(rows)
     assert scores["ES"] == 75 and scores["PS"] == 50 and scores["NS"] == pytest.approx(50)
     assert scores["S"] == pytest.approx(3 / (1 / 75 + 1 / 50 + 1 / 50))
-    assert edit_sweep.counterfact(_rows(efficacy=[0], paraphrase=[1], neighbourhood=[1]))["S"] == 0
+    assert (
+        edit_measures.counterfact(_rows(efficacy=[0], paraphrase=[1], neighbourhood=[1]))["S"] == 0
+    )
 
 
 def test_the_matched_edit_is_the_weakest_strength_reaching_the_target():
     p_new = np.array([[0.1, 0.5, 0.95, 0.99], [0.1, 0.2, 0.3, 0.4]])  # two edits, four strengths
-    results = np.zeros((2, 4, len(edit_sweep.METRICS)))
-    results[..., edit_sweep.METRICS.index("p(new)")] = p_new
-    results[..., edit_sweep.METRICS.index("filler loss change")] = np.arange(
+    results = np.zeros((2, 4, len(edit_measures.METRICS)))
+    results[..., edit_measures.METRICS.index("p(new)")] = p_new
+    results[..., edit_measures.METRICS.index("filler loss change")] = np.arange(
         4
     )  # marks the strength
     sweep = edit_sweep.Sweep({"m": results}, {}, np.zeros((2, 4)), ((0, "a"), (1, "b")))
     rows, reached = edit_sweep.at_least(sweep, "m", 0.9)
     assert reached.tolist() == [True, False]
-    assert rows[:, edit_sweep.METRICS.index("filler loss change")].tolist() == [
+    assert rows[:, edit_measures.METRICS.index("filler loss change")].tolist() == [
         2,
         3,
     ]  # else the strongest
@@ -126,11 +131,11 @@ def test_the_stored_sweep_covers_every_edit_of_every_method():
         assert sweep.results[method.name].shape == (
             144,
             edit_sweep.STRENGTHS,
-            len(edit_sweep.METRICS),
+            len(edit_measures.METRICS),
         )
         assert sweep.changed[method.name].shape == (144, edit_sweep.STRENGTHS, 48)
     _, corpus = editing.paraphrased_model()
-    assert sweep.edits[:3] == tuple((0, editing.new_answer(corpus, 0, s)) for s in range(3))
+    assert sweep.edits[:3] == tuple((0, fact_edits.new_answer(corpus, 0, s)) for s in range(3))
 
 
 def test_the_stored_sweep_is_what_sweeping_one_edit_now_gives():
@@ -143,24 +148,24 @@ def test_the_stored_sweep_is_what_sweeping_one_edit_now_gives():
 
 def test_c_from_filler_is_taken_over_the_lines_that_state_no_fact_only():
     model, corpus = editing.paraphrased_model()
-    lines = editing.fact_free_lines(corpus)
+    lines = fact_edits.fact_free_lines(corpus)
     sentences = {f.sentence for f in corpus.facts} | {f.paraphrased_sentence for f in corpus.facts}
     assert lines and all(corpus.lines[i] not in sentences for i in lines)
     stating = [i for i, line in enumerate(corpus.lines) if line in sentences]
     assert stating and sorted(lines + stating) == list(range(len(corpus.lines)))
     tokens = corpus.tokens()[lines]
     with torch.no_grad():
-        k = editing.keys(model, tokens, 1)[tokens != 0]
+        k = fact_edits.keys(model, tokens, 1)[tokens != 0]
     expected = k.T @ k / len(k)
-    C = editing.key_covariance(model, corpus, 1, facts=False)
+    C = fact_edits.key_covariance(model, corpus, 1, facts=False)
     assert torch.allclose(C, expected)
-    assert not torch.allclose(C, editing.key_covariance(model, corpus, 1), atol=1e-3)
+    assert not torch.allclose(C, fact_edits.key_covariance(model, corpus, 1), atol=1e-3)
 
 
 def test_the_stored_filler_c_edits_cover_every_edit_at_every_scale():
     rows = edit_sweep.stored_filler_c()
-    assert rows.shape == (144, edit_sweep.STRENGTHS, len(edit_sweep.METRICS))
-    assert np.isfinite(rows[..., edit_sweep.METRICS.index("p(new)")]).all()
+    assert rows.shape == (144, edit_sweep.STRENGTHS, len(edit_measures.METRICS))
+    assert np.isfinite(rows[..., edit_measures.METRICS.index("p(new)")]).all()
 
 
 def test_the_stored_filler_c_edits_are_what_one_edit_now_gives():

@@ -1,15 +1,8 @@
-"""Every edit of ``editing`` at a range of strengths, measured the way CounterFact measures (Meng
-et al. 2022, their evaluation code), with stricter top-1 measures beside them.
+"""Every edit of ``editing`` at a range of strengths, measured as ``edit_measures`` measures (the
+way CounterFact measures, with the course's stricter top-1 measures beside it).
 
 Each fact of the two-phrasing model is rewritten, with its first phrasing, to three other answers
-of its relation (144 edits), by each method at each strength of its knob. For each edit and
-strength: p(new) and p(old) after the edited prompt; CounterFact's **efficacy** (p(new) > p(old)
-there), **paraphrase** (the same after the other phrasing, never edited) and **neighbourhood**
-(the share of the prompts about other entities with the same relation and the same true answer,
-both phrasings, where p(old) > p(new): a capital has no such neighbour, so its edits have none);
-and the course's top-1 measures: the new answer is the top word, after either phrasing; the other
-entities' facts of the relation and the entity's other facts keep their top word; the change of
-the filler lines' next-word loss.
+of its relation (144 edits), by each method at each strength of its knob.
 
 Rewriting 144 facts six ways at every strength takes a few minutes, so the results are stored:
 ``python -m course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep`` remakes them (a test remakes one fact's), and
@@ -29,8 +22,14 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
+from course_lib.core.experiments import fact_edits
+from course_lib.core.experiments.edit_measures import (
+    METRICS,
+    first_reaching,
+    measure,
+    unedited_reading,
+)
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import attributions
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
@@ -42,11 +41,6 @@ from course_lib.lessons.l06_locating_and_editing.experiments import editing
 SWEEP_FILE = DATA / "edit_sweep.npz"
 FILLER_C_FILE = DATA / "edit_sweep_filler_c.npz"
 TARGETS = 3  # new answers tried per fact
-METRICS = (
-    "p(new)", "p(old)", "p(new), other phrasing", "p(old), other phrasing", "efficacy", "top-1",
-    "paraphrase", "paraphrase top-1", "neighbourhood", "other entities kept", "same entity kept",
-    "filler loss change",
-)  # fmt: skip
 BEFORE = ("p(new)", "p(old)", "p(new), other phrasing", "p(old), other phrasing")
 
 
@@ -76,74 +70,11 @@ RANK_ONE, ROME_SITE, PLAIN_SUBJECT, NEURONS, FINE_TUNING, BOUNDED = (m.name for 
 FT_LAYER = 1  # fine-tuning and FT+L change layer 1's W2, where tracing points
 
 
-FILLER_LINES = 64  # the filler lines whose loss measures fluency
-
-
-@lru_cache(maxsize=8)
-def filler_tokens(corpus: Corpus) -> torch.Tensor:
-    """The corpus' first ``FILLER_LINES`` filler lines, as tokens (lines, L): sentences that state
-    no fact. Made once per corpus; callers read it, never write it."""
-    tokens = corpus.tokens()[editing.fact_free_lines(corpus)[:FILLER_LINES]]
-    return tokens[:, : int((tokens != 0).sum(dim=1).max())]
-
-
-def _read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarray, float]:
-    """Next-word probabilities after every prompt, first phrasing then the other (2 x facts,
-    vocab); every fact's top word (first phrasing); the filler lines' next-word loss. One forward
-    pass: the prompts, padded after their last word (the model is causal, so padding after a
-    word never changes what it predicts there), beside the filler lines."""
-    prompts = torch.cat([corpus.prompts(paraphrased)[0] for paraphrased in (False, True)])
-    filler = filler_tokens(corpus)
-    width = max(prompts.shape[1], filler.shape[1] - 1)
-    batch = torch.zeros(len(prompts) + len(filler), width, dtype=prompts.dtype)
-    batch[: len(prompts), : prompts.shape[1]] = prompts
-    batch[len(prompts) :, : filler.shape[1] - 1] = filler[:, :-1]
-    with torch.no_grad():
-        logits = model(batch)
-        p = logits[: len(prompts), prompts.shape[1] - 1].softmax(-1)
-        lines = logits[len(prompts) :, : filler.shape[1] - 1]
-        loss = F.cross_entropy(lines.transpose(1, 2), filler[:, 1:], ignore_index=0)
-    return p, p[: len(corpus.facts)].argmax(-1).numpy(), float(loss)
-
-
-_unedited = lru_cache(maxsize=4)(_read)  # the model an edit starts from, read once
-
-
-def neighbours(corpus: Corpus, fact: int) -> list[int]:
-    """The facts of other entities with the same relation and the same answer (CounterFact's
-    neighbourhood): none for a capital, whose answer no other entity shares."""
-    target = corpus.facts[fact]
-    return [i for i, f in enumerate(corpus.facts) if i != fact and f.relation == target.relation
-            and f.answer == target.answer]  # fmt: skip
-
-
-def measure(
-    model: LanguageModel, edited: LanguageModel, corpus: Corpus, fact: int, new: str
-) -> tuple[np.ndarray, np.ndarray]:
-    """One edit, measured: ``METRICS`` (len(METRICS),), neighbourhood NaN without neighbours; and
-    which facts' top word (first phrasing) it changed, (facts,)."""
-    (_, top_before, loss_before), (p, top, loss) = _unedited(model, corpus), _read(edited, corpus)
-    n, (old_id, new_id) = len(corpus.facts), corpus.encode([corpus.facts[fact].answer, new])
-    target = corpus.facts[fact]
-    others = [i for i, f in enumerate(corpus.facts) if f.relation == target.relation and i != fact]
-    siblings = [i for i, f in enumerate(corpus.facts) if f.entity == target.entity and i != fact]
-    near = [i + shift for i in neighbours(corpus, fact) for shift in (0, n)]  # both phrasings
-    kept = (p[near, old_id] > p[near, new_id]).double().mean().item() if near else float("nan")
-    metrics = np.array([
-        p[fact, new_id], p[fact, old_id], p[n + fact, new_id], p[n + fact, old_id],
-        p[fact, new_id] > p[fact, old_id], top[fact] == new_id,
-        p[n + fact, new_id] > p[n + fact, old_id], p[n + fact].argmax() == new_id, kept,
-        (top[others] == top_before[others]).mean(), (top[siblings] == top_before[siblings]).mean(),
-        loss - loss_before,
-    ], dtype=float)  # fmt: skip
-    return metrics, top != top_before
-
-
 def _changes(model, corpus, fact, new, scores, C) -> dict[str, tuple[int, torch.Tensor]]:
     """The rank-one updates of one edit at strength 1: where tracing points, and at ROME's site
     with and without ROME's safeguards: {method: (layer, change)}."""
     last = corpus.prompts()[0].shape[1] - 1  # the prompt's last word, where tracing points
-    subject = editing.SUBJECT
+    subject = fact_edits.SUBJECT
     return {
         RANK_ONE: (1, editing.rank_one_update_for(model, corpus, fact, new, 1, last, C[1])),
         ROME_SITE: (
@@ -168,7 +99,7 @@ def sweep_edit(
 
     for name, (layer, change) in _changes(model, corpus, fact, new, scores, C).items():
         for s in BY_NAME[name].strengths:
-            record(BY_NAME[name], s, editing.with_change(model, layer, change, s))
+            record(BY_NAME[name], s, fact_edits.with_change(model, layer, change, s))
     neurons, tuning, bounded = BY_NAME[NEURONS], BY_NAME[FINE_TUNING], BY_NAME[BOUNDED]
     change = editing.neuron_change(model, corpus, fact, new, scores=scores)
     for s in neurons.strengths:
@@ -211,15 +142,17 @@ def sweep_edits(
     method at every strength."""
     facts = range(len(corpus.facts)) if facts is None else facts
     scores = attributions(model, corpus)
-    C = {layer: editing.key_covariance(model, corpus, layer) for layer in range(len(model.layers))}
-    p = _unedited(model, corpus)[0]
+    C = {
+        layer: fact_edits.key_covariance(model, corpus, layer) for layer in range(len(model.layers))
+    }
+    p = unedited_reading(model, corpus)[0]
     results: dict[str, list] = {m.name: [] for m in METHODS}
     changed: dict[str, list] = {m.name: [] for m in METHODS}
     before, edits, n = [], [], len(corpus.facts)
     with torch_threads(1):
         for fact in facts:
             for shift in range(answers):
-                new = editing.new_answer(corpus, fact, shift)
+                new = fact_edits.new_answer(corpus, fact, shift)
                 old_id, new_id = corpus.encode([corpus.facts[fact].answer, new])
                 before.append([p[fact, new_id], p[fact, old_id], p[n + fact, new_id],
                                p[n + fact, old_id]])  # fmt: skip
@@ -264,13 +197,13 @@ def sweep_filler_c(
 ) -> np.ndarray:
     """The rank-one edit where tracing points, at every scale, with C taken over the lines that
     state no fact instead of the whole corpus: (edits, STRENGTHS, len(METRICS))."""
-    C = editing.key_covariance(model, corpus, 1, facts=False)
+    C = fact_edits.key_covariance(model, corpus, 1, facts=False)
     last = corpus.prompts()[0].shape[1] - 1
     rows = []
     with torch_threads(1):
         for fact, new in edits:
             change = editing.rank_one_update_for(model, corpus, fact, new, 1, last, C)
-            rows.append([measure(model, editing.with_change(model, 1, change, s), corpus, fact, new)[0]
+            rows.append([measure(model, fact_edits.with_change(model, 1, change, s), corpus, fact, new)[0]
                          for s in SCALES])  # fmt: skip
     return np.array(rows)
 
@@ -298,30 +231,10 @@ def at_least(sweep: Sweep, method: str, target: float) -> tuple[np.ndarray, np.n
     return first_reaching(sweep.results[method], target)
 
 
-def first_reaching(results: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
-    """``at_least`` on one method's measurements (edits, strengths, len(METRICS))."""
-    p_new = results[..., METRICS.index("p(new)")]  # (edits, strengths)
-    reached = p_new >= target
-    index = np.where(reached.any(axis=1), reached.argmax(axis=1), p_new.shape[1] - 1)
-    return results[np.arange(len(index)), index], reached.any(axis=1)
-
-
 def at_default(sweep: Sweep, method: str) -> np.ndarray:
     """Every edit at the method's default strength: (edits, len(METRICS))."""
     m = BY_NAME[method]
     return sweep.results[method][:, m.strengths.index(m.default)]
-
-
-def counterfact(rows: np.ndarray) -> dict[str, float]:
-    """CounterFact's scores from edits' measurements (edits, len(METRICS)), in percent: efficacy
-    ES, paraphrase PS, neighbourhood NS (over the edits that have neighbours) and their harmonic
-    mean S, as Meng et al.'s evaluation code computes them."""
-    column = {name: rows[:, METRICS.index(name)] for name in METRICS}
-    es, ps = 100 * column["efficacy"].mean(), 100 * column["paraphrase"].mean()
-    ns = 100 * np.nanmean(column["neighbourhood"])
-    parts = (es, ps, ns)
-    s = 0.0 if min(parts) == 0 else 3 / sum(1 / x for x in parts)
-    return {"S": float(s), "ES": float(es), "PS": float(ps), "NS": float(ns)}
 
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:

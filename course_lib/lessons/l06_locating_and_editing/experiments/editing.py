@@ -36,15 +36,23 @@ import numpy as np
 import torch
 
 from course_lib.core._validate import int_at_least, positive_int
+from course_lib.core.experiments.fact_edits import (
+    PLAIN,
+    SUBJECT,
+    Recipe,
+    key_covariance,
+    keys,
+    rank_one_update,
+    target_value,
+    with_change,
+)
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import SETTINGS, attributions, corpus_of, load_model
 from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.training import Adam
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
-from course_lib.lessons.l06_locating_and_editing.experiments.rank_one import rank_one_update
 
-SUBJECT = 4  # the entity's position in the first phrasing: <bos> the <relation> of <entity> is
 NOISE = 3.0  # the corruption's scale, in standard deviations of the embedded inputs
 SITES = ("stream", "attention", "ffn")  # a block's output, its attention's output, its FFN's
 
@@ -148,30 +156,7 @@ def causal_trace(
     return Trace(site, clean.numpy(), corrupted.numpy(), restored.numpy())
 
 
-# ---- a rank-one edit of one FFN's W2
-
-
-def keys(model: LanguageModel, tokens: torch.Tensor, layer: int) -> torch.Tensor:
-    """The hidden units (keys) of ``layer``'s FFN at every position of ``tokens``:
-    (batch, seq_len, d_ff)."""
-    return model.ffn_hidden(tokens)[layer]
-
-
-def fact_free_lines(corpus: Corpus) -> list[int]:
-    """The corpus' lines that state no fact (filler), by index."""
-    sentences = {s for fact in corpus.facts for s in (fact.sentence, fact.paraphrased_sentence)}
-    return [i for i, line in enumerate(corpus.lines) if line not in sentences]
-
-
-def key_covariance(
-    model: LanguageModel, corpus: Corpus, layer: int, facts: bool = True
-) -> torch.Tensor:
-    """C = mean of k k^T over every key the corpus makes, each word of each line (padding left
-    out), or with ``facts=False`` over the lines that state no fact only: (d_ff, d_ff)."""
-    tokens = corpus.tokens() if facts else corpus.tokens()[fact_free_lines(corpus)]
-    with torch.no_grad():
-        k = keys(model, tokens, layer)[tokens != 0]  # (positions, d_ff)
-    return k.T @ k / len(k)
+# ---- a rank-one edit of one FFN's W2 (its parts in the core: fact_edits)
 
 
 def subject_contexts(corpus: Corpus, fact: int) -> torch.Tensor:
@@ -183,86 +168,7 @@ def subject_contexts(corpus: Corpus, fact: int) -> torch.Tensor:
     return prompts[[i for i, f in enumerate(corpus.facts) if f.entity == entity]]
 
 
-@dataclass(frozen=True)
-class Recipe:
-    """How v* is found: ``steps`` Adam steps at ``lr`` on -log p(new) after the edited prompt,
-    plus, for ROME (its code's values, gpt2-xl.json), ``kl`` x KL(edited || as trained) of the
-    entity's other prompts and a decay ``decay`` x |delta| / |v|^2, with |delta| clamped to
-    ``clamp`` x |v|; and whether k* is averaged over the subject's contexts."""
-
-    steps: int = 30
-    lr: float = 0.5
-    kl: float = 0.0
-    decay: float = 0.0
-    clamp: float | None = None
-    averaged_key: bool = False
-
-
-PLAIN = Recipe()
 ROME = Recipe(steps=20, lr=0.5, kl=0.0625, decay=0.5, clamp=4.0, averaged_key=True)
-
-
-def _shifted(model: LanguageModel, layer: int, position: int, delta: torch.Tensor):
-    """A hook context adding ``delta`` (d_model,) to ``layer``'s FFN output at ``position``."""
-
-    def shift(out: torch.Tensor, _hook) -> torch.Tensor:
-        out = out.clone()
-        out[:, position] = out[:, position] + delta
-        return out
-
-    return model.hooks([(f"layers.{layer}.ffn.hook_out", shift)])
-
-
-def value_loss(
-    model: LanguageModel,
-    prompt: torch.Tensor,
-    new_answer: int,
-    layer: int,
-    delta: torch.Tensor,
-    position: int = SUBJECT,
-) -> torch.Tensor:
-    """-log p(new_answer) after ``prompt`` (1, L) with ``delta`` (d_model,) added to the output of
-    ``layer``'s FFN at ``position``."""
-    with _shifted(model, layer, position, delta):
-        return -model(prompt)[0, -1].log_softmax(-1)[new_answer]
-
-
-def _kl_loss(model, others, layer, position, delta, before) -> torch.Tensor:
-    """KL(edited || as trained) of the next word after each of ``others`` (n, L), averaged."""
-    with _shifted(model, layer, position, delta):
-        after = model(others)[:, -1].log_softmax(-1)
-    return (after.exp() * (after - before)).sum(-1).mean()
-
-
-def target_value(
-    model: LanguageModel,
-    prompt: torch.Tensor,
-    new_answer: int,
-    layer: int,
-    position: int = SUBJECT,
-    recipe: Recipe = PLAIN,
-    others: torch.Tensor | None = None,
-) -> torch.Tensor:
-    """The output the FFN of ``layer`` should give at ``position`` so that the model answers
-    ``new_answer`` to ``prompt`` (1, L): its own output plus a change found as ``recipe`` says;
-    ``others`` (n, L) are the prompts its KL term keeps. (d_model,)"""
-    with torch.no_grad():
-        own = states(model, prompt, "ffn")[layer][0, position]
-        before = None if others is None else model(others)[:, -1].log_softmax(-1)
-    delta = torch.zeros_like(own, requires_grad=True)
-    optimizer = Adam([delta], lr=recipe.lr)
-    for _ in range(int_at_least("steps", recipe.steps, 0)):
-        loss = value_loss(model, prompt, new_answer, layer, delta, position)
-        if recipe.kl and others is not None:
-            loss = loss + recipe.kl * _kl_loss(model, others, layer, position, delta, before)
-        if recipe.decay:
-            loss = loss + recipe.decay * delta.norm() / own.norm() ** 2
-        (delta.grad,) = torch.autograd.grad(loss, [delta])  # the model's weights get no .grad
-        optimizer.step()
-        if recipe.clamp is not None:
-            with torch.no_grad():
-                delta.mul_(min(1.0, recipe.clamp * float(own.norm()) / float(delta.norm())))
-    return (own + delta).detach()
 
 
 def rank_one_update_for(
@@ -292,16 +198,6 @@ def rank_one_update_for(
     C = key_covariance(model, corpus, layer) if C is None else C
     with torch.no_grad():
         return rank_one_update(W2.weight, k, v - W2.bias, C) - W2.weight
-
-
-def with_change(
-    model: LanguageModel, layer: int, change: torch.Tensor, scale: float = 1.0
-) -> LanguageModel:
-    """A copy of ``model`` whose ``layer`` W2 is W2 + scale x ``change``."""
-    edited = copy.deepcopy(model)
-    with torch.no_grad():
-        edited.layers[layer].ffn.linear2.weight.add_(scale * change)
-    return edited
 
 
 def rank_one_edit(
@@ -410,16 +306,6 @@ def fine_tune_edit(
     for _, tuned in fine_tune_steps(model, corpus, fact, new_answer, layer, steps, lr, bound):
         edited = tuned
     return edited
-
-
-def new_answer(corpus: Corpus, fact: int, shift: int = 0) -> str:
-    """The answer fact ``fact`` is rewritten to: another entity's answer of the same relation (the
-    n-th other one, in sorted order, for the n-th fact; ``shift`` later ones for other choices)."""
-    target = corpus.facts[fact]
-    answers = sorted(
-        {f.answer for f in corpus.facts if f.relation == target.relation} - {target.answer}
-    )
-    return answers[(fact + int_at_least("shift", shift, 0)) % len(answers)]
 
 
 if (

@@ -1,0 +1,118 @@
+"""How an edit of one fact is measured: as CounterFact measures (Meng et al. 2022, their evaluation
+code), with stricter top-1 measures beside them.
+
+For an edit of a fact's first phrasing to a new answer: p(new) and p(old) after the edited prompt;
+CounterFact's **efficacy** (p(new) > p(old) there), **paraphrase** (the same after the other
+phrasing, never edited) and **neighbourhood** (the share of the prompts about other entities with
+the same relation and the same true answer, both phrasings, where p(old) > p(new): a capital has
+no such neighbour, so its edits have none); and the course's top-1 measures: the new answer is the
+top word, after either phrasing; the other entities' facts of the relation and the entity's other
+facts keep their top word; the change of the filler lines' next-word loss.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from course_lib.core.experiments.fact_edits import fact_free_lines
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.model.language_model import LanguageModel
+
+METRICS = (
+    "p(new)", "p(old)", "p(new), other phrasing", "p(old), other phrasing", "efficacy", "top-1",
+    "paraphrase", "paraphrase top-1", "neighbourhood", "other entities kept", "same entity kept",
+    "filler loss change",
+)  # fmt: skip
+
+
+FILLER_LINES = 64  # the filler lines whose loss measures fluency
+
+
+@lru_cache(maxsize=8)
+def filler_tokens(corpus: Corpus) -> torch.Tensor:
+    """The corpus' first ``FILLER_LINES`` filler lines, as tokens (lines, L): sentences that state
+    no fact. Made once per corpus; callers read it, never write it."""
+    tokens = corpus.tokens()[fact_free_lines(corpus)[:FILLER_LINES]]
+    return tokens[:, : int((tokens != 0).sum(dim=1).max())]
+
+
+def _read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarray, float]:
+    """Next-word probabilities after every prompt, first phrasing then the other (2 x facts,
+    vocab); every fact's top word (first phrasing); the filler lines' next-word loss. One forward
+    pass: the prompts, padded after their last word (the model is causal, so padding after a
+    word never changes what it predicts there), beside the filler lines."""
+    prompts = torch.cat([corpus.prompts(paraphrased)[0] for paraphrased in (False, True)])
+    filler = filler_tokens(corpus)
+    width = max(prompts.shape[1], filler.shape[1] - 1)
+    batch = torch.zeros(len(prompts) + len(filler), width, dtype=prompts.dtype)
+    batch[: len(prompts), : prompts.shape[1]] = prompts
+    batch[len(prompts) :, : filler.shape[1] - 1] = filler[:, :-1]
+    with torch.no_grad():
+        logits = model(batch)
+        p = logits[: len(prompts), prompts.shape[1] - 1].softmax(-1)
+        lines = logits[len(prompts) :, : filler.shape[1] - 1]
+        loss = F.cross_entropy(lines.transpose(1, 2), filler[:, 1:], ignore_index=0)
+    return p, p[: len(corpus.facts)].argmax(-1).numpy(), float(loss)
+
+
+unedited_reading = lru_cache(maxsize=4)(_read)  # the model an edit starts from, read once
+
+
+def neighbours(corpus: Corpus, fact: int) -> list[int]:
+    """The facts of other entities with the same relation and the same answer (CounterFact's
+    neighbourhood): none for a capital, whose answer no other entity shares."""
+    target = corpus.facts[fact]
+    return [i for i, f in enumerate(corpus.facts) if i != fact and f.relation == target.relation
+            and f.answer == target.answer]  # fmt: skip
+
+
+def measure(
+    model: LanguageModel, edited: LanguageModel, corpus: Corpus, fact: int, new: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """One edit, measured: ``METRICS`` (len(METRICS),), neighbourhood NaN without neighbours; and
+    which facts' top word (first phrasing) it changed, (facts,)."""
+    (_, top_before, loss_before), (p, top, loss) = (
+        unedited_reading(model, corpus),
+        _read(edited, corpus),
+    )
+    n, (old_id, new_id) = len(corpus.facts), corpus.encode([corpus.facts[fact].answer, new])
+    target = corpus.facts[fact]
+    others = [i for i, f in enumerate(corpus.facts) if f.relation == target.relation and i != fact]
+    siblings = [i for i, f in enumerate(corpus.facts) if f.entity == target.entity and i != fact]
+    near = [i + shift for i in neighbours(corpus, fact) for shift in (0, n)]  # both phrasings
+    kept = (p[near, old_id] > p[near, new_id]).double().mean().item() if near else float("nan")
+    metrics = np.array([
+        p[fact, new_id], p[fact, old_id], p[n + fact, new_id], p[n + fact, old_id],
+        p[fact, new_id] > p[fact, old_id], top[fact] == new_id,
+        p[n + fact, new_id] > p[n + fact, old_id], p[n + fact].argmax() == new_id, kept,
+        (top[others] == top_before[others]).mean(), (top[siblings] == top_before[siblings]).mean(),
+        loss - loss_before,
+    ], dtype=float)  # fmt: skip
+    return metrics, top != top_before
+
+
+def first_reaching(results: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each edit at the weakest strength whose p(new) reaches ``target``, from one method's
+    measurements (edits, strengths, len(METRICS)): its measurements (edits, len(METRICS)) and
+    whether it reached the target at all (edits,); an edit that never does is taken at the
+    strongest."""
+    p_new = results[..., METRICS.index("p(new)")]  # (edits, strengths)
+    reached = p_new >= target
+    index = np.where(reached.any(axis=1), reached.argmax(axis=1), p_new.shape[1] - 1)
+    return results[np.arange(len(index)), index], reached.any(axis=1)
+
+
+def counterfact(rows: np.ndarray) -> dict[str, float]:
+    """CounterFact's scores from edits' measurements (edits, len(METRICS)), in percent: efficacy
+    ES, paraphrase PS, neighbourhood NS (over the edits that have neighbours) and their harmonic
+    mean S, as Meng et al.'s evaluation code computes them."""
+    column = {name: rows[:, METRICS.index(name)] for name in METRICS}
+    es, ps = 100 * column["efficacy"].mean(), 100 * column["paraphrase"].mean()
+    ns = 100 * np.nanmean(column["neighbourhood"])
+    parts = (es, ps, ns)
+    s = 0.0 if min(parts) == 0 else 3 / sum(1 / x for x in parts)
+    return {"S": float(s), "ES": float(es), "PS": float(ps), "NS": float(ns)}

@@ -1,0 +1,166 @@
+"""Rewriting one fact stored in an FFN (Meng et al. 2022, "ROME"), the parts two lessons share.
+
+The rank-one update of a linear map: the W' closest to W, over the keys whose uncentred covariance
+is C, that maps the key k to the value v,
+
+    W' = W + (v - W k) u^T / (u^T k),   u = C^-1 k
+
+For an FFN's W2 the keys are its hidden units at each position (``keys``), C their covariance over
+a corpus (``key_covariance``), and v* the output the FFN should give so that the model answers the
+new word (``target_value``: a few Adam steps on a change of the FFN's output at one position).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import torch
+
+from course_lib.core._validate import int_at_least
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.training import Adam
+from course_lib.core.model.language_model import LanguageModel
+
+SUBJECT = 4  # the entity's position in the first phrasing: <bos> the <relation> of <entity> is
+
+
+def rank_one_update(
+    W: torch.Tensor, k: torch.Tensor, v: torch.Tensor, C: torch.Tensor, ridge: float = 1e-6
+) -> torch.Tensor:
+    """W' for W (d_out, d_in), k (d_in,), v (d_out,), C (d_in, d_in); ``ridge`` is added to C's
+    diagonal (keys of units that never fire make C singular)."""
+    u = torch.linalg.solve(C + ridge * torch.eye(len(C), dtype=C.dtype), k)
+    return W + torch.outer(v - W @ k, u) / (u @ k)
+
+
+def keys(model: LanguageModel, tokens: torch.Tensor, layer: int) -> torch.Tensor:
+    """The hidden units (keys) of ``layer``'s FFN at every position of ``tokens``:
+    (batch, seq_len, d_ff)."""
+    return model.ffn_hidden(tokens)[layer]
+
+
+def fact_free_lines(corpus: Corpus) -> list[int]:
+    """The corpus' lines that state no fact (filler), by index."""
+    sentences = {s for fact in corpus.facts for s in (fact.sentence, fact.paraphrased_sentence)}
+    return [i for i, line in enumerate(corpus.lines) if line not in sentences]
+
+
+def key_covariance(
+    model: LanguageModel, corpus: Corpus, layer: int, facts: bool = True
+) -> torch.Tensor:
+    """C = mean of k k^T over every key the corpus makes, each word of each line (padding left
+    out), or with ``facts=False`` over the lines that state no fact only: (d_ff, d_ff)."""
+    tokens = corpus.tokens() if facts else corpus.tokens()[fact_free_lines(corpus)]
+    with torch.no_grad():
+        k = keys(model, tokens, layer)[tokens != 0]  # (positions, d_ff)
+    return k.T @ k / len(k)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How v* is found: ``steps`` Adam steps at ``lr`` on -log p(new) after the edited prompt,
+    plus, for ROME (its code's values, gpt2-xl.json), ``kl`` x KL(edited || as trained) of the
+    entity's other prompts and a decay ``decay`` x |delta| / |v|^2, with |delta| clamped to
+    ``clamp`` x |v|; and whether k* is averaged over the subject's contexts."""
+
+    steps: int = 30
+    lr: float = 0.5
+    kl: float = 0.0
+    decay: float = 0.0
+    clamp: float | None = None
+    averaged_key: bool = False
+
+
+PLAIN = Recipe()
+
+
+def ffn_output(model: LanguageModel, tokens: torch.Tensor, layer: int) -> torch.Tensor:
+    """What ``layer``'s FFN gives at every position of ``tokens``: (batch, seq_len, d_model)."""
+    name = f"layers.{layer}.ffn.hook_out"
+    with torch.no_grad():
+        _, cache = model.run_with_cache(tokens, names_filter=[name])
+    return cache[name]
+
+
+def _shifted(model: LanguageModel, layer: int, position: int, delta: torch.Tensor):
+    """A hook context adding ``delta`` (d_model,) to ``layer``'s FFN output at ``position``."""
+
+    def shift(out: torch.Tensor, _hook) -> torch.Tensor:
+        out = out.clone()
+        out[:, position] = out[:, position] + delta
+        return out
+
+    return model.hooks([(f"layers.{layer}.ffn.hook_out", shift)])
+
+
+def value_loss(
+    model: LanguageModel,
+    prompt: torch.Tensor,
+    new_answer: int,
+    layer: int,
+    delta: torch.Tensor,
+    position: int = SUBJECT,
+) -> torch.Tensor:
+    """-log p(new_answer) after ``prompt`` (1, L) with ``delta`` (d_model,) added to the output of
+    ``layer``'s FFN at ``position``."""
+    with _shifted(model, layer, position, delta):
+        return -model(prompt)[0, -1].log_softmax(-1)[new_answer]
+
+
+def _kl_loss(model, others, layer, position, delta, before) -> torch.Tensor:
+    """KL(edited || as trained) of the next word after each of ``others`` (n, L), averaged."""
+    with _shifted(model, layer, position, delta):
+        after = model(others)[:, -1].log_softmax(-1)
+    return (after.exp() * (after - before)).sum(-1).mean()
+
+
+def target_value(
+    model: LanguageModel,
+    prompt: torch.Tensor,
+    new_answer: int,
+    layer: int,
+    position: int = SUBJECT,
+    recipe: Recipe = PLAIN,
+    others: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """The output the FFN of ``layer`` should give at ``position`` so that the model answers
+    ``new_answer`` to ``prompt`` (1, L): its own output plus a change found as ``recipe`` says;
+    ``others`` (n, L) are the prompts its KL term keeps. (d_model,)"""
+    with torch.no_grad():
+        own = ffn_output(model, prompt, layer)[0, position]
+        before = None if others is None else model(others)[:, -1].log_softmax(-1)
+    delta = torch.zeros_like(own, requires_grad=True)
+    optimizer = Adam([delta], lr=recipe.lr)
+    for _ in range(int_at_least("steps", recipe.steps, 0)):
+        loss = value_loss(model, prompt, new_answer, layer, delta, position)
+        if recipe.kl and others is not None:
+            loss = loss + recipe.kl * _kl_loss(model, others, layer, position, delta, before)
+        if recipe.decay:
+            loss = loss + recipe.decay * delta.norm() / own.norm() ** 2
+        (delta.grad,) = torch.autograd.grad(loss, [delta])  # the model's weights get no .grad
+        optimizer.step()
+        if recipe.clamp is not None:
+            with torch.no_grad():
+                delta.mul_(min(1.0, recipe.clamp * float(own.norm()) / float(delta.norm())))
+    return (own + delta).detach()
+
+
+def with_change(
+    model: LanguageModel, layer: int, change: torch.Tensor, scale: float = 1.0
+) -> LanguageModel:
+    """A copy of ``model`` whose ``layer`` W2 is W2 + scale x ``change``."""
+    edited = copy.deepcopy(model)
+    with torch.no_grad():
+        edited.layers[layer].ffn.linear2.weight.add_(scale * change)
+    return edited
+
+
+def new_answer(corpus: Corpus, fact: int, shift: int = 0) -> str:
+    """The answer fact ``fact`` is rewritten to: another entity's answer of the same relation (the
+    n-th other one, in sorted order, for the n-th fact; ``shift`` later ones for other choices)."""
+    target = corpus.facts[fact]
+    answers = sorted(
+        {f.answer for f in corpus.facts if f.relation == target.relation} - {target.answer}
+    )
+    return answers[(fact + int_at_least("shift", shift, 0)) % len(answers)]
