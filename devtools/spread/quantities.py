@@ -652,6 +652,81 @@ def _dictionary_first_losses(kind: str, steps: int) -> tuple[Callable, Callable]
     return fresh, stored
 
 
+def _feature_edit(fact: int) -> tuple[Callable, Callable]:
+    """Lesson 8's edits through a feature, a unit and the rank-one update: ``fact`` rewritten to
+    its first new answer by every method at every scale, and every method's gates."""
+
+    def arrays(found: dict, edit: int) -> Arrays:
+        from course_lib.core.experiments.edit_measures import METRICS
+        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
+
+        out = {}
+        for m in FE.METHODS:
+            rows = found[f"results|{m}"][edit]
+            out |= {f"{m} | {name}": rows[:, j] for j, name in enumerate(METRICS)}
+            out[f"{m} | changed"] = found[f"changed|{m}"][edit]
+            out[f"{m} | gates"] = found[f"gates|{m}"]
+        return out
+
+    def fresh() -> Arrays:
+        from course_lib.core.experiments.memory import stored_model
+        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
+
+        return arrays(FE.sweep_feature_edits(*stored_model(), [fact], answers=1), 0)
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
+
+        return arrays(FE.stored_feature_edits(), fact * FE.TARGETS)
+
+    return fresh, stored
+
+
+FEATURE_EDIT_PRINTED = {"p(new)": (".2f",), "ES": (".0f",), "NS": (".0f",), "changed": (".1f",),
+                        "other entities kept": (".2f",), "same entity kept": (".2f",),
+                        "filler loss change": ("+.2f",), "gate size": (".2f",),
+                        "past 0.5": (".1f",)}  # fmt: skip
+
+
+def _feature_edit_table(arrays: dict) -> Arrays:
+    """What lesson 8 prints of its feature edits: each method at the weakest scale past p(new)
+    0.9 (means and CounterFact scores), and its gates over the other prompts."""
+    from course_lib.core.experiments import edit_measures as M
+    from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
+
+    out = {}
+    for m in FE.METHODS:
+        results = arrays[f"results|{m}"]
+        index = M.weakest_reaching(results[..., M.METRICS.index("p(new)")], 0.9)
+        rows = np.arange(len(index))
+        matched, mean = results[rows, index], results[rows, index].mean(axis=0)
+        score = M.counterfact(matched)
+        for metric in ("p(new)", "other entities kept", "same entity kept", "filler loss change"):
+            out[f"{m} | {metric}"] = np.array(mean[M.METRICS.index(metric)])
+        out |= {f"{m} | {k}": np.array(score[k]) for k in ("ES", "NS")}
+        out[f"{m} | changed"] = np.array(arrays[f"changed|{m}"][rows, index].mean())
+        g = arrays[f"gates|{m}"]
+        others = g[~np.eye(len(g), dtype=bool)].reshape(len(g), -1)
+        out[f"{m} | gate size"] = np.array(np.abs(others).mean())
+        out[f"{m} | past 0.5"] = np.array((others > 0.5).sum(1).mean())
+    return out
+
+
+def _whole_feature_edits() -> tuple[Callable, Callable, dict]:
+    from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
+
+    def fresh() -> Arrays:
+        from course_lib.core.experiments.memory import stored_model
+
+        return _feature_edit_table(FE.sweep_feature_edits(*stored_model()))
+
+    def stored() -> Arrays:
+        return _feature_edit_table(FE.stored_feature_edits())
+
+    printed = {f"{m} | {k}": v for m in FE.METHODS for k, v in FEATURE_EDIT_PRINTED.items()}
+    return fresh, stored, printed
+
+
 QUANTITIES = (
     *QUANTITIES,
     Quantity("toy grids: losses at steps 0 and 100", *_toy_first_steps(100)),
@@ -659,6 +734,14 @@ QUANTITIES = (
     Quantity(
         "transcoder, 256 features, L1: first 20 losses",
         *_dictionary_first_losses("transcoder", 20),
+    ),
+    Quantity("feature edits: fact 5, first answer", *_feature_edit(5), SWEEP_DISCRETE),
+    Quantity(
+        "feature edits: every edit, what lesson 8 prints",
+        *_whole_feature_edits()[:2],
+        ("ES", "NS", "changed", "other entities kept", "same entity kept", "past 0.5"),
+        _whole_feature_edits()[2],
+        whole_rebuild=True,
     ),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}

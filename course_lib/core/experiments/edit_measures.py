@@ -95,15 +95,21 @@ def measure(
     return metrics, top != top_before
 
 
+def weakest_reaching(p_new: np.ndarray, target: float) -> np.ndarray:
+    """For each edit, the index of the weakest strength whose p(new) reaches ``target``, or the
+    strongest if none does: ``p_new`` (edits, strengths) -> (edits,)."""
+    reached = p_new >= target
+    return np.where(reached.any(axis=1), reached.argmax(axis=1), p_new.shape[1] - 1)
+
+
 def first_reaching(results: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
     """Each edit at the weakest strength whose p(new) reaches ``target``, from one method's
     measurements (edits, strengths, len(METRICS)): its measurements (edits, len(METRICS)) and
     whether it reached the target at all (edits,); an edit that never does is taken at the
     strongest."""
     p_new = results[..., METRICS.index("p(new)")]  # (edits, strengths)
-    reached = p_new >= target
-    index = np.where(reached.any(axis=1), reached.argmax(axis=1), p_new.shape[1] - 1)
-    return results[np.arange(len(index)), index], reached.any(axis=1)
+    index = weakest_reaching(p_new, target)
+    return results[np.arange(len(index)), index], (p_new >= target).any(axis=1)
 
 
 def counterfact(rows: np.ndarray) -> dict[str, float]:

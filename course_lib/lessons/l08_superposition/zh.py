@@ -349,4 +349,37 @@ MESSAGES: dict[str, str] = {
     "share of the dictionary never firing": "从不激活的特征占字典的比例",
     "(c) what the dictionary misses": "(c) 字典遗漏的部分",
     "fraction of variance unexplained": "未解释方差比例",
+    # course_lib.lessons.l08_superposition.experiments.feature_edit
+    "rank-one (C⁻¹k*)": "秩一（C⁻¹k*）",
+    "one unit": "单个单元",
+    "top feature, {rule} {width}×": "归因最大的特征，{rule} {width}×",
+    "narrowest feature, {rule} {width}×": "最窄的特征，{rule} {width}×",
+    # lesson 8's notebook: rewriting a fact through one feature
+    "other facts changed": "被改变的其他事实数",
+    "matched: at its weakest scale past p(new) 0.9, every edit's mean p(new) is within 0.02": (
+        "强度已对齐：各编辑取 p(新答案) 首次超过 0.9 的最小比例时，平均 p(新答案) 彼此相差不到 0.02"
+    ),
+    "{lo:.2f} to {hi:.2f}": "{lo:.2f} 到 {hi:.2f}",
+    "there the rank-one edit changes under 1 other fact on average, every other edit over 10": (
+        "在这个强度下，秩一编辑平均改变不到 1 条其他事实，其余每种编辑都超过 10 条"
+    ),
+    "{r:.1f} against {lo:.0f} to {hi:.0f}": "{r:.1f}，对比 {lo:.0f} 到 {hi:.0f}",
+    "the rank-one edit keeps most neighbours (NS), no unit or feature edit a fifth": (
+        "秩一编辑保住了大部分邻域（NS），单元编辑和特征编辑连五分之一都保不住"
+    ),
+    "NS {r:.0f} against at most {b:.0f}": "NS {r:.0f}，对比最多 {b:.0f}",
+    "choosing the narrowest carrying feature helps on average, and not enough": (
+        "改选承载事实的特征中最窄的那个，平均而言有帮助，但远远不够"
+    ),
+    "NS {a:.0f} against {b:.0f}, averaged over the six transcoders": (
+        "NS {a:.0f}，对比 {b:.0f}，六个转码器的平均"
+    ),
+    "mean gate size, other prompts": "其他提示上门控值的平均大小",
+    "other prompts past 0.5": "门控值超过 0.5 的其他提示数",
+    "the rank-one detector gives the other prompts under a tenth of the edit on average": (
+        "秩一编辑的检测器平均只把不到十分之一的编辑量给其他提示"
+    ),
+    "every unit's and feature's gives them over half of it": (
+        "每个单元和每个特征的检测器都给它们一半以上"
+    ),
 }

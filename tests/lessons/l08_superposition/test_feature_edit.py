@@ -1,0 +1,126 @@
+"""experiments.feature_edit: the three edits add the same vector at the edited word and, elsewhere,
+that vector times their detector's gate; a feature edit leaves the model exact where the feature
+is silent; the features are chosen as the lesson says; the stored sweep is what sweeping gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.core.experiments import fact_edits
+from course_lib.core.experiments.memory import stored_model
+from course_lib.lessons.l08_superposition.experiments import feature_edit as fe
+from course_lib.lessons.l08_superposition.experiments.dictionary_runs import stored_dictionary
+from course_lib.lessons.l08_superposition.experiments.transcoder import feature_attributions
+from devtools.spread.record import check_fresh_run
+
+FACT = 9
+
+
+@pytest.fixture(scope="module")
+def setup():
+    model, corpus = stored_model()
+    new = fact_edits.new_answer(corpus, FACT)
+    change, x = fe.edit_value(model, corpus, FACT, new)
+    return model, corpus, new, change, x, fe.detectors(model, corpus)
+
+
+def _edited(setup, method: str, scale: float):
+    model, corpus, _, change, x, found = setup
+    if method == fe.RANK_ONE:
+        C = fact_edits.key_covariance(model, corpus, fe.LAYER)
+        return fe.rank_one_edit(model, corpus, FACT, change, C, scale)
+    index = int(found[f"index|{method}"][FACT])
+    if method == fe.UNIT:
+        return fe.unit_edit(model, x, change, index, scale)
+    rule, size = next((r, s) for c in fe.CHOICES for r, s in fe.TRANSCODERS
+                      if fe.feature_method(r, s, c) == method)  # fmt: skip
+    transcoder = stored_dictionary("transcoder", rule, size).dictionary
+    return fe.feature_edit(model, x, change, transcoder, index, scale)
+
+
+def _added(model, edited, prompts) -> torch.Tensor:
+    """What the edit adds to layer 0's FFN output at every prompt's last word: (prompts, d)."""
+    name = f"layers.{fe.LAYER}.ffn.hook_out"
+    outs = []
+    for m in (model, edited):
+        with torch.no_grad():
+            _, cache = m.run_with_cache(prompts, names_filter=[name])
+        outs.append(cache[name][:, -1])
+    return outs[1] - outs[0]
+
+
+@pytest.mark.parametrize("method", [fe.RANK_ONE, fe.UNIT, fe.FEATURES[0], fe.FEATURES[-1]])
+def test_each_edit_adds_its_gate_times_the_same_vector_at_every_prompts_last_word(setup, method):
+    """At the edited word every method adds scale x (v* - y*); at another prompt's last word it
+    adds that vector times the gate ``detectors`` reports (the prompts' last words all read the
+    same layer-0 input position, and what layer 0's FFN adds there is its whole edit)."""
+    model, corpus, _, change, _, found = setup
+    prompts = corpus.prompts()[0]
+    added = _added(model, _edited(setup, method, 0.5), prompts)
+    torch.testing.assert_close(added[FACT], 0.5 * change, rtol=1e-5, atol=1e-8)
+    gate = torch.as_tensor(found[method][FACT])
+    torch.testing.assert_close(added, 0.5 * gate[:, None] * change, rtol=1e-4, atol=1e-6)
+    assert found[method][FACT, FACT] == pytest.approx(1.0)
+
+
+def test_a_feature_edit_is_the_trained_ffn_wherever_the_feature_is_silent(setup):
+    """At every word where the chosen feature is silent, the edited slot gives the trained FFN's
+    output bit for bit; where it fires, that output plus f times the edit's vector."""
+    model, corpus, _, _, _, found = setup
+    prompts = corpus.prompts()[0]
+    method = fe.FEATURES[fe.CHOICES.index("narrowest") * len(fe.TRANSCODERS)]  # L1 1×, narrowest
+    transcoder = stored_dictionary("transcoder", "l1", 256).dictionary
+    name = f"layers.{fe.LAYER}.hook_resid_mid"
+    with torch.no_grad():
+        _, cache = model.run_with_cache(prompts, names_filter=[name])
+        x = model.layers[fe.LAYER].sublayers[1].norm(cache[name])
+        f = transcoder.encode(x.float())[..., int(found[f"index|{method}"][FACT])]  # (48, L)
+    edited, hook = _edited(setup, method, 1.0), f"layers.{fe.LAYER}.ffn.hook_out"
+    outs = []
+    for m in (model, edited):
+        with torch.no_grad():
+            outs.append(m.run_with_cache(prompts, names_filter=[hook])[1][hook])
+    silent = f == 0  # (48, L): every word of every prompt
+    assert 0 < int(silent.sum()) < silent.numel()
+    torch.testing.assert_close(outs[1][silent], outs[0][silent], rtol=0, atol=0)
+    delta = edited.layers[fe.LAYER].ffn.delta
+    torch.testing.assert_close(outs[1][~silent] - outs[0][~silent],
+                               f[~silent, None].double() * delta, rtol=1e-5, atol=1e-9)  # fmt: skip
+
+
+def test_the_narrowest_feature_carries_the_fact_and_fires_on_no_more_prompts_than_the_top(setup):
+    model, corpus, *_ = setup
+    for rule, size in fe.TRANSCODERS:
+        transcoder = stored_dictionary("transcoder", rule, size).dictionary
+        scores, _ = feature_attributions(model, corpus, transcoder)
+        x, _ = fe.last_word_inputs(model, corpus)
+        fires = (transcoder.encode(x.float()) > 0).sum(0).numpy()
+        top = fe.chosen_feature(scores[FACT], fires, "top")
+        narrow = fe.chosen_feature(scores[FACT], fires, "narrowest")
+        assert top == int(np.argmax(scores[FACT]))
+        assert scores[FACT, narrow] > fe.CARRIES * scores[FACT].max()
+        assert fires[narrow] <= fires[top]
+
+
+def test_the_chosen_feature_rules_reject_what_they_must():
+    scores = np.array([0.5, 0.3, 0.05, 0.0])  # feature 2 is below 0.2 x 0.5: it does not carry
+    fires = np.array([40, 30, 1, 0])
+    assert fe.chosen_feature(scores, fires, "top") == 0
+    assert fe.chosen_feature(scores, fires, "narrowest") == 1
+
+
+def test_the_stored_sweep_covers_every_fact_three_ways_and_every_method():
+    arrays = fe.stored_feature_edits()
+    assert len(arrays["fact"]) == 144 and set(arrays["fact"].tolist()) == set(range(48))
+    for method in fe.METHODS:
+        assert arrays[f"results|{method}"].shape == (144, len(fe.SCALES), 12)
+        assert arrays[f"gates|{method}"].shape == (48, 48)
+
+
+def test_one_stored_feature_edit_is_what_sweeping_it_again_gives():
+    """Fact 5 rewritten to its first new answer by every method at every scale, and every gate.
+    Tolerance: 10 × the spread make spread measured (at most X, docs/spread.md)."""
+    fresh, _ = check_fresh_run("feature edits: fact 5, first answer")
+    assert fresh[f"{fe.RANK_ONE} | p(new)"].shape == (len(fe.SCALES),)
