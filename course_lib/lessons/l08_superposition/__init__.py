@@ -8,15 +8,16 @@ LESSON = Lesson(
     number=8,
     topic="superposition",
     title=N_("Superposition: more features than neurons (叠加)"),
-    minutes=75,
+    minutes=85,
     goal=N_(
-        "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them"
+        "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them; then rewrite a fact through one transcoder feature and compare it with the rank-one edit at matched strength"
     ),
     mechanisms=(
         "dimensionality",
         "topk_encode",
         "dictionary.SparseDictionary",
         "fact_dictionaries.transcoder_hooks",
+        "lesson.feature_edit.FeatureEdit",
     ),
 )
 

@@ -3,9 +3,10 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加：特征比神经元多（superposition）",
-    "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them": (
+    "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them; then rewrite a fact through one transcoder feature and compare it with the rank-one edit at matched strength": (
         "训练叠加的玩具模型，读出各个特征的方向和特征维度数；数一数第 5 课模型的每个单元服务多少条事实；"
-        "再用稀疏自编码器和转码器分解它的 FFN，并按论文的方式测量"
+        "再用稀疏自编码器和转码器分解它的 FFN，并按论文的方式测量；最后通过一个转码器特征编辑一条事实，"
+        "并在相同强度下与秩一编辑比较"
     ),
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
