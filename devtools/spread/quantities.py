@@ -682,33 +682,51 @@ def _feature_edit(fact: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-FEATURE_EDIT_PRINTED = {"p(new)": (".2f",), "ES": (".0f",), "NS": (".0f",), "changed": (".1f",),
+FEATURE_EDIT_PRINTED = {"p(new)": (".2f",), "NS": (".0f",), "changed": (".1f",),
                         "other entities kept": (".2f",), "same entity kept": (".2f",),
-                        "filler loss change": ("+.2f",), "gate size": (".2f",),
-                        "past 0.5": (".1f",)}  # fmt: skip
+                        "filler loss change": ("+.2f",), "share": (".2f",), "count": (".1f",),
+                        "same relation": (".0%",), "other relations": (".0%",),
+                        "same entity": (".0%",)}  # fmt: skip
+FEATURE_EDIT_DISCRETE = ("ES", "NS", "changed", "other entities kept", "same entity kept",
+                         "count", "same relation", "other relations", "same entity")  # fmt: skip
 
 
 def _feature_edit_table(arrays: dict) -> Arrays:
-    """What lesson 8 prints of its feature edits: each method at the weakest scale past p(new)
-    0.9 (means and CounterFact scores), and its gates over the other prompts."""
+    """What lesson 8 prints of its feature edits: the model as trained and each method at the
+    weakest scale past p(new) 0.9 (means and CounterFact scores), each chosen detector's share of
+    the answer, and the other prompts its gate passes over half of the edit to."""
     from course_lib.core.experiments import edit_measures as M
+    from course_lib.core.experiments.memory import stored_model
     from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
 
+    corpus = stored_model()[1]
+    relation = np.array([f.relation for f in corpus.facts])
+    entity = np.array([f.entity for f in corpus.facts])
+    own = np.eye(len(relation), dtype=bool)
+    groups = {"same relation": (relation[:, None] == relation[None]) & ~own,
+              "other relations": relation[:, None] != relation[None],
+              "same entity": (entity[:, None] == entity[None]) & ~own}  # fmt: skip
     out = {}
+
+    def row(m: str, matched: np.ndarray) -> None:
+        mean, score = matched.mean(axis=0), M.counterfact(matched)
+        for metric in ("p(new)", "other entities kept", "same entity kept", "filler loss change"):
+            out[f"{m} | {metric}"] = np.array(mean[M.METRICS.index(metric)])
+        out.update({f"{m} | {k}": np.array(score[k]) for k in ("ES", "NS")})
+
+    row("unedited", arrays["unedited"])
     for m in FE.METHODS:
         results = arrays[f"results|{m}"]
         index = M.weakest_reaching(results[..., M.METRICS.index("p(new)")], 0.9)
         rows = np.arange(len(index))
-        matched, mean = results[rows, index], results[rows, index].mean(axis=0)
-        score = M.counterfact(matched)
-        for metric in ("p(new)", "other entities kept", "same entity kept", "filler loss change"):
-            out[f"{m} | {metric}"] = np.array(mean[M.METRICS.index(metric)])
-        out |= {f"{m} | {k}": np.array(score[k]) for k in ("ES", "NS")}
+        row(m, results[rows, index])
         out[f"{m} | changed"] = np.array(arrays[f"changed|{m}"][rows, index].mean())
-        g = arrays[f"gates|{m}"]
-        others = g[~np.eye(len(g), dtype=bool)].reshape(len(g), -1)
-        out[f"{m} | gate size"] = np.array(np.abs(others).mean())
-        out[f"{m} | past 0.5"] = np.array((others > 0.5).sum(1).mean())
+        if f"share|{m}" in arrays:
+            out[f"{m} | share"] = np.array(arrays[f"share|{m}"].mean())
+        half = arrays[f"gates|{m}"] > 0.5
+        out[f"{m} | count"] = np.array((half & ~own).sum(1).mean())
+        out |= {f"{m} | {g}": np.array((half & mask).sum(1).mean() / mask.sum(1).mean())
+                for g, mask in groups.items()}  # fmt: skip
     return out
 
 
@@ -723,7 +741,11 @@ def _whole_feature_edits() -> tuple[Callable, Callable, dict]:
     def stored() -> Arrays:
         return _feature_edit_table(FE.stored_feature_edits())
 
-    printed = {f"{m} | {k}": v for m in FE.METHODS for k, v in FEATURE_EDIT_PRINTED.items()}
+    per_edit = ("p(new)", "NS", "other entities kept", "same entity kept", "filler loss change")
+    chosen = {FE.UNIT, *FE.FEATURES}  # the methods whose detector is one unit or feature
+    printed = {f"{m} | {k}": v for m in ("unedited", *FE.METHODS)
+               for k, v in FEATURE_EDIT_PRINTED.items()
+               if k in per_edit or (m != "unedited" and (k != "share" or m in chosen))}  # fmt: skip
     return fresh, stored, printed
 
 
@@ -739,7 +761,7 @@ QUANTITIES = (
     Quantity(
         "feature edits: every edit, what lesson 8 prints",
         *_whole_feature_edits()[:2],
-        ("ES", "NS", "changed", "other entities kept", "same entity kept", "past 0.5"),
+        FEATURE_EDIT_DISCRETE,
         _whole_feature_edits()[2],
         whole_rebuild=True,
     ),

@@ -351,36 +351,58 @@ MESSAGES: dict[str, str] = {
     "(c) what the dictionary misses": "(c) 字典遗漏的部分",
     "fraction of variance unexplained": "未解释方差比例",
     # course_lib.lessons.l08_superposition.experiments.feature_edit
-    "rank-one (C⁻¹k*)": "秩一（C⁻¹k*）",
+    "rank-one, C over the corpus": "秩一，C 取整个语料",
+    "rank-one, C from filler": "秩一，C 取自填充句",
     "one unit": "单个单元",
+    "unedited": "未编辑",
+    "same relation": "同一关系",
+    "other relations": "其他关系",
+    "same entity": "同一实体",
     "top feature, {rule} {width}×": "归因最大的特征，{rule} {width}×",
-    "narrowest feature, {rule} {width}×": "最窄的特征，{rule} {width}×",
+    "narrowest carrying feature, {rule} {width}×": "最窄的承载特征，{rule} {width}×",
+    "narrowest active feature, {rule} {width}×": "最窄的激活特征，{rule} {width}×",
     # lesson 8's notebook: rewriting a fact through one feature
     "other facts changed": "被改变的其他事实数",
-    "matched: at its weakest scale past p(new) 0.9, every edit's mean p(new) is within 0.02": (
-        "强度已对齐：各编辑取 p(新答案) 首次超过 0.9 的最小比例时，平均 p(新答案) 彼此相差不到 0.02"
+    "share of the answer": "承载答案的份额",
+    "matched: at its weakest scale past p(new) 0.9, every edit's mean p(new) is within 0.02 and every edit's ES is 100": (
+        "强度已对齐：各编辑取 p(新答案) 首次超过 0.9 的最小比例时，平均 p(新答案) 彼此相差不到 0.02，"
+        "每种编辑的 ES 都是 100"
     ),
-    "{lo:.2f} to {hi:.2f}": "{lo:.2f} 到 {hi:.2f}",
-    "there the rank-one edit changes under 1 other fact on average, every other edit over 10": (
-        "在这个强度下，秩一编辑平均改变不到 1 条其他事实，其余每种编辑都超过 10 条"
+    "the model as trained keeps under 95 % of the neighbours (NS also asks the second phrasing, which this model never read)": (
+        "训练好的模型保住的邻域不到 95%（NS 也考第二种句式，而这个模型从没读过它）"
     ),
-    "{r:.1f} against {lo:.0f} to {hi:.0f}": "{r:.1f}，对比 {lo:.0f} 到 {hi:.0f}",
-    "the rank-one edit keeps most neighbours (NS), no unit or feature edit a fifth": (
-        "秩一编辑保住了大部分邻域（NS），单元编辑和特征编辑连五分之一都保不住"
+    "NS {ns:.0f}": "NS {ns:.0f}",
+    "the rank-one edit with the corpus' C changes under 1 other fact and keeps NS within 10 of the model as trained": (
+        "C 取整个语料的秩一编辑平均改变不到 1 条其他事实，NS 与训练好的模型相差不到 10"
     ),
-    "NS {r:.0f} against at most {b:.0f}": "NS {r:.0f}，对比最多 {b:.0f}",
-    "choosing the narrowest carrying feature helps on average, and not enough": (
-        "改选承载事实的特征中最窄的那个，平均而言有帮助，但远远不够"
+    "{c:.1f} facts, NS {ns:.0f}": "{c:.1f} 条事实，NS {ns:.0f}",
+    "with C from filler it changes over 5 and keeps under a third of the neighbours": (
+        "C 取自填充句时，它改变超过 5 条，保住的邻域不到三分之一"
     ),
-    "NS {a:.0f} against {b:.0f}, averaged over the six transcoders": (
-        "NS {a:.0f}，对比 {b:.0f}，六个转码器的平均"
+    "every edit through a unit or a feature that carries the answer changes over 10 other facts and keeps under a fifth of the neighbours": (
+        "通过单元或承载答案的特征做的每一种编辑，都改变超过 10 条其他事实，保住的邻域不到五分之一"
     ),
-    "mean gate size, other prompts": "其他提示上门控值的平均大小",
+    "{lo:.0f} to {hi:.0f} facts": "{lo:.0f} 到 {hi:.0f} 条事实",
+    "the narrowest active features change under 10 other facts and keep over half of the neighbours": (
+        "最窄的激活特征改变的其他事实不到 10 条，保住一半以上的邻域"
+    ),
+    "{lo:.1f} to {hi:.1f} facts": "{lo:.1f} 到 {hi:.1f} 条事实",
+    "but they carry under a tenth of the answer, and each moves more of the entity's other facts than the rank-one update": (
+        "但它们承载的答案不到十分之一，而且每一个改动的该实体其他事实都比秩一更新多"
+    ),
+    "{lo:.2f} to {hi:.2f} of the fact's largest attribution": "为这条事实最大归因的 {lo:.2f} 到 {hi:.2f}",
     "other prompts past 0.5": "门控值超过 0.5 的其他提示数",
-    "the rank-one detector gives the other prompts under a tenth of the edit on average": (
-        "秩一编辑的检测器平均只把不到十分之一的编辑量给其他提示"
+    "the rank-one detector with the corpus' C passes over half of the edit to under 1 other prompt on average": (
+        "C 取整个语料时，秩一编辑的检测器平均只把一半以上的编辑量传给不到 1 个其他提示"
     ),
-    "every unit's and feature's gives them over half of it": (
-        "每个单元和每个特征的检测器都给它们一半以上"
+    "every carrying unit's or feature's passes it to over 20 of the 47, and so does the rank-one detector with C from filler": (
+        "每个承载答案的单元或特征都把它传给 47 个中的 20 个以上，C 取自填充句的秩一检测器也是如此"
+    ),
+    "{lo:.0f} to {hi:.0f}": "{lo:.0f} 到 {hi:.0f}",
+    "the L1 transcoders' top features pass it to nearly every prompt of the fact's relation, and to fewer of the others": (
+        "L1 转码器归因最大的特征把它传给这条事实所属关系的几乎每个提示，传给其他提示的则少一些"
+    ),
+    "each narrowest active feature reaches the entity's other prompts more often than those of the relation or of other relations": (
+        "每个最窄的激活特征波及该实体其他提示的比例，都高于波及同一关系或其他关系提示的比例"
     ),
 }

@@ -28,8 +28,8 @@ def setup():
 
 def _edited(setup, method: str, scale: float):
     model, corpus, _, change, x, found = setup
-    if method == fe.RANK_ONE:
-        C = fact_edits.key_covariance(model, corpus, fe.LAYER)
+    if method in (fe.RANK_ONE, fe.RANK_ONE_FILLER):
+        C = fact_edits.key_covariance(model, corpus, fe.LAYER, facts=method == fe.RANK_ONE)
         return fe.rank_one_edit(model, corpus, FACT, change, C, scale)
     index = int(found[f"index|{method}"][FACT])
     if method == fe.UNIT:
@@ -51,7 +51,9 @@ def _added(model, edited, prompts) -> torch.Tensor:
     return outs[1] - outs[0]
 
 
-@pytest.mark.parametrize("method", [fe.RANK_ONE, fe.UNIT, fe.FEATURES[0], fe.FEATURES[-1]])
+@pytest.mark.parametrize(
+    "method", [fe.RANK_ONE, fe.RANK_ONE_FILLER, fe.UNIT, fe.FEATURES[0], fe.FEATURES[-1]]
+)
 def test_each_edit_adds_its_gate_times_the_same_vector_at_every_prompts_last_word(setup, method):
     """At the edited word every method adds scale x (v* - y*); at another prompt's last word it
     adds that vector times the gate ``detectors`` reports (the prompts' last words all read the
@@ -60,9 +62,9 @@ def test_each_edit_adds_its_gate_times_the_same_vector_at_every_prompts_last_wor
     prompts = corpus.prompts()[0]
     added = _added(model, _edited(setup, method, 0.5), prompts)
     torch.testing.assert_close(added[FACT], 0.5 * change, rtol=1e-5, atol=1e-8)
-    gate = torch.as_tensor(found[method][FACT])
+    gate = torch.as_tensor(found[f"gates|{method}"][FACT])
     torch.testing.assert_close(added, 0.5 * gate[:, None] * change, rtol=1e-4, atol=1e-6)
-    assert found[method][FACT, FACT] == pytest.approx(1.0)
+    assert found[f"gates|{method}"][FACT, FACT] == pytest.approx(1.0)
 
 
 def test_a_feature_edit_is_the_trained_ffn_wherever_the_feature_is_silent(setup):
@@ -70,7 +72,7 @@ def test_a_feature_edit_is_the_trained_ffn_wherever_the_feature_is_silent(setup)
     output bit for bit; where it fires, that output plus f times the edit's vector."""
     model, corpus, _, _, _, found = setup
     prompts = corpus.prompts()[0]
-    method = fe.FEATURES[fe.CHOICES.index("narrowest") * len(fe.TRANSCODERS)]  # L1 1×, narrowest
+    method = fe.feature_method("l1", 256, "narrowest carrying")
     transcoder = stored_dictionary("transcoder", "l1", 256).dictionary
     name = f"layers.{fe.LAYER}.hook_resid_mid"
     with torch.no_grad():
@@ -90,25 +92,29 @@ def test_a_feature_edit_is_the_trained_ffn_wherever_the_feature_is_silent(setup)
                                f[~silent, None].double() * delta, rtol=1e-5, atol=1e-9)  # fmt: skip
 
 
-def test_the_narrowest_feature_carries_the_fact_and_fires_on_no_more_prompts_than_the_top(setup):
-    model, corpus, *_ = setup
+def test_each_chosen_feature_is_what_its_rule_says(setup):
+    model, corpus, *_, found = setup
+    x, _ = fe.last_word_inputs(model, corpus)
     for rule, size in fe.TRANSCODERS:
         transcoder = stored_dictionary("transcoder", rule, size).dictionary
-        scores, _ = feature_attributions(model, corpus, transcoder)
-        x, _ = fe.last_word_inputs(model, corpus)
+        scores, active = feature_attributions(model, corpus, transcoder)
         fires = (transcoder.encode(x.float()) > 0).sum(0).numpy()
-        top = fe.chosen_feature(scores[FACT], fires, "top")
-        narrow = fe.chosen_feature(scores[FACT], fires, "narrowest")
+        top, carrying, sharp = (int(found[f"index|{fe.feature_method(rule, size, c)}"][FACT])
+                                for c in fe.CHOICES)  # fmt: skip
         assert top == int(np.argmax(scores[FACT]))
-        assert scores[FACT, narrow] > fe.CARRIES * scores[FACT].max()
-        assert fires[narrow] <= fires[top]
+        assert scores[FACT, carrying] > fe.CARRIES * scores[FACT].max()
+        assert active[FACT, sharp] and fires[sharp] <= fires[carrying] <= fires[top]
+        share = found[f"share|{fe.feature_method(rule, size, 'top')}"][FACT]
+        assert share == pytest.approx(1.0)
 
 
 def test_the_chosen_feature_rules_reject_what_they_must():
-    scores = np.array([0.5, 0.3, 0.05, 0.0])  # feature 2 is below 0.2 x 0.5: it does not carry
-    fires = np.array([40, 30, 1, 0])
-    assert fe.chosen_feature(scores, fires, "top") == 0
-    assert fe.chosen_feature(scores, fires, "narrowest") == 1
+    scores = np.array([0.5, 0.3, 0.05, 0.0, 0.0])  # feature 2 is below 0.2 x 0.5: it does not carry
+    active = np.array([True, True, True, True, False])  # feature 4 is silent at the edited word
+    fires = np.array([40, 30, 2, 1, 0])
+    assert fe.chosen_feature(scores, active, fires, "top") == 0
+    assert fe.chosen_feature(scores, active, fires, "narrowest carrying") == 1
+    assert fe.chosen_feature(scores, active, fires, "narrowest active") == 3
 
 
 def test_the_stored_sweep_covers_every_fact_three_ways_and_every_method():
@@ -117,6 +123,9 @@ def test_the_stored_sweep_covers_every_fact_three_ways_and_every_method():
     for method in fe.METHODS:
         assert arrays[f"results|{method}"].shape == (144, len(fe.SCALES), 12)
         assert arrays[f"gates|{method}"].shape == (48, 48)
+    assert arrays["unedited"].shape == (144, 12)
+    # the model as trained: every edit's old answer on top, nothing changed yet
+    assert (arrays["unedited"][:, 4] == 0).all() and (arrays["unedited"][:, 9] == 1).all()
 
 
 def test_one_stored_feature_edit_is_what_sweeping_it_again_gives():

@@ -6,13 +6,17 @@ lesson 6's v* (``fact_edits.target_value``): the FFN output there that makes the
 new word. Each edit adds scale x (v* - y*) to the FFN's output wherever its key detector fires,
 y* being the FFN's own output at the edited word, and differs only in that detector:
 
-- rank-one: u = C^-1 k* read from the FFN's units (the output at keys k moves by u.k / u.k*);
+- rank-one: u = C^-1 k* read from the FFN's units (the output at keys k moves by u.k / u.k*),
+  with C over every key of the corpus (which includes the other prompts) or over the lines that
+  state no fact only;
 - one unit: the fact's top layer-0 unit by attribution (its value vector moves; h(x) / h(x*));
-- one feature: the fact's top transcoder feature by attribution, its activation f(x) / f(x*),
-  added beside the unchanged FFN (``FeatureEdit``), so the model is exact wherever it is silent.
+- one feature: a transcoder feature (``CHOICES``: the top by attribution, or the one active on
+  the fewest prompts among those that carry the fact or among all active at the edited word), its
+  activation f(x) / f(x*), added beside the unchanged FFN (``FeatureEdit``), so the model is
+  exact wherever it is silent.
 
-At the edited word all three add exactly scale x (v* - y*): the same strength there by
-construction. What differs is where else they fire: the measures of ``edit_measures``.
+At the edited word all of them add exactly scale x (v* - y*). What differs is where else they
+fire: the measures of ``edit_measures``.
 Rebuild: ``python -m course_lib.lessons.l08_superposition.experiments.feature_edit``.
 """
 
@@ -47,15 +51,22 @@ from course_lib.lessons.l08_superposition.experiments.transcoder import feature_
 EDIT_FILE = DATA / "feature_edits.npz"
 SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 1.0)  # fractions of the full update (v* overshoots: 0.99)
 TARGETS = 3  # new answers per fact, as in lesson 6
-RANK_ONE, UNIT = N_("rank-one (C⁻¹k*)"), N_("one unit")
+RANK_ONE = N_("rank-one, C over the corpus")
+RANK_ONE_FILLER = N_("rank-one, C from filler")  # C over the lines that state no fact
+UNIT = N_("one unit")
+UNEDITED = N_("unedited")  # the model as trained, measured as the edits are
+GROUPS = (N_("same relation"), N_("other relations"), N_("same entity"))  # the other prompts
 TRANSCODERS = tuple((rule, size) for rule in RULES for size in SIZES)
-CHOICES = ("top", "narrowest")  # which feature: the largest attribution, or of those that carry
-# the fact (attribution > CARRIES x the largest, lesson 8's rule) the one firing on fewest prompts
+# which feature: the largest attribution; of those that carry the fact (attribution > CARRIES x
+# the largest, lesson 8's rule) the one active on the fewest prompts' last word; of all those
+# active at the edited word, the one active on the fewest prompts
+CHOICES = ("top", "narrowest carrying", "narrowest active")
 CARRIES = 0.2
 
 
 LABELS = {"top": N_("top feature, {rule} {width}×"),
-          "narrowest": N_("narrowest feature, {rule} {width}×")}  # fmt: skip
+          "narrowest carrying": N_("narrowest carrying feature, {rule} {width}×"),
+          "narrowest active": N_("narrowest active feature, {rule} {width}×")}  # fmt: skip
 
 
 def _parts(rule: str, size: int) -> dict[str, object]:
@@ -69,7 +80,7 @@ def feature_method(rule: str, size: int, chosen: str) -> str:
 
 
 FEATURES = tuple(feature_method(r, s, c) for c in CHOICES for r, s in TRANSCODERS)
-METHODS = (RANK_ONE, UNIT, *FEATURES)
+METHODS = (RANK_ONE, RANK_ONE_FILLER, UNIT, *FEATURES)
 _LABELLED = {feature_method(r, s, c): (c, r, s) for c in CHOICES for r, s in TRANSCODERS}
 
 
@@ -159,48 +170,69 @@ def last_word_inputs(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor
         return x, fact_edits.keys(model, prompts, LAYER)[:, last]
 
 
-def chosen_feature(scores: np.ndarray, fires: np.ndarray, chosen: str) -> int:
+def chosen_feature(scores: np.ndarray, active: np.ndarray, fires: np.ndarray, chosen: str) -> int:
     """The feature an edit goes through: ``scores`` (n_features,) one fact's attributions,
-    ``fires`` (n_features,) on how many prompts each fires."""
+    ``active`` (n_features,) which fire at its prompt's last word, ``fires`` (n_features,) on how
+    many prompts' last word each fires."""
     if chosen == "top":
         return int(np.argmax(scores))
-    carrying = np.flatnonzero(scores > CARRIES * scores.max())
-    return int(carrying[np.argmin(fires[carrying])])
+    pool = np.flatnonzero(scores > CARRIES * scores.max() if chosen == "narrowest carrying"
+                          else active)  # fmt: skip
+    return int(pool[np.argmin(fires[pool])])
+
+
+def _rank_one_gates(k: torch.Tensor, C: torch.Tensor) -> np.ndarray:
+    """u.k / u.k* at every prompt's last word for each fact's u = C^-1 k*: (facts, facts)."""
+    u = torch.linalg.solve(C + 1e-6 * torch.eye(len(C), dtype=C.dtype), k.T).T  # as rank_one_update
+    return ((u @ k.T) / (u * k).sum(-1, keepdim=True)).numpy()
 
 
 def detectors(model: LanguageModel, corpus: Corpus) -> dict[str, np.ndarray]:
     """Each method's key detector for each fact, read at every prompt's last word and divided by
-    its value at the fact's own: the share of the edit each prompt receives. {method: (facts,
-    facts)}, row = the edited fact. Also ``"unit"``/feature indices under ``index|method``."""
+    its value at the fact's own: the share of the edit each prompt receives, ``gates|method``
+    (facts, facts), row = the edited fact. Also the chosen unit's or feature's index,
+    ``index|method`` (facts,), and its attribution over the fact's largest, ``share|method``."""
     x, k = last_word_inputs(model, corpus)
-    C = fact_edits.key_covariance(model, corpus, LAYER)
-    u = torch.linalg.solve(C + 1e-6 * torch.eye(len(C), dtype=C.dtype), k.T).T  # as rank_one_update
-    gates = {RANK_ONE: ((u @ k.T) / (u * k).sum(-1, keepdim=True)).numpy()}
-    units = attributions(model, corpus)[:, LAYER].argmax(-1)  # (facts,)
+    out = {f"gates|{RANK_ONE}": _rank_one_gates(k, fact_edits.key_covariance(model, corpus, LAYER)),
+           f"gates|{RANK_ONE_FILLER}": _rank_one_gates(
+               k, fact_edits.key_covariance(model, corpus, LAYER, facts=False))}  # fmt: skip
+    scores = attributions(model, corpus)[:, LAYER].numpy()  # (facts, d_ff)
     with torch.no_grad():
-        h = model.layers[LAYER].ffn.hidden(x)  # (facts, d_ff)
-    gates[UNIT] = (h[:, units] / h[torch.arange(len(units)), units]).T.numpy()
-    out = {f"index|{UNIT}": units.numpy()}
+        h = model.layers[LAYER].ffn.hidden(x).numpy()  # (facts, d_ff)
+    _chosen(out, UNIT, scores, h, scores.argmax(-1))
     for rule, size in TRANSCODERS:
         transcoder = stored_dictionary("transcoder", rule, size).dictionary
-        scores, _ = feature_attributions(model, corpus, transcoder)
+        scores, active = feature_attributions(model, corpus, transcoder)
         with torch.no_grad():
             f = transcoder.encode(x.float()).double().numpy()  # (facts, n_features)
         fires = (f > 0).sum(axis=0)
         for chosen in CHOICES:
-            name = feature_method(rule, size, chosen)
-            index = np.array([chosen_feature(row, fires, chosen) for row in scores])
-            gates[name] = (f[:, index] / f[np.arange(len(index)), index]).T
-            out[f"index|{name}"] = index
-    return gates | out
+            index = np.array([chosen_feature(s_, a, fires, chosen)
+                              for s_, a in zip(scores, active, strict=True)])  # fmt: skip
+            _chosen(out, feature_method(rule, size, chosen), scores, f, index)
+    return out
 
 
-def _edits(model, corpus, fact, new, C, chosen, x, change):
-    """Every method's edited model at every scale, as (method, scale index, model)."""
+def _chosen(
+    out: dict, method: str, scores: np.ndarray, acts: np.ndarray, index: np.ndarray
+) -> None:
+    """Record one method's detectors: each fact's chosen unit or feature ``index`` (facts,),
+    its activation at every prompt's last word over its own (``acts`` (facts, n)), and its
+    attribution over the fact's largest (``scores`` (facts, n))."""
+    rows = np.arange(len(index))
+    out[f"gates|{method}"] = (acts[:, index] / acts[rows, index]).T
+    out[f"index|{method}"] = index
+    out[f"share|{method}"] = scores[rows, index] / scores.max(axis=1)
+
+
+def _edits(model, corpus, fact, C, chosen, x, change):
+    """Every method's edited model at every scale, as (method, scale index, model); ``C`` the
+    two rank-one methods' covariances."""
     transcoders = {feature_method(r, s, c): stored_dictionary("transcoder", r, s).dictionary
                    for c in CHOICES for r, s in TRANSCODERS}  # fmt: skip
     for j, scale in enumerate(SCALES):
-        yield RANK_ONE, j, rank_one_edit(model, corpus, fact, change, C, scale)
+        for name in (RANK_ONE, RANK_ONE_FILLER):
+            yield name, j, rank_one_edit(model, corpus, fact, change, C[name], scale)
         yield UNIT, j, unit_edit(model, x, change, int(chosen[UNIT][fact]), scale)
         for name, transcoder in transcoders.items():
             yield (
@@ -215,27 +247,31 @@ def sweep_feature_edits(
 ) -> dict[str, np.ndarray]:
     """Every fact (all by default) rewritten to ``answers`` other answers of its relation by each
     method at each scale, measured: ``results|method`` (edits, scales, len(METRICS)), ``changed|
-    method`` (edits, scales) other facts whose top word changed, ``gates|method`` (facts, facts)
-    from ``detectors``, ``fact`` and ``new`` (edits,)."""
+    method`` (edits, scales) other facts whose top word changed, what ``detectors`` finds, the
+    same measures of the model as trained, ``unedited`` (edits, len(METRICS)), and ``fact`` and
+    ``new`` (edits,)."""
     facts = list(range(len(corpus.facts)) if facts is None else facts)
     found = detectors(model, corpus)
-    chosen = {m: found[f"index|{m}"] for m in METHODS[1:]}
-    C = fact_edits.key_covariance(model, corpus, LAYER)
+    chosen = {m: found[f"index|{m}"] for m in METHODS[2:]}
+    C = {RANK_ONE: fact_edits.key_covariance(model, corpus, LAYER),
+         RANK_ONE_FILLER: fact_edits.key_covariance(model, corpus, LAYER, facts=False)}  # fmt: skip
     unedited_reading(model, corpus)  # read once, before any edit
     shape = (len(facts) * answers, len(SCALES))
     results = {m: np.zeros((*shape, len(METRICS))) for m in METHODS}
     changed = {m: np.zeros(shape) for m in METHODS}
+    unedited = np.zeros((shape[0], len(METRICS)))
     edits = [(fact, fact_edits.new_answer(corpus, fact, shift)) for fact in facts
              for shift in range(answers)]  # fmt: skip
     with torch_threads(1):
         for e, (fact, new) in enumerate(edits):
             change, x = edit_value(model, corpus, fact, new)
-            for name, j, edited in _edits(model, corpus, fact, new, C, chosen, x, change):
+            unedited[e], _ = measure(model, model, corpus, fact, new)
+            for name, j, edited in _edits(model, corpus, fact, C, chosen, x, change):
                 results[name][e, j], top = measure(model, edited, corpus, fact, new)
                 changed[name][e, j] = top.sum() - top[fact]
     out = {f"results|{m}": results[m] for m in METHODS}
     out |= {f"changed|{m}": changed[m] for m in METHODS}
-    out |= {f"gates|{m}": found[m] for m in METHODS} | {k: v for k, v in found.items() if "|" in k}
+    out |= found | {"unedited": unedited}
     out["fact"] = np.array([f for f, _ in edits])
     out["new"] = np.array([n for _, n in edits])
     return out
