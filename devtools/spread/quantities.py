@@ -742,7 +742,7 @@ def _whole_feature_edits() -> tuple[Callable, Callable, dict]:
         return _feature_edit_table(FE.stored_feature_edits())
 
     per_edit = ("p(new)", "NS", "other entities kept", "same entity kept", "filler loss change")
-    chosen = {FE.UNIT, *FE.FEATURES}  # the methods whose detector is one unit or feature
+    chosen = {*FE.UNITS.values(), *FE.FEATURES}  # the methods whose detector is one unit or feature
     printed = {f"{m} | {k}": v for m in ("unedited", *FE.METHODS)
                for k, v in FEATURE_EDIT_PRINTED.items()
                if k in per_edit or (m != "unedited" and (k != "share" or m in chosen))}  # fmt: skip

@@ -353,7 +353,11 @@ MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition.experiments.feature_edit
     "rank-one, C over the corpus": "秩一，C 取整个语料",
     "rank-one, C from filler": "秩一，C 取自填充句",
-    "one unit": "单个单元",
+    "top unit": "归因最大的单元",
+    "narrowest carrying unit": "最窄的承载单元",
+    "narrowest active unit": "最窄的激活单元",
+    "unit quietest on filler": "在填充句上最安静的单元",
+    "feature quietest on filler, {rule} {width}×": "在填充句上最安静的特征，{rule} {width}×",
     "unedited": "未编辑",
     "same relation": "同一关系",
     "other relations": "其他关系",
@@ -364,14 +368,17 @@ MESSAGES: dict[str, str] = {
     # lesson 8's notebook: rewriting a fact through one feature
     "other facts changed": "被改变的其他事实数",
     "share of the answer": "承载答案的份额",
-    "matched: at its weakest scale past p(new) 0.9, every edit's mean p(new) is within 0.02 and every edit's ES is 100": (
-        "强度已对齐：各编辑取 p(新答案) 首次超过 0.9 的最小比例时，平均 p(新答案) 彼此相差不到 0.02，"
-        "每种编辑的 ES 都是 100"
+    "reached 0.9": "达到 0.9 的比例",
+    "distinct": "不同个数",
+    "matched: the methods that reach p(new) 0.9 on every edit are within 0.02 of each other in mean p(new) there, and each has ES 100": (
+        "强度已对齐：在每次编辑上都达到 p(新答案) 0.9 的方法，在那里的平均 p(新答案) 彼此相差不到 0.02，"
+        "ES 都是 100"
     ),
+    "{n} of {all} methods": "{all} 种方法中的 {n} 种",
     "the model as trained keeps under 95 % of the neighbours (NS also asks the second phrasing, which this model never read)": (
         "训练好的模型保住的邻域不到 95%（NS 也考第二种句式，而这个模型从没读过它）"
     ),
-    "NS {ns:.0f}": "NS {ns:.0f}",
+    "NS {ns:.0f}, over the {n} edits that have neighbours": "NS {ns:.0f}，针对有邻居的 {n} 次编辑",
     "the rank-one edit with the corpus' C changes under 1 other fact and keeps NS within 10 of the model as trained": (
         "C 取整个语料的秩一编辑平均改变不到 1 条其他事实，NS 与训练好的模型相差不到 10"
     ),
@@ -380,17 +387,29 @@ MESSAGES: dict[str, str] = {
         "C 取自填充句时，它改变超过 5 条，保住的邻域不到三分之一"
     ),
     "every edit through a unit or a feature that carries the answer changes over 10 other facts and keeps under a fifth of the neighbours": (
-        "通过单元或承载答案的特征做的每一种编辑，都改变超过 10 条其他事实，保住的邻域不到五分之一"
+        "通过承载答案的单元或特征做的每一种编辑，都改变超过 10 条其他事实，保住的邻域不到五分之一"
     ),
     "{lo:.0f} to {hi:.0f} facts": "{lo:.0f} 到 {hi:.0f} 条事实",
-    "the narrowest active features change under 10 other facts and keep over half of the neighbours": (
-        "最窄的激活特征改变的其他事实不到 10 条，保住一半以上的邻域"
+    "the top features are not the facts' own: at most 4 features are the top of all 48 facts in each transcoder": (
+        "归因最大的特征并不是这些事实自己的：每个转码器里至多 4 个特征包揽了全部 48 条事实的第一名"
+    ),
+    "the narrowest active features change under 10 other facts and keep over half of the neighbours, but carry under a tenth of the answer": (
+        "最窄的激活特征改变的其他事实不到 10 条，保住一半以上的邻域，但承载的答案不到十分之一"
     ),
     "{lo:.1f} to {hi:.1f} facts": "{lo:.1f} 到 {hi:.1f} 条事实",
-    "but they carry under a tenth of the answer, and each moves more of the entity's other facts than the rank-one update": (
-        "但它们承载的答案不到十分之一，而且每一个改动的该实体其他事实都比秩一更新多"
+    "the L1 ones raise the filler loss by over 0.1, the TopK ones by under 0.1": (
+        "L1 的这类特征让填充句损失升高 0.1 以上，TopK 的则不到 0.1"
     ),
-    "{lo:.2f} to {hi:.2f} of the fact's largest attribution": "为这条事实最大归因的 {lo:.2f} 到 {hi:.2f}",
+    "blind to the prompts, the 4× and 16× TopK transcoders' features quietest on filler change fewer other facts than the rank-one edit with C from filler, and keep over twice its NS": (
+        "不看提示时，4× 和 16× TopK 转码器中在填充句上最安静的特征，改变的其他事实比 C 取自填充句的"
+        "秩一编辑少，NS 是它的两倍以上"
+    ),
+    "{lo:.1f} to {hi:.1f} facts against {r:.1f}": "{lo:.1f} 到 {hi:.1f} 条事实，对比 {r:.1f}",
+    "the other transcoders' change over 10": "其他转码器的这类特征改变超过 10 条",
+    "no choice of unit does as well: each changes over 15 other facts": (
+        "没有哪种挑选单元的方式做得到：每一种都改变超过 15 条其他事实"
+    ),
+    "{lo:.1f} to {hi:.1f}": "{lo:.1f} 到 {hi:.1f}",
     "other prompts past 0.5": "门控值超过 0.5 的其他提示数",
     "the rank-one detector with the corpus' C passes over half of the edit to under 1 other prompt on average": (
         "C 取整个语料时，秩一编辑的检测器平均只把一半以上的编辑量传给不到 1 个其他提示"
@@ -399,10 +418,7 @@ MESSAGES: dict[str, str] = {
         "每个承载答案的单元或特征都把它传给 47 个中的 20 个以上，C 取自填充句的秩一检测器也是如此"
     ),
     "{lo:.0f} to {hi:.0f}": "{lo:.0f} 到 {hi:.0f}",
-    "the L1 transcoders' top features pass it to nearly every prompt of the fact's relation, and to fewer of the others": (
-        "L1 转码器归因最大的特征把它传给这条事实所属关系的几乎每个提示，传给其他提示的则少一些"
-    ),
-    "each narrowest active feature reaches the entity's other prompts more often than those of the relation or of other relations": (
+    "each narrowest active feature reaches the entity's other prompts at a higher rate than those of the relation or of other relations": (
         "每个最窄的激活特征波及该实体其他提示的比例，都高于波及同一关系或其他关系提示的比例"
     ),
 }

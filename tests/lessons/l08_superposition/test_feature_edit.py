@@ -32,7 +32,7 @@ def _edited(setup, method: str, scale: float):
         C = fact_edits.key_covariance(model, corpus, fe.LAYER, facts=method == fe.RANK_ONE)
         return fe.rank_one_edit(model, corpus, FACT, change, C, scale)
     index = int(found[f"index|{method}"][FACT])
-    if method == fe.UNIT:
+    if method in fe.UNITS.values():
         return fe.unit_edit(model, x, change, index, scale)
     rule, size = next((r, s) for c in fe.CHOICES for r, s in fe.TRANSCODERS
                       if fe.feature_method(r, s, c) == method)  # fmt: skip
@@ -52,7 +52,15 @@ def _added(model, edited, prompts) -> torch.Tensor:
 
 
 @pytest.mark.parametrize(
-    "method", [fe.RANK_ONE, fe.RANK_ONE_FILLER, fe.UNIT, fe.FEATURES[0], fe.FEATURES[-1]]
+    "method",
+    [
+        fe.RANK_ONE,
+        fe.RANK_ONE_FILLER,
+        fe.UNITS["top"],
+        fe.UNITS["quietest on filler"],
+        fe.FEATURES[0],
+        fe.FEATURES[-1],
+    ],  # fmt: skip
 )
 def test_each_edit_adds_its_gate_times_the_same_vector_at_every_prompts_last_word(setup, method):
     """At the edited word every method adds scale x (v* - y*); at another prompt's last word it
@@ -95,26 +103,37 @@ def test_a_feature_edit_is_the_trained_ffn_wherever_the_feature_is_silent(setup)
 def test_each_chosen_feature_is_what_its_rule_says(setup):
     model, corpus, *_, found = setup
     x, _ = fe.last_word_inputs(model, corpus)
+    filler = fe.filler_inputs(model, corpus)
     for rule, size in fe.TRANSCODERS:
         transcoder = stored_dictionary("transcoder", rule, size).dictionary
         scores, active = feature_attributions(model, corpus, transcoder)
         fires = (transcoder.encode(x.float()) > 0).sum(0).numpy()
-        top, carrying, sharp = (int(found[f"index|{fe.feature_method(rule, size, c)}"][FACT])
-                                for c in fe.CHOICES)  # fmt: skip
+        quiet = (transcoder.encode(filler.float()) > 0).sum(0).numpy()
+        top, carrying, sharp, blind = (int(found[f"index|{fe.feature_method(rule, size, c)}"][FACT])
+                                       for c in fe.CHOICES)  # fmt: skip
         assert top == int(np.argmax(scores[FACT]))
         assert scores[FACT, carrying] > fe.CARRIES * scores[FACT].max()
         assert active[FACT, sharp] and fires[sharp] <= fires[carrying] <= fires[top]
+        assert active[FACT, blind] and quiet[blind] == quiet[active[FACT]].min()
         share = found[f"share|{fe.feature_method(rule, size, 'top')}"][FACT]
         assert share == pytest.approx(1.0)
+
+
+def test_the_filler_inputs_are_every_word_of_the_lines_that_state_no_fact(setup):
+    model, corpus, *_ = setup
+    tokens = corpus.tokens()[fact_edits.fact_free_lines(corpus)]
+    assert fe.filler_inputs(model, corpus).shape == (int((tokens != 0).sum()), model.d_model)
 
 
 def test_the_chosen_feature_rules_reject_what_they_must():
     scores = np.array([0.5, 0.3, 0.05, 0.0, 0.0])  # feature 2 is below 0.2 x 0.5: it does not carry
     active = np.array([True, True, True, True, False])  # feature 4 is silent at the edited word
     fires = np.array([40, 30, 2, 1, 0])
-    assert fe.chosen_feature(scores, active, fires, "top") == 0
-    assert fe.chosen_feature(scores, active, fires, "narrowest carrying") == 1
-    assert fe.chosen_feature(scores, active, fires, "narrowest active") == 3
+    quiet = np.array([9, 8, 0, 5, 0])  # feature 4 is quieter, but silent where the edit is
+    assert fe.chosen_feature(scores, active, fires, quiet, "top") == 0
+    assert fe.chosen_feature(scores, active, fires, quiet, "narrowest carrying") == 1
+    assert fe.chosen_feature(scores, active, fires, quiet, "narrowest active") == 3
+    assert fe.chosen_feature(scores, active, fires, quiet, "quietest on filler") == 2
 
 
 def test_the_stored_sweep_covers_every_fact_three_ways_and_every_method():

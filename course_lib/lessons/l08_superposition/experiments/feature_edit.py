@@ -53,20 +53,25 @@ SCALES = (0.05, 0.1, 0.2, 0.3, 0.5, 1.0)  # fractions of the full update (v* ove
 TARGETS = 3  # new answers per fact, as in lesson 6
 RANK_ONE = N_("rank-one, C over the corpus")
 RANK_ONE_FILLER = N_("rank-one, C from filler")  # C over the lines that state no fact
-UNIT = N_("one unit")
 UNEDITED = N_("unedited")  # the model as trained, measured as the edits are
 GROUPS = (N_("same relation"), N_("other relations"), N_("same entity"))  # the other prompts
 TRANSCODERS = tuple((rule, size) for rule in RULES for size in SIZES)
-# which feature: the largest attribution; of those that carry the fact (attribution > CARRIES x
-# the largest, lesson 8's rule) the one active on the fewest prompts' last word; of all those
-# active at the edited word, the one active on the fewest prompts
-CHOICES = ("top", "narrowest carrying", "narrowest active")
+# which unit or feature an edit goes through: the largest attribution; of those that carry the
+# fact (attribution > CARRIES x the largest, lesson 8's rule) the one active at the fewest
+# prompts' last words; of all those active at the edited word, the one active at the fewest
+# prompts' last words; or the one active at the fewest positions of the lines that state no fact
+# (which, like C from filler, never sees the prompts)
+CHOICES = ("top", "narrowest carrying", "narrowest active", "quietest on filler")
 CARRIES = 0.2
 
 
+UNITS = {"top": N_("top unit"), "narrowest carrying": N_("narrowest carrying unit"),
+         "narrowest active": N_("narrowest active unit"),
+         "quietest on filler": N_("unit quietest on filler")}  # fmt: skip
 LABELS = {"top": N_("top feature, {rule} {width}×"),
           "narrowest carrying": N_("narrowest carrying feature, {rule} {width}×"),
-          "narrowest active": N_("narrowest active feature, {rule} {width}×")}  # fmt: skip
+          "narrowest active": N_("narrowest active feature, {rule} {width}×"),
+          "quietest on filler": N_("feature quietest on filler, {rule} {width}×")}  # fmt: skip
 
 
 def _parts(rule: str, size: int) -> dict[str, object]:
@@ -79,8 +84,9 @@ def feature_method(rule: str, size: int, chosen: str) -> str:
     return LABELS[chosen].format(**_parts(rule, size))
 
 
-FEATURES = tuple(feature_method(r, s, c) for c in CHOICES for r, s in TRANSCODERS)
-METHODS = (RANK_ONE, RANK_ONE_FILLER, UNIT, *FEATURES)
+BY_CHOICE = {c: tuple(feature_method(r, s, c) for r, s in TRANSCODERS) for c in CHOICES}
+FEATURES = tuple(m for c in CHOICES for m in BY_CHOICE[c])
+METHODS = (RANK_ONE, RANK_ONE_FILLER, *UNITS.values(), *FEATURES)
 _LABELLED = {feature_method(r, s, c): (c, r, s) for c in CHOICES for r, s in TRANSCODERS}
 
 
@@ -170,15 +176,18 @@ def last_word_inputs(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor
         return x, fact_edits.keys(model, prompts, LAYER)[:, last]
 
 
-def chosen_feature(scores: np.ndarray, active: np.ndarray, fires: np.ndarray, chosen: str) -> int:
-    """The feature an edit goes through: ``scores`` (n_features,) one fact's attributions,
-    ``active`` (n_features,) which fire at its prompt's last word, ``fires`` (n_features,) on how
-    many prompts' last word each fires."""
+def chosen_feature(
+    scores: np.ndarray, active: np.ndarray, fires: np.ndarray, quiet: np.ndarray, chosen: str
+) -> int:
+    """The unit or feature an edit goes through: ``scores`` (n,) one fact's attributions,
+    ``active`` (n,) which fire at its prompt's last word, ``fires`` (n,) at how many prompts'
+    last words each fires, ``quiet`` (n,) at how many positions of the filler lines."""
     if chosen == "top":
         return int(np.argmax(scores))
     pool = np.flatnonzero(scores > CARRIES * scores.max() if chosen == "narrowest carrying"
                           else active)  # fmt: skip
-    return int(pool[np.argmin(fires[pool])])
+    count = quiet if chosen == "quietest on filler" else fires
+    return int(pool[np.argmin(count[pool])])
 
 
 def _rank_one_gates(k: torch.Tensor, C: torch.Tensor) -> np.ndarray:
@@ -187,30 +196,48 @@ def _rank_one_gates(k: torch.Tensor, C: torch.Tensor) -> np.ndarray:
     return ((u @ k.T) / (u * k).sum(-1, keepdim=True)).numpy()
 
 
+def filler_inputs(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
+    """The FFN's inputs at every word of the lines that state no fact: (positions, d_model)."""
+    tokens = corpus.tokens()[fact_edits.fact_free_lines(corpus)]
+    name = f"layers.{LAYER}.hook_resid_mid"
+    with torch.no_grad():
+        _, cache = model.run_with_cache(tokens, names_filter=[name])
+        return model.layers[LAYER].sublayers[1].norm(cache[name][tokens != 0])
+
+
 def detectors(model: LanguageModel, corpus: Corpus) -> dict[str, np.ndarray]:
     """Each method's key detector for each fact, read at every prompt's last word and divided by
     its value at the fact's own: the share of the edit each prompt receives, ``gates|method``
     (facts, facts), row = the edited fact. Also the chosen unit's or feature's index,
     ``index|method`` (facts,), and its attribution over the fact's largest, ``share|method``."""
     x, k = last_word_inputs(model, corpus)
+    filler = filler_inputs(model, corpus)
     out = {f"gates|{RANK_ONE}": _rank_one_gates(k, fact_edits.key_covariance(model, corpus, LAYER)),
            f"gates|{RANK_ONE_FILLER}": _rank_one_gates(
                k, fact_edits.key_covariance(model, corpus, LAYER, facts=False))}  # fmt: skip
-    scores = attributions(model, corpus)[:, LAYER].numpy()  # (facts, d_ff)
+    ffn = model.layers[LAYER].ffn
     with torch.no_grad():
-        h = model.layers[LAYER].ffn.hidden(x).numpy()  # (facts, d_ff)
-    _chosen(out, UNIT, scores, h, scores.argmax(-1))
+        h, quiet = ffn.hidden(x).numpy(), (ffn.hidden(filler) > 0).sum(0).numpy()
+    scores = attributions(model, corpus)[:, LAYER].numpy()  # (facts, d_ff)
+    _choose(out, UNITS, scores, h > 0, h, quiet)
     for rule, size in TRANSCODERS:
         transcoder = stored_dictionary("transcoder", rule, size).dictionary
         scores, active = feature_attributions(model, corpus, transcoder)
         with torch.no_grad():
             f = transcoder.encode(x.float()).double().numpy()  # (facts, n_features)
-        fires = (f > 0).sum(axis=0)
-        for chosen in CHOICES:
-            index = np.array([chosen_feature(s_, a, fires, chosen)
-                              for s_, a in zip(scores, active, strict=True)])  # fmt: skip
-            _chosen(out, feature_method(rule, size, chosen), scores, f, index)
+            quiet = (transcoder.encode(filler.float()) > 0).sum(0).numpy()
+        names = {c: feature_method(rule, size, c) for c in CHOICES}
+        _choose(out, names, scores, active, f, quiet)
     return out
+
+
+def _choose(out, names, scores, active, acts, quiet) -> None:
+    """Each rule's unit or feature for each fact (``names``: {rule: method}), recorded."""
+    fires = (acts > 0).sum(axis=0)
+    for chosen, method in names.items():
+        index = np.array([chosen_feature(s, a, fires, quiet, chosen)
+                          for s, a in zip(scores, active, strict=True)])  # fmt: skip
+        _chosen(out, method, scores, acts, index)
 
 
 def _chosen(
@@ -233,7 +260,8 @@ def _edits(model, corpus, fact, C, chosen, x, change):
     for j, scale in enumerate(SCALES):
         for name in (RANK_ONE, RANK_ONE_FILLER):
             yield name, j, rank_one_edit(model, corpus, fact, change, C[name], scale)
-        yield UNIT, j, unit_edit(model, x, change, int(chosen[UNIT][fact]), scale)
+        for name in UNITS.values():
+            yield name, j, unit_edit(model, x, change, int(chosen[name][fact]), scale)
         for name, transcoder in transcoders.items():
             yield (
                 name,
