@@ -106,9 +106,10 @@ def test_each_chosen_feature_is_what_its_rule_says(setup):
     filler = fe.filler_inputs(model, corpus)
     for rule, size in fe.TRANSCODERS:
         transcoder = stored_dictionary("transcoder", rule, size).dictionary
-        scores, active = feature_attributions(model, corpus, transcoder)
-        fires = (transcoder.encode(x.float()) > 0).sum(0).numpy()
-        quiet = (transcoder.encode(filler.float()) > 0).sum(0).numpy()
+        scores, _ = feature_attributions(model, corpus, transcoder)
+        active = (transcoder.encode(x.float()) > fe.FIRING).numpy()  # (facts, n_features)
+        fires = active.sum(0)
+        quiet = (transcoder.encode(filler.float()) > fe.FIRING).sum(0).numpy()
         top, carrying, sharp, blind = (int(found[f"index|{fe.feature_method(rule, size, c)}"][FACT])
                                        for c in fe.CHOICES)  # fmt: skip
         assert top == int(np.argmax(scores[FACT]))

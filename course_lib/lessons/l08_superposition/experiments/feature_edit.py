@@ -46,6 +46,7 @@ from course_lib.lessons.l08_superposition.experiments.dictionary_runs import (
     stored_dictionary,
 )
 from course_lib.lessons.l08_superposition.experiments.fact_dictionaries import LAYER
+from course_lib.lessons.l08_superposition.experiments.polysemantic import FIRING
 from course_lib.lessons.l08_superposition.experiments.transcoder import feature_attributions
 
 EDIT_FILE = DATA / "feature_edits.npz"
@@ -181,7 +182,8 @@ def chosen_feature(
 ) -> int:
     """The unit or feature an edit goes through: ``scores`` (n,) one fact's attributions,
     ``active`` (n,) which fire at its prompt's last word, ``fires`` (n,) at how many prompts'
-    last words each fires, ``quiet`` (n,) at how many positions of the filler lines."""
+    last words each fires, ``quiet`` (n,) at how many positions of the filler lines; firing means
+    above ``FIRING`` (near 0 a unit's sign is the CPU's, and an edit divided by it explodes)."""
     if chosen == "top":
         return int(np.argmax(scores))
     pool = np.flatnonzero(scores > CARRIES * scores.max() if chosen == "narrowest carrying"
@@ -217,23 +219,23 @@ def detectors(model: LanguageModel, corpus: Corpus) -> dict[str, np.ndarray]:
                k, fact_edits.key_covariance(model, corpus, LAYER, facts=False))}  # fmt: skip
     ffn = model.layers[LAYER].ffn
     with torch.no_grad():
-        h, quiet = ffn.hidden(x).numpy(), (ffn.hidden(filler) > 0).sum(0).numpy()
+        h, quiet = ffn.hidden(x).numpy(), (ffn.hidden(filler) > FIRING).sum(0).numpy()
     scores = attributions(model, corpus)[:, LAYER].numpy()  # (facts, d_ff)
-    _choose(out, UNITS, scores, h > 0, h, quiet)
+    _choose(out, UNITS, scores, h > FIRING, h, quiet)
     for rule, size in TRANSCODERS:
         transcoder = stored_dictionary("transcoder", rule, size).dictionary
-        scores, active = feature_attributions(model, corpus, transcoder)
+        scores, _ = feature_attributions(model, corpus, transcoder)
         with torch.no_grad():
             f = transcoder.encode(x.float()).double().numpy()  # (facts, n_features)
-            quiet = (transcoder.encode(filler.float()) > 0).sum(0).numpy()
+            quiet = (transcoder.encode(filler.float()) > FIRING).sum(0).numpy()
         names = {c: feature_method(rule, size, c) for c in CHOICES}
-        _choose(out, names, scores, active, f, quiet)
+        _choose(out, names, scores, f > FIRING, f, quiet)
     return out
 
 
 def _choose(out, names, scores, active, acts, quiet) -> None:
     """Each rule's unit or feature for each fact (``names``: {rule: method}), recorded."""
-    fires = (acts > 0).sum(axis=0)
+    fires = (acts > FIRING).sum(axis=0)
     for chosen, method in names.items():
         index = np.array([chosen_feature(s, a, fires, quiet, chosen)
                           for s, a in zip(scores, active, strict=True)])  # fmt: skip
