@@ -9,11 +9,11 @@ y* being the FFN's own output at the edited word, and differs only in that detec
 - rank-one: u = C^-1 k* read from the FFN's units (the output at keys k moves by u.k / u.k*),
   with C over every key of the corpus (which includes the other prompts) or over the lines that
   state no fact only;
-- one unit: the fact's top layer-0 unit by attribution (its value vector moves; h(x) / h(x*));
-- one feature: a transcoder feature (``CHOICES``: the top by attribution, or the one active on
-  the fewest prompts among those that carry the fact or among all active at the edited word), its
-  activation f(x) / f(x*), added beside the unchanged FFN (``FeatureEdit``), so the model is
-  exact wherever it is silent.
+- one unit, its value vector moved (h(x) / h(x*)), or one transcoder feature, its activation
+  f(x) / f(x*) added beside the unchanged FFN (``FeatureEdit``: exact wherever it is silent);
+  each chosen four ways (``CHOICES``): the top by attribution; of those that carry the fact, or
+  of all active at the edited word, the one active at the fewest prompts' last words; or, blind
+  to the prompts as C from filler is, the one active at the fewest positions of the filler lines.
 
 At the edited word all of them add exactly scale x (v* - y*). What differs is where else they
 fire: the measures of ``edit_measures``.
