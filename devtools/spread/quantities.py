@@ -682,73 +682,6 @@ def _feature_edit(fact: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-FEATURE_EDIT_PRINTED = {"p(new)": (".2f",), "NS": (".0f",), "changed": (".1f",),
-                        "other entities kept": (".2f",), "same entity kept": (".2f",),
-                        "filler loss change": ("+.2f",), "share": (".2f",), "count": (".1f",),
-                        "same relation": (".0%",), "other relations": (".0%",),
-                        "same entity": (".0%",)}  # fmt: skip
-FEATURE_EDIT_DISCRETE = ("ES", "NS", "changed", "other entities kept", "same entity kept",
-                         "count", "same relation", "other relations", "same entity")  # fmt: skip
-
-
-def _feature_edit_table(arrays: dict) -> Arrays:
-    """What lesson 8 prints of its feature edits: the model as trained and each method at the
-    weakest scale past p(new) 0.9 (means and CounterFact scores), each chosen detector's share of
-    the answer, and the other prompts its gate passes over half of the edit to."""
-    from course_lib.core.experiments import edit_measures as M
-    from course_lib.core.experiments.memory import stored_model
-    from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
-
-    corpus = stored_model()[1]
-    relation = np.array([f.relation for f in corpus.facts])
-    entity = np.array([f.entity for f in corpus.facts])
-    own = np.eye(len(relation), dtype=bool)
-    groups = {"same relation": (relation[:, None] == relation[None]) & ~own,
-              "other relations": relation[:, None] != relation[None],
-              "same entity": (entity[:, None] == entity[None]) & ~own}  # fmt: skip
-    out = {}
-
-    def row(m: str, matched: np.ndarray) -> None:
-        mean, score = matched.mean(axis=0), M.counterfact(matched)
-        for metric in ("p(new)", "other entities kept", "same entity kept", "filler loss change"):
-            out[f"{m} | {metric}"] = np.array(mean[M.METRICS.index(metric)])
-        out.update({f"{m} | {k}": np.array(score[k]) for k in ("ES", "NS")})
-
-    row("unedited", arrays["unedited"])
-    for m in FE.METHODS:
-        results = arrays[f"results|{m}"]
-        index = M.weakest_reaching(results[..., M.METRICS.index("p(new)")], 0.9)
-        rows = np.arange(len(index))
-        row(m, results[rows, index])
-        out[f"{m} | changed"] = np.array(arrays[f"changed|{m}"][rows, index].mean())
-        if f"share|{m}" in arrays:
-            out[f"{m} | share"] = np.array(arrays[f"share|{m}"].mean())
-        half = arrays[f"gates|{m}"] > 0.5
-        out[f"{m} | count"] = np.array((half & ~own).sum(1).mean())
-        out |= {f"{m} | {g}": np.array((half & mask).sum(1).mean() / mask.sum(1).mean())
-                for g, mask in groups.items()}  # fmt: skip
-    return out
-
-
-def _whole_feature_edits() -> tuple[Callable, Callable, dict]:
-    from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
-
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.memory import stored_model
-
-        return _feature_edit_table(FE.sweep_feature_edits(*stored_model()))
-
-    def stored() -> Arrays:
-        return _feature_edit_table(FE.stored_feature_edits())
-
-    per_edit = ("p(new)", "NS", "other entities kept", "same entity kept", "filler loss change")
-    chosen = {*FE.UNITS.values(), *FE.FEATURES}  # the methods whose detector is one unit or feature
-    printed = {f"{m} | {k}": v for m in ("unedited", *FE.METHODS)
-               for k, v in FEATURE_EDIT_PRINTED.items()
-               if k in per_edit or (m != "unedited" and (k != "share" or m in chosen))}  # fmt: skip
-    return fresh, stored, printed
-
-
 QUANTITIES = (
     *QUANTITIES,
     Quantity("toy grids: losses at steps 0 and 100", *_toy_first_steps(100)),
@@ -758,12 +691,5 @@ QUANTITIES = (
         *_dictionary_first_losses("transcoder", 20),
     ),
     Quantity("feature edits: fact 5, first answer", *_feature_edit(5), SWEEP_DISCRETE),
-    Quantity(
-        "feature edits: every edit, what lesson 8 prints",
-        *_whole_feature_edits()[:2],
-        FEATURE_EDIT_DISCRETE,
-        _whole_feature_edits()[2],
-        whole_rebuild=True,
-    ),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
