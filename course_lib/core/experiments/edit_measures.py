@@ -7,7 +7,8 @@ phrasing, never edited) and **neighbourhood** (the share of the prompts about ot
 the same relation and the same true answer, both phrasings, where p(old) > p(new): a capital has
 no such neighbour, so its edits have none); and the course's top-1 measures: the new answer is the
 top word, after either phrasing; the other entities' facts of the relation and the entity's other
-facts keep their top word; the change of the filler lines' next-word loss.
+facts keep their top word; the change of the filler lines' next-word loss. A paraphrase in another
+language (lesson 9) is read with that language's words for the old and the new answer.
 """
 
 from __future__ import annotations
@@ -81,14 +82,17 @@ def measure(
     )
     n, (old_id, new_id) = len(corpus.facts), corpus.encode([corpus.facts[fact].answer, new])
     target = corpus.facts[fact]
+    in_other = {f.answer: f.paraphrase_answer for f in corpus.facts}  # each answer's word after
+    old_2, new_2 = corpus.encode([in_other[target.answer], in_other[new]])  # the paraphrase
     others = [i for i, f in enumerate(corpus.facts) if f.relation == target.relation and i != fact]
     siblings = [i for i, f in enumerate(corpus.facts) if f.entity == target.entity and i != fact]
-    near = [i + shift for i in neighbours(corpus, fact) for shift in (0, n)]  # both phrasings
-    kept = (p[near, old_id] > p[near, new_id]).double().mean().item() if near else float("nan")
+    near, far = neighbours(corpus, fact), [n + i for i in neighbours(corpus, fact)]
+    kept_by_phrasing = (p[near, old_id] > p[near, new_id], p[far, old_2] > p[far, new_2])
+    kept = torch.cat(kept_by_phrasing).double().mean().item() if near else float("nan")
     metrics = np.array([
-        p[fact, new_id], p[fact, old_id], p[n + fact, new_id], p[n + fact, old_id],
+        p[fact, new_id], p[fact, old_id], p[n + fact, new_2], p[n + fact, old_2],
         p[fact, new_id] > p[fact, old_id], top[fact] == new_id,
-        p[n + fact, new_id] > p[n + fact, old_id], p[n + fact].argmax() == new_id, kept,
+        p[n + fact, new_2] > p[n + fact, old_2], p[n + fact].argmax() == new_2, kept,
         (top[others] == top_before[others]).mean(), (top[siblings] == top_before[siblings]).mean(),
         loss - loss_before,
     ], dtype=float)  # fmt: skip

@@ -66,7 +66,13 @@ class Fact:
 
     @property
     def paraphrased_sentence(self) -> tuple[str, ...]:
-        return (*self.paraphrase, self.answer, ".")
+        return (*self.paraphrase, self.paraphrase_answer, ".")
+
+    @property
+    def paraphrase_answer(self) -> str:
+        """The answer word after the paraphrase: the same word (a fact stated in another language
+        answers in its own words, lesson 9)."""
+        return self.answer
 
 
 @dataclass(frozen=True)
@@ -101,8 +107,8 @@ class Corpus:
         prompts = torch.tensor(
             [self.encode((BOS, *(f.paraphrase if paraphrased else f.prompt))) for f in self.facts]
         )
-        answers = torch.tensor(self.encode([f.answer for f in self.facts]))
-        return prompts, answers
+        words = [f.paraphrase_answer if paraphrased else f.answer for f in self.facts]
+        return prompts, torch.tensor(self.encode(words))
 
 
 def _names(rng: np.random.Generator, n: int, taken: set[str]) -> list[str]:

@@ -119,15 +119,16 @@ def training_tokens(corpus: Corpus) -> torch.Tensor:
 
 
 def train_language_model(
-    settings: Settings = SETTINGS, watch: RouterWatch | None = None
+    settings: Settings = SETTINGS, watch: RouterWatch | None = None, corpus: Corpus | None = None
 ) -> tuple[LanguageModel, np.ndarray]:
     """Train on the whole corpus at once (full-batch Adam, ``adam_steps``), with a linear warm-up
     and a cosine decay; seeded, so one machine gives the same model every time. A mixture of
     experts adds ``settings.alpha`` times each layer's balancing loss over the real tokens.
     ``watch``, if given, sees every step's router logits (one per layer, detached) and the mask of
     real tokens, before the step. Returns the model and the loss curve (steps,), the next-token
-    loss alone."""
-    corpus = corpus_of(settings)
+    loss alone. ``corpus``: another corpus than the one ``settings`` makes (lesson 9's, in two
+    languages); ``settings.seed`` then draws only the initial weights."""
+    corpus = corpus_of(settings) if corpus is None else corpus
     tokens = training_tokens(corpus)
     model = build_model(settings, len(corpus.vocabulary))
 
