@@ -1,0 +1,18 @@
+"""Lesson 9's own code: its experiments, figures, demos, checkers and Chinese catalogue.
+Its parts load when first used: ``lesson.experiments``, ``lesson.figures``, ``lesson.demos``, …"""
+
+from course_lib.core.i18n import N_
+from course_lib.core.lesson import Lesson, submodules
+
+LESSON = Lesson(
+    number=9,
+    topic="two_languages",
+    title=N_("One memory, two languages (跨语言)"),
+    minutes=60,
+    goal=N_(
+        "train lesson 5's fact model on its facts in English and in Chinese, find whether the same FFN units store a fact in both languages, and whether an edit made in one language reaches the other"
+    ),
+    mechanisms=(),
+)
+
+__getattr__, __dir__ = submodules(__name__)

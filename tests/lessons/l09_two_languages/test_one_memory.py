@@ -1,0 +1,109 @@
+"""experiments.one_memory: overlaps count shared units, the chance level is k²/N, LAPE is the
+paper's entropy, the language-specific selection and the one-language count pick planted units,
+an erasure touches the chosen units at the last word only, and the per-language loss is the
+model's next-token loss on that language's lines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from course_lib.core.experiments.memory import attributions
+from course_lib.lessons.l09_two_languages.experiments import bilingual as bl
+from course_lib.lessons.l09_two_languages.experiments import bilingual_model as bm
+from course_lib.lessons.l09_two_languages.experiments import one_memory as om
+
+
+@pytest.fixture(scope="module")
+def setup():
+    return bm.stored_model(0), bl.bilingual_corpus()
+
+
+def test_the_overlap_matrix_counts_shared_units():
+    a = np.array([[1, 2, 3], [4, 5, 6]])
+    b = np.array([[3, 2, 9], [7, 8, 1]])
+    assert om.overlap_matrix(a, b).tolist() == [[2, 1], [0, 0]]
+
+
+def test_identical_top_units_overlap_fully_and_beat_every_shuffle(setup):
+    _, corpus = setup
+    rng = np.random.default_rng(1)
+    top = np.array([rng.choice(512, 10, replace=False) for _ in range(48)])
+    result = om.overlap(top, top, corpus, 512)
+    assert (result.same == 10).all() and result.different.max() < 10
+    assert result.chance == pytest.approx(100 / 512) and result.p_value < 0.01
+    unrelated = om.overlap(top, top[::-1], corpus, 512)
+    assert unrelated.p_value > 0.01
+
+
+def test_top_units_are_the_largest_attributions():
+    scores = torch.zeros(2, 2, 4, dtype=torch.float64)
+    scores[0, 1, 2], scores[0, 0, 3], scores[1, 0, 0] = 3.0, 2.0, 1.0
+    assert set(om.top_units(scores, 2)[0]) == {6, 3}
+
+
+def test_lape_is_zero_for_one_language_and_log_two_for_both():
+    p = np.array([[0.3, 0.0], [0.2, 0.2], [0.0, 0.0]])
+    assert om.lape(p).tolist() == pytest.approx([0.0, np.log(2), 0.0])
+
+
+def test_the_selection_keeps_rarely_shared_frequent_units_and_assigns_their_language():
+    p = np.full((2, 100, 2), 0.1)
+    p[0, 7] = (0.9, 0.0)  # fires often, in English only
+    p[1, 3] = (0.0, 0.8)  # in Chinese only
+    p[1, 9] = (0.9, 0.9)  # often, in both: shared, not specific
+    p[0, 5] = (0.05, 0.0)  # in English only, but rarely: below the frequency floor
+    chosen = om.language_specific(p)
+    assert chosen == {"en": [(0, 7)], "zh": [(1, 3)]}
+
+
+def test_one_language_only_counts_units_silent_in_the_other():
+    p = np.zeros((2, 4, 2))
+    p[0, 0], p[0, 1], p[1, 2], p[1, 3] = (0.5, 0), (0.5, 0.001), (0, 0.02), (0.005, 0)
+    assert om.one_language_only(p).tolist() == [[1, 0], [0, 1]]
+
+
+def test_each_lines_language_is_read_from_its_tokens(setup):
+    _, corpus = setup
+    language = om.line_language(corpus)
+    assert language.sum() == 384
+    assert all((line[0] > "\u2e80") == bool(lang) for line, lang in zip(corpus.lines, language))
+
+
+def test_erasing_a_facts_own_top_units_lowers_its_answer(setup):
+    model, corpus = setup
+    top = om.top_units(attributions(model, corpus), 10)
+    change, kept = om.erased(model, corpus, "en", top)
+    assert (change < 0).all() and change.mean() < -0.5 and kept.mean() < 0.5
+    nothing = np.full((48, 1), 0)  # unit 0 of layer 0: erased where it is 0 changes nothing
+    silent = [
+        i for i in range(48) if model.ffn_hidden(corpus.prompts()[0][i : i + 1])[0, 0, -1, 0] == 0
+    ]
+    assert silent, "unit 0 fires on every prompt: pick another silent unit"
+    assert np.allclose(om.erased(model, corpus, "en", nothing)[0][silent], 0.0)
+
+
+def test_the_activation_probability_counts_real_tokens_of_each_language(setup):
+    model, corpus = setup
+    prob = om.activation_probability(model, corpus)
+    assert prob.shape == (2, 256, 2) and ((prob >= 0) & (prob <= 1)).all()
+    tokens, language = corpus.tokens(), om.line_language(corpus)
+    zh = tokens[language == 1]
+    with torch.no_grad():
+        h = model.ffn_hidden(zh)[1, :, 1:, 17]  # layer 1, unit 17, after <bos>
+    real = zh[:, 1:] != 0
+    assert prob[1, 17, 1] == pytest.approx(float((h[real] > om.ACTIVE).double().mean()))
+
+
+def test_the_language_loss_is_the_next_token_loss_on_its_lines(setup):
+    model, corpus = setup
+    losses = om.language_losses(model, corpus)
+    tokens = corpus.tokens()[om.line_language(corpus) == 0]
+    with torch.no_grad():
+        logits = model(tokens[:, :-1])
+    expected = F.cross_entropy(logits.transpose(1, 2), tokens[:, 1:], ignore_index=0)
+    assert losses[0] == pytest.approx(float(expected))
+    worse = om.language_losses(model, corpus, [(0, u) for u in range(128)])
+    assert (worse > losses).all()
