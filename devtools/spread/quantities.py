@@ -83,16 +83,17 @@ def _moe(name: str):
 
 def _sweep_edit(fact: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+        from course_lib.core.experiments.edit_sweep import sweep_edits
         from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
 
         model, corpus = ED.paraphrased_model()
-        return _sweep_arrays(S.sweep_edits(model, corpus, [fact], answers=1), 0)
+        return _sweep_arrays(sweep_edits(model, corpus, [fact], answers=1), 0)
 
     def stored() -> Arrays:
+        from course_lib.core.experiments.edit_sweep import TARGETS
         from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
-        return _sweep_arrays(S.stored_sweep(), fact * S.TARGETS)
+        return _sweep_arrays(S.stored_sweep(), fact * TARGETS)
 
     return fresh, stored
 
@@ -103,12 +104,12 @@ def _filler_c(every: bool) -> tuple[Callable, Callable]:
 
     def arrays(rows: np.ndarray) -> Arrays:
         from course_lib.core.experiments import edit_measures
-        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+        from course_lib.core.experiments.edit_sweep import STRENGTHS
 
         if not every:
             return {name: rows[0, :, j] for j, name in enumerate(edit_measures.METRICS)}
         out = {}
-        for j in range(S.STRENGTHS):
+        for j in range(STRENGTHS):
             score, mean = edit_measures.counterfact(rows[:, j]), rows[:, j].mean(axis=0)
             out |= {f"strength {j + 1} | {k}": np.array(score[k]) for k in ("ES", "PS", "NS")}
             for metric in ("p(new)", "other entities kept"):
@@ -127,10 +128,11 @@ def _filler_c(every: bool) -> tuple[Callable, Callable]:
         return arrays(S.sweep_filler_c(model, corpus, edits))
 
     def stored() -> Arrays:
+        from course_lib.core.experiments.edit_sweep import TARGETS
         from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
 
         rows = S.stored_filler_c()
-        return arrays(rows if every else rows[17 * S.TARGETS : 17 * S.TARGETS + 1])
+        return arrays(rows if every else rows[17 * TARGETS : 17 * TARGETS + 1])
 
     return fresh, stored
 
@@ -165,7 +167,7 @@ def _sweep_table(sweep) -> Arrays:
     """What lesson 6 prints of the sweep: each method's means and CounterFact scores at its own
     strength, at matched p(new) (and how many edits reach it), and at each strength (its curves)."""
     from course_lib.core.experiments import edit_measures
-    from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+    from course_lib.core.experiments import edit_sweep as S
 
     out = {}
 
@@ -191,11 +193,11 @@ def _sweep_table(sweep) -> Arrays:
 
 def _whole_sweep() -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
-        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+        from course_lib.core.experiments.edit_sweep import sweep_edits
         from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
 
         model, corpus = ED.paraphrased_model()
-        return _sweep_table(S.sweep_edits(model, corpus, range(len(corpus.facts))))
+        return _sweep_table(sweep_edits(model, corpus, range(len(corpus.facts))))
 
     def stored() -> Arrays:
         from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
@@ -206,7 +208,7 @@ def _whole_sweep() -> tuple[Callable, Callable]:
 
 
 def _table_printed() -> dict[str, tuple[str, ...]]:
-    from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+    from course_lib.core.experiments import edit_sweep as S
 
     labels = ["own strength", "matched", *(f"strength {j + 1}" for j in range(S.STRENGTHS))]
     return {f"{label} | {m.name} | {metric}": specs for label in labels for m in S.METHODS

@@ -92,6 +92,15 @@ def test_a_prompt_ends_just_before_its_answer():
     )  # fmt: skip
 
 
+def test_the_subject_stands_where_subject_positions_says_in_the_prompts_tensor():
+    """<bos> counted: the entity is token 4 of "<bos> the capital of velor is" for every fact."""
+    corpus = make_corpus(0, n_entities=5)
+    prompts, _ = corpus.prompts()
+    for fact, row in zip(corpus.facts, prompts, strict=True):
+        assert fact.subject_positions == (4,)
+        assert [corpus.decode(row)[i] for i in fact.subject_positions] == [fact.entity]
+
+
 def test_the_majority_baseline_counts_the_commonest_answer_of_each_relation():
     corpus = make_corpus(0, n_entities=12)
     baseline = majority_baseline(corpus)

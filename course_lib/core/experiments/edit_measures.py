@@ -71,6 +71,15 @@ def neighbours(corpus: Corpus, fact: int) -> list[int]:
             and f.answer == target.answer]  # fmt: skip
 
 
+def answer_ids(corpus: Corpus, fact: int, new: str) -> tuple[int, int, int, int]:
+    """The ids of the old and the new answer of an edit of ``fact`` to ``new``: after the first
+    phrasing, then after the paraphrase, in the paraphrase's words (another language's, lesson 9)."""
+    in_other = {f.answer: f.paraphrase_answer for f in corpus.facts}  # its word after a paraphrase
+    old = corpus.facts[fact].answer
+    old_id, new_id, old_2, new_2 = corpus.encode([old, new, in_other[old], in_other[new]])
+    return old_id, new_id, old_2, new_2
+
+
 def measure(
     model: LanguageModel, edited: LanguageModel, corpus: Corpus, fact: int, new: str
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -80,10 +89,8 @@ def measure(
         unedited_reading(model, corpus),
         _read(edited, corpus),
     )
-    n, (old_id, new_id) = len(corpus.facts), corpus.encode([corpus.facts[fact].answer, new])
+    n, (old_id, new_id, old_2, new_2) = len(corpus.facts), answer_ids(corpus, fact, new)
     target = corpus.facts[fact]
-    in_other = {f.answer: f.paraphrase_answer for f in corpus.facts}  # each answer's word after
-    old_2, new_2 = corpus.encode([in_other[target.answer], in_other[new]])  # the paraphrase
     others = [i for i, f in enumerate(corpus.facts) if f.relation == target.relation and i != fact]
     siblings = [i for i, f in enumerate(corpus.facts) if f.entity == target.entity and i != fact]
     near, far = neighbours(corpus, fact), [n + i for i in neighbours(corpus, fact)]

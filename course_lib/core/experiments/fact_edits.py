@@ -22,7 +22,7 @@ from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.training import Adam
 from course_lib.core.model.language_model import LanguageModel
 
-SUBJECT = 4  # the entity's position in the first phrasing: <bos> the <relation> of <entity> is
+SUBJECT = 4  # lesson 5's subject position (Fact.subject_positions): <bos> the relation of <entity>
 
 
 def rank_one_update(

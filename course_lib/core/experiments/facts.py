@@ -55,6 +55,13 @@ class Fact:
         return ("the", self.relation, "of", self.entity, "is")
 
     @property
+    def subject_positions(self) -> tuple[int, ...]:
+        """Where the subject's tokens stand in the prompt's tensor, <bos> counted: (4,) for "<bos>
+        the capital of velor is". A fact whose prompt spells its subject in several tokens (lesson
+        9's "<bos> 图 门 的 首 都 是", (1, 2)) overrides it; tracing corrupts these, edits write there."""
+        return (1 + self.prompt.index(self.entity),)
+
+    @property
     def sentence(self) -> tuple[str, ...]:
         return (*self.prompt, self.answer, ".")
 

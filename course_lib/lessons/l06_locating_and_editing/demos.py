@@ -11,6 +11,7 @@ import numpy as np
 
 from course_lib.core._validate import choice as one_of
 from course_lib.core.experiments.edit_measures import METRICS
+from course_lib.core.experiments.edit_sweep import BY_NAME, STRENGTHS
 from course_lib.core.experiments.fact_edits import new_answer
 from course_lib.core.experiments.facts import RELATIONS
 from course_lib.core.i18n import language, tr
@@ -20,7 +21,7 @@ from course_lib.lessons.l06_locating_and_editing.experiments.editing import para
 from course_lib.lessons.l06_locating_and_editing.figures import RewriteData, RewriteView
 
 CHOICES = (1, 2, 3)  # the n-th other answer of the relation (fact_edits.new_answer's shift + 1)
-LEVELS = tuple(range(1, edit_sweep.STRENGTHS + 1))  # the k-th weakest strength of the method's knob
+LEVELS = tuple(range(1, STRENGTHS + 1))  # the k-th weakest strength of the method's knob
 
 
 def prompts() -> tuple[str, ...]:
@@ -30,7 +31,7 @@ def prompts() -> tuple[str, ...]:
 
 def strength_label(method: str, level: int) -> str:
     """The method's knob at ``level`` as the learner reads it: "λ 0.2", "Adam steps 5"."""
-    m = edit_sweep.BY_NAME[method]
+    m = BY_NAME[method]
     return tr("{knob} {value:g}", knob=tr(m.knob), value=m.strengths[level - 1])
 
 
@@ -42,7 +43,7 @@ def rewrite_data(prompt: str, choice: int, method: str, strength: int) -> Rewrit
     for name, value, accepted in (("choice", choice, CHOICES), ("strength", strength, LEVELS)):
         if isinstance(value, bool) or value not in accepted:
             raise ValueError(f"{name} must be one of {list(accepted)}, got {value!r}")
-    one_of("method", method, tuple(edit_sweep.BY_NAME))
+    one_of("method", method, tuple(BY_NAME))
     return _rewrite_data(prompt, choice, method, strength, language())
 
 
@@ -77,7 +78,7 @@ def _rewrite_data(prompt: str, choice: int, method: str, strength: int, _: str) 
 
 
 def demos() -> list[Demo]:
-    methods = tuple(edit_sweep.BY_NAME)
+    methods = tuple(BY_NAME)
     return [
         Demo(
             "fact rewriting",

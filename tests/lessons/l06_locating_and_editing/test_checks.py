@@ -9,7 +9,7 @@ from functools import partial
 
 import torch
 
-from course_lib.core.experiments import fact_edits
+from course_lib.core.experiments import edit_methods, fact_edits
 from course_lib.core.experiments.fact_edits import rank_one_update
 from course_lib.lessons.l06_locating_and_editing.checks import (
     check_fact_rewrite,
@@ -72,7 +72,7 @@ def test_the_fact_rewrite_checker_passes_the_lessons_edit_and_names_each_typical
     last = corpus.prompts()[0].shape[1] - 1
     weights = {n: p.clone() for n, p in model.state_dict().items()}
     cases = {i: fact_edits.new_answer(corpus, i) for i in (0, 17)}
-    reference = partial(editing.rank_one_edit, model, corpus, layer=1, position=last)
+    reference = partial(edit_methods.rank_one_edit, model, corpus, layer=1, position=last)
 
     def check(fn):
         return check_fact_rewrite(fn, model, corpus.prompts()[0], cases, reference)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
-from course_lib.core.experiments import edit_measures, fact_edits
+from course_lib.core.experiments import edit_measures, edit_sweep, fact_edits
 from course_lib.lessons.l06_locating_and_editing.demos import (
     CHOICES,
     LEVELS,
@@ -16,7 +16,8 @@ from course_lib.lessons.l06_locating_and_editing.demos import (
     prompts,
     rewrite_data,
 )
-from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep, editing
+from course_lib.lessons.l06_locating_and_editing.experiments import editing
+from course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep import stored_sweep
 from course_lib.lessons.l06_locating_and_editing.figures import REWRITE_COLORS
 
 
@@ -40,7 +41,7 @@ def test_the_demo_offers_every_fact_three_answers_six_methods_and_six_strengths(
 def test_a_frame_is_the_sweeps_measurement_of_the_named_edit(fact, choice, method, strength):
     _, corpus = editing.paraphrased_model()
     data = rewrite_data(prompts()[fact], choice, method, strength)
-    sweep = edit_sweep.stored_sweep()
+    sweep = stored_sweep()
     new = fact_edits.new_answer(corpus, fact, choice - 1)
     edit = sweep.edits.index((fact, new))
     row = dict(zip(edit_measures.METRICS, sweep.results[method][edit, strength - 1], strict=True))

@@ -1,7 +1,7 @@
 """experiments.edit_sweep: an edit is measured the way CounterFact measures it (and with the
-course's top-1 measures), the scores combine as Meng et al.'s code combines them, the matched
-comparison takes each edit at the weakest strength that reaches the target, and the stored sweep
-is what sweeping now gives."""
+course's top-1 measures), the scores combine as Meng et al.'s code combines them, and the stored
+sweep is what sweeping now gives. (The sweep itself is the core's: tests/experiments/
+test_edit_sweep.py.)"""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.core.experiments import edit_measures, fact_edits
+from course_lib.core.experiments import edit_measures, edit_methods, edit_sweep, fact_edits
 from course_lib.core.experiments.memory import next_token_loss
-from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep, editing
+from course_lib.lessons.l06_locating_and_editing.experiments import editing
+from course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep import (
+    stored_filler_c,
+    stored_sweep,
+)
 from devtools.spread.record import check_fresh_run
 
 
@@ -68,7 +72,7 @@ def test_neighbours_share_the_relation_and_the_true_answer_and_no_capital_has_on
 def test_a_rewrite_that_takes_is_measured_as_taking(two):
     model, corpus = two
     new = fact_edits.new_answer(corpus, 5)
-    edited = editing.rank_one_edit(model, corpus, 5, new, 1, 5)
+    edited = edit_methods.rank_one_edit(model, corpus, 5, new, 1, 5)
     metrics, changed = edit_measures.measure(model, edited, corpus, 5, new)
     row = dict(zip(edit_measures.METRICS, metrics, strict=True))
     assert row["efficacy"] == row["top-1"] == 1 and row["p(new)"] > 0.5 and changed[5]
@@ -93,39 +97,8 @@ def test_counterfact_scores_are_shares_in_percent_and_their_harmonic_mean():
     )
 
 
-def test_the_matched_edit_is_the_weakest_strength_reaching_the_target():
-    p_new = np.array([[0.1, 0.5, 0.95, 0.99], [0.1, 0.2, 0.3, 0.4]])  # two edits, four strengths
-    results = np.zeros((2, 4, len(edit_measures.METRICS)))
-    results[..., edit_measures.METRICS.index("p(new)")] = p_new
-    results[..., edit_measures.METRICS.index("filler loss change")] = np.arange(
-        4
-    )  # marks the strength
-    sweep = edit_sweep.Sweep({"m": results}, {}, np.zeros((2, 4)), ((0, "a"), (1, "b")))
-    rows, reached = edit_sweep.at_least(sweep, "m", 0.9)
-    assert reached.tolist() == [True, False]
-    assert rows[:, edit_measures.METRICS.index("filler loss change")].tolist() == [
-        2,
-        3,
-    ]  # else the strongest
-
-
-def test_spearman_is_the_correlation_of_ranks():
-    assert edit_sweep.spearman(
-        np.array([1, 2, 3, 4]), np.array([10, 20, 30, 400])
-    ) == pytest.approx(1)
-    assert edit_sweep.spearman(np.array([1, 2, 3, 4]), np.array([4, 3, 2, 1])) == pytest.approx(-1)
-    ties = edit_sweep.spearman(np.array([1, 1, 2, 3]), np.array([1, 2, 3, 4]))
-    assert ties == pytest.approx(np.corrcoef([1.5, 1.5, 3, 4], [1, 2, 3, 4])[0, 1])
-
-
-def test_every_method_has_six_strengths_weakest_first_and_its_default_among_them():
-    for method in edit_sweep.METHODS:
-        assert len(method.strengths) == edit_sweep.STRENGTHS and method.default in method.strengths
-        assert list(method.strengths) == sorted(method.strengths)
-
-
 def test_the_stored_sweep_covers_every_edit_of_every_method():
-    sweep = edit_sweep.stored_sweep()
+    sweep = stored_sweep()
     assert len(sweep.edits) == 144 and sweep.before.shape == (144, 4)
     for method in edit_sweep.METHODS:
         assert sweep.results[method.name].shape == (
@@ -163,7 +136,7 @@ def test_c_from_filler_is_taken_over_the_lines_that_state_no_fact_only():
 
 
 def test_the_stored_filler_c_edits_cover_every_edit_at_every_scale():
-    rows = edit_sweep.stored_filler_c()
+    rows = stored_filler_c()
     assert rows.shape == (144, edit_sweep.STRENGTHS, len(edit_measures.METRICS))
     assert np.isfinite(rows[..., edit_measures.METRICS.index("p(new)")]).all()
 
