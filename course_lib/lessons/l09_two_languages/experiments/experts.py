@@ -1,0 +1,372 @@
+"""Lesson 7's experts in the bilingual model: does the router split by language, by relation, or
+by neither?
+
+The model is lesson 7's "equal total" mixture (lesson 5's model, each FFN split into 4 experts of
+width 64, top 2, balancing loss alpha 0.01) trained on ``bilingual.bilingual_corpus`` once per
+seed of its initial weights. ``python -m course_lib.lessons.l09_two_languages.experiments.experts
+[SEED ...]`` retrains the stored models (4 to 10 minutes each, one thread); a test retrains the
+first steps of one and compares.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from course_lib.core._validate import positive_int
+from course_lib.core.experiments import memory
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import (
+    Settings,
+    build_model,
+    router_logits,
+    save_model,
+    stored_weights,
+    train_language_model,
+)
+from course_lib.core.experiments.stored_file import DATA
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.model.moe import MixtureOfExperts
+from course_lib.core.threads import torch_threads
+from course_lib.lessons.l09_two_languages.experiments.bilingual import (
+    LANGUAGES,
+    bilingual_corpus,
+    in_language,
+    stated,
+)
+from course_lib.lessons.l09_two_languages.experiments.bilingual_model import known
+from course_lib.lessons.l09_two_languages.experiments.one_memory import line_language
+
+SEEDS = (0, 1, 2)  # the initial weights' seeds; the corpus is the same for all
+
+
+def settings_of(seed: int) -> Settings:
+    """Lesson 7's "equal total" settings, the initial weights drawn from ``seed``."""
+    if seed not in SEEDS:
+        raise ValueError(f"seed must be one of {list(SEEDS)}, got {seed!r}")
+    return replace(memory.SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01, seed=seed)
+
+
+def model_file(seed: int) -> Path:
+    return DATA / f"fact_moe_bilingual_{seed}.npz"
+
+
+def train(seed: int) -> tuple[LanguageModel, np.ndarray]:
+    """The bilingual mixture of ``seed`` and its loss curve (steps,), the next-token loss alone."""
+    return train_language_model(settings_of(seed), corpus=bilingual_corpus())
+
+
+@lru_cache(maxsize=len(SEEDS))
+def stored_moe(seed: int = 0) -> LanguageModel:
+    """The stored bilingual mixture of ``seed`` (float64, eval mode), loaded once; callers must
+    not train or edit it."""
+    path = model_file(settings_of(seed).seed)
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} is missing; rebuild it with python -m "
+            "course_lib.lessons.l09_two_languages.experiments.experts"
+        )
+    model = build_model(settings_of(seed), len(bilingual_corpus().vocabulary))
+    model.load_state_dict({k: torch.from_numpy(v) for k, v in stored_weights(path).items()})
+    return model.eval()
+
+
+# ---- where the router sends each token: by language, by relation, or by neither
+#
+# The measure: the mutual information I(route; label) in bits, the plug-in estimate over the
+# tokens, where a token's route is the set of the k experts its router picks (6 possible pairs of
+# 4) and its label its line's language or its fact's relation. I = 0: the route says nothing of
+# the label; I = H(label): the route gives the label away. Its null distribution comes from
+# shuffling the labels (``SHUFFLES`` times, a seeded local generator) among the units that carry
+# them (lines, token types or prompts), the routes kept; the p-value counts the shuffles scoring
+# at least as much: (1 + #{null >= I}) / (1 + SHUFFLES).
+
+SHUFFLES = 1000
+ONE_LANGUAGE = 0.9  # an expert takes more than this share of its tokens from one language
+
+
+@dataclass(frozen=True)
+class Routing:
+    """The routes of the corpus' real tokens (<bos> and padding left out), one column per token:
+    ``experts`` (layers, tokens, k) the k experts each layer's router picks, ``routes`` (layers,
+    tokens) the same set as one code (the bit mask sum 2**expert); each token's ``token`` id,
+    ``line`` index and ``position`` in the line (<bos> at 0), (tokens,) each."""
+
+    experts: np.ndarray
+    routes: np.ndarray
+    token: np.ndarray
+    line: np.ndarray
+    position: np.ndarray
+
+
+def picked(logits: torch.Tensor, k: int) -> torch.Tensor:
+    """The k experts the router picks, (..., E) -> (..., k), as ``moe.top_k_gates`` picks them:
+    the k largest probabilities, ties to the lower index."""
+    return logits.softmax(dim=-1).topk(k, dim=-1).indices
+
+
+def route_codes(experts: np.ndarray) -> np.ndarray:
+    """Each set of picked experts (..., k) as one integer, the bit mask sum 2**expert: (...)."""
+    return (1 << experts.astype(np.int64)).sum(axis=-1)
+
+
+def routing(model: LanguageModel, corpus: Corpus) -> Routing:
+    """Where each layer's router sends every real token of ``corpus`` (``Routing``)."""
+    tokens = corpus.tokens()
+    with torch.no_grad(), router_logits(model) as logits:
+        model(tokens)
+    real = (tokens != 0).numpy()
+    real[:, 0] = False  # <bos>: the same token, with no context, on every line
+    line, position = np.nonzero(real)
+    ks = [layer.ffn.k for layer in model.layers if isinstance(layer.ffn, MixtureOfExperts)]
+    experts = np.stack([picked(z, k).numpy()[real] for z, k in zip(logits, ks, strict=True)])
+    return Routing(experts, route_codes(experts), tokens.numpy()[real], line, position)
+
+
+def _codes(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Any labels (n,) as codes 0..m-1 and m."""
+    unique, codes = np.unique(values, return_inverse=True)
+    return codes.reshape(-1), len(unique)
+
+
+def entropy(*columns: np.ndarray) -> np.ndarray:
+    """The plug-in entropy in bits of the joint of integer ``columns``, each (n,) or (draws, n)
+    (one row per draw): (draws,) or ()."""
+    joint = np.zeros(np.broadcast_shapes(*(c.shape for c in columns)), dtype=np.int64)
+    for column in columns:
+        codes, m = _codes(column)  # relabelled over all draws at once: counts stay per draw
+        joint = joint * m + codes.reshape(column.shape)
+    rows = joint.reshape(-1, joint.shape[-1])
+    width = int(joint.max()) + 1
+    counts = np.zeros((len(rows), width), dtype=np.int64)
+    np.add.at(counts, (np.arange(len(rows))[:, None], rows), 1)
+    p = counts / rows.shape[1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)
+    return h.reshape(joint.shape[:-1])
+
+
+def mutual_information(
+    x: np.ndarray, y: np.ndarray, given: np.ndarray | None = None
+) -> np.ndarray | float:
+    """I(x; y) in bits, plug-in, or with ``given`` the conditional I(x; y | given), the
+    information that stays when ``given`` (e.g. the token) is known. ``y`` may be (draws, n):
+    one value per draw."""
+    if given is None:
+        return entropy(x) + entropy(y) - entropy(x, y)
+    return entropy(x, given) + entropy(y, given) - entropy(x, y, given) - entropy(given)
+
+
+@dataclass(frozen=True)
+class Test:
+    """One permutation test: the observed ``value`` (bits), the null's 95th percentile and mean,
+    and the p-value (1 + #{null >= value}) / (1 + shuffles)."""
+
+    value: float
+    null95: float
+    null_mean: float
+    p_value: float
+
+
+def permutation_test(
+    routes: np.ndarray,
+    unit_labels: np.ndarray,
+    unit_of: np.ndarray,
+    given: np.ndarray | None = None,
+    shuffles: int = SHUFFLES,
+    seed: int = 0,
+) -> Test:
+    """I(routes; label) (or given ``given``) against shuffling ``unit_labels`` (units,) among the
+    units: each token (n,) takes its unit's label, ``unit_of`` (n,) its unit."""
+    unit_labels, unit_of = np.asarray(unit_labels), np.asarray(unit_of)
+    value = float(mutual_information(routes, unit_labels[unit_of], given))
+    g = np.random.default_rng(seed)
+    order = np.argsort(g.random((positive_int("shuffles", shuffles), len(unit_labels))), axis=1)
+    null = mutual_information(routes, unit_labels[order][:, unit_of], given)
+    return Test(
+        value=value,
+        null95=float(np.percentile(null, 95)),
+        null_mean=float(null.mean()),
+        p_value=float((1 + np.sum(null >= value - 1e-12)) / (1 + len(null))),
+    )
+
+
+@dataclass(frozen=True)
+class LanguageSplit:
+    """How one layer's routes split by language. ``by_line``: I(route; language) against the
+    languages shuffled among the lines; ``by_type``: the same value against the languages
+    shuffled among the token types (as many Chinese types kept): is the split into English words
+    and Chinese characters more than any split of the vocabulary into two such parts? (No token
+    but <bos> occurs in both languages, so the token fixes the language: I(route; language |
+    token) is 0 by construction.) ``language_bits``: H(language), the most I can be;
+    ``token_share``: I(route; token) / H(route), how much of the routing the token alone
+    explains. ``chinese``: each expert's share of its tokens (k per token) that are Chinese,
+    (experts,); ``base_rate``: the share of the tokens that are Chinese."""
+
+    by_line: Test
+    by_type: Test
+    language_bits: float
+    token_share: float
+    chinese: np.ndarray
+    base_rate: float
+
+    @property
+    def one_language(self) -> int:
+        """How many experts take more than ``ONE_LANGUAGE`` of their tokens from one language."""
+        return int(np.sum(np.maximum(self.chinese, 1 - self.chinese) > ONE_LANGUAGE))
+
+
+def language_split(r: Routing, corpus: Corpus, layer: int, seed: int = 0) -> LanguageSplit:
+    """``LanguageSplit`` of ``layer``'s routes ``r`` over ``corpus``."""
+    lines = line_language(corpus)
+    language = lines[r.line]
+    routes = r.routes[layer]
+    types, type_of = np.unique(r.token, return_inverse=True)
+    type_language = np.array([language[type_of == t][0] for t in range(len(types))])
+    experts = r.experts[layer]
+    n_experts = int(experts.max()) + 1
+    chinese = np.array([language[(experts == e).any(axis=1)].mean() for e in range(n_experts)])
+    return LanguageSplit(
+        by_line=permutation_test(routes, lines, r.line, seed=seed),
+        by_type=permutation_test(routes, type_language, type_of, seed=seed),
+        language_bits=float(entropy(language)),
+        token_share=float(mutual_information(routes, r.token) / entropy(routes)),
+        chinese=chinese,
+        base_rate=float(language.mean()),
+    )
+
+
+def fact_lines(corpus: Corpus, language: str) -> dict[int, int]:
+    """The first line of ``corpus`` stating each fact in ``language``: {line index: fact index}."""
+    sentences = {stated(f.english, language).sentence: i for i, f in enumerate(corpus.facts)}
+    found: dict[int, int] = {}
+    for index, line in enumerate(corpus.lines):
+        if line in sentences and sentences[line] not in found.values():
+            found[index] = sentences[line]
+    return found
+
+
+def prompt_routes(model: LanguageModel, corpus: Corpus, language: str) -> np.ndarray:
+    """The experts each layer's router picks at the last token of each fact's prompt in
+    ``language`` ("is", "是": one token for every fact), (layers, facts, k)."""
+    prompts, _ = in_language(corpus, language).prompts()
+    with torch.no_grad(), router_logits(model) as logits:
+        model(prompts)
+    ks = [layer.ffn.k for layer in model.layers if isinstance(layer.ffn, MixtureOfExperts)]
+    return np.stack([picked(z[:, -1], k).numpy() for z, k in zip(logits, ks, strict=True)])
+
+
+@dataclass(frozen=True)
+class RelationSplit:
+    """How one layer's routes split by relation, in one language. ``at_prompt``: I(route;
+    relation) at the last token of the 48 prompts, the relations shuffled among the facts; that
+    token is the same for every fact, so only the context can set the route. ``in_sentence``:
+    over the tokens of the 48 fact sentences (each once), I(route; relation | token), the
+    relations shuffled among the sentences: what the relation tells of the route once the token
+    is known. ``purity``: lesson 7's purity of the prompts' routes (the share sent to their
+    relation's most common pair of experts), and ``chance_purity`` its mean over the shuffles."""
+
+    at_prompt: Test
+    in_sentence: Test
+    purity: float
+    chance_purity: float
+
+
+def route_purity(routes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Lesson 7's purity, of routes: the share of items sent to their label's most common route,
+    ``routes`` (n,) any codes, ``labels`` (n,) or (draws, n) codes 0..m-1: (draws,)."""
+    routes, n_routes = _codes(np.asarray(routes))
+    labels = np.atleast_2d(labels)
+    counts = np.zeros((len(labels), int(labels.max()) + 1, n_routes), dtype=int)
+    np.add.at(counts, (np.arange(len(labels))[:, None], labels, routes[None, :]), 1)
+    return counts.max(axis=2).sum(axis=1) / labels.shape[1]
+
+
+def relation_split(
+    model: LanguageModel, r: Routing, corpus: Corpus, layer: int, language: str, seed: int = 0
+) -> RelationSplit:
+    """``RelationSplit`` of ``layer`` in ``language``, ``r`` the routes of ``corpus``."""
+    relations = sorted({f.english.relation for f in corpus.facts})
+    relation = np.array([relations.index(f.english.relation) for f in corpus.facts])
+    at_prompt = prompt_routes(model, corpus, language)[layer]  # (facts, k)
+    lines = fact_lines(corpus, language)
+    keep = np.isin(r.line, list(lines))
+    sentence = np.array([lines[int(i)] for i in r.line[keep]])  # each token's fact
+    g = np.random.default_rng(seed)
+    shuffled = relation[np.argsort(g.random((SHUFFLES, len(relation))), axis=1)]
+    return RelationSplit(
+        at_prompt=permutation_test(route_codes(at_prompt), relation, np.arange(len(relation)),
+                                   seed=seed),
+        in_sentence=permutation_test(r.routes[layer][keep], relation, sentence,
+                                     given=r.token[keep], seed=seed),
+        purity=float(route_purity(route_codes(at_prompt), relation)[0]),
+        chance_purity=float(route_purity(route_codes(at_prompt), shuffled).mean()),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ExpertSplits:
+    """One model's ``LanguageSplit`` per layer and ``RelationSplit`` per layer and language."""
+
+    language: tuple[LanguageSplit, ...]
+    relation: dict[str, tuple[RelationSplit, ...]]
+
+
+@lru_cache(maxsize=len(SEEDS))
+def expert_splits(seed: int = 0) -> ExpertSplits:
+    """``ExpertSplits`` of the stored model of ``seed``, computed once; callers must not edit."""
+    model, corpus = stored_moe(seed), bilingual_corpus()
+    with torch_threads(1):
+        r = routing(model, corpus)
+        layers = range(r.routes.shape[0])
+        return ExpertSplits(
+            language=tuple(language_split(r, corpus, i) for i in layers),
+            relation={
+                lang: tuple(relation_split(model, r, corpus, i, lang) for i in layers)
+                for lang in LANGUAGES
+            },
+        )
+
+
+def report(seed: int) -> str:
+    """The splits of the stored model of ``seed``, a few lines per layer."""
+    splits, out = expert_splits(seed), []
+    for layer, lang in enumerate(splits.language):
+        out.append(
+            f"seed {seed} layer {layer}: language I={lang.by_line.value:.3f} of "
+            f"{lang.language_bits:.3f} bits (lines shuffled: 95% {lang.by_line.null95:.3f}, "
+            f"p={lang.by_line.p_value:.3f}; types shuffled: 95% {lang.by_type.null95:.3f}, "
+            f"mean {lang.by_type.null_mean:.3f}, p={lang.by_type.p_value:.3f}); token explains "
+            f"{lang.token_share:.0%} of the routing; Chinese share per expert "
+            f"{np.round(lang.chinese, 2).tolist()} (base {lang.base_rate:.3f}), "
+            f"{lang.one_language} experts >{ONE_LANGUAGE:.0%} one language"
+        )
+        for language, rel in splits.relation.items():
+            a, s = rel[layer].at_prompt, rel[layer].in_sentence
+            out.append(
+                f"    relation ({language}): at prompt I={a.value:.3f} (95% {a.null95:.3f}, "
+                f"p={a.p_value:.3f}), purity {rel[layer].purity:.2f} vs "
+                f"{rel[layer].chance_purity:.2f}; in sentence I(.|token)={s.value:.3f} "
+                f"(95% {s.null95:.3f}, p={s.p_value:.3f})"
+            )
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    for seed in [int(s) for s in sys.argv[1:]] or SEEDS:
+        start = time.perf_counter()
+        model, curve = train(seed)
+        size = save_model(model, settings_of(seed), curve, model_file(seed))
+        right = {lang: int(r.sum()) for lang, r in known(model).items()}
+        print(
+            f"seed {seed}: {time.perf_counter() - start:.0f} s, loss {curve[-1]:.3f}, "
+            f"facts right {right}, {size / 1e3:.0f} kB in {model_file(seed).name}",
+            flush=True,
+        )
+        print(report(seed), flush=True)
