@@ -695,3 +695,32 @@ QUANTITIES = (
     Quantity("feature edits: fact 5, first answer", *_feature_edit(5), SWEEP_DISCRETE),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
+
+
+# ---- lesson 9: the bilingual fact model's first steps
+
+
+def _bilingual_first_losses(dictionary: bool, steps: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.core.experiments.memory import train_language_model
+        from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
+
+        settings = replace(bilingual_model.settings_of(0), steps=steps)
+        corpus = bilingual.bilingual_corpus(dictionary=dictionary)
+        return {"losses": train_language_model(settings, corpus=corpus)[1]}
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments import bilingual_model
+
+        with np.load(bilingual_model.model_file(0, dictionary)) as data:
+            return {"losses": data["losses"][:steps]}
+
+    return fresh, stored
+
+
+QUANTITIES = (
+    *QUANTITIES,
+    Quantity("bilingual model: first 8 losses", *_bilingual_first_losses(False, 8)),
+    Quantity("bilingual model, dictionary: first 8 losses", *_bilingual_first_losses(True, 8)),
+)
+BY_NAME = {q.name: q for q in QUANTITIES}

@@ -69,7 +69,10 @@ def test_each_lines_language_is_read_from_its_tokens(setup):
     _, corpus = setup
     language = om.line_language(corpus)
     assert language.sum() == 384
-    assert all((line[0] > "\u2e80") == bool(lang) for line, lang in zip(corpus.lines, language))
+    assert all(
+        (line[0] > "\u2e80") == bool(lang)
+        for line, lang in zip(corpus.lines, language, strict=True)
+    )
 
 
 def test_erasing_a_facts_own_top_units_lowers_its_answer(setup):

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.facts import BOS, Corpus
 from course_lib.core.experiments.memory import (
     SETTINGS,
     Settings,
@@ -32,6 +32,7 @@ from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.lessons.l09_two_languages.experiments.bilingual import (
     LANGUAGES,
+    WORDS,
     bilingual_corpus,
     in_language,
 )
@@ -92,3 +93,19 @@ if __name__ == "__main__":
             f"seed {seed}: {time.perf_counter() - start:.0f} s, loss {curve[-1]:.3f}, "
             f"facts right {right}, {size / 1e3:.0f} kB"
         )
+
+
+def translates(model: LanguageModel, corpus: Corpus) -> dict[str, float]:
+    """How many of the dictionary's words the model translates (top-1 next token after
+    "tumen =" is 图, after "图 门 =" is tumen), each direction: {"en->zh": share, "zh->en": share}."""
+    out = {}
+    for direction, (source, target) in {"en->zh": (0, 1), "zh->en": (1, 0)}.items():
+        right = 0
+        for pair in WORDS.items():
+            words = [(pair[0],), tuple(pair[1])]
+            prompt = torch.tensor([corpus.encode((BOS, *words[source], "="))])
+            with torch.no_grad():
+                top = int(model(prompt)[0, -1].argmax())
+            right += top == corpus.encode(words[target][:1])[0]
+        out[direction] = right / len(WORDS)
+    return out

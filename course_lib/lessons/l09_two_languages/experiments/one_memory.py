@@ -10,15 +10,16 @@ probability entropy, LAPE, and their perplexity test).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from course_lib.core._validate import positive_int
-from course_lib.core.experiments.facts import Corpus
-from course_lib.core.experiments.memory import attributions, scale_units
+from course_lib.core.experiments.facts import Corpus, Fact
+from course_lib.core.experiments.memory import attributions, corpus_of, load_model
+from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.model.language_model import HiddenEdit, LanguageModel
 from course_lib.lessons.l09_two_languages.experiments.bilingual import LANGUAGES, in_language
 
@@ -57,7 +58,7 @@ def overlap(top_en: np.ndarray, top_zh: np.ndarray, corpus: Corpus, units: int) 
     m = overlap_matrix(top_en, top_zh)
     n, k = m.shape[0], top_en.shape[1]
     off = ~np.eye(n, dtype=bool)
-    facts = [f.english for f in corpus.facts]
+    facts = [getattr(f, "english", None) or f for f in corpus.facts]
     relation = np.array([[a.relation == b.relation for b in facts] for a in facts]) & off
     entity = np.array([[a.entity == b.entity for b in facts] for a in facts]) & off
     rng = np.random.default_rng(0)
@@ -87,15 +88,20 @@ def erased(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each fact asked in ``language`` with its ``chosen`` units (facts, k; flat indices) zeroed at
     the prompt's last word: p(answer) after / before - 1 and whether the answer stays top-1,
-    (facts,) each."""
+    (facts,) each. One pass: row i of the batch erases row i's units only."""
     prompts, answers = in_language(corpus, language).prompts()
+    layer, unit = np.divmod(chosen, model.d_ff)  # (facts, k) each
+    rows = np.repeat(np.arange(len(chosen)), chosen.shape[1]).reshape(chosen.shape)
+
+    def erase(index: int, h: torch.Tensor) -> torch.Tensor:
+        here = layer == index
+        h = h.clone()
+        h[rows[here], -1, unit[here]] = 0.0
+        return h
+
     before, _ = _answer(model, prompts, answers, None)
-    change, kept = np.zeros(len(before)), np.zeros(len(before), dtype=bool)
-    for i, row in enumerate(chosen):
-        edit = scale_units([divmod(int(u), model.d_ff) for u in row], 0.0)
-        p, top = _answer(model, prompts[i : i + 1], answers[i : i + 1], edit)
-        change[i], kept[i] = p[0] / before[i] - 1, top[0]
-    return change, kept
+    after, kept = _answer(model, prompts, answers, erase)
+    return after / before - 1, kept
 
 
 def other_fact(corpus: Corpus) -> np.ndarray:
@@ -197,3 +203,79 @@ def language_losses(
             logits = model(rows[:, :-1], edit)
             out.append(float(F.cross_entropy(logits.transpose(1, 2), rows[:, 1:], ignore_index=0)))
     return np.array(out)
+
+
+def subject_similarity(model: LanguageModel, corpus: Corpus, layer: int) -> tuple[float, float]:
+    """The cosine between ``layer``'s FFN hidden units at the subject's last token of an English
+    prompt and of a Chinese one: the mean over prompts about the same entity and over prompts
+    about different entities."""
+    hidden = []
+    for language in LANGUAGES:
+        view = in_language(corpus, language)
+        prompts, _ = view.prompts()
+        with torch.no_grad():
+            h = model.ffn_hidden(prompts)[layer, :, view.facts[0].subject_positions[-1]]
+        hidden.append(F.normalize(h, dim=-1))
+    cosine = (hidden[0] @ hidden[1].T).numpy()
+    entities = np.array([f.english.entity for f in corpus.facts])
+    same = entities[:, None] == entities[None, :]
+    return float(cosine[same].mean()), float(cosine[~same].mean())
+
+
+@dataclass(frozen=True)
+class Report:
+    """One model's answer to "one memory or two?": the top units' overlap, each language's
+    answer after erasing its own top units, the other language's top units of the same fact and
+    of a control fact (mean change of p(answer), share still top-1), and the subject's hidden
+    units' cosine across languages per layer (same entity, different entities)."""
+
+    overlap: Overlap
+    erasures: dict[
+        tuple[str, str], tuple[float, float]
+    ]  # (asked in, whose units) -> (change, kept)
+    subject: tuple[tuple[float, float], ...]
+
+
+def report(model: LanguageModel, corpus: Corpus, k: int = TOP) -> Report:
+    """``Report`` of ``model`` on ``corpus``'s facts."""
+    top = tops(model, corpus, k)
+    control = other_fact(corpus)
+    erasures = {}
+    for asked in LANGUAGES:
+        other = LANGUAGES[1 - LANGUAGES.index(asked)]
+        for whose, chosen in (("own", top[asked]), ("same fact", top[other]),
+                              ("other fact", top[other][control])):  # fmt: skip
+            change, kept = erased(model, corpus, asked, chosen)
+            erasures[asked, whose] = (float(change.mean()), float(kept.mean()))
+    units = len(model.layers) * model.d_ff
+    return Report(
+        overlap(top["en"], top["zh"], corpus, units),
+        erasures,
+        tuple(subject_similarity(model, corpus, layer) for layer in range(len(model.layers))),
+    )
+
+
+# ---- the test's power: lesson 6's model, each fact in two English phrasings
+
+TWO_PHRASINGS_FILE = DATA / "fact_lm_paraphrased.npz"  # lesson 6's stored model
+
+
+@dataclass(frozen=True)
+class _Asked(Fact):
+    """A fact asked with its paraphrase ("in tumen the capital is")."""
+
+    @property
+    def prompt(self) -> tuple[str, ...]:
+        return ("in", self.entity, "the", self.relation, "is")
+
+
+def phrasings_report(k: int = TOP) -> Overlap:
+    """``overlap`` of the top units of each fact's two English phrasings, in the model trained on
+    both (lesson 6's): where one memory serves two statements, the test should find it."""
+    model, settings, _ = load_model(TWO_PHRASINGS_FILE)
+    corpus = corpus_of(settings)
+    asked = replace(
+        corpus, facts=tuple(_Asked(f.entity, f.relation, f.answer) for f in corpus.facts)
+    )
+    first, second = (top_units(attributions(model, c), k) for c in (corpus, asked))
+    return overlap(first, second, corpus, len(model.layers) * model.d_ff)

@@ -1,0 +1,110 @@
+"""Trace and edit across languages: causal tracing of each language's prompts, and every edit of
+lesson 6 (``edit_sweep.METHODS``, each at its six strengths) made with one language's prompt and
+asked in both.
+
+An edit made in English is measured by ``edit_measures.measure`` on the corpus whose facts are
+stated in English, so its "paraphrase" is the Chinese prompt, read with the Chinese words of the
+old and the new answer: CounterFact's paraphrase score there is the edit's reach into the other
+language. Each fact is rewritten to one other answer of its relation (``fact_edits.new_answer``
+in the edited language's words), in each model (three seeds, without and with the
+dictionary).
+
+Sweeping 6 models x 2 directions x 48 facts takes about 20 minutes, so the results are stored:
+``python -m course_lib.lessons.l09_two_languages.experiments.cross_edits`` remakes them (a test
+remakes one fact's edits and compares).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from course_lib.core.experiments import edit_sweep
+from course_lib.core.experiments.edit_measures import METRICS
+from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
+from course_lib.core.experiments.tracing import Trace, causal_trace
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.lessons.l09_two_languages.experiments.bilingual import (
+    LANGUAGES,
+    bilingual_corpus,
+    in_language,
+)
+from course_lib.lessons.l09_two_languages.experiments.bilingual_model import SEEDS, stored_model
+
+VARIANTS = (False, True)  # without and with the dictionary
+
+
+def edits_file(dictionary: bool) -> Path:
+    return DATA / f"cross_edits{'_dictionary' if dictionary else ''}.npz"
+
+
+def trace(model: LanguageModel, language: str, dictionary: bool = False) -> Trace:
+    """Causal tracing of the FFN's output for every fact asked in ``language``: the subject's
+    tokens corrupted, one layer's FFN output at one position restored."""
+    return causal_trace(
+        model, in_language(bilingual_corpus(dictionary=dictionary), language), "ffn"
+    )
+
+
+def sweep(
+    model: LanguageModel, language: str, dictionary: bool = False, facts=None
+) -> edit_sweep.Sweep:
+    """Every fact (or ``facts``) rewritten with its ``language`` prompt by every method of lesson 6
+    at every strength; its paraphrase is the other language."""
+    corpus = in_language(bilingual_corpus(dictionary=dictionary), language)
+    return edit_sweep.sweep_edits(model, corpus, facts, answers=1)
+
+
+def _key(dictionary: bool, seed: int, language: str, method: str) -> str:
+    return f"{'dictionary' if dictionary else 'plain'}|{seed}|{language}|{method}"
+
+
+def sweep_all(dictionary: bool) -> dict[str, np.ndarray]:
+    """Every seed's sweep in both directions: {key: (48, strengths, len(METRICS))}, and each
+    model's p(new) and p(old) before the edit under "before|..." (48, 4)."""
+    out = {}
+    for seed in SEEDS:
+        model = stored_model(seed, dictionary)
+        for language in LANGUAGES:
+            start = time.perf_counter()
+            result = sweep(model, language, dictionary)
+            for method, rows in result.results.items():
+                out[_key(dictionary, seed, language, method)] = rows
+            out["before|" + _key(dictionary, seed, language, "")] = result.before
+            print(f"seed {seed}, {language}: {time.perf_counter() - start:.0f} s", flush=True)
+    return out
+
+
+def save(results: dict[str, np.ndarray], path: Path) -> int:
+    methods = tuple(m.name for m in edit_sweep.METHODS)
+    return save_npz(path, results, {"metrics": METRICS, "methods": methods, "seeds": SEEDS})
+
+
+@lru_cache(maxsize=2)
+def stored(path: Path) -> dict[str, np.ndarray]:
+    """The stored sweeps of one file, read once; callers read them, never write them."""
+    module = "course_lib.lessons.l09_two_languages.experiments.cross_edits"
+    arrays, settings = load_npz(path, "sweep of cross-lingual edits", module)
+    if settings["metrics"] != METRICS:
+        raise ValueError(f"{path} holds other metrics than edit_measures.METRICS; rebuild it")
+    return arrays
+
+
+def results(method: str, language: str, dictionary: bool = False) -> np.ndarray:
+    """One method's edits made in ``language``, every seed: (seeds, 48, strengths, METRICS)."""
+    data = stored(edits_file(dictionary))
+    return np.stack([data[_key(dictionary, seed, language, method)] for seed in SEEDS])
+
+
+def column(rows: np.ndarray, metric: str) -> np.ndarray:
+    return rows[..., METRICS.index(metric)]
+
+
+if __name__ == "__main__":  # [dictionary]: the models trained with the dictionary
+    start, dictionary = time.perf_counter(), "dictionary" in sys.argv[1:]
+    size = save(sweep_all(dictionary), edits_file(dictionary))
+    print(f"{time.perf_counter() - start:.0f} s; {size / 1e3:.0f} kB in {edits_file(dictionary)}")

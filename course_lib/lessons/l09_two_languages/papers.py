@@ -1,0 +1,35 @@
+"""Lesson 9's papers: the settings and numbers it compares with its own, each defined once.
+Imports nothing of the course."""
+
+# Tang et al. 2024 (Language-Specific Neurons: The Key to Multilingual Capabilities in Large
+# Language Models, ACL), and their code (RUCAIBox/Language-Specific-Neurons, identify.py): a
+# neuron's activation probability in a language is the share of that language's tokens where its
+# value after the activation function is above 0; LAPE is the entropy of those probabilities
+# normalised over the languages; kept: the 1 % of all FFN neurons with the lowest LAPE among those
+# whose probability in some language is above the 95th percentile of all probabilities; assigned to
+# every language above that bar. Found "primarily situated in the models' top and bottom layers";
+# deactivating a language's neurons raises that language's perplexity far more than others'.
+TANG_2024 = {"lowest share": 0.01, "frequency quantile": 0.95}
+# Chen et al. 2024 (Journey to the Center of the Knowledge Neurons, AAAI), and their code
+# (heng840/AMIG, get_cross_language_neurons.py): a fact's language-independent knowledge neurons
+# are the intersection of its English and its Chinese knowledge neurons (found by their AMIG
+# attribution in m-BERT and m-GPT, on mLAMA); editing them edits the fact in both languages.
+CHEN_2024 = {"languages": ("en", "zh")}
+# Wang et al. 2023 (Cross-Lingual Knowledge Editing in Large Language Models), Bi-ZsRE, their
+# repository's updated results (krystalan/Bi-ZsRE README) for Chinese-LLaMA-7B edited with
+# English prompts: generality (the edited fact asked another way) as exact match (EM, %), asked in
+# English and asked in Chinese.
+WANG_2023 = {
+    "ROME, en edit, EM asked in English": 87.85,
+    "ROME, en edit, EM asked in Chinese": 6.75,
+    "MEMIT, en edit, EM asked in English": 81.97,
+    "MEMIT, en edit, EM asked in Chinese": 6.75,
+    "ROME, zh edit, EM asked in Chinese": 39.92,
+    "ROME, zh edit, EM asked in English": 8.87,
+}
+# Anthropic 2025 (Lindsey et al., On the Biology of a Large Language Model; and the companion post
+# "Tracing the thoughts of a large language model"): features at the beginning and end of the
+# model are language-specific, those in the middle more language-agnostic; "Claude 3.5 Haiku
+# sharing more than twice the proportion of its features between languages as compared to a
+# smaller model".
+ANTHROPIC_2025 = {"shared features, larger over smaller model, at least": 2.0}

@@ -1,0 +1,48 @@
+"""Lesson 9's questions, asked with ``ask(key)`` (see ``course_lib.core.questions``)."""
+
+from __future__ import annotations
+
+from course_lib.core.i18n import N_
+from course_lib.core.questions import Choice, Question
+
+QUESTIONS = (
+    Question(
+        "dictionary",
+        "explain",
+        N_(
+            "With the dictionary, the model translates every name both ways, and still keeps each "
+            "fact once per language. What does that show?"
+        ),
+        (
+            Choice(
+                N_("that knowing a word's translation does not make one memory, in this model"),
+                N_(
+                    "Right: the link between the words was learned, and the facts stayed apart. "
+                    "Other links (facts stated across languages, a larger model) are not tested."
+                ),
+                correct=True,
+            ),
+            Choice(
+                N_("that multilingual models keep one memory per language"),
+                N_(
+                    "Chen et al. find shared knowledge neurons in real multilingual models; one "
+                    "two-layer model on 48 facts cannot speak for them."
+                ),
+            ),
+            Choice(
+                N_("that the dictionary was too small to be learned"),
+                N_(
+                    "The model answers every dictionary entry both ways: it was learned. What it "
+                    "did not do is store the facts once."
+                ),
+            ),
+            Choice(
+                N_("that the attribution cannot find shared units"),
+                N_(
+                    "The same test finds the memory two English phrasings share (lesson 6's "
+                    "model): it has the power to find sharing where there is some."
+                ),
+            ),
+        ),
+    ),
+)

@@ -1,0 +1,106 @@
+"""Lesson 9's checkers pass the reference, name each typical mistake, and never break Run All."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.lessons.l09_two_languages import checks
+from course_lib.lessons.l09_two_languages.experiments.one_memory import ACTIVE, lape
+
+
+def _entropy(q):
+    return -(q * np.log(np.where(q > 0, q, 1.0))).sum(-1)
+
+
+def test_lape_passes_the_reference_and_a_torch_version():
+    assert checks.check_lape(lape).passed
+
+    def in_torch(p):
+        q = torch.as_tensor(p) / torch.as_tensor(p).sum(-1, keepdim=True).clamp_min(1e-300)
+        return -(q * torch.where(q > 0, q, torch.ones_like(q)).log()).sum(-1)
+
+    assert checks.check_lape(in_torch).passed
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (lambda p: _entropy(p), "not normalised"),
+        (lambda p: _entropy(p / p.sum(1, keepdims=True).clip(1e-300)), "over the units"),
+        (lambda p: lape(p) / np.log(2), "in bits"),
+        (lambda p: -lape(p), "sign is missing"),
+        (lambda p: -((p / p.sum(-1, keepdims=True)) * np.log(p / p.sum(-1, keepdims=True))).sum(-1),
+         "NaN"),
+        (lambda p: lape(p)[..., None], "shape"),
+        (lambda p: None, "returned None"),
+    ],
+)
+def test_lape_names_each_typical_mistake(wrong, hint):
+    with np.errstate(all="ignore"):
+        result = checks.check_lape(wrong)
+    assert result.status == "failed" and hint in result.message
+
+
+def test_a_stub_is_not_attempted():
+    def stub(*_):
+        raise NotImplementedError
+
+    assert checks.check_lape(stub).status == "not attempted"
+    assert checks.check_activation_fix(stub).status == "not attempted"
+    assert checks.check_crossing_prediction(stub, 0, 48).status == "not attempted"
+
+
+def _counted(hidden, tokens, language, counted):
+    out = []
+    for lang in (0, 1):
+        mask = counted * torch.from_numpy(language == lang).double()[:, None]
+        out.append(((hidden > ACTIVE).double() * mask[..., None]).sum((0, 1)) / mask.sum())
+    return torch.stack(out, -1)
+
+
+def test_the_fixed_activation_probability_passes_and_the_bugs_are_named():
+    def fixed(hidden, tokens, language):
+        real = (tokens != 0).double()
+        real[:, 0] = 0
+        return _counted(hidden, tokens, language, real)
+
+    assert checks.check_activation_fix(fixed).passed
+    padding = checks.check_activation_fix(
+        lambda h, t, lang: _counted(h, t, lang, torch.ones(t.shape, dtype=torch.float64))
+    )
+    assert padding.status == "failed" and "padding" in padding.message
+    bos = checks.check_activation_fix(lambda h, t, lang: _counted(h, t, lang, (t != 0).double()))
+    assert bos.status == "failed" and "<bos>" in bos.message
+    zero = checks.check_activation_fix(lambda h, t, lang: _counted(h, t, lang, (t != 0).double()) * 0)
+    assert zero.status == "failed" and "differ" in zero.message
+
+
+def test_the_cases_have_padding_that_fires_and_lines_of_both_languages():
+    hidden, tokens, language = checks.activation_case(0)
+    assert (tokens == 0).any() and (hidden[tokens == 0] > ACTIVE).any()
+    assert set(language.tolist()) == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("guess", "status", "says"),
+    [(3, "passed", "measured: 1 of 48"), (20, "failed", "Too many"), (0, "passed", "measured")],
+)
+def test_the_prediction_passes_near_the_measured_count_and_says_which_way_it_missed(
+    guess, status, says
+):
+    result = checks.check_crossing_prediction(lambda: guess, 1, 48)
+    assert result.status == status and says in result.message
+
+
+def test_a_prediction_that_is_not_a_count_is_named():
+    result = checks.check_crossing_prediction(lambda: "half", 1, 48)
+    assert result.status == "failed" and "a number from 0 to 48" in result.message
+    low = checks.check_crossing_prediction(lambda: 0, 30, 48)
+    assert low.status == "failed" and "Too few" in low.message
+
+
+def test_a_measured_count_above_the_edits_is_refused():
+    with pytest.raises(ValueError, match="measured must be at most edits=48, got 50"):
+        checks.check_crossing_prediction(lambda: 1, 50, 48)
