@@ -46,16 +46,18 @@ def _read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarra
     vocab); every fact's top word (first phrasing); the filler lines' next-word loss. One forward
     pass: the prompts, padded after their last word (the model is causal, so padding after a
     word never changes what it predicts there), beside the filler lines."""
-    prompts = torch.cat([corpus.prompts(paraphrased)[0] for paraphrased in (False, True)])
-    filler = filler_tokens(corpus)
-    width = max(prompts.shape[1], filler.shape[1] - 1)
-    batch = torch.zeros(len(prompts) + len(filler), width, dtype=prompts.dtype)
-    batch[: len(prompts), : prompts.shape[1]] = prompts
-    batch[len(prompts) :, : filler.shape[1] - 1] = filler[:, :-1]
+    phrasings = [corpus.prompts(paraphrased)[0] for paraphrased in (False, True)]  # may differ
+    n, filler = len(corpus.facts), filler_tokens(corpus)  # in length (another language's)
+    width = max(*(p.shape[1] for p in phrasings), filler.shape[1] - 1)
+    batch = torch.zeros(2 * n + len(filler), width, dtype=filler.dtype)
+    for i, prompts in enumerate(phrasings):
+        batch[i * n : (i + 1) * n, : prompts.shape[1]] = prompts
+    batch[2 * n :, : filler.shape[1] - 1] = filler[:, :-1]
     with torch.no_grad():
         logits = model(batch)
-        p = logits[: len(prompts), prompts.shape[1] - 1].softmax(-1)
-        lines = logits[len(prompts) :, : filler.shape[1] - 1]
+        p = torch.cat([logits[i * n : (i + 1) * n, prompts.shape[1] - 1]
+                       for i, prompts in enumerate(phrasings)]).softmax(-1)  # fmt: skip
+        lines = logits[2 * n :, : filler.shape[1] - 1]
         loss = F.cross_entropy(lines.transpose(1, 2), filler[:, 1:], ignore_index=0)
     return p, p[: len(corpus.facts)].argmax(-1).numpy(), float(loss)
 
