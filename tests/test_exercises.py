@@ -274,13 +274,13 @@ def _lesson_names(lesson: str) -> dict:
         return {}
     import copy
 
-    from course_lib.core.experiments import fact_edits
+    from course_lib.core.experiments import edit_methods, fact_edits
     from course_lib.lessons import l06_locating_and_editing
 
     model, corpus = l06_locating_and_editing.editing.paraphrased_model()
     prompts = corpus.prompts()[0]
     names = {"model": model, "corpus": corpus, "prompts": prompts, "copy": copy,
-             "fact_edits": fact_edits}  # fmt: skip
+             "fact_edits": fact_edits, "edit_methods": edit_methods}  # fmt: skip
     return names | {"last": prompts.shape[1] - 1}
 
 
