@@ -24,10 +24,13 @@ English and in Chinese.
 - test "one memory or two" three ways: the units that carry a fact in each language, what erasing
   one language's units does to the other, and how alike the model reads one entity in both;
 - apply Tang et al.'s test for language-specific neurons (LAPE) and their perplexity test;
-- try to join the two memories with a bilingual dictionary, and say what that intervention shows.
+- try to join the two memories with a bilingual dictionary, and say what that intervention shows;
+- edit a fact in one language with lesson 6's methods at matched strength, and measure whether
+  the edit reaches the other;
+- test whether a mixture of experts routes by language.
 
-**Prerequisites:** lesson 5 (attribution, knowledge neurons, the fact model); lesson 6 for the
-edits (section 4).
+**Prerequisites:** lesson 5 (attribution, knowledge neurons, the fact model); lesson 6 for
+tracing and the edits (sections 4 and 5); lesson 7 for the experts (section 6).
 **Time:** about 60 minutes.
 ''')
 
@@ -38,13 +41,17 @@ import torch
 
 from course_lib import seed_everything
 from course_lib.core.claims import claim, show, show_source, show_table
+from course_lib.core.experiments import edit_measures, edit_sweep
 from course_lib.core.i18n import tr
+from course_lib.core.widgets import build
+from course_lib.core.widgets.quiz import ask
 from course_lib.lessons import l09_two_languages as lesson
-from course_lib.lessons.l09_two_languages.papers import ANTHROPIC_2025, TANG_2024, WANG_2023
+from course_lib.lessons.l09_two_languages.papers import BANDARKAR_2025, WANG_2023
 
 seed_everything(0)
 torch.set_num_threads(1)  # small models: one thread beats waking the other
 bilingual, models = lesson.bilingual, lesson.bilingual_model
+demo = {d.name: d for d in lesson.demos.demos()}
 ''')
 
 md(r'''

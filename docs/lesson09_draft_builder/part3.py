@@ -59,13 +59,26 @@ for seed, r in linked_reports.items():
 code(r'''
 gap = max(abs(r.erasures[a, "same fact"][0] - r.erasures[a, "other fact"][0])
           for r in linked_reports.values() for a in ("en", "zh"))  # fmt: skip
-alike = max(abs(r.subject[layer][0] - r.subject[layer][1])
-            for r in linked_reports.values() for layer in (0, 1))  # fmt: skip
-claim("still two memories: in every seed, the same fact's top units overlap no more than chance "
-      "pairings (p above 0.05), erasing the other language's units of the same fact hurts no "
-      "more than another fact's, and one entity's two names are read no more alike",
-      all(r.overlap.p_value > 0.05 for r in linked_reports.values()) and gap < 0.05
-      and alike < 0.02)  # fmt: skip
+claim("in every seed, the same fact's top units overlap no more than chance pairings of facts "
+      "(p above 0.05)", all(r.overlap.p_value > 0.05 for r in linked_reports.values()))
+claim("and erasing the other language's units of the same fact hurts no more than erasing "
+      "another fact's", gap < 0.05, "the two means at most {g:.0%} apart", g=gap)  # fmt: skip
+show_table(HEADS, subject_rows(linked_reports), FORMAT)
+''')
+
+code(r'''
+linked_subjects = [s for r in linked_reports.values() for s in r.subject]
+found = [s for s in linked_subjects if s.p_value < 0.05]
+claim("the permutation test finds a gap in one seed and layer of the six, seed 2's layer 0",
+      len(found) == 1 and found[0] is linked_reports[2].subject[0],
+      "gap {g:+.3f}, p {p:.3f}", g=found[0].gap, p=found[0].p_value)  # fmt: skip
+everywhere = 1 - 0.95 ** (2 * len(linked_subjects))
+show("were the 12 tests (six here, six above) independent, with no effect anywhere, at least one "
+     "p below 0.05 would come in {x:.0%} of runs", x=everywhere)  # fmt: skip
+claim("that gap, the largest with the dictionary, is smaller than the smallest gap within English",
+      max(s.gap for s in linked_subjects) < min(s.english_gap for s in linked_subjects),
+      "{a:+.3f} against {b:+.3f}", a=max(s.gap for s in linked_subjects),
+      b=min(s.english_gap for s in linked_subjects))  # fmt: skip
 ''')
 
 code(r'''
@@ -78,8 +91,21 @@ lesson.figures.overlap_figure(bars, chance=10 * 10 / 512, k=10)
 ''')
 
 md(r'''
-The model learned the dictionary, every word both ways, and still keeps each fact twice: knowing
-that 图门 is tumen does not make it store tumen's capital once. In this model, at this size, a
+### Exercise 3 · explain: what the dictionary shows
+''')
+
+code(r'''
+# NBVAL_IGNORE_OUTPUT
+# A live widget; nbval cannot compare it
+ask("dictionary")
+''')
+
+md(r'''
+The model learned the dictionary, every word both ways, and still keeps each fact twice: in no
+seed do the same fact's two statements share its units, or lean on each other's. Knowing that
+图门 is tumen does not make it store tumen's capital once. At most it reads the two names a little
+more alike, in one seed and one layer, by a gap smaller than any within English, and as often as
+twelve tests with no effect would give one such p. In this model, at this size, a
 link between the words is not a shared memory. What the intervention does not test: more data
 that states facts across the languages (a mixed sentence, a translated paragraph), a larger model
 (Anthropic's finding is about scale), or facts learned in one language only and asked in the other.

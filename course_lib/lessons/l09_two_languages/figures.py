@@ -29,7 +29,7 @@ def overlap_figure(models: dict[str, tuple[float, float]], chance: float, k: int
     for i, (a, b) in enumerate(zip(same, different, strict=True)):
         ax.text(i - 0.2, a, f"{a:.1f}", ha="center", va="bottom", fontsize=7)
         ax.text(i + 0.2, b, f"{b:.1f}", ha="center", va="bottom", fontsize=7)
-    ax.set_xticks(x, list(models), fontsize=7)
+    ax.set_xticks(x, [label.replace(", ", ",\n") for label in models], fontsize=7)
     ax.set_ylim(0, k)
     ax.set_ylabel(tr("shared units of the top {k}", k=k), fontsize=8)
     ax.legend(fontsize=7, loc="upper left")
@@ -47,7 +47,7 @@ def trace_pair_figure(effects: dict[str, np.ndarray], words: dict[str, list[str]
         ax.imshow(effect, cmap="Blues", vmin=0, vmax=1, aspect="auto")
         for (row, position), value in np.ndenumerate(effect):
             colour = "white" if value > 0.6 else PALETTE[-1]
-            ax.text(position, row, f"{value:.2f}", ha="center", va="center", color=colour,
+            ax.text(position, row, f"{value + 0.0:.2f}".replace("-0.00", "0.00"), ha="center", va="center", color=colour,
                     fontsize=7)  # fmt: skip
         ax.set_xticks(range(len(words[language])), words[language], fontsize=7)
         ax.set_yticks(range(effect.shape[0]), [tr("layer {i}", i=i) for i in range(len(effect))],

@@ -33,3 +33,8 @@ WANG_2023 = {
 # sharing more than twice the proportion of its features between languages as compared to a
 # smaller model".
 ANTHROPIC_2025 = {"shared features, larger over smaller model, at least": 2.0}
+# Bandarkar et al. 2025 (Multilingual Routing in Mixture-of-Experts, ICLR 2026), abstract: MoE
+# language models "route tokens in language-specific ways in the early and late decoder layers
+# but exhibit significant cross-lingual routing alignment in middle layers"; their measure is the
+# divergence between the routing distributions of parallel sentences, not a mutual information.
+BANDARKAR_2025 = {"language-specific routing": ("early layers", "late layers")}

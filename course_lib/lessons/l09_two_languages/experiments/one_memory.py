@@ -205,21 +205,58 @@ def language_losses(
     return np.array(out)
 
 
-def subject_similarity(model: LanguageModel, corpus: Corpus, layer: int) -> tuple[float, float]:
-    """The cosine between ``layer``'s FFN hidden units at the subject's last token of an English
-    prompt and of a Chinese one: the mean over prompts about the same entity and over prompts
-    about different entities."""
-    hidden = []
+@dataclass(frozen=True)
+class Subject:
+    """How alike one layer reads an entity's two names, at the subject's last token: the mean
+    cosine of its FFN hidden units between an English and a Chinese prompt about the same entity
+    and about different entities; the permutation p-value of their gap (the entities' Chinese
+    names shuffled); and, for scale, the same gap within English (prompts of one entity's other
+    relations against other entities')."""
+
+    same: float
+    different: float
+    p_value: float
+    english_gap: float
+
+    @property
+    def gap(self) -> float:
+        return self.same - self.different
+
+
+def subject_similarity(
+    model: LanguageModel, corpus: Corpus, layer: int, draws: int = 1000
+) -> Subject:
+    """``Subject`` of ``layer`` over ``corpus``'s facts."""
+    hidden = {}
     for language in LANGUAGES:
         view = in_language(corpus, language)
         prompts, _ = view.prompts()
         with torch.no_grad():
             h = model.ffn_hidden(prompts)[layer, :, view.facts[0].subject_positions[-1]]
-        hidden.append(F.normalize(h, dim=-1))
-    cosine = (hidden[0] @ hidden[1].T).numpy()
+        hidden[language] = F.normalize(h, dim=-1)
+    across = (hidden["en"] @ hidden["zh"].T).numpy()
+    within = (hidden["en"] @ hidden["en"].T).numpy()
     entities = np.array([f.english.entity for f in corpus.facts])
+    names = np.unique(entities)
+
+    def gap(cosine: np.ndarray, chinese: np.ndarray, keep: np.ndarray) -> float:
+        same = entities[:, None] == chinese[None, :]
+        return float(cosine[same & keep].mean() - cosine[~same].mean())
+
+    everything = np.ones_like(across, dtype=bool)
+    measured = gap(across, entities, everything)
+    rng = np.random.default_rng(0)
+    shuffled = []
+    for _ in range(draws):
+        renamed = dict(zip(names, rng.permutation(names), strict=True))
+        shuffled.append(gap(across, np.array([renamed[e] for e in entities]), everything))
     same = entities[:, None] == entities[None, :]
-    return float(cosine[same].mean()), float(cosine[~same].mean())
+    return Subject(
+        same=float(across[same].mean()),
+        different=float(across[~same].mean()),
+        p_value=float((1 + sum(s >= measured for s in shuffled)) / (1 + draws)),
+        english_gap=gap(within, entities, ~np.eye(len(entities), dtype=bool)),
+    )
 
 
 @dataclass(frozen=True)
@@ -227,13 +264,13 @@ class Report:
     """One model's answer to "one memory or two?": the top units' overlap, each language's
     answer after erasing its own top units, the other language's top units of the same fact and
     of a control fact (mean change of p(answer), share still top-1), and the subject's hidden
-    units' cosine across languages per layer (same entity, different entities)."""
+    units' cosine across languages per layer (``Subject``)."""
 
     overlap: Overlap
     erasures: dict[
         tuple[str, str], tuple[float, float]
     ]  # (asked in, whose units) -> (change, kept)
-    subject: tuple[tuple[float, float], ...]
+    subject: tuple[Subject, ...]  # per layer
 
 
 def report(model: LanguageModel, corpus: Corpus, k: int = TOP) -> Report:
