@@ -468,6 +468,8 @@ CODE_WORDS = {
     "Hase", "FT", "KN", "ES", "PS", "NS",  # a paper, the editing baselines and scores by name
     "logit", "std",  # the measures lesson 5 names
     "Elhage", "Bricken", "Gao", "SAE", "TopK",  # lesson 8: papers and method names
+    "Chen", "Tang", "Wang", "Anthropic", "Bandarkar", "LAPE", "EM",  # lesson 9: papers, measures
+    "Claude", "Haiku", "LLaMA", "BLOOM",  # and the models the papers studied
 }  # fmt: skip
 # a model's name, the paper's name of the block, and the probability lesson 5 measures
 KEPT_PHRASES = ("GPT-2 small", "Mixtral 8x7B", "Mistral 7B", "Add & Norm", "p(answer)")

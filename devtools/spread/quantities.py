@@ -718,8 +718,26 @@ def _bilingual_first_losses(dictionary: bool, steps: int) -> tuple[Callable, Cal
     return fresh, stored
 
 
+def _bilingual_experts_first_losses(steps: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.core.experiments.memory import train_language_model
+        from course_lib.lessons.l09_two_languages.experiments import bilingual, experts
+
+        settings = replace(experts.settings_of(0), steps=steps)
+        return {"losses": train_language_model(settings, corpus=bilingual.bilingual_corpus())[1]}
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments import experts
+
+        with np.load(experts.model_file(0)) as data:
+            return {"losses": data["losses"][:steps]}
+
+    return fresh, stored
+
+
 QUANTITIES = (
     *QUANTITIES,
+    Quantity("bilingual experts: first 8 losses", *_bilingual_experts_first_losses(8)),
     Quantity("bilingual model: first 8 losses", *_bilingual_first_losses(False, 8)),
     Quantity("bilingual model, dictionary: first 8 losses", *_bilingual_first_losses(True, 8)),
 )

@@ -12,7 +12,7 @@ LESSON = Lesson(
     goal=N_(
         "train lesson 5's fact model on its facts in English and in Chinese, find whether the same FFN units store a fact in both languages, and whether an edit made in one language reaches the other"
     ),
-    mechanisms=(),
+    mechanisms=("memory.overlap_matrix", "memory.erased", "activation_probability", "lape"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

@@ -64,8 +64,9 @@ def _cross_edit_data(prompt: str, edited_in: str, method: str, _: str) -> CrossE
     new = {lang: views[lang].facts[source].answer for lang in LANGUAGES}  # and its translation
     knob = BY_NAME[method]
     return CrossEdit(
-        prompts=tuple({"en": " ", "zh": ""}[lang].join(views[lang].facts[fact].prompt)
-                      for lang in LANGUAGES),  # fmt: skip
+        prompts=tuple(
+            {"en": " ", "zh": ""}[lang].join(views[lang].facts[fact].prompt) for lang in LANGUAGES
+        ),  # fmt: skip
         old=tuple(views[lang].facts[fact].answer for lang in LANGUAGES),
         new=tuple(new[lang] for lang in LANGUAGES),
         edited_in=edited_in,

@@ -31,8 +31,12 @@ def test_lape_passes_the_reference_and_a_torch_version():
         (lambda p: _entropy(p / p.sum(1, keepdims=True).clip(1e-300)), "over the units"),
         (lambda p: lape(p) / np.log(2), "in bits"),
         (lambda p: -lape(p), "sign is missing"),
-        (lambda p: -((p / p.sum(-1, keepdims=True)) * np.log(p / p.sum(-1, keepdims=True))).sum(-1),
-         "NaN"),
+        (
+            lambda p: (
+                -((p / p.sum(-1, keepdims=True)) * np.log(p / p.sum(-1, keepdims=True))).sum(-1)
+            ),
+            "NaN",
+        ),
         (lambda p: lape(p)[..., None], "shape"),
         (lambda p: None, "returned None"),
     ],
@@ -73,7 +77,9 @@ def test_the_fixed_activation_probability_passes_and_the_bugs_are_named():
     assert padding.status == "failed" and "padding" in padding.message
     bos = checks.check_activation_fix(lambda h, t, lang: _counted(h, t, lang, (t != 0).double()))
     assert bos.status == "failed" and "<bos>" in bos.message
-    zero = checks.check_activation_fix(lambda h, t, lang: _counted(h, t, lang, (t != 0).double()) * 0)
+    zero = checks.check_activation_fix(
+        lambda h, t, lang: _counted(h, t, lang, (t != 0).double()) * 0
+    )
     assert zero.status == "failed" and "differ" in zero.message
 
 

@@ -110,3 +110,36 @@ def test_the_language_loss_is_the_next_token_loss_on_its_lines(setup):
     assert losses[0] == pytest.approx(float(expected))
     worse = om.language_losses(model, corpus, [(0, u) for u in range(128)])
     assert (worse > losses).all()
+
+
+class _ReadsTheEntity:
+    """A stand-in model whose FFN hidden units at every position are one vector per token id
+    (layer 0), or per entity when ``shared``: an entity's English and Chinese names map to one
+    vector, as one memory would read them."""
+
+    def __init__(self, corpus, shared: bool):
+        g = torch.Generator().manual_seed(0)
+        entities = sorted({f.english.entity for f in corpus.facts})
+        vectors = {e: torch.randn(16, generator=g, dtype=torch.float64) for e in entities}
+        self.of_token = torch.randn(
+            len(corpus.vocabulary) + 1, 16, generator=g, dtype=torch.float64
+        )
+        if shared:
+            for entity in entities:
+                for name in (entity, bl.WORDS[entity][-1]):
+                    self.of_token[corpus.encode([name])[0]] = vectors[entity]
+
+    def ffn_hidden(self, tokens):
+        return self.of_token[tokens][None]  # (1 layer, lines, L, 16)
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_the_subject_gap_finds_one_reading_where_there_is_one(setup, shared):
+    _, corpus = setup
+    found = om.subject_similarity(_ReadsTheEntity(corpus, shared), corpus, 0, draws=200)
+    if shared:  # the same entity: cosine 1 across languages (bar a last character two Chinese
+        # names share, mapped to the later entity); different ones: random vectors
+        assert found.same > 0.9 and found.gap > 0.5 and found.p_value < 0.01
+    else:
+        assert abs(found.gap) < 0.1 and found.p_value > 0.05
+    assert found.english_gap > 0.5  # within English, one entity's prompts end on one token

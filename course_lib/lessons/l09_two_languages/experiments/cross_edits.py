@@ -100,6 +100,14 @@ def results(method: str, language: str, dictionary: bool = False) -> np.ndarray:
     return np.stack([data[_key(dictionary, seed, language, method)] for seed in SEEDS])
 
 
+def before(language: str, dictionary: bool = False) -> np.ndarray:
+    """Each model's reading before any edit made in ``language``, every seed: (seeds, 48,
+    len(edit_sweep.BEFORE)): p(new) and p(old) after the edited prompt, then after the other
+    language's."""
+    data = stored(edits_file(dictionary))
+    return np.stack([data["before|" + _key(dictionary, seed, language, "")] for seed in SEEDS])
+
+
 def column(rows: np.ndarray, metric: str) -> np.ndarray:
     return rows[..., METRICS.index(metric)]
 
