@@ -158,10 +158,9 @@ def check_crossing_prediction(fn: Callable, measured: int, edits: int) -> CheckR
                           n=edits, got=got))  # fmt: skip
         found = tr("measured: {m} of {n}", m=measured, n=edits)
         if got > measured + PREDICTION_TOLERANCE:
-            raise Hint(found + tr(". Too many: the edit rewrites the English memory only; the "
-                                  "Chinese prompt reads its own."))  # fmt: skip
+            raise Hint(found + tr(". Too many: the Chinese prompt's answer hardly moved."))
         if got < measured - PREDICTION_TOLERANCE:
             raise Hint(found + tr(". Too few."))
-        return found + tr(". The two languages keep two memories, and an edit reaches one.")
+        return found + tr(". The edit stayed in its language.")
 
     return run_check(N_("crossing prediction"), check)

@@ -39,8 +39,9 @@ QUESTIONS = (
             Choice(
                 N_("that the attribution cannot find shared units"),
                 N_(
-                    "The same test finds the memory two English phrasings share (lesson 6's "
-                    "model): it has the power to find sharing where there is some."
+                    "It resolves a fraction of a unit, and on lesson 6's model it finds what two "
+                    "phrasings of a fact share beyond their answer: it has the power to find "
+                    "sharing of that size."
                 ),
             ),
         ),

@@ -122,3 +122,13 @@ def test_in_every_layer_the_routes_lean_by_language_beyond_the_tokens_yet_no_exp
 def test_a_seed_outside_the_stored_ones_is_named():
     with pytest.raises(ValueError, match=r"seed must be one of \[0, 1, 2\], got 7"):
         ex.stored_moe(7)
+
+
+def test_route_agreement_finds_shared_routes_and_none_in_independent_ones():
+    g = np.random.default_rng(0)
+    english = np.stack([g.permutation(4)[:2] for _ in range(48)])
+    shared = ex.route_agreement(english, english[:, ::-1])  # the same pair, in another order
+    assert shared.same == 1.0 and shared.p_value == pytest.approx(1 / 1001)
+    assert 0.1 < shared.chance < 0.3  # six pairs of four experts: about 1/6 by chance
+    other = np.stack([g.permutation(4)[:2] for _ in range(48)])
+    assert ex.route_agreement(english, other).p_value > 0.05

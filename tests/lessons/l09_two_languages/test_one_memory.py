@@ -142,3 +142,18 @@ def test_the_subject_gap_finds_one_reading_where_there_is_one(setup, shared):
         assert found.same > 0.9 and found.gap > 0.5 and found.p_value < 0.01
     else:
         assert abs(found.gap) < 0.1 and found.p_value > 0.05
+
+
+def test_the_random_baseline_is_the_loss_rise_of_each_draws_units(setup):
+    model, corpus = setup
+    rises = om.random_units_rise(model, corpus, 3, "zh", draws=12, seed=5)
+    rng = np.random.default_rng(5)
+    draws = [rng.choice(512, 3, replace=False) for _ in range(12)]  # draw i: the i-th choice
+    base = om.language_losses(model, corpus)
+    for i in (0, 11):  # the first draw, and one in the second batch of draws
+        units = [divmod(int(u), 256) for u in draws[i]]
+        expected = om.language_losses(model, corpus, units) - base
+        assert rises[i] == pytest.approx(expected[1], abs=1e-10)
+    assert rises.shape == (12,) and rises.mean() > 0  # units zeroed at random cost on average
+    with pytest.raises(ValueError, match="language"):
+        om.random_units_rise(model, corpus, 3, "fr")

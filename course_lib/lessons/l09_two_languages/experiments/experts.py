@@ -263,6 +263,28 @@ def prompt_routes(model: LanguageModel, corpus: Corpus, language: str) -> np.nda
 
 
 @dataclass(frozen=True)
+class Agreement:
+    """Whether a fact's English and Chinese prompts take the same route at their last token:
+    ``same`` the share of facts whose two prompts go to the same experts, ``chance`` its mean
+    when each English prompt is paired with a random Chinese one, and the permutation p-value."""
+
+    same: float
+    chance: float
+    p_value: float
+
+
+def route_agreement(
+    english: np.ndarray, chinese: np.ndarray, shuffles: int = SHUFFLES, seed: int = 0
+) -> Agreement:
+    """``Agreement`` of the routes (facts, k) of the same facts' English and Chinese prompts."""
+    en, zh = route_codes(english), route_codes(chinese)
+    same = float((en == zh).mean())
+    g = np.random.default_rng(seed)
+    null = np.array([(en == zh[g.permutation(len(zh))]).mean() for _ in range(shuffles)])
+    return Agreement(same, float(null.mean()), float((1 + (null >= same).sum()) / (1 + shuffles)))
+
+
+@dataclass(frozen=True)
 class RelationSplit:
     """How one layer's routes split by relation, in one language. ``at_prompt``: I(route;
     relation) at the last token of the 48 prompts, the relations shuffled among the facts; that
