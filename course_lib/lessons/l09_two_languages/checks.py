@@ -111,9 +111,14 @@ def activation_case(seed: int) -> tuple[torch.Tensor, torch.Tensor, np.ndarray]:
 
 
 def _activation_suspects(hidden, tokens, language) -> dict[str, torch.Tensor]:
+    everywhere = torch.ones(tokens.shape, dtype=torch.float64)
+    but_bos = everywhere.clone()
+    but_bos[:, 0] = 0
     return {
+        tr("padding and <bos> are both counted: leave out the positions where the token is <pad> "
+           "(id 0), and position 0"): _shares(hidden, everywhere, language),
         tr("padding is still counted: the mask must leave out the positions where the token is "
-           "<pad> (id 0)"): _shares(hidden, torch.ones(tokens.shape, dtype=torch.float64), language),
+           "<pad> (id 0)"): _shares(hidden, but_bos, language),
         tr("<bos> is still counted: it is the same token in both languages, so leave out "
            "position 0"): _shares(hidden, (tokens != 0).double(), language),
     }  # fmt: skip

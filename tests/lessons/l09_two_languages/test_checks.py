@@ -74,7 +74,15 @@ def test_the_fixed_activation_probability_passes_and_the_bugs_are_named():
     padding = checks.check_activation_fix(
         lambda h, t, lang: _counted(h, t, lang, torch.ones(t.shape, dtype=torch.float64))
     )
-    assert padding.status == "failed" and "padding" in padding.message
+    assert padding.status == "failed" and "padding and <bos>" in padding.message
+
+    def padding_only(hidden, tokens, language):  # the notebook's planted bug
+        counted = torch.ones(tokens.shape, dtype=torch.float64)
+        counted[:, 0] = 0
+        return _counted(hidden, tokens, language, counted)
+
+    planted = checks.check_activation_fix(padding_only)
+    assert planted.status == "failed" and "padding is still counted" in planted.message
     bos = checks.check_activation_fix(lambda h, t, lang: _counted(h, t, lang, (t != 0).double()))
     assert bos.status == "failed" and "<bos>" in bos.message
     zero = checks.check_activation_fix(
