@@ -26,8 +26,9 @@ MESSAGES: dict[str, str] = {
         "模型对词典的每个词条都能双向答对：词典是学会了的。它没有做到的，是把事实只存一份。"
     ),
     "that the attribution cannot find shared units": "说明归因找不出共用的单元",
-    "The same test finds the memory two English phrasings share (lesson 6's model): it has the power to find sharing where there is some.": (
-        "同样的检验能找出两种英文句式共用的记忆（第 6 课的模型）：只要确有共用，它就有能力找到。"
+    "It resolves a fraction of a unit, and on lesson 6's model it finds what two phrasings of a fact share beyond their answer: it has the power to find sharing of that size.": (
+        "这个检验能分辨不到一个单元的差别；在第 6 课的模型上，它找到了一条事实的两种句式在答案之外还共有的东西："
+        "这么大的共用，它有能力找到。"
     ),
     # course_lib.lessons.l09_two_languages.checks: LAPE
     "LAPE": "语言激活概率熵",
@@ -57,6 +58,9 @@ MESSAGES: dict[str, str] = {
     ),
     # checks: the activation probability that counts padding
     "activation probability, fixed": "激活概率（已修正）",
+    "padding and <bos> are both counted: leave out the positions where the token is <pad> (id 0), and position 0": (
+        "填充位置和 <bos> 都被计入了：要去掉 token 为 <pad>（id 0）的位置，还有位置 0"
+    ),
     "padding is still counted: the mask must leave out the positions where the token is <pad> (id 0)": (
         "填充位置仍被计入：掩码必须去掉 token 为 <pad>（id 0）的位置"
     ),
@@ -75,13 +79,9 @@ MESSAGES: dict[str, str] = {
         "请给出编辑的次数，一个 0 到 {n} 之间的数，实际为 {got!r}"
     ),
     "measured: {m} of {n}": "实测为 {n} 次中的 {m} 次",
-    ". Too many: the edit rewrites the English memory only; the Chinese prompt reads its own.": (
-        "。太多了：编辑只改动了英文的那份记忆；中文提示读的是它自己的那份。"
-    ),
+    ". Too many: the Chinese prompt's answer hardly moved.": "。太多了：中文提示的答案几乎没有动。",
     ". Too few.": "。太少了。",
-    ". The two languages keep two memories, and an edit reaches one.": (
-        "。两种语言各有一份记忆，一次编辑只改到其中一份。"
-    ),
+    ". The edit stayed in its language.": "。编辑停留在了它自己的语言里。",
     # course_lib.lessons.l09_two_languages.figures and demos
     "English": "英文",
     "Chinese": "中文",
@@ -117,12 +117,17 @@ MESSAGES: dict[str, str] = {
         "在每个种子中，同一条事实的两种语言陈述共有的归因最高的单元，都不比随机配对的两条事实多（置换检验 p 高于 0.05）"
     ),
     "and in every seed both are above what random units share": "而在每个种子中，两者都高于随机单元的共有数",
-    "two English phrasings: same fact {s:.2f}, different facts {d:.2f}, permutation p = {p:.3f}": (
-        "两种英文句式：同一条事实 {s:.2f}，不同的事实 {d:.2f}，置换检验 p = {p:.3f}"
+    "the test resolves a fraction of a unit: in every seed the same fact shares at most a quarter of a unit more than two different facts (95 % bound)": (
+        "这个检验能分辨不到一个单元的差别：按 95% 上界计，在每个种子中，同一条事实共有的单元至多比两条不同的事实多四分之一个"
     ),
-    "the test finds one memory where there is one: two phrasings of a fact share more top units than two facts do (p below 0.01)": (
-        "确有一份共用的记忆时，这个检验能找到它：一条事实的两种句式共有的归因最高的单元比两条事实多（p 低于 0.01）"
+    "at most {b:.2f}": "至多 {b:.2f}",
+    "two English phrasings: same fact {s:.2f}, different facts of the same answer {a:.2f}, all different facts {d:.2f}, permutation p = {p:.3f}": (
+        "两种英文句式：同一条事实 {s:.2f}，答案相同的不同事实 {a:.2f}，所有不同的事实 {d:.2f}，置换检验 p = {p:.3f}"
     ),
+    "the two phrasings of a fact share more top units than two facts with the same answer do, by over twice the largest excess the bilingual models could hide": (
+        "一条事实的两种句式共有的归因最高的单元比答案相同的两条事实多，多出的部分超过双语模型可能藏住的最大多出量的两倍"
+    ),
+    "{x:.2f} units against {b:.2f}": "{x:.2f} 个单元，对比 {b:.2f}",
     "its own language's top units": "本语言归因最高的单元",
     "the other language's, same fact": "另一种语言的，同一条事实",
     "the other language's, another fact": "另一种语言的，另一条事实",
@@ -144,15 +149,10 @@ MESSAGES: dict[str, str] = {
     "different": "不同实体",
     "gap": "差距",
     "permutation p": "置换检验 p",
-    "gap within English": "英文内部的差距",
     "in every seed and layer the gap across languages is within what shuffled names give (permutation p above 0.05)": (
         "在每个种子的每一层，跨语言的差距都在打乱名字所得的范围之内：置换检验 p 都高于 0.05"
     ),
     "lowest p {p:.2f}": "最低的 p 为 {p:.2f}",
-    "and the largest gap across languages is smaller than the smallest gap within English": (
-        "而且跨语言的最大差距，比英文内部的最小差距还小"
-    ),
-    "{a:+.3f} against {b:+.3f}": "{a:+.3f} 对比 {b:+.3f}",
     # section 2: language-specific neurons
     "units firing on at least 1 % of one language's tokens and never on the other's, per layer: {only}": (
         "在一种语言至少 1% 的 token 上激活、在另一种语言上从不激活的单元数，逐层：{only}"
@@ -163,33 +163,50 @@ MESSAGES: dict[str, str] = {
     "LAPE per layer: lowest {low}, median {median} (log 2 = {top:.2f})": (
         "各层的语言激活概率熵：最低 {low}，中位数 {median}（log(2) = {top:.2f}）"
     ),
-    "seed {seed}: units selected {n}; perplexity rise on English and Chinese lines {rise}": (
-        "种子 {seed}：选出的单元数 {n}；英文句子和中文句子上困惑度的升幅 {rise}"
+    "units of": "单元所属语言",
+    "firing ratio, least": "激活比，最小",
+    "most": "最大",
+    "own language's rise": "所属语言的升幅",
+    "the other's": "另一种语言的升幅",
+    "random units, 95 %": "随机单元，95% 分位数",
+    "in every seed, no unit fires in one language only, in either layer": (
+        "在每个种子中，两层都没有只在一种语言中激活的单元"
     ),
-    "no unit fires in one language only, in either layer": "两层中都没有只在一种语言中激活的单元",
-    "and deactivating the units Tang et al.'s rule selects raises neither language's perplexity by more than 3 %, in any seed": (
-        "而且在任何一个种子中，停用 Tang 等人的规则选出的单元，都不会让任一语言的困惑度升高 3% 以上"
+    "every unit Tang et al.'s rule selects fires in both languages, at least twice as often in its own": (
+        "Tang 等人的规则选出的每个单元都在两种语言中激活，在所属语言中激活的次数至少是另一种语言的两倍"
+    ),
+    "least {x:.1f} times": "最少 {x:.1f} 倍",
+    "in every selection, zeroing the units costs their language no more than random sets of as many units often do (p against 50 random sets above 0.05)": (
+        "与 50 组随机单元相比，每一组选出的单元置零后给所属语言带来的代价，都不超过同样多的随机单元常常带来的代价：p 都高于 0.05"
     ),
     "at most {x:.1%}": "至多 {x:.1%}",
+    # section 2: Chen et al.'s measure, and the papers
+    "seed {seed}: the same fact's two lists intersect for {a:.0%} of facts; two different facts' for {b:.0%} of pairs": (
+        "种子 {seed}：同一条事实的两份名单，有 {a:.0%} 的事实有交集；两条不同事实的名单，有 {b:.0%} 的配对有交集"
+    ),
+    "in every seed, the same fact's lists intersect no more often than two different facts' do, allowing 10 points": (
+        "在每个种子中，同一条事实的两份名单有交集的比例，都不比两条不同事实的高（允许相差 10 个百分点）"
+    ),
     "their models": "他们的模型",
     "their finding": "他们的发现",
     "this model": "本课的模型",
     "language-independent knowledge neurons: a fact's English and Chinese neurons intersect": (
         "语言无关的知识神经元：一条事实的英文知识神经元与中文知识神经元有交集"
     ),
-    "the same fact's top units overlap no more than two facts' do": (
-        "同一条事实的归因最高的单元，重合得并不比两条不同的事实多"
+    "by their measure (top 10 here, not their thresholds), {lo:.0%} to {hi:.0%} of facts; but two different facts intersect about as often": (
+        "按他们的测量（这里取归因最高的 10 个单元，而不是他们的阈值），{lo:.0%} 到 {hi:.0%} 的事实有交集；"
+        "但两条不同的事实有交集的比例也差不多"
     ),
     "language-specific neurons, mostly in the first and last layers; deactivating them raises their language's perplexity": (
         "语言特定神经元，大多在最前面和最后面几层；停用它们会让相应语言的困惑度升高"
     ),
-    "no unit fires in one language only; deactivating the selected ones changes little": (
-        "没有只在一种语言中激活的单元；停用选出的单元几乎没有影响"
+    "units skewed to one language, none silent in the other; zeroing them mostly costs what random units cost": (
+        "偏向一种语言的单元，但没有一个在另一种语言中沉默；把它们置零的代价大多与随机单元相当"
     ),
-    "more features shared across languages in the larger model (over twice the share)": (
-        "较大的模型跨语言共用的特征更多（比例是较小模型的两倍以上）"
+    "features specific to a language at the model's two ends, shared in the middle; more shared in the larger model": (
+        "模型两端的特征专属于某种语言，中间的特征跨语言共用；较大的模型共用的更多"
     ),
-    "one small model: nothing shared to count": "只有一个小模型：没有共用可数",
+    "not measured here; a two-layer model has no middle": "这里没有测量；两层的模型没有中间层",
     # section 3: a dictionary between the languages
     "{n} dictionary lines, for example {a} and {b}": "词典共 {n} 行，例如“{a}”和“{b}”",
     "seed {seed}: facts right {en} and {zh} of 48; words translated {ez:.0%} en→zh, {ze:.0%} zh→en": (
@@ -204,15 +221,12 @@ MESSAGES: dict[str, str] = {
     "and erasing the other language's units of the same fact hurts no more than erasing another fact's": (
         "而且擦除另一种语言中同一条事实的单元，损害并不比擦除另一条事实的单元更大"
     ),
-    "the permutation test finds a gap in one seed and layer of the six, seed 2's layer 0": (
-        "在六个（种子，层）中，置换检验只在一处找到差距：种子 2 的第 0 层"
+    "the permutation test finds a gap below p 0.05 in one seed and layer of the six, seed 2's layer 0": (
+        "在六个（种子，层）中，置换检验只在一处找到 p 低于 0.05 的差距：种子 2 的第 0 层"
     ),
     "gap {g:+.3f}, p {p:.3f}": "差距 {g:+.3f}，p 为 {p:.3f}",
-    "were the 12 tests (six here, six above) independent, with no effect anywhere, at least one p below 0.05 would come in {x:.0%} of runs": (
-        "假如这 12 次检验（这里六次，上面六次）相互独立，且处处都没有效应，那么有 {x:.0%} 的运行会出现至少一个低于 0.05 的 p"
-    ),
-    "that gap, the largest with the dictionary, is smaller than the smallest gap within English": (
-        "这个差距是有词典时最大的，却仍小于英文内部的最小差距"
+    "not significant once the six tests are counted (Bonferroni: p times 6, above 0.05)": (
+        "把六次检验都算上就不显著了：按邦费罗尼校正，p 乘以 6 后高于 0.05"
     ),
     "dictionary, seed {seed}": "词典，种子 {seed}",
     "two English phrasings": "两种英文句式",
@@ -228,44 +242,68 @@ MESSAGES: dict[str, str] = {
     ),
     "at most {x:.0%}": "至多 {x:.0%}",
     # section 5: edit in one language, ask in the other
+    "English → Chinese": "英文 → 中文",
+    "Chinese → English": "中文 → 英文",
+    "before any edit, the other language's p(old) is {a:.2f} on average (edits made in English) and {b:.2f} (in Chinese)": (
+        "在任何编辑之前，另一种语言的 p(旧答案) 平均为 {a:.2f}（用英文编辑时）和 {b:.2f}（用中文编辑时）"
+    ),
     "direction": "方向",
     "CS": "跨语言得分",
     "other: top-1 new": "另一种语言：新答案为首选词",
     "p(new), other": "另一种语言的 p(新答案)",
     "p(old), other": "另一种语言的 p(旧答案)",
-    "at matched strength, no method in either direction and no seed makes the other language's top answer the new one for more than 5 % of its edits": (
-        "在相同强度下，无论哪种方法、哪个方向、哪个种子，另一种语言的首选答案变成新答案的编辑都不超过 5%"
+    "NS, both languages": "NS（两种语言）",
+    "of the edits that reached p(new) 0.9 in their language, in every method, direction and seed, none makes the other language's top answer the new one": (
+        "在自己的语言里让 p(新答案) 达到 0.9 的编辑中，无论哪种方法、哪个方向、哪个种子，都没有一次让另一种语言的首选答案变成新答案"
+    ),
+    "all edits at matched strength, the unreached ones at their strongest: at most {x:.1%} of a seed's edits cross": (
+        "相同强度下的全部编辑（没达到的取最强的强度）：一个种子的编辑中，传到另一种语言的至多 {x:.1%}"
     ),
     "and the other language's mean p(new) stays below 0.05": "另一种语言的 p(新答案) 平均值也一直低于 0.05",
     "at most {x:.3f}": "至多 {x:.3f}",
-    "at every strength of the sweep, not only the matched one, under 10 % cross": (
-        "不只在相同强度下：在扫描的每一种强度下，传到另一种语言的编辑都不到 10%"
+    "knowledge neurons at their default λ = 1, English edits: {seeds} of each seed's edits cross ({mean:.1%} over the seeds)": (
+        "取默认 λ = 1 的知识神经元，用英文编辑：各个种子的编辑中传到另一种语言的分别为 {seeds}（三个种子平均 {mean:.1%}）"
     ),
-    "knowledge neurons and fine-tuning lower the other language's old answer to under 0.85 on average, in both directions, while the rank-one edit at layer 1 keeps it above 0.98": (
-        "在两个方向上，知识神经元和微调都把另一种语言旧答案的概率平均压到 0.85 以下，而第 1 层的秩一编辑让它保持在 0.98 以上"
+    "every other method, at every strength and in every seed, crosses for at most 5 % of the edits": (
+        "其他每种方法，在每种强度、每个种子中，传到另一种语言的编辑都至多 5%"
     ),
-    "at most {a:.2f} against at least {b:.2f}": "至多 {a:.2f}，对比至少 {b:.2f}",
-    "the same two keep under 55 % of the neighbours in the edited language": (
-        "在被编辑的语言里，这两种方法保住的邻居都不到 55%"
+    "in every seed and direction, knowledge neurons and fine-tuning lower the other language's mean p(old) by over 0.05, while the rank-one edit at layer 1 lowers it by under 0.01": (
+        "在每个种子、每个方向上，知识神经元和微调都让另一种语言的 p(旧答案) 平均值下降 0.05 以上，"
+        "而第 1 层的秩一编辑让它下降不到 0.01"
     ),
-    "NS at most {n:.0f}": "NS 至多 {n:.0f}",
+    "by at least {a:.2f} (from at least {b:.2f}) against at most {c:.3f}": (
+        "至少下降 {a:.2f}，原本至少为 {b:.2f}；对比至多 {c:.3f}"
+    ),
+    "the same two keep fewer neighbours (NS, the neighbours asked in both languages) than the rank-one edit, by over 20 points": (
+        "这两种方法保住的邻居（NS，每个邻居都用两种语言提问）比秩一编辑少 20 分以上"
+    ),
+    "NS at most {n:.0f} against {r:.0f}": "NS 至多 {n:.0f}，对比 {r:.0f}",
     "with the dictionary, again no method, direction or seed crosses for more than 5 % of its edits at matched strength": (
         "有词典时也一样：在相同强度下，无论哪种方法、哪个方向、哪个种子，传到另一种语言的编辑都不超过 5%"
     ),
-    "asked in": "提问的语言",
-    "Wang et al.: ROME, EM (%)": "Wang 等人：ROME，精确匹配率（%）",
-    "this model: ROME, top-1 new (%)": "本课的模型：ROME，新答案为首选词的比例（%）",
+    "the toy's ROME reached p(new) 0.9 on {en:.0%} of its English edits and {zh:.0%} of its Chinese ones; the others are read at its strongest": (
+        "玩具模型的 ROME 在 {en:.0%} 的英文编辑和 {zh:.0%} 的中文编辑上让 p(新答案) 达到了 0.9；其余的编辑取它最强的强度来读"
+    ),
+    "none in this corpus": "这份语料中没有",
+    "near: theirs the whole answer, this the first token": (
+        "相近：他们对整个答案计分，这里只看第一个 token"
+    ),
+    "no: theirs translates a paraphrase, this the edited prompt": (
+        "不可比：他们用的是同义句的译文，这里用的是编辑所用提示的译文"
+    ),
+    "Wang et al., EM (%)": "Wang 等人，EM（%）",
+    "this model, top-1 new (%)": "本课的模型，新答案为首选词的比例（%）",
     "alike?": "可比吗？",
-    "English (the edit's language)": "英文（编辑所用的语言）",
-    "no: theirs asks another phrasing, this one the edited prompt": (
-        "不可比：他们问的是同义句，这里问的是编辑所用的提示本身"
+    "the edited prompt": "编辑所用的提示",
+    "another phrasing, English": "同义句，英文",
+    "in Chinese": "用中文",
+    "another phrasing, Chinese": "同义句，中文",
+    "in English": "用英文",
+    "in both directions the toy's ROME carries fewer edits into the other language than Wang et al.'s did": (
+        "在两个方向上，玩具模型的 ROME 带到另一种语言的编辑都比 Wang 等人的少"
     ),
-    "Chinese (the other language)": "中文（另一种语言）",
-    "near: their EM scores the whole answer, this the first token": (
-        "相近：他们的精确匹配对整个答案计分，这里只看第一个 token"
-    ),
-    "in both, the share asked in the other language is under a tenth of the share asked in the edit's language": (
-        "无论他们的模型还是本课的模型，用另一种语言提问时的比例都不到用编辑所用语言提问时的十分之一"
+    "{en:.1f} % and {zh:.1f} % against {w_en:.2f} % and {w_zh:.2f} %": (
+        "{en:.1f}% 和 {zh:.1f}%，对比 {w_en:.2f}% 和 {w_zh:.2f}%"
     ),
     "{prompt}: {old} → {new}; asked in Chinese, p({new_zh}) {before:.3f} before, {after:.3f} after": (
         "“{prompt}”：“{old}” → “{new}”；用中文提问时，p({new_zh}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}"
@@ -277,14 +315,19 @@ MESSAGES: dict[str, str] = {
     "95 % of shuffled types": "打乱 token 类型后的 95% 分位数",
     "share of the route the token explains": "token 能解释的路由比例",
     "Chinese share per expert": "各专家的中文比例",
-    "in every seed and layer, the token explains over 75 % of the route's entropy": (
-        "在每个种子的每一层，token 都能解释路由熵的 75% 以上"
+    "in every seed and layer, the token explains most of the route's entropy (over half)": (
+        "在每个种子的每一层，token 都能解释路由熵的大部分，即一半以上"
     ),
     "at least {x:.0%}": "至少 {x:.0%}",
-    "the route says more of the language than a shuffled split of the vocabulary does (p below 0.05), but under a quarter of the 0.99 bits there are": (
-        "路由透露的语言信息比词表的随机划分多（p 低于 0.05），但不到总共 0.99 比特的四分之一"
+    "the route says more of the language than a shuffled split of the vocabulary does in every seed and layer (p below 0.05, uncorrected), yet under a third of the 0.99 bits there are": (
+        "在每个种子的每一层，路由透露的语言信息都比词表的随机划分多（p 低于 0.05，未经校正），但不到总共 0.99 比特的三分之一"
     ),
     "{lo:.2f} to {hi:.2f} bits": "{lo:.2f} 到 {hi:.2f} 比特",
+    "with Bonferroni's correction for the six tests, {n} of 6 stay below 0.05": (
+        "对这六次检验做邦费罗尼校正后，6 次中仍有 {n} 次低于 0.05"
+    ),
+    "Chen et al. 2024": "Chen 等人 2024",
+    "Tang et al. 2024": "Tang 等人 2024",
     "and no expert takes over 90 % of its tokens from one language": (
         "而且没有哪个专家有 90% 以上的 token 来自同一种语言"
     ),
@@ -293,8 +336,18 @@ MESSAGES: dict[str, str] = {
     "95 % of shuffles": "打乱后的 95% 分位数",
     "purity": "纯度",
     "by chance": "随机时",
-    "in layer 1 of every seed, one language's prompts are routed by relation (over 0.7 bits, p at most 0.001) and the other's far less (under 0.2 bits)": (
-        "在每个种子的第 1 层，一种语言的提示按关系路由（超过 0.7 比特，p 至多 0.001），另一种语言的则少得多（不到 0.2 比特）"
+    "in layer 1 of every seed, one language's prompts are routed by relation: p at most 0.001, and purer than by chance by over 0.2": (
+        "在每个种子的第 1 层，一种语言的提示按关系路由：p 至多 0.001，纯度比随机时高 0.2 以上"
     ),
+    "the other language's routes are no purer by relation than by chance (within 0.02), though their information may pass the shuffles": (
+        "另一种语言的路由按关系算的纯度并不比随机时高（相差不超过 0.02），尽管它的互信息可能超过打乱后的水平"
+    ),
+    "p {p}": "p 为 {p}",
     "the language routed by relation: {which}": "按关系路由的语言：{which}",
+    "seed {seed}, layer 1: the same pair for {same:.0%} of facts; by chance {chance:.0%} (p = {p:.2f})": (
+        "种子 {seed}，第 1 层：{same:.0%} 的事实的两个提示走同一对专家；随机时为 {chance:.0%}（p = {p:.2f}）"
+    ),
+    "in no seed does a fact's English prompt share its route with its own Chinese prompt more than with a random one (p above 0.05)": (
+        "在任何一个种子中，一条事实的英文提示与它自己的中文提示走同一条路由的比例，都不比与随机一个中文提示的高（p 高于 0.05）"
+    ),
 }
