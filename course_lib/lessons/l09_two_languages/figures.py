@@ -83,7 +83,7 @@ class CrossEditView:
 
     def __init__(self) -> None:
         self.figure = new_figure(6.4, 3.4, layout=None)
-        self.figure.subplots_adjust(left=0.1, right=0.98, top=0.7, bottom=0.2)
+        self.figure.subplots_adjust(left=0.1, right=0.98, top=0.8, bottom=0.14)
         self.ax = self.figure.subplots()
         self.x = np.array([0, 1, 2.5, 3.5])  # old and new answer, after each language's prompt
         self.before = self.ax.bar(self.x - 0.2, [1] * 4, 0.4, color=GREY, label=tr("as trained"))
