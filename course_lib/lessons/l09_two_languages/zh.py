@@ -313,7 +313,6 @@ MESSAGES: dict[str, str] = {
     "p": "p",
     "I(route; language)": "I(路由; 语言)",
     "95 % of shuffled types": "打乱 token 类型后的 95% 分位数",
-    "share of the route the token explains": "token 能解释的路由比例",
     "Chinese share per expert": "各专家的中文比例",
     "in every seed and layer, the token explains most of the route's entropy (over half)": (
         "在每个种子的每一层，token 都能解释路由熵的大部分，即一半以上"
