@@ -39,4 +39,4 @@ ANTHROPIC_2025 = {"shared features, larger over smaller model, at least": 2.0}
 # language models "route tokens in language-specific ways in the early and late decoder layers
 # but exhibit significant cross-lingual routing alignment in middle layers"; their measure is the
 # divergence between the routing distributions of parallel sentences, not a mutual information.
-BANDARKAR_2025 = {"language-specific routing": ("early layers", "late layers")}
+# Cited in section 6 for its finding only: no number of theirs is compared.
