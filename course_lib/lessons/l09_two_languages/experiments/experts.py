@@ -20,7 +20,6 @@ import numpy as np
 import torch
 
 from course_lib.core._validate import positive_int
-from course_lib.core.experiments import memory
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import (
     Settings,
@@ -40,17 +39,17 @@ from course_lib.lessons.l09_two_languages.experiments.bilingual import (
     in_language,
     stated,
 )
-from course_lib.lessons.l09_two_languages.experiments.bilingual_model import known
+from course_lib.lessons.l09_two_languages.experiments.bilingual_model import SEEDS, known
+from course_lib.lessons.l09_two_languages.experiments.bilingual_model import (
+    settings_of as dense_settings,
+)
 from course_lib.lessons.l09_two_languages.experiments.one_memory import line_language
-
-SEEDS = (0, 1, 2)  # the initial weights' seeds; the corpus is the same for all
 
 
 def settings_of(seed: int) -> Settings:
-    """Lesson 7's "equal total" settings, the initial weights drawn from ``seed``."""
-    if seed not in SEEDS:
-        raise ValueError(f"seed must be one of {list(SEEDS)}, got {seed!r}")
-    return replace(memory.SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01, seed=seed)
+    """Lesson 7's "equal total" settings, the initial weights drawn from ``seed`` (one of
+    ``SEEDS``, the dense models' seeds)."""
+    return replace(dense_settings(seed), ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01)
 
 
 def model_file(seed: int) -> Path:
