@@ -735,8 +735,68 @@ def _bilingual_experts_first_losses(steps: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
+def _cross_edit(fact: int) -> tuple[Callable, Callable]:
+    """Lesson 9's stored edits across languages: ``fact`` of seed 0's model (no dictionary)
+    rewritten with its English prompt and with its Chinese one, by every method at every
+    strength, and the model's reading before the edit."""
+
+    def arrays(language: str, results: dict[str, np.ndarray], before: np.ndarray) -> Arrays:
+        from course_lib.core.experiments.edit_measures import METRICS
+
+        out = {f"{language} | {method} | {name}": rows[:, j]
+               for method, rows in results.items() for j, name in enumerate(METRICS)}  # fmt: skip
+        return out | {f"{language} | before": before}
+
+    def fresh() -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments import bilingual_model, cross_edits
+
+        model, out = bilingual_model.stored_model(0), {}
+        for language in ("en", "zh"):
+            s = cross_edits.sweep(model, language, facts=[fact])
+            out |= arrays(language, {m: rows[0] for m, rows in s.results.items()}, s.before[0])
+        return out
+
+    def stored() -> Arrays:
+        from course_lib.core.experiments.edit_sweep import METHODS
+        from course_lib.lessons.l09_two_languages.experiments import cross_edits
+
+        out = {}
+        for language in ("en", "zh"):
+            before = cross_edits.before(language)[0, fact]
+            results = {m.name: cross_edits.results(m.name, language)[0, fact] for m in METHODS}
+            out |= arrays(language, results, before)
+        return out
+
+    return fresh, stored
+
+
+def _random_units(seed: int, language: str) -> tuple[Callable, Callable]:
+    """Lesson 9's stored baseline for Tang et al.'s test: ``language``'s loss rise when as many
+    random units as its selection holds are zeroed, every draw."""
+
+    def fresh() -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
+        from course_lib.lessons.l09_two_languages.experiments import one_memory as M
+
+        model, corpus = bilingual_model.stored_model(seed), bilingual.bilingual_corpus()
+        units = M.language_specific(M.activation_probability(model, corpus))[language]
+        return {"rise": M.random_units_rise(model, corpus, len(units), language, M.RANDOM_DRAWS)}
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
+        from course_lib.lessons.l09_two_languages.experiments import one_memory as M
+
+        model, corpus = bilingual_model.stored_model(seed), bilingual.bilingual_corpus()
+        units = M.language_specific(M.activation_probability(model, corpus))[language]
+        return {"rise": M.stored_random_rise(seed, language, len(units))}
+
+    return fresh, stored
+
+
 QUANTITIES = (
     *QUANTITIES,
+    Quantity("bilingual edits: seed 0, fact 5, both languages", *_cross_edit(5), SWEEP_DISCRETE),
+    Quantity("bilingual random units: seed 0, Chinese selection", *_random_units(0, "zh")),
     Quantity("bilingual experts: first 8 losses", *_bilingual_experts_first_losses(8)),
     Quantity("bilingual model: first 8 losses", *_bilingual_first_losses(False, 8)),
     Quantity("bilingual model, dictionary: first 8 losses", *_bilingual_first_losses(True, 8)),

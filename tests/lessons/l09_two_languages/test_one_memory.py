@@ -14,6 +14,7 @@ from course_lib.core.experiments.memory import attributions
 from course_lib.lessons.l09_two_languages.experiments import bilingual as bl
 from course_lib.lessons.l09_two_languages.experiments import bilingual_model as bm
 from course_lib.lessons.l09_two_languages.experiments import one_memory as om
+from devtools.spread.record import check_fresh_run
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +158,32 @@ def test_the_random_baseline_is_the_loss_rise_of_each_draws_units(setup):
     assert rises.shape == (12,) and rises.mean() > 0  # units zeroed at random cost on average
     with pytest.raises(ValueError, match="language"):
         om.random_units_rise(model, corpus, 3, "fr")
+
+
+def test_a_fresh_random_baseline_is_the_stored_one():
+    """The stored baseline of seed 0's Chinese selection, drawn again. Tolerance: 10 × the
+    spread make spread measured (docs/spread.md)."""
+    fresh, stored = check_fresh_run("bilingual random units: seed 0, Chinese selection")
+    assert fresh["rise"].shape == (om.RANDOM_DRAWS,) and len(np.unique(stored["rise"])) > 40
+
+
+def test_the_stored_baseline_names_a_selection_it_does_not_hold(setup):
+    model, corpus = setup
+    size = len(om.language_specific(om.activation_probability(model, corpus))["zh"])
+    assert om.stored_random_rise(0, "zh", size).shape == (om.RANDOM_DRAWS,)
+    with pytest.raises(ValueError, match=rf"count must be the stored selection's size {size}"):
+        om.stored_random_rise(0, "zh", size + 1)
+    with pytest.raises(ValueError, match=r"must name a stored selection, got '7\|zh'"):
+        om.stored_random_rise(7, "zh", size)
+    with pytest.raises(ValueError, match="language"):
+        om.stored_random_rise(0, "fr", size)
+
+
+def test_the_report_keeps_the_top_units_it_measured(setup):
+    model, corpus = setup
+    report = om.report(model, corpus)
+    top = om.tops(model, corpus)
+    assert all(np.array_equal(report.top[lang], top[lang]) for lang in bl.LANGUAGES)
+    assert report.overlap.same.mean() == pytest.approx(
+        np.diag(om.overlap_matrix(top["en"], top["zh"])).mean()
+    )

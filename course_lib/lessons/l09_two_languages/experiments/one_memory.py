@@ -10,7 +10,9 @@ probability entropy, LAPE, and their perplexity test).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 import torch
@@ -20,7 +22,7 @@ from course_lib.core._validate import choice as one_of
 from course_lib.core._validate import positive_int
 from course_lib.core.experiments.facts import Corpus, Fact
 from course_lib.core.experiments.memory import attributions, corpus_of, load_model
-from course_lib.core.experiments.stored_file import DATA
+from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.model.language_model import HiddenEdit, LanguageModel
 from course_lib.lessons.l09_two_languages.experiments.bilingual import LANGUAGES, in_language
 
@@ -263,6 +265,58 @@ def random_units_rise(
     return out - language_losses(model, corpus)[lang]
 
 
+# Tang et al.'s baseline for every stored model (three seeds, each language's selection): 50 draws
+# of random units take about 15 s, so they are stored; ``python -m
+# course_lib.lessons.l09_two_languages.experiments.one_memory`` remakes them (a test remakes one
+# selection's and compares).
+
+RANDOM_DRAWS = 50
+RANDOM_FILE = DATA / "bilingual_random_units.npz"
+_MODULE = "course_lib.lessons.l09_two_languages.experiments.one_memory"
+
+
+def random_baselines() -> dict[str, np.ndarray]:
+    """For each stored model (no dictionary) and each language's units by Tang et al.'s rule,
+    ``random_units_rise`` of as many random units, ``RANDOM_DRAWS`` draws: {"seed|language":
+    (draws,)}, and the size of each selection under "count|seed|language"."""
+    from course_lib.lessons.l09_two_languages.experiments.bilingual import bilingual_corpus
+    from course_lib.lessons.l09_two_languages.experiments.bilingual_model import SEEDS, stored_model
+
+    corpus, out = bilingual_corpus(), {}
+    for seed in SEEDS:
+        model = stored_model(seed)
+        chosen = language_specific(activation_probability(model, corpus))
+        for language, units in chosen.items():
+            if units:
+                key = f"{seed}|{language}"
+                out[key] = random_units_rise(model, corpus, len(units), language, RANDOM_DRAWS)
+                out["count|" + key] = np.array(len(units))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _stored_baselines() -> dict[str, np.ndarray]:
+    arrays, settings = load_npz(RANDOM_FILE, "baseline of random units", _MODULE)
+    if settings["draws"] != RANDOM_DRAWS:
+        raise ValueError(f"{RANDOM_FILE} holds {settings['draws']} draws, not {RANDOM_DRAWS}; "
+                         f"rebuild it with python -m {_MODULE}")  # fmt: skip
+    return arrays
+
+
+def stored_random_rise(seed: int, language: str, count: int) -> np.ndarray:
+    """The stored ``random_units_rise`` of the model of ``seed`` (no dictionary) for ``count``
+    random units, as ``random_baselines`` made it for ``language``'s selection: (draws,)."""
+    key = f"{seed}|{one_of('language', language, LANGUAGES)}"
+    arrays = _stored_baselines()
+    if key not in arrays:
+        raise ValueError(f"seed and language must name a stored selection, got {key!r}; stored: "
+                         f"{sorted(k for k in arrays if not k.startswith('count|'))}")  # fmt: skip
+    if int(arrays["count|" + key]) != count:
+        raise ValueError(f"count must be the stored selection's size "
+                         f"{int(arrays['count|' + key])}, got {count}")  # fmt: skip
+    return arrays[key].copy()
+
+
 @dataclass(frozen=True)
 class Subject:
     """How alike one layer reads an entity's two names, at the subject's last token: the mean
@@ -317,13 +371,15 @@ class Report:
     """One model's answer to "one memory or two?": the top units' overlap, each language's
     answer after erasing its own top units, the other language's top units of the same fact and
     of a control fact (mean change of p(answer), share still top-1), and the subject's hidden
-    units' cosine across languages per layer (``Subject``)."""
+    units' cosine across languages per layer (``Subject``); ``top``: each language's top units
+    per fact, {language: (facts, k)} flat indices, as ``tops`` gives them."""
 
     overlap: Overlap
     erasures: dict[
         tuple[str, str], tuple[float, float]
     ]  # (asked in, whose units) -> (change, kept)
     subject: tuple[Subject, ...]  # per layer
+    top: dict[str, np.ndarray]
 
 
 def report(model: LanguageModel, corpus: Corpus, k: int = TOP) -> Report:
@@ -342,6 +398,7 @@ def report(model: LanguageModel, corpus: Corpus, k: int = TOP) -> Report:
         overlap(top["en"], top["zh"], corpus, units),
         erasures,
         tuple(subject_similarity(model, corpus, layer) for layer in range(len(model.layers))),
+        top,
     )
 
 
@@ -369,3 +426,9 @@ def phrasings_report(k: int = TOP) -> Overlap:
     )
     first, second = (top_units(attributions(model, c), k) for c in (corpus, asked))
     return overlap(first, second, corpus, len(model.layers) * model.d_ff)
+
+
+if __name__ == "__main__":
+    start = time.perf_counter()
+    size = save_npz(RANDOM_FILE, random_baselines(), {"draws": RANDOM_DRAWS})
+    print(f"{time.perf_counter() - start:.0f} s; {size / 1e3:.0f} kB in {RANDOM_FILE}")
