@@ -25,8 +25,8 @@ QUESTIONS = (
             Choice(
                 N_("that multilingual models keep one memory per language"),
                 N_(
-                    "Chen et al. find shared knowledge neurons in real multilingual models; one "
-                    "two-layer model on 48 facts cannot speak for them."
+                    "Chen et al. report knowledge neurons shared across languages in real "
+                    "multilingual models; one two-layer model on 48 facts cannot speak for them."
                 ),
             ),
             Choice(

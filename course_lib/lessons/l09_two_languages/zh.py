@@ -18,8 +18,8 @@ MESSAGES: dict[str, str] = {
         "对：词与词之间的联系学会了，事实却仍然分开存放。其他联系（跨语言陈述的事实、更大的模型）没有检验。"
     ),
     "that multilingual models keep one memory per language": "说明多语言模型为每种语言各存一份记忆",
-    "Chen et al. find shared knowledge neurons in real multilingual models; one two-layer model on 48 facts cannot speak for them.": (
-        "Chen 等人在真实的多语言模型中找到了共用的知识神经元；一个只学了 48 条事实的两层模型代表不了它们。"
+    "Chen et al. report knowledge neurons shared across languages in real multilingual models; one two-layer model on 48 facts cannot speak for them.": (
+        "Chen 等人报告，在真实的多语言模型中有跨语言共用的知识神经元；一个只学了 48 条事实的两层模型代表不了它们。"
     ),
     "that the dictionary was too small to be learned": "说明词典太小，模型没学会",
     "The model answers every dictionary entry both ways: it was learned. What it did not do is store the facts once.": (
@@ -117,6 +117,9 @@ MESSAGES: dict[str, str] = {
         "在每个种子中，同一条事实的两种语言陈述共有的归因最高的单元，都不比随机配对的两条事实多（置换检验 p 高于 0.05）"
     ),
     "and in every seed both are above what random units share": "而在每个种子中，两者都高于随机单元的共有数",
+    "the test resolves as much as before: in every seed the same fact shares at most a quarter of a unit more than two different facts (95 % bound)": (
+        "这个检验的分辨力与之前一样：按 95% 上界计，在每个种子中，同一条事实共有的单元至多比两条不同的事实多四分之一个"
+    ),
     "the test resolves a fraction of a unit: in every seed the same fact shares at most a quarter of a unit more than two different facts (95 % bound)": (
         "这个检验能分辨不到一个单元的差别：按 95% 上界计，在每个种子中，同一条事实共有的单元至多比两条不同的事实多四分之一个"
     ),
@@ -169,15 +172,16 @@ MESSAGES: dict[str, str] = {
     "own language's rise": "所属语言的升幅",
     "the other's": "另一种语言的升幅",
     "random units, 95 %": "随机单元，95% 分位数",
-    "in every seed, no unit fires in one language only, in either layer": (
-        "在每个种子中，两层都没有只在一种语言中激活的单元"
+    "in every seed, no unit fires in one language only, in either layer: every unit's activation probability is above 0 in both languages": (
+        "在每个种子中，两层都没有只在一种语言中激活的单元：每个单元在两种语言中的激活概率都大于 0"
     ),
+    "the lowest {x:.1%}": "最低 {x:.1%}",
     "every unit Tang et al.'s rule selects fires in both languages, at least twice as often in its own": (
         "Tang 等人的规则选出的每个单元都在两种语言中激活，在所属语言中激活的次数至少是另一种语言的两倍"
     ),
     "least {x:.1f} times": "最少 {x:.1f} 倍",
-    "in every selection, zeroing the units costs their language no more than random sets of as many units often do (p against 50 random sets above 0.05)": (
-        "与 50 组随机单元相比，每一组选出的单元置零后给所属语言带来的代价，都不超过同样多的随机单元常常带来的代价：p 都高于 0.05"
+    "in every selection, zeroing the units costs their language not detectably more than random sets of as many units (p against 50 random sets above 0.05)": (
+        "与 50 组随机单元相比，每一组选出的单元置零后给所属语言带来的代价，都看不出比同样多的随机单元更大：p 都高于 0.05"
     ),
     "at most {x:.1%}": "至多 {x:.1%}",
     # section 2: Chen et al.'s measure, and the papers
@@ -193,15 +197,16 @@ MESSAGES: dict[str, str] = {
     "language-independent knowledge neurons: a fact's English and Chinese neurons intersect": (
         "语言无关的知识神经元：一条事实的英文知识神经元与中文知识神经元有交集"
     ),
-    "by their measure (top 10 here, not their thresholds), {lo:.0%} to {hi:.0%} of facts; but two different facts intersect about as often": (
-        "按他们的测量（这里取归因最高的 10 个单元，而不是他们的阈值），{lo:.0%} 到 {hi:.0%} 的事实有交集；"
+    "an analogue of their count (top 10 here, far denser than their thresholds): {lo:.0%} to {hi:.0%} of facts; but two different facts intersect about as often": (
+        "仿照他们的计数（这里取归因最高的 10 个单元，比他们按阈值选出的多得多）：{lo:.0%} 到 {hi:.0%} 的事实有交集；"
         "但两条不同的事实有交集的比例也差不多"
     ),
     "language-specific neurons, mostly in the first and last layers; deactivating them raises their language's perplexity": (
         "语言特定神经元，大多在最前面和最后面几层；停用它们会让相应语言的困惑度升高"
     ),
-    "units skewed to one language, none silent in the other; zeroing them mostly costs what random units cost": (
-        "偏向一种语言的单元，但没有一个在另一种语言中沉默；把它们置零的代价大多与随机单元相当"
+    "units skewed to one language, none silent in the other; zeroing them costs not detectably more than random units; first and last layers: untestable in two layers": (
+        "偏向一种语言的单元，但没有一个在另一种语言中沉默；把它们置零的代价看不出比随机单元更大；"
+        "最前面和最后面几层的分布：两层的模型无从检验"
     ),
     "features specific to a language at the model's two ends, shared in the middle; more shared in the larger model": (
         "模型两端的特征专属于某种语言，中间的特征跨语言共用；较大的模型共用的更多"
@@ -299,11 +304,8 @@ MESSAGES: dict[str, str] = {
     "in Chinese": "用中文",
     "another phrasing, Chinese": "同义句，中文",
     "in English": "用英文",
-    "in both directions the toy's ROME carries fewer edits into the other language than Wang et al.'s did": (
-        "在两个方向上，玩具模型的 ROME 带到另一种语言的编辑都比 Wang 等人的少"
-    ),
-    "{en:.1f} % and {zh:.1f} % against {w_en:.2f} % and {w_zh:.2f} %": (
-        "{en:.1f}% 和 {zh:.1f}%，对比 {w_en:.2f}% 和 {w_zh:.2f}%"
+    "in both directions, none of the toy ROME's edits that reached p(new) 0.9 makes the other language's top answer the new one": (
+        "在两个方向上，玩具模型的 ROME 编辑中让 p(新答案) 达到 0.9 的，没有一次让另一种语言的首选答案变成新答案"
     ),
     "{prompt}: {old} → {new}; asked in Chinese, p({new_zh}) {before:.3f} before, {after:.3f} after": (
         "“{prompt}”：“{old}” → “{new}”；用中文提问时，p({new_zh}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}"
