@@ -272,6 +272,9 @@ MESSAGES: dict[str, str] = {
     "every other method, at every strength and in every seed, crosses for at most 5 % of the edits": (
         "其他每种方法，在每种强度、每个种子中，传到另一种语言的编辑都至多 5%"
     ),
+    "below λ = 1 no knowledge-neuron edit crosses, in either direction or seed": (
+        "λ 小于 1 时，无论哪个方向、哪个种子，知识神经元的编辑都没有一次传到另一种语言"
+    ),
     "in every seed and direction, knowledge neurons and fine-tuning lower the other language's mean p(old) by over 0.05, while the rank-one edit at layer 1 lowers it by under 0.01": (
         "在每个种子、每个方向上，知识神经元和微调都让另一种语言的 p(旧答案) 平均值下降 0.05 以上，"
         "而第 1 层的秩一编辑让它下降不到 0.01"
