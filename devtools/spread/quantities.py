@@ -771,8 +771,8 @@ def _cross_edit(fact: int) -> tuple[Callable, Callable]:
 
 
 def _random_units(seed: int, language: str) -> tuple[Callable, Callable]:
-    """Lesson 9's stored baseline for Tang et al.'s test: ``language``'s loss rise when as many
-    random units as its selection holds are zeroed, every draw."""
+    """Lesson 9's stored baseline for Tang et al.'s test: each language's loss rise when as many
+    random units as ``language``'s selection holds are zeroed, every draw."""
 
     def fresh() -> Arrays:
         from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
@@ -780,7 +780,10 @@ def _random_units(seed: int, language: str) -> tuple[Callable, Callable]:
 
         model, corpus = bilingual_model.stored_model(seed), bilingual.bilingual_corpus()
         units = M.language_specific(M.activation_probability(model, corpus))[language]
-        return {"rise": M.random_units_rise(model, corpus, len(units), language, M.RANDOM_DRAWS)}
+        return {
+            f"rise, {asked}": M.random_units_rise(model, corpus, len(units), asked, M.RANDOM_DRAWS)
+            for asked in ("en", "zh")
+        }
 
     def stored() -> Arrays:
         from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
@@ -788,7 +791,10 @@ def _random_units(seed: int, language: str) -> tuple[Callable, Callable]:
 
         model, corpus = bilingual_model.stored_model(seed), bilingual.bilingual_corpus()
         units = M.language_specific(M.activation_probability(model, corpus))[language]
-        return {"rise": M.stored_random_rise(seed, language, len(units))}
+        return {
+            f"rise, {asked}": M.stored_random_rise(seed, language, len(units), asked)
+            for asked in ("en", "zh")
+        }
 
     return fresh, stored
 

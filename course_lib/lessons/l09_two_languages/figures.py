@@ -29,7 +29,8 @@ def overlap_figure(models: dict[str, tuple[float, float]], chance: float, k: int
     for i, (a, b) in enumerate(zip(same, different, strict=True)):
         ax.text(i - 0.2, a, f"{a:.1f}", ha="center", va="bottom", fontsize=7)
         ax.text(i + 0.2, b, f"{b:.1f}", ha="center", va="bottom", fontsize=7)
-    ax.set_xticks(x, [label.replace(", ", ",\n") for label in models], fontsize=7)
+    ax.set_xticks(x, [label.replace(", ", ",\n").replace("，", "，\n") for label in models],
+                  fontsize=7)  # fmt: skip
     ax.set_ylim(0, k)
     ax.set_ylabel(tr("shared units of the top {k}", k=k), fontsize=8)
     ax.legend(fontsize=7, loc="upper left")

@@ -143,6 +143,11 @@ MESSAGES: dict[str, str] = {
         "在每个种子、两个方向上，擦除另一种语言中同一条事实归因最高的单元，对 p(答案) 的改变都不比擦除另一条事实的更大"
     ),
     "the two means at most {g:.0%} apart": "两个平均值至多相差 {g:.0%}",
+    "the same erasure on lesson 6's two phrasings tells them apart: the other phrasing's units of the same fact cost more than another fact's, by over 5 points in both directions": (
+        "同样的擦除用在第 6 课的两种句式上，就能把两者分开：擦除另一种句式中同一条事实的单元，"
+        "代价比擦除另一条事实的单元大，两个方向都超过 5 个百分点"
+    ),
+    "by at least {x:.0%}": "至少 {x:.0%}",
     "while erasing a fact's own top units takes most of its answer": (
         "而擦除一条事实本语言归因最高的单元，会拿走它答案的大部分"
     ),
@@ -172,6 +177,11 @@ MESSAGES: dict[str, str] = {
     "own language's rise": "所属语言的升幅",
     "the other's": "另一种语言的升幅",
     "random units, 95 %": "随机单元，95% 分位数",
+    "p, own − other": "p，所属语言减另一种语言",
+    "nor is any selection's gap between the languages (its own language's rise minus the other's, Tang et al.'s contrast) beyond what random sets give (p above 0.05)": (
+        "每一组选出的单元在两种语言之间造成的差距（所属语言的升幅减去另一种语言的升幅，即 Tang 等人所作的对比），"
+        "也都没有超出随机单元组给出的差距：p 都高于 0.05"
+    ),
     "in every seed, no unit fires in one language only, in either layer: every unit's activation probability is above 0 in both languages": (
         "在每个种子中，两层都没有只在一种语言中激活的单元：每个单元在两种语言中的激活概率都大于 0"
     ),
@@ -234,7 +244,7 @@ MESSAGES: dict[str, str] = {
         "把六次检验都算上就不显著了：按邦费罗尼校正，p 乘以 6 后高于 0.05"
     ),
     "dictionary, seed {seed}": "词典，种子 {seed}",
-    "two English phrasings": "两种英文句式",
+    "two phrasings, same answer": "两种英文句式，同答案对照",
     # section 4: tracing across languages
     "seed 0, {language}: the peak is layer {layer}'s FFN at {word!r}, {share:.0%} restored": (
         "种子 0，{language}：峰值在第 {layer} 层的 FFN、{word!r} 处，恢复了 {share:.0%}"

@@ -79,14 +79,16 @@ def test_each_lines_language_is_read_from_its_tokens(setup):
 def test_erasing_a_facts_own_top_units_lowers_its_answer(setup):
     model, corpus = setup
     top = om.top_units(attributions(model, corpus), 10)
-    change, kept = om.erased(model, corpus, "en", top)
+    change, kept = om.erased(model, *bl.in_language(corpus, "en").prompts(), top)
     assert (change < 0).all() and change.mean() < -0.5 and kept.mean() < 0.5
     nothing = np.full((48, 1), 0)  # unit 0 of layer 0: erased where it is 0 changes nothing
     silent = [
         i for i in range(48) if model.ffn_hidden(corpus.prompts()[0][i : i + 1])[0, 0, -1, 0] == 0
     ]
     assert silent, "unit 0 fires on every prompt: pick another silent unit"
-    assert np.allclose(om.erased(model, corpus, "en", nothing)[0][silent], 0.0)
+    assert np.allclose(
+        om.erased(model, *bl.in_language(corpus, "en").prompts(), nothing)[0][silent], 0.0
+    )
 
 
 def test_the_activation_probability_counts_real_tokens_of_each_language(setup):
@@ -164,7 +166,8 @@ def test_a_fresh_random_baseline_is_the_stored_one():
     """The stored baseline of seed 0's Chinese selection, drawn again. Tolerance: 10 × the
     spread make spread measured (at most 1.9e-08, docs/spread.md)."""
     fresh, stored = check_fresh_run("bilingual random units: seed 0, Chinese selection")
-    assert fresh["rise"].shape == (om.RANDOM_DRAWS,) and len(np.unique(stored["rise"])) > 40
+    assert fresh["rise, zh"].shape == (om.RANDOM_DRAWS,) and len(np.unique(stored["rise, zh"])) > 40
+    assert not np.allclose(stored["rise, en"], stored["rise, zh"])  # each language's own lines
 
 
 def test_the_stored_baseline_names_a_selection_it_does_not_hold(setup):
@@ -177,6 +180,8 @@ def test_the_stored_baseline_names_a_selection_it_does_not_hold(setup):
         om.stored_random_rise(7, "zh", size)
     with pytest.raises(ValueError, match="language"):
         om.stored_random_rise(0, "fr", size)
+    with pytest.raises(ValueError, match="asked must be one of"):
+        om.stored_random_rise(0, "zh", size, asked="fr")
 
 
 def test_the_report_keeps_the_top_units_it_measured(setup):
@@ -186,4 +191,16 @@ def test_the_report_keeps_the_top_units_it_measured(setup):
     assert all(np.array_equal(report.top[lang], top[lang]) for lang in bl.LANGUAGES)
     assert report.overlap.same.mean() == pytest.approx(
         np.diag(om.overlap_matrix(top["en"], top["zh"])).mean()
+    )
+
+
+def test_the_erasure_control_erases_the_other_phrasings_units_and_tells_the_fact_apart():
+    control = om.phrasings_erasures()
+    assert set(control) == {"first asked", "second asked"}
+    for same, other in control.values():
+        assert -1 <= same < other <= 0  # erasing costs, the same fact's units more
+    model, views, (first, second) = om._phrasings(om.TOP)
+    prompts, answers = views[1].prompts()  # the second phrasing, its first phrasing's units
+    assert control["second asked"][0] == pytest.approx(
+        om.erased(model, prompts, answers, first)[0].mean()
     )

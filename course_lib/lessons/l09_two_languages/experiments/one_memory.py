@@ -101,12 +101,11 @@ def _answer(
 
 
 def erased(
-    model: LanguageModel, corpus: Corpus, language: str, chosen: np.ndarray
+    model: LanguageModel, prompts: torch.Tensor, answers: torch.Tensor, chosen: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each fact asked in ``language`` with its ``chosen`` units (facts, k; flat indices) zeroed at
-    the prompt's last word: p(answer) after / before - 1 and whether the answer stays top-1,
+    """Each fact's prompt (facts, L) with its ``chosen`` units (facts, k; flat indices) zeroed at
+    the last word: p(answer) after / before - 1 and whether the answer (facts,) stays top-1,
     (facts,) each. One pass: row i of the batch erases row i's units only."""
-    prompts, answers = in_language(corpus, language).prompts()
     layer, unit = np.divmod(chosen, model.d_ff)  # (facts, k) each
     rows = np.repeat(np.arange(len(chosen)), chosen.shape[1]).reshape(chosen.shape)
 
@@ -123,7 +122,7 @@ def erased(
 
 def other_fact(corpus: Corpus) -> np.ndarray:
     """For each fact, a control: the next entity's fact of the same relation, (facts,)."""
-    facts = [f.english for f in corpus.facts]
+    facts = [getattr(f, "english", f) for f in corpus.facts]
     out = []
     for i, f in enumerate(facts):
         same = [j for j, g in enumerate(facts) if g.relation == f.relation]
@@ -276,8 +275,9 @@ _MODULE = "course_lib.lessons.l09_two_languages.experiments.one_memory"
 
 def random_baselines() -> dict[str, np.ndarray]:
     """For each stored model (no dictionary) and each language's units by Tang et al.'s rule,
-    ``random_units_rise`` of as many random units, ``RANDOM_DRAWS`` draws: {"seed|language":
-    (draws,)}, and the size of each selection under "count|seed|language"."""
+    ``random_units_rise`` of as many random units, ``RANDOM_DRAWS`` draws, in each language (the
+    same draws: one generator seeded alike): {"seed|selection's language|asked in": (draws,)},
+    and the size of each selection under "count|seed|language"."""
     from course_lib.lessons.l09_two_languages.experiments.bilingual import bilingual_corpus
     from course_lib.lessons.l09_two_languages.experiments.bilingual_model import SEEDS, stored_model
 
@@ -287,9 +287,11 @@ def random_baselines() -> dict[str, np.ndarray]:
         chosen = language_specific(activation_probability(model, corpus))
         for language, units in chosen.items():
             if units:
-                key = f"{seed}|{language}"
-                out[key] = random_units_rise(model, corpus, len(units), language, RANDOM_DRAWS)
-                out["count|" + key] = np.array(len(units))
+                out[f"count|{seed}|{language}"] = np.array(len(units))
+                for asked in LANGUAGES:
+                    out[f"{seed}|{language}|{asked}"] = random_units_rise(
+                        model, corpus, len(units), asked, RANDOM_DRAWS
+                    )
     return out
 
 
@@ -302,18 +304,23 @@ def _stored_baselines() -> dict[str, np.ndarray]:
     return arrays
 
 
-def stored_random_rise(seed: int, language: str, count: int) -> np.ndarray:
+def stored_random_rise(
+    seed: int, language: str, count: int, asked: str | None = None
+) -> np.ndarray:
     """The stored ``random_units_rise`` of the model of ``seed`` (no dictionary) for ``count``
-    random units, as ``random_baselines`` made it for ``language``'s selection: (draws,)."""
+    random units, as ``random_baselines`` drew them for ``language``'s selection, measured on
+    ``asked``'s lines (by default ``language``'s own): (draws,)."""
     key = f"{seed}|{one_of('language', language, LANGUAGES)}"
+    asked = language if asked is None else one_of("asked", asked, LANGUAGES)
     arrays = _stored_baselines()
-    if key not in arrays:
-        raise ValueError(f"seed and language must name a stored selection, got {key!r}; stored: "
-                         f"{sorted(k for k in arrays if not k.startswith('count|'))}")  # fmt: skip
+    if "count|" + key not in arrays:
+        stored = sorted(k.removeprefix("count|") for k in arrays if k.startswith("count|"))
+        raise ValueError(f"seed and language must name a stored selection, got {key!r}; "
+                         f"stored: {stored}")  # fmt: skip
     if int(arrays["count|" + key]) != count:
         raise ValueError(f"count must be the stored selection's size "
                          f"{int(arrays['count|' + key])}, got {count}")  # fmt: skip
-    return arrays[key].copy()
+    return arrays[f"{key}|{asked}"].copy()
 
 
 @dataclass(frozen=True)
@@ -390,7 +397,7 @@ def report(model: LanguageModel, corpus: Corpus, k: int = TOP) -> Report:
         other = LANGUAGES[1 - LANGUAGES.index(asked)]
         for whose, chosen in (("own", top[asked]), ("same fact", top[other]),
                               ("other fact", top[other][control])):  # fmt: skip
-            change, kept = erased(model, corpus, asked, chosen)
+            change, kept = erased(model, *in_language(corpus, asked).prompts(), chosen)
             erasures[asked, whose] = (float(change.mean()), float(kept.mean()))
     units = len(model.layers) * model.d_ff
     return Report(
@@ -415,16 +422,40 @@ class _Asked(Fact):
         return ("in", self.entity, "the", self.relation, "is")
 
 
+@lru_cache(maxsize=1)
+def _phrasings(k: int) -> tuple[LanguageModel, tuple[Corpus, Corpus], tuple[np.ndarray, ...]]:
+    """Lesson 6's model, its corpus asked in the first and in the second phrasing, and each
+    phrasing's top units (facts, k), read once; callers must not edit them."""
+    model, settings, _ = load_model(TWO_PHRASINGS_FILE)
+    first = corpus_of(settings)
+    second = replace(
+        first, facts=tuple(_Asked(f.entity, f.relation, f.answer) for f in first.facts)
+    )
+    views = (first, second)
+    return model, views, tuple(top_units(attributions(model, c), k) for c in views)
+
+
 def phrasings_report(k: int = TOP) -> Overlap:
     """``overlap`` of the top units of each fact's two English phrasings, in the model trained on
     both (lesson 6's): where one memory serves two statements, the test should find it."""
-    model, settings, _ = load_model(TWO_PHRASINGS_FILE)
-    corpus = corpus_of(settings)
-    asked = replace(
-        corpus, facts=tuple(_Asked(f.entity, f.relation, f.answer) for f in corpus.facts)
-    )
-    first, second = (top_units(attributions(model, c), k) for c in (corpus, asked))
+    model, (corpus, _), (first, second) = _phrasings(k)
     return overlap(first, second, corpus, len(model.layers) * model.d_ff)
+
+
+def phrasings_erasures(k: int = TOP) -> dict[str, tuple[float, float]]:
+    """The erasure test's positive control, on lesson 6's model: each fact asked in one phrasing
+    with the other phrasing's top units of the same fact, or of ``other_fact``'s, zeroed at the
+    last word: {"first asked" | "second asked": (mean change of p(answer) with the same fact's
+    units, with the other fact's)}."""
+    model, views, tops_ = _phrasings(k)
+    control, out = other_fact(views[0]), {}
+    for asked, name in enumerate(("first asked", "second asked")):
+        prompts, answers = views[asked].prompts()
+        other = tops_[1 - asked]
+        same, _ = erased(model, prompts, answers, other)
+        different, _ = erased(model, prompts, answers, other[control])
+        out[name] = (float(same.mean()), float(different.mean()))
+    return out
 
 
 if __name__ == "__main__":
