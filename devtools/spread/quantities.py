@@ -770,6 +770,31 @@ def _cross_edit(fact: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
+def _cross_edit_control(fact: int, language: str) -> tuple[Callable, Callable]:
+    """Lesson 9's stored control of its edits: ``fact`` of seed 0's model rewritten with its
+    ``language`` prompt, each control method at each strength, measured on the other facts."""
+
+    def arrays(results: dict[str, np.ndarray]) -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments.cross_edits import CONTROL_MEASURES
+
+        return {f"{method} | {name}": rows[:, j] for method, rows in results.items()
+                for j, name in enumerate(CONTROL_MEASURES)}  # fmt: skip
+
+    def fresh() -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments import bilingual_model, cross_edits
+
+        rows = cross_edits.control_sweep(bilingual_model.stored_model(0), language, [fact])
+        return arrays({method: r[0] for method, r in rows.items()})
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments import cross_edits
+
+        return arrays({m: cross_edits.control(m, language)[0, fact]
+                       for m in cross_edits.CONTROL_METHODS})  # fmt: skip
+
+    return fresh, stored
+
+
 def _random_units(seed: int, language: str) -> tuple[Callable, Callable]:
     """Lesson 9's stored baseline for Tang et al.'s test: each language's loss rise when as many
     random units as ``language``'s selection holds are zeroed, every draw."""
@@ -803,6 +828,11 @@ QUANTITIES = (
     *QUANTITIES,
     Quantity("bilingual edits: seed 0, fact 5, both languages", *_cross_edit(5), SWEEP_DISCRETE),
     Quantity("bilingual random units: seed 0, Chinese selection", *_random_units(0, "zh")),
+    Quantity(
+        "bilingual edits' control: seed 0, fact 27, English",
+        *_cross_edit_control(27, "en"),
+        ("relation's other facts answering the new word, other language",),
+    ),
     Quantity("bilingual experts: first 8 losses", *_bilingual_experts_first_losses(8)),
     Quantity("bilingual model: first 8 losses", *_bilingual_first_losses(False, 8)),
     Quantity("bilingual model, dictionary: first 8 losses", *_bilingual_first_losses(True, 8)),

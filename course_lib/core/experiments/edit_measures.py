@@ -41,7 +41,7 @@ def filler_tokens(corpus: Corpus) -> torch.Tensor:
     return tokens[:, : int((tokens != 0).sum(dim=1).max())]
 
 
-def _read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarray, float]:
+def read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarray, float]:
     """Next-word probabilities after every prompt, first phrasing then the other (2 x facts,
     vocab); every fact's top word (first phrasing); the filler lines' next-word loss. One forward
     pass: the prompts, padded after their last word (the model is causal, so padding after a
@@ -62,7 +62,7 @@ def _read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarra
     return p, p[: len(corpus.facts)].argmax(-1).numpy(), float(loss)
 
 
-unedited_reading = lru_cache(maxsize=4)(_read)  # the model an edit starts from, read once
+unedited_reading = lru_cache(maxsize=4)(read)  # the model an edit starts from, read once
 
 
 def neighbours(corpus: Corpus, fact: int) -> list[int]:
@@ -89,7 +89,7 @@ def measure(
     which facts' top word (first phrasing) it changed, (facts,)."""
     (_, top_before, loss_before), (p, top, loss) = (
         unedited_reading(model, corpus),
-        _read(edited, corpus),
+        read(edited, corpus),
     )
     n, (old_id, new_id, old_2, new_2) = len(corpus.facts), answer_ids(corpus, fact, new)
     target = corpus.facts[fact]

@@ -83,7 +83,7 @@ def _changes(
     }
 
 
-def _edited(
+def edited_models(
     model: LanguageModel, corpus: Corpus, fact: int, new: str, scores, C: dict, names: set[str]
 ) -> Iterator[tuple[str, LanguageModel]]:
     """(method, the edited model) for each method of ``names`` at each of its strengths, weakest
@@ -117,7 +117,7 @@ def sweep_edit(
     len(METRICS)), which facts' top word it changed (strengths, facts))}. ``scores``: the
     attributions (knowledge neurons need them), ``C``: {layer: key covariance} (rank-one edits)."""
     out: dict[str, tuple[list, list]] = {m.name: ([], []) for m in methods}
-    for name, edited in _edited(model, corpus, fact, new, scores, C, set(out)):
+    for name, edited in edited_models(model, corpus, fact, new, scores, C, set(out)):
         metrics, changed = measure(model, edited, corpus, fact, new)
         out[name][0].append(metrics)
         out[name][1].append(changed)

@@ -10,15 +10,19 @@ QUESTIONS = (
         "dictionary",
         "explain",
         N_(
-            "With the dictionary, the model translates every name both ways, and still keeps each "
-            "fact once per language. What does that show?"
+            "With the dictionary, the model translates every name both ways, and still shows no "
+            "detectable sign of one memory per fact. What does that show?"
         ),
         (
             Choice(
-                N_("that knowing a word's translation does not make one memory, in this model"),
                 N_(
-                    "Right: the link between the words was learned, and the facts stayed apart. "
-                    "Other links (facts stated across languages, a larger model) are not tested."
+                    "that knowing a word's translation left no detectable sign of one memory, in "
+                    "this model"
+                ),
+                N_(
+                    "Right: the link between the words was learned, and no sign of one memory was "
+                    "found. Other links (facts stated across languages, a larger model) are not "
+                    "tested."
                 ),
                 correct=True,
             ),
@@ -33,7 +37,7 @@ QUESTIONS = (
                 N_("that the dictionary was too small to be learned"),
                 N_(
                     "The model answers every dictionary entry both ways: it was learned. What it "
-                    "did not do is store the facts once."
+                    "did not show is any sign of storing the facts once."
                 ),
             ),
             Choice(

@@ -8,22 +8,22 @@ MESSAGES: dict[str, str] = {
         "以及用一种语言做的编辑能否传到另一种语言"
     ),
     # course_lib.lessons.l09_two_languages.questions
-    "With the dictionary, the model translates every name both ways, and still keeps each fact once per language. What does that show?": (
-        "有了词典，模型能把每个名字双向翻译，却仍然为每种语言各存一份事实。这说明了什么？"
+    "With the dictionary, the model translates every name both ways, and still shows no detectable sign of one memory per fact. What does that show?": (
+        "有了词典，模型能把每个名字双向翻译，却仍然测不出每条事实只存一份记忆的迹象。这说明了什么？"
     ),
-    "that knowing a word's translation does not make one memory, in this model": (
-        "说明在这个模型里，知道一个词的译名并不会让两种语言共用一份记忆"
+    "that knowing a word's translation left no detectable sign of one memory, in this model": (
+        "说明在这个模型里，知道一个词的译名并没有让两种语言显出共用一份记忆的迹象"
     ),
-    "Right: the link between the words was learned, and the facts stayed apart. Other links (facts stated across languages, a larger model) are not tested.": (
-        "对：词与词之间的联系学会了，事实却仍然分开存放。其他联系（跨语言陈述的事实、更大的模型）没有检验。"
+    "Right: the link between the words was learned, and no sign of one memory was found. Other links (facts stated across languages, a larger model) are not tested.": (
+        "对：词与词之间的联系学会了，却测不出一份记忆的迹象。其他联系（跨语言陈述的事实、更大的模型）没有检验。"
     ),
     "that multilingual models keep one memory per language": "说明多语言模型为每种语言各存一份记忆",
     "Chen et al. report knowledge neurons shared across languages in real multilingual models; one two-layer model on 48 facts cannot speak for them.": (
         "Chen 等人报告，在真实的多语言模型中有跨语言共用的知识神经元；一个只学了 48 条事实的两层模型代表不了它们。"
     ),
     "that the dictionary was too small to be learned": "说明词典太小，模型没学会",
-    "The model answers every dictionary entry both ways: it was learned. What it did not do is store the facts once.": (
-        "模型对词典的每个词条都能双向答对：词典是学会了的。它没有做到的，是把事实只存一份。"
+    "The model answers every dictionary entry both ways: it was learned. What it did not show is any sign of storing the facts once.": (
+        "模型对词典的每个词条都能双向答对：词典是学会了的。它没有显示出的，是把事实只存一份的任何迹象。"
     ),
     "that the attribution cannot find shared units": "说明归因找不出共用的单元",
     "It resolves a fraction of a unit, and on lesson 6's model it finds what two phrasings of a fact share beyond their answer: it has the power to find sharing of that size.": (
@@ -143,11 +143,14 @@ MESSAGES: dict[str, str] = {
         "在每个种子、两个方向上，擦除另一种语言中同一条事实归因最高的单元，对 p(答案) 的改变都不比擦除另一条事实的更大"
     ),
     "the two means at most {g:.0%} apart": "两个平均值至多相差 {g:.0%}",
-    "the same erasure on lesson 6's two phrasings tells them apart: the other phrasing's units of the same fact cost more than another fact's, by over 5 points in both directions": (
-        "同样的擦除用在第 6 课的两种句式上，就能把两者分开：擦除另一种句式中同一条事实的单元，"
-        "代价比擦除另一条事实的单元大，两个方向都超过 5 个百分点"
+    "on lesson 6's two phrasings the same erasure tells the same fact's units from another fact's, by over 5 points in both directions": (
+        "在第 6 课的两种句式上，同样的擦除能把同一条事实的单元和另一条事实的单元区分开来，两个方向都相差 5 个百分点以上"
     ),
-    "by at least {x:.0%}": "至少 {x:.0%}",
+    "but not from those of another fact with the same answer: within 5 points in both directions": (
+        "却区分不开答案相同的另一条事实的单元：两个方向都相差不到 5 个百分点"
+    ),
+    "at most {x:.1%} apart": "至多相差 {x:.1%}",
+    "by at least {x:.1%}": "至少 {x:.1%}",
     "while erasing a fact's own top units takes most of its answer": (
         "而擦除一条事实本语言归因最高的单元，会拿走它答案的大部分"
     ),
@@ -276,9 +279,20 @@ MESSAGES: dict[str, str] = {
     ),
     "and the other language's mean p(new) stays below 0.05": "另一种语言的 p(新答案) 平均值也一直低于 0.05",
     "at most {x:.3f}": "至多 {x:.3f}",
-    "knowledge neurons at their default λ = 1, English edits: {seeds} of each seed's edits cross ({mean:.1%} over the seeds)": (
-        "取默认 λ = 1 的知识神经元，用英文编辑：各个种子的编辑中传到另一种语言的分别为 {seeds}（三个种子平均 {mean:.1%}）"
+    "knowledge neurons at their default λ = 1: {en} of each seed's English edits cross, {zh} of its Chinese ones": (
+        "取默认 λ = 1 的知识神经元：各个种子的英文编辑中传到另一种语言的分别为 {en}，中文编辑为 {zh}"
     ),
+    "edited fact's p(old) falls": "被编辑事实的 p(旧答案) 降幅",
+    "other facts' p(answer) falls": "其他事实的 p(答案) 降幅",
+    "for knowledge neurons and fine-tuning, in every seed and direction, the facts the edit was not asked to change lose about as much in the other language as the edited fact's old answer (within 0.1)": (
+        "对知识神经元和微调来说，在每个种子、每个方向上，编辑没被要求改动的那些事实在另一种语言里损失的，"
+        "与被编辑事实的旧答案差不多，相差不到 0.1"
+    ),
+    "at most {x:.2f} apart": "至多相差 {x:.2f}",
+    "at λ = 1, in every seed where knowledge neurons carry an English edit into Chinese, they make unedited facts of its relation answer the new word there too": (
+        "取 λ = 1 时，在知识神经元把英文编辑带进中文的每个种子中，它们也让同一关系下没被编辑的事实在中文里答出新词"
+    ),
+    "{x} of them, per seed": "各个种子中分别占 {x}",
     "every other method, at every strength and in every seed, crosses for at most 5 % of the edits": (
         "其他每种方法，在每种强度、每个种子中，传到另一种语言的编辑都至多 5%"
     ),
@@ -327,6 +341,9 @@ MESSAGES: dict[str, str] = {
     "seed": "种子",
     "p": "p",
     "I(route; language)": "I(路由; 语言)",
+    "H(language) = {h:.2f} bits: {c:.0%} of the routed tokens are Chinese": (
+        "H(语言) = {h:.2f} 比特：被路由的 token 中有 {c:.0%} 是中文"
+    ),
     "95 % of shuffled types": "打乱 token 类型后的 95% 分位数",
     "Chinese share per expert": "各专家的中文比例",
     "in every seed and layer, the token explains most of the route's entropy (over half)": (

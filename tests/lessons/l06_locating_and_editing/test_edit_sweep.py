@@ -28,7 +28,7 @@ def test_one_forward_pass_reads_every_prompt_and_the_filler_loss(two):
     """The prompts padded after their last word predict what they predict alone (the model is
     causal), and the filler loss is next_token_loss on the filler lines."""
     model, corpus = two
-    p, top, loss = edit_measures._read(model, corpus)
+    p, top, loss = edit_measures.read(model, corpus)
     prompts = torch.cat([corpus.prompts(x)[0] for x in (False, True)])
     with torch.no_grad():
         alone = model(prompts)[:, -1].softmax(-1)
@@ -47,7 +47,7 @@ def test_an_unedited_copy_measures_as_nothing_changed(two):
         model, fact_edits.with_change(model, 1, torch.zeros(64, 256)), corpus, 5, new
     )
     row = dict(zip(edit_measures.METRICS, metrics, strict=True))
-    p, _, _ = edit_measures._read(model, corpus)
+    p, _, _ = edit_measures.read(model, corpus)
     old_id, new_id = corpus.encode([corpus.facts[5].answer, new])
     assert row["p(new)"] == pytest.approx(float(p[5, new_id])) and row["p(old)"] > 0.9
     assert row["efficacy"] == row["top-1"] == row["paraphrase"] == row["paraphrase top-1"] == 0

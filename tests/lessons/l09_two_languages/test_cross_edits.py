@@ -29,3 +29,15 @@ def test_the_stored_edits_read_the_other_language_as_their_paraphrase():
     assert np.allclose(before["en"][..., 1], before["zh"][..., 3])
     assert np.allclose(before["zh"][..., 1], before["en"][..., 3])
     assert (before["en"][..., 1] > 0.5).all()  # the model knows every fact before the edit
+
+
+def test_one_facts_control_made_again_is_the_stored_one():
+    """Fact 27 of seed 0's model (a knowledge-neuron edit that crosses at λ = 1), edited in
+    English, measured on the other facts. Tolerance: 10 × the spread make spread measured (at most
+    1.4e-04, fine-tuning's), a count's spread itself (docs/spread.md)."""
+    fresh, _ = check_fresh_run("bilingual edits' control: seed 0, fact 27, English")
+    crossing = fresh["knowledge neurons | relation's other facts answering the new word, other "
+                     "language"]  # fmt: skip
+    assert crossing[-1] > 0 and (crossing[:-1] == 0).all()  # unedited facts too, at λ = 1 only
+    fallen = fresh[f"{RANK_ONE} | other facts' p(answer), other language"]
+    assert (fallen <= 0).all() and fallen[0] > -0.01  # the weakest rank-one edit: hardly any loss

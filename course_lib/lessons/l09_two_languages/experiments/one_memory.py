@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from course_lib.core._validate import choice as one_of
 from course_lib.core._validate import positive_int
+from course_lib.core.experiments.edit_measures import neighbours
 from course_lib.core.experiments.facts import Corpus, Fact
 from course_lib.core.experiments.memory import attributions, corpus_of, load_model
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
@@ -442,19 +443,22 @@ def phrasings_report(k: int = TOP) -> Overlap:
     return overlap(first, second, corpus, len(model.layers) * model.d_ff)
 
 
-def phrasings_erasures(k: int = TOP) -> dict[str, tuple[float, float]]:
+def phrasings_erasures(k: int = TOP) -> dict[str, tuple[float, float, float]]:
     """The erasure test's positive control, on lesson 6's model: each fact asked in one phrasing
-    with the other phrasing's top units of the same fact, or of ``other_fact``'s, zeroed at the
-    last word: {"first asked" | "second asked": (mean change of p(answer) with the same fact's
-    units, with the other fact's)}."""
+    with the other phrasing's top units zeroed at the last word, those of the same fact, of
+    ``other_fact``'s and of another fact with the same answer (CounterFact's first neighbour):
+    {"first asked" | "second asked": (mean change of p(answer) with each), over the facts that
+    have a fact of the same answer}."""
     model, views, tops_ = _phrasings(k)
-    control, out = other_fact(views[0]), {}
+    partner = np.array([(neighbours(views[0], i) or [-1])[0] for i in range(len(views[0].facts))])
+    has = partner >= 0
+    controls = (np.arange(len(partner)), other_fact(views[0]), np.where(has, partner, 0))
+    out = {}
     for asked, name in enumerate(("first asked", "second asked")):
         prompts, answers = views[asked].prompts()
         other = tops_[1 - asked]
-        same, _ = erased(model, prompts, answers, other)
-        different, _ = erased(model, prompts, answers, other[control])
-        out[name] = (float(same.mean()), float(different.mean()))
+        changes = [erased(model, prompts, answers, other[c])[0][has].mean() for c in controls]
+        out[name] = tuple(float(x) for x in changes)
     return out
 
 
