@@ -152,8 +152,7 @@ def control_sweep(model: LanguageModel, language: str, facts=None) -> dict[str, 
     with torch_threads(1):
         for fact in facts:
             new = new_answer(corpus, fact)
-            new_word = corpus.encode([corpus.facts[[f.answer for f in corpus.facts].index(new)]
-                                      .paraphrase_answer])[0]  # fmt: skip
+            new_word = edit_measures.answer_ids(corpus, fact, new)[3]  # in the other language
             others = rows != fact
             relation = torch.tensor([f.relation == corpus.facts[fact].relation and i != fact
                                      and f.answer != new for i, f in enumerate(corpus.facts)])  # fmt: skip
