@@ -166,6 +166,6 @@ def check_crossing_prediction(fn: Callable, measured: int, edits: int) -> CheckR
             raise Hint(found + tr(". Too many: the Chinese prompt's answer hardly moved."))
         if got < measured - PREDICTION_TOLERANCE:
             raise Hint(found + tr(". Too few."))
-        return found + tr(". The edit stayed in its language.")
+        return found + tr(". The edit did not reach the Chinese prompt.")
 
     return run_check(N_("crossing prediction"), check)

@@ -81,7 +81,7 @@ MESSAGES: dict[str, str] = {
     "measured: {m} of {n}": "实测为 {n} 次中的 {m} 次",
     ". Too many: the Chinese prompt's answer hardly moved.": "。太多了：中文提示的答案几乎没有动。",
     ". Too few.": "。太少了。",
-    ". The edit stayed in its language.": "。编辑停留在了它自己的语言里。",
+    ". The edit did not reach the Chinese prompt.": "。编辑没有传到中文提示上。",
     # course_lib.lessons.l09_two_languages.figures and demos
     "English": "英文",
     "Chinese": "中文",
@@ -334,8 +334,10 @@ MESSAGES: dict[str, str] = {
     "in both directions, none of the toy ROME's edits that reached p(new) 0.9 makes the other language's top answer the new one": (
         "在两个方向上，玩具模型的 ROME 编辑中让 p(新答案) 达到 0.9 的，没有一次让另一种语言的首选答案变成新答案"
     ),
-    "{prompt}: {old} → {new}; asked in Chinese, p({new_zh}) {before:.3f} before, {after:.3f} after": (
-        "“{prompt}”：“{old}” → “{new}”；用中文提问时，p({new_zh}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}"
+    "{prompt}: {old} → {new}, p({new}) {en:.3f} after the edit; asked in Chinese, p({new_zh}) "
+    "{before:.3f} before, {after:.3f} after": (
+        "“{prompt}”：“{old}” → “{new}”，编辑后新答案的概率为 {en:.3f}；"
+        "用中文提问时，p({new_zh}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}"
     ),
     # section 6: experts by language
     "seed": "种子",
