@@ -67,6 +67,26 @@ def test_shuffling_among_units_moves_whole_units():
     assert test.null_mean > 0.02 and test.p_value > 0.05
 
 
+@pytest.mark.parametrize("case", ["lines of unequal length", "a rare route and a rare label"])
+def test_the_shuffles_counted_per_unit_are_the_shuffles_counted_per_token(case):
+    g = np.random.default_rng(5)
+    unit_of = np.repeat(np.arange(60), g.integers(1, 12, 60))
+    unit_labels = g.integers(0, 3, 60)
+    routes = g.integers(0, 5, len(unit_of)) * 7 + 2  # any codes
+    if case == "a rare route and a rare label":
+        unit_labels = np.where(
+            np.arange(60) < 2, 9, unit_labels % 2
+        )  # label 9: two lines of one token
+        unit_of = np.concatenate([[0, 1], unit_of[unit_of > 1]])
+        routes = np.where(
+            unit_of < 2, 40, routes[: len(unit_of)] % 14
+        )  # route 40: only on those two
+    order = np.argsort(g.random((200, 60)), axis=1)
+    per_token = ex.mutual_information(routes, unit_labels[order][:, unit_of])
+    assert np.array_equal(ex._shuffled_information(routes, unit_labels, unit_of, order), per_token)
+    assert per_token.std() > 0  # the draws differ: a constant would not test the counting
+
+
 def test_what_the_token_explains_leaves_no_conditional_information():
     token = np.random.default_rng(4).integers(0, 10, 600)
     label, route = token % 2, token % 3  # both functions of the token

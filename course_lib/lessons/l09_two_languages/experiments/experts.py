@@ -198,13 +198,43 @@ def permutation_test(
     value = float(mutual_information(routes, unit_labels[unit_of], given))
     g = np.random.default_rng(seed)
     order = np.argsort(g.random((positive_int("shuffles", shuffles), len(unit_labels))), axis=1)
-    null = mutual_information(routes, unit_labels[order][:, unit_of], given)
+    if given is None and len(np.unique(unit_of)) == len(unit_labels):
+        null = _shuffled_information(routes, unit_labels, unit_of, order)
+    else:
+        null = mutual_information(routes, unit_labels[order][:, unit_of], given)
     return Test(
         value=value,
         null95=float(np.percentile(null, 95)),
         null_mean=float(null.mean()),
         p_value=float((1 + np.sum(null >= value - 1e-12)) / (1 + len(null))),
     )
+
+
+def _plug_in(counts: np.ndarray, n: int) -> np.ndarray:
+    """``entropy``'s last step: bits from counts (draws, cells) of ``n`` items."""
+    p = counts / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)
+
+
+def _shuffled_information(
+    routes: np.ndarray, unit_labels: np.ndarray, unit_of: np.ndarray, order: np.ndarray
+) -> np.ndarray:
+    """``mutual_information(routes, unit_labels[order][:, unit_of])``, every unit holding at least
+    one token: the same counts, in ``entropy``'s cells, from the routes counted per unit once
+    (routes x units) rather than the tokens relabelled once per draw, so the same bits, at a
+    fraction of the cost for many tokens."""
+    route, n_routes = _codes(routes)
+    label, m = _codes(unit_labels)  # every unit holds a token: the labels present are these
+    units, n = len(unit_labels), len(route)
+    per_unit = np.bincount(route * units + unit_of, minlength=n_routes * units)
+    per_unit = per_unit.reshape(n_routes, units).astype(float)  # exact: counts below 2^53
+    drawn = label[order]  # (draws, units): each unit's label in each draw
+    joint = np.stack([(drawn == c) @ per_unit.T for c in range(m)], axis=2)  # (draws, routes, m)
+    joint = joint.reshape(len(order), n_routes * m)  # cell route * m + label, as entropy's
+    width = int(np.flatnonzero(joint.any(axis=0)).max()) + 1  # entropy's cells: up to the last
+    labels = np.stack([(drawn == c) @ per_unit.sum(0) for c in range(m)], axis=1)
+    return entropy(routes) + _plug_in(labels, n) - _plug_in(joint[:, :width], n)
 
 
 @dataclass(frozen=True)
