@@ -13,6 +13,7 @@ import torch
 from course_lib.core.experiments import fact_edits, tracing
 from course_lib.core.experiments.facts import Fact
 from course_lib.core.model.transformer import create_sequence_mask
+from course_lib.core.threads import torch_threads
 from course_lib.lessons.l06_locating_and_editing.experiments import editing
 
 
@@ -39,6 +40,38 @@ def test_restoring_before_the_subject_changes_nothing_and_the_last_stream_all(tw
     one = (trace.restored[3] - trace.corrupted[3]) / (trace.clean[3] - trace.corrupted[3])
     np.testing.assert_allclose(trace.effect(3), one)
     np.testing.assert_allclose(trace.effect(), np.mean([trace.effect(i) for i in range(48)], 0))
+
+
+@pytest.mark.parametrize("site", tracing.SITES)
+def test_the_trace_skips_only_restorations_that_change_nothing(two, site):
+    """The trace does not run a restoration before the subject: it records the corrupted run's p.
+    Run by hand, with the trace's own noise, every such restoration gives that p, bit for bit."""
+    model, corpus = two
+    prompts, answers = corpus.prompts()
+    trace = tracing.causal_trace(model, corpus, site, samples=1)
+    with torch.no_grad(), torch_threads(1):  # as the trace computes them
+        kept, embedded = tracing.states(model, prompts, site), model.embed(prompts)
+    (noise,) = tracing._noises(embedded, 1, 1, 0)
+    scale = tracing.NOISE * float(embedded.std())
+
+    def corrupt(out, _hook):
+        out = out.clone()
+        out[:, [fact_edits.SUBJECT]] += scale * noise
+        return out
+
+    for row in range(len(kept)):
+        for position in range(fact_edits.SUBJECT):
+
+            def restore(out, _hook, row=row, position=position):
+                out = out.clone()
+                out[:, position] = kept[row][:, position]
+                return out
+
+            hooks = [("hook_embed", corrupt), (tracing._site(site, row), restore)]
+            with torch.no_grad(), torch_threads(1), model.hooks(hooks):
+                p = tracing._answer_p(model, prompts, answers)
+            np.testing.assert_array_equal(p.numpy(), trace.restored[:, row, position])
+            np.testing.assert_array_equal(p.numpy(), trace.corrupted)
 
 
 def test_a_restored_attention_output_is_that_of_the_clean_run(two):

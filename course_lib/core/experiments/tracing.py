@@ -114,9 +114,15 @@ def causal_trace(
                 return out
 
             with model.hooks([("hook_embed", corrupt)]):
-                corrupted += _answer_p(model, prompts, answers) / samples
+                p_corrupted = _answer_p(model, prompts, answers)
+                corrupted += p_corrupted / samples
                 for row in range(rows(model, site)):
                     for position in range(positions):
+                        if position < min(subject):
+                            # before the subject the noise has not arrived: the state there is
+                            # the clean one already, and restoring it changes nothing
+                            restored[:, row, position] += p_corrupted / samples
+                            continue
 
                         def restore(out, _hook, row=row, position=position):
                             out = out.clone()
