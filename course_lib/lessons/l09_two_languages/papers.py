@@ -19,14 +19,15 @@ CHEN_2024 = {"languages": ("en", "zh")}
 # repository's updated results (krystalan/Bi-ZsRE README, not the paper's first table) for
 # Chinese-LLaMA-7B, exact match (EM, %): reliability, the edited prompt itself; generality, the
 # edited fact asked another way, in the edit's language or in the other (run_bizsre.py scores the
-# other language with the translation of the paraphrase).
+# other language with the translation of the paraphrase). Their reliability of an edit made in
+# Chinese (ROME 20.15) is not used: easyeditor/evaluate/evaluate.py scores the edited prompt
+# against the English new answer (target_new_en) whatever the edit's language.
 WANG_2023 = {
     "ROME, en edit, reliability EM": 97.20,
     "ROME, en edit, EM asked in English": 87.85,
     "ROME, en edit, EM asked in Chinese": 6.75,
     "MEMIT, en edit, EM asked in English": 81.97,
     "MEMIT, en edit, EM asked in Chinese": 6.75,
-    "ROME, zh edit, reliability EM": 20.15,
     "ROME, zh edit, EM asked in Chinese": 39.92,
     "ROME, zh edit, EM asked in English": 8.87,
 }

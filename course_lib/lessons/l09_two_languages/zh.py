@@ -139,8 +139,14 @@ MESSAGES: dict[str, str] = {
     "erased at the last word": "在最后一个词处擦除",
     "p(answer) change": "p(答案) 的变化",
     "still top-1": "仍为首选词",
-    "in every seed and both directions, erasing the other language's top units of the same fact changes p(answer) no more than erasing those of another fact": (
-        "在每个种子、两个方向上，擦除另一种语言中同一条事实归因最高的单元，对 p(答案) 的改变都不比擦除另一条事实的更大"
+    "layer {layer}'s unit {u} is in the top ten of {en} of the 48 facts in English and {zh} in Chinese": (
+        "第 {layer} 层的单元 {u} 出现在 {en} 条事实的英文提示、{zh} 条事实的中文提示归因最高的十个单元里（共 48 条）"
+    ),
+    "as a share ({x:.0%}) of each bilingual model's overlap between different facts: {v} units, against its bound {b}; ruled out in {n} of 3 seeds": (
+        "按比例（{x:.0%}）换算到每个双语模型中不同事实之间的重合：{v} 个单元，对照各自的上界 {b}；在 3 个种子中的 {n} 个里排除得了"
+    ),
+    "in every seed and both directions, erasing the other language's top units of the same fact changes p(answer) within 5 points of what erasing those of another fact does": (
+        "在每个种子、两个方向上，擦除另一种语言中同一条事实归因最高的单元，对 p(答案) 的改变与擦除另一条事实的相差都在 5 个百分点以内"
     ),
     "the two means at most {g:.0%} apart": "两个平均值至多相差 {g:.0%}",
     "on lesson 6's two phrasings the same erasure tells the same fact's units from another fact's, by over 5 points in both directions": (
@@ -312,6 +318,16 @@ MESSAGES: dict[str, str] = {
     "NS at most {n:.0f} against {r:.0f}": "NS 至多 {n:.0f}，对比 {r:.0f}",
     "with the dictionary, again no method, direction or seed crosses for more than 5 % of its edits at matched strength": (
         "有词典时也一样：在相同强度下，无论哪种方法、哪个方向、哪个种子，传到另一种语言的编辑都不超过 5%"
+    ),
+    "{n} English and {m} Chinese edits reached it; were Wang et al.'s rates true here ({a}% and {b}%), none crossing would have probability {pa:.3f} and {pb:.2f}": (
+        "达到 0.9 的有 {n} 次英文编辑和 {m} 次中文编辑；假如这里的比率就是 Wang 等人的（{a}% 和 {b}%），一次也没有传过去的概率分别为 {pa:.3f} 和 {pb:.2f}"
+    ),
+    "so the English edits' zero is unlikely at Wang et al.'s rate (below 0.05), the fewer Chinese edits' zero is not (above 0.05)": (
+        "所以按 Wang 等人的比率，英文编辑的“一次也没有”不太可能出现（低于 0.05），数量更少的中文编辑则不然（高于 0.05）"
+    ),
+    ", ": "、",  # between the items of a list in a printed line
+    "the test detects only a cost above what 95 % of random sets give, {lo:+.1%} to {hi:+.1%}; units that cost the other language more than their own: {o}": (
+        "这个检验只能看出超过 95% 随机单元组代价的损失，即 {lo:+.1%} 到 {hi:+.1%}；给另一种语言带来的代价比给所属语言还大的单元：{o}"
     ),
     "the toy's ROME reached p(new) 0.9 on {en:.0%} of its English edits and {zh:.0%} of its Chinese ones; the others are read at its strongest": (
         "玩具模型的 ROME 在 {en:.0%} 的英文编辑和 {zh:.0%} 的中文编辑上让 p(新答案) 达到了 0.9；其余的编辑取它最强的强度来读"
