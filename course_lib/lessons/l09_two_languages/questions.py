@@ -45,7 +45,8 @@ QUESTIONS = (
                 N_(
                     "It resolves a fraction of a unit, and on lesson 6's model it finds what two "
                     "phrasings of a fact share beyond their answer: it has the power to find "
-                    "sharing of that size."
+                    "sharing of that size, for two phrasings of one name; for two different names "
+                    "its power is untested."
                 ),
             ),
         ),

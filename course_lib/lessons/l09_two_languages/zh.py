@@ -26,9 +26,9 @@ MESSAGES: dict[str, str] = {
         "模型对词典的每个词条都能双向答对：词典是学会了的。它没有显示出的，是把事实只存一份的任何迹象。"
     ),
     "that the attribution cannot find shared units": "说明归因找不出共用的单元",
-    "It resolves a fraction of a unit, and on lesson 6's model it finds what two phrasings of a fact share beyond their answer: it has the power to find sharing of that size.": (
+    "It resolves a fraction of a unit, and on lesson 6's model it finds what two phrasings of a fact share beyond their answer: it has the power to find sharing of that size, for two phrasings of one name; for two different names its power is untested.": (
         "这个检验能分辨不到一个单元的差别；在第 6 课的模型上，它找到了一条事实的两种句式在答案之外还共有的东西："
-        "这么大的共用，它有能力找到。"
+        "对同一个名字的两种句式，这么大的共用它有能力找到；对两个不同的名字，它的功效没有检验过。"
     ),
     # course_lib.lessons.l09_two_languages.checks: LAPE
     "LAPE": "语言激活概率熵",
@@ -113,8 +113,8 @@ MESSAGES: dict[str, str] = {
     "seed {seed}: same fact {s:.2f}, different facts {d:.2f}, permutation p = {p:.2f}": (
         "种子 {seed}：同一条事实 {s:.2f}，不同的事实 {d:.2f}，置换检验 p = {p:.2f}"
     ),
-    "in every seed, the same fact's two statements share no more top units than chance pairings of facts do (permutation p above 0.05)": (
-        "在每个种子中，同一条事实的两种语言陈述共有的归因最高的单元，都不比随机配对的两条事实多（置换检验 p 高于 0.05）"
+    "in every seed, the same fact's two statements share no detectably more top units than chance pairings of facts do (permutation p above 0.05)": (
+        "在每个种子中，同一条事实的两种语言陈述共有的归因最高的单元，都看不出比随机配对的两条事实多（置换检验 p 高于 0.05）"
     ),
     "and in every seed both are above what random units share": "而在每个种子中，两者都高于随机单元的共有数",
     "the test resolves as much as before: in every seed the same fact shares at most a quarter of a unit more than two different facts (95 % bound)": (
@@ -239,11 +239,11 @@ MESSAGES: dict[str, str] = {
     "with the dictionary, every seed knows all 48 facts in both languages and translates every word both ways": (
         "有了词典，每个种子的模型都用两种语言答对全部 48 条事实，并能双向翻译每个词"
     ),
-    "in every seed, the same fact's top units overlap no more than chance pairings of facts (p above 0.05)": (
-        "在每个种子中，同一条事实的归因最高的单元都不比随机配对的事实重合得多（p 高于 0.05）"
+    "in every seed, the same fact's top units overlap not detectably more than chance pairings of facts (p above 0.05)": (
+        "在每个种子中，同一条事实的归因最高的单元都看不出比随机配对的事实重合得多（p 高于 0.05）"
     ),
-    "and erasing the other language's units of the same fact hurts no more than erasing another fact's": (
-        "而且擦除另一种语言中同一条事实的单元，损害并不比擦除另一条事实的单元更大"
+    "and erasing the other language's units of the same fact hurts within 5 points of erasing another fact's": (
+        "而擦除另一种语言中同一条事实的单元，造成的损害与擦除另一条事实的单元相差在 5 个百分点以内"
     ),
     "the permutation test finds a gap below p 0.05 in one seed and layer of the six, seed 2's layer 0": (
         "在六个（种子，层）中，置换检验只在一处找到 p 低于 0.05 的差距：种子 2 的第 0 层"
