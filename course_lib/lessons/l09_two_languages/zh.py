@@ -187,10 +187,6 @@ MESSAGES: dict[str, str] = {
     "the other's": "另一种语言的升幅",
     "random units, 95 %": "随机单元，95% 分位数",
     "p, own − other": "p，所属语言减另一种语言",
-    "nor is any selection's gap between the languages (its own language's rise minus the other's, Tang et al.'s contrast) beyond what random sets give (p above 0.05)": (
-        "每一组选出的单元在两种语言之间造成的差距（所属语言的升幅减去另一种语言的升幅，即 Tang 等人所作的对比），"
-        "也都没有超出随机单元组给出的差距：p 都高于 0.05"
-    ),
     "in every seed, no unit fires in one language only, in either layer: every unit's activation probability is above 0 in both languages": (
         "在每个种子中，两层都没有只在一种语言中激活的单元：每个单元在两种语言中的激活概率都大于 0"
     ),
@@ -199,9 +195,16 @@ MESSAGES: dict[str, str] = {
         "Tang 等人的规则选出的每个单元都在两种语言中激活，在所属语言中激活的次数至少是另一种语言的两倍"
     ),
     "least {x:.1f} times": "最少 {x:.1f} 倍",
-    "in every selection, zeroing the units costs their language not detectably more than random sets of as many units (p against 50 random sets above 0.05)": (
-        "与 50 组随机单元相比，每一组选出的单元置零后给所属语言带来的代价，都看不出比同样多的随机单元更大：p 都高于 0.05"
+    "in every selection but one, zeroing the units costs their language not detectably more than random sets of as many units, nor widens the gap between the languages (own rise minus the other's, Tang et al.'s contrast) beyond theirs (p against 500 sets above 0.05)": (
+        "除了一组之外，每一组选出的单元置零后给所属语言带来的代价，都看不出比同样多的随机单元更大，"
+        "在两种语言之间造成的差距（所属语言的升幅减去另一种语言的，即 Tang 等人所作的对比）也没有超出随机单元组的"
+        "（与 500 组随机单元相比，p 都高于 0.05）"
     ),
+    "the one, seed 2's English pair, costs English more than random pairs do and widens the gap more, but neither survives counting the five selections (5 × p above 0.05)": (
+        "这一组是种子 2 英文的那两个单元：它给英文带来的代价比随机取两个单元更大，造成的差距也更大，"
+        "但把五组选择都算上之后，两者都不显著（5 × p 高于 0.05）"
+    ),
+    "p {a:.3f} and {b:.3f}": "p 分别为 {a:.3f} 和 {b:.3f}",
     "at most {x:.1%}": "至多 {x:.1%}",
     # section 2: Chen et al.'s measure, and the papers
     "seed {seed}: the same fact's two lists intersect for {a:.0%} of facts; two different facts' for {b:.0%} of pairs": (
@@ -223,9 +226,9 @@ MESSAGES: dict[str, str] = {
     "language-specific neurons, mostly in the first and last layers; deactivating them raises their language's perplexity": (
         "语言特定神经元，大多在最前面和最后面几层；停用它们会让相应语言的困惑度升高"
     ),
-    "units skewed to one language, none silent in the other; zeroing them costs not detectably more than random units; first and last layers: untestable in two layers": (
-        "偏向一种语言的单元，但没有一个在另一种语言中沉默；把它们置零的代价看不出比随机单元更大；"
-        "最前面和最后面几层的分布：两层的模型无从检验"
+    "units skewed to one language, none silent in the other; zeroing them costs not detectably more than random units in 4 selections of 5, nor the fifth once the five are counted; first and last layers: untestable in two layers": (
+        "偏向一种语言的单元，但没有一个在另一种语言中沉默；五组选择中有四组，置零的代价看不出比随机单元更大，"
+        "第五组在把五组都算上之后也不显著；最前面和最后面几层的分布：两层的模型无从检验"
     ),
     "features specific to a language at the model's two ends, shared in the middle; more shared in the larger model": (
         "模型两端的特征专属于某种语言，中间的特征跨语言共用；较大的模型共用的更多"

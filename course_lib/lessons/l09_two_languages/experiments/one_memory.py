@@ -264,12 +264,13 @@ def random_units_rise(
     return out - language_losses(model, corpus)[lang]
 
 
-# Tang et al.'s baseline for every stored model (three seeds, each language's selection): 50 draws
-# of random units take about 15 s, so they are stored; ``python -m
+# Tang et al.'s baseline for every stored model (three seeds, each language's selection): 500
+# draws of random units (with 50, a p-value rested on a few lucky draws) take about 3 min, so they
+# are stored; ``python -m
 # course_lib.lessons.l09_two_languages.experiments.one_memory`` remakes them (a test remakes one
 # selection's and compares).
 
-RANDOM_DRAWS = 50
+RANDOM_DRAWS = 500
 RANDOM_FILE = DATA / "bilingual_random_units.npz"
 _MODULE = "course_lib.lessons.l09_two_languages.experiments.one_memory"
 
