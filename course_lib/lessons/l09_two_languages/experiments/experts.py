@@ -144,6 +144,13 @@ def _codes(values: np.ndarray) -> tuple[np.ndarray, int]:
     return codes.reshape(-1), len(unique)
 
 
+def _plug_in(counts: np.ndarray, n: int) -> np.ndarray:
+    """The plug-in entropy's last step: bits from counts (draws, cells) of ``n`` items."""
+    p = counts / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)
+
+
 def entropy(*columns: np.ndarray) -> np.ndarray:
     """The plug-in entropy in bits of the joint of integer ``columns``, each (n,) or (draws, n)
     (one row per draw): (draws,) or ()."""
@@ -156,10 +163,7 @@ def entropy(*columns: np.ndarray) -> np.ndarray:
     offsets = (np.arange(len(rows)) * width)[:, None]
     counts = np.bincount((rows + offsets).reshape(-1), minlength=len(rows) * width)
     counts = counts.reshape(len(rows), width)
-    p = counts / rows.shape[1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        h = -np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)
-    return h.reshape(joint.shape[:-1])
+    return _plug_in(counts, rows.shape[1]).reshape(joint.shape[:-1])
 
 
 def mutual_information(
@@ -208,13 +212,6 @@ def permutation_test(
         null_mean=float(null.mean()),
         p_value=float((1 + np.sum(null >= value - 1e-12)) / (1 + len(null))),
     )
-
-
-def _plug_in(counts: np.ndarray, n: int) -> np.ndarray:
-    """``entropy``'s last step: bits from counts (draws, cells) of ``n`` items."""
-    p = counts / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return -np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)
 
 
 def _shuffled_information(
