@@ -8,7 +8,7 @@ LESSON = Lesson(
     number=2,
     topic="dimension_expansion",
     title=N_("Dimension expansion (升维), measured"),
-    minutes=50,
+    minutes=85,
     goal=N_(
         "explain and measure why d_ff > d_model, why the activation is needed, how capacity grows with width"
     ),

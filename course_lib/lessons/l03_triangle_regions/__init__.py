@@ -8,7 +8,7 @@ LESSON = Lesson(
     number=3,
     topic="triangle_regions",
     title=N_("Triangle regions: what the features of a ReLU layer mean (三角形区域与特征)"),
-    minutes=60,
+    minutes=85,
     goal=N_(
         'build by hand a 2 → 6 → 2 ReLU network deciding "inside the triangle?", see what nonlinearity loses and gains'
     ),

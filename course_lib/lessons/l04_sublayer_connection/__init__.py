@@ -8,7 +8,7 @@ LESSON = Lesson(
     number=4,
     topic="sublayer_connection",
     title=N_("The sublayer connection: residual + LayerNorm (子层连接)"),
-    minutes=60,
+    minutes=80,
     goal=N_(
         "write LayerNorm, RMSNorm and the sublayer connection, post-norm and pre-norm, equal to PyTorch's layers"
     ),
