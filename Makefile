@@ -48,6 +48,11 @@ $(LAB_STAMP) $(STAMP): pyproject.toml course_lib/core/tools/install_torch.py
 		npm install --prefix $(VENV)/chp --no-audit --no-fund --loglevel=error configurable-http-proxy >/dev/null 2>&1 \
 		|| echo "configurable-http-proxy not installed (npm failed: offline?); the hub test will skip"; \
 	else echo "npm not found: configurable-http-proxy not installed; the hub test will skip"; fi
+	@# axe-core, pinned, for the site's accessibility check (tests/browser/sitepage.py, AXE_VERSION).
+	@if [ "$@" != "$(STAMP)" ]; then :; elif command -v npm >/dev/null; then \
+		npm install --prefix $(VENV)/axe --no-audit --no-fund --loglevel=error axe-core@4.14.1 >/dev/null 2>&1 \
+		|| echo "axe-core not installed (npm failed: offline?); the site's accessibility check will skip"; \
+	else echo "npm not found: axe-core not installed; the site's accessibility check will skip"; fi
 	touch $@
 
 # The English index, or the Chinese one with `make lab LANG=zh` (or a zh_* locale, or EDITION=zh).

@@ -189,8 +189,11 @@ def _exporter():
 
 
 def export(nb, site: dict) -> str:
+    """The page's HTML. A wide table scrolls sideways inside the page (course.css), so each table
+    takes the keyboard's focus too: a reader without a mouse can scroll it with the arrow keys
+    (axe-core's rule scrollable-region-focusable)."""
     body, _ = _exporter().from_notebook_node(nb, resources={"site": site})
-    return body
+    return body.replace("<table>", '<table tabindex="0">')
 
 
 def glossary_notebook(edition: str, lessons: list[tuple[Path, object]]):

@@ -5,6 +5,9 @@ frame?) and the benchmark (how long does each swap take?)."""
 from __future__ import annotations
 
 import itertools
+import json
+import sys
+from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -221,3 +224,23 @@ def question_problems(page) -> list[str]:
         for q in questions:  # answered before: shown at once
             problems += _reveal_problems(page, q["key"], shown=True)
     return problems
+
+
+AXE_VERSION = "4.14.1"  # pinned: the Makefile installs exactly this one
+AXE = Path(sys.prefix) / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+INSTALL_AXE = f"npm install --prefix .venv/axe axe-core@{AXE_VERSION} (or `make setup`)"
+_AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .filter((v) => ["critical", "serious"].includes(v.impact))
+  .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)"""
+
+
+def accessibility_problems(page) -> list[str]:
+    """axe-core's critical and serious violations on ``page`` (WCAG 2 A and AA and axe's best
+    practices), one line each: what, and where."""
+    if not AXE.exists():
+        raise FileNotFoundError(f"axe-core {AXE_VERSION} is not installed: {INSTALL_AXE}")
+    installed = json.loads((AXE.parent / "package.json").read_text(encoding="utf-8"))["version"]
+    if installed != AXE_VERSION:
+        raise RuntimeError(f"axe-core {installed} installed, {AXE_VERSION} pinned: {INSTALL_AXE}")
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(_AXE_RUN)

@@ -15,8 +15,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_suite import ARTIFACTS, NOTEBOOKS, VIEWPORT
-from sitepage import exercise_demos, open_page, question_problems, sideways_problems
+from browser_suite import ARTIFACTS, NOTEBOOKS, VIEWPORT, in_ci
+from sitepage import (
+    AXE,
+    INSTALL_AXE,
+    accessibility_problems,
+    exercise_demos,
+    open_page,
+    question_problems,
+    sideways_problems,
+)
 from siteserver import SiteServer
 
 from tests.tools.site_build import built_site
@@ -49,6 +57,8 @@ def test_site_page_loads_cleanly_and_every_demo_control_swaps_its_frame(browser,
     page, errors = open_page(reader, f"{site_url}/{path}")  # a new reader: nothing answered yet
     try:
         assert page.evaluate(_IMAGE_PROBLEMS) == []
+        barriers = accessibility_problems(page)  # as loaded: nothing answered or moved yet
+        assert not barriers, "\n".join(barriers)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         name = "index" if path == "index.html" else path.replace("/", "-").removesuffix(".html")
         page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"))
@@ -68,6 +78,28 @@ def test_site_page_loads_cleanly_and_every_demo_control_swaps_its_frame(browser,
         assert not sideways, "\n".join(sideways)
     finally:
         reader.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def axe_installed():
+    if not AXE.exists():
+        message = f"axe-core missing for the site's accessibility check: {INSTALL_AXE}"
+        pytest.fail(message) if in_ci() else pytest.skip(message)
+
+
+def test_the_accessibility_check_catches_a_button_without_a_name(browser, tmp_path: Path):
+    broken = tmp_path / "site"
+    shutil.copytree(built_site()[0], broken)
+    page_file = broken / "en" / "01_feed_forward.html"
+    text = page_file.read_text(encoding="utf-8")
+    page_file.write_text(text.replace("<main", "<button></button><main", 1), encoding="utf-8")
+    with SiteServer(broken) as server:
+        page, _ = open_page(browser, f"{server.url}/en/01_feed_forward.html")
+        try:
+            problems = accessibility_problems(page)
+        finally:
+            page.close()
+    assert any("button-name" in p for p in problems), problems
 
 
 def test_the_phone_check_catches_a_page_wider_than_the_screen(browser, tmp_path: Path):
@@ -128,3 +160,10 @@ def test_at_a_phones_width_a_lesson_opens_at_its_title_with_the_course_menu_fold
         assert not errors, "\n".join(errors)
     finally:
         reader.close()
+
+
+def test_the_makefile_installs_the_pinned_axe_core():
+    from sitepage import AXE_VERSION
+
+    makefile = (NOTEBOOKS.parent / "Makefile").read_text(encoding="utf-8")
+    assert f"axe-core@{AXE_VERSION} " in makefile
