@@ -149,8 +149,10 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
             tr("Dai et al. 2022"),
             tr("erase a fact's top units: change of p(answer) (level)"),
             _percent(DAI_2022["suppress"], 0),
-            tr("{change}: top 5 of one prompt, p above 0.95 before",
-               change=_percent(float(erased.own.mean()))),  # fmt: skip
+            tr(
+                "{change}: top 5 of one prompt, p above 0.95 before",
+                change=_percent(float(erased.own.mean())),
+            ),
             None,
             "",
             N_("Dai et al.: erasing levels not comparable; every answer here starts above p 0.95"),
@@ -160,8 +162,10 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
             tr("Dai et al. 2022"),
             tr("double them: change of p(answer) (level)"),
             _percent(DAI_2022["amplify"], 0),
-            tr("{change}: the same 5, p above 0.95 before",
-               change=_percent(float(doubled.own.mean()))),  # fmt: skip
+            tr(
+                "{change}: the same 5, p above 0.95 before",
+                change=_percent(float(doubled.own.mean())),
+            ),
             None,
             tr(
                 "falls through the final LayerNorm and layer 1; both held, rises for {n} of 48 "
@@ -170,8 +174,10 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
             )
             if through
             else "",
-            N_("Dai et al.: doubling not comparable; here its fall goes through the final "
-               "LayerNorm and layer 1"),  # fmt: skip
+            N_(
+                "Dai et al.: doubling not comparable; here its fall goes through the final "
+                "LayerNorm and layer 1"
+            ),
             through,
         ),
         Row(
@@ -186,8 +192,10 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
                 first=only[0],
                 second=only[1],
             ),
-            N_("Dai et al.: a fact's top units sit in the bottom layer here, the paper's in the "
-               "top layers"),  # fmt: skip
+            N_(
+                "Dai et al.: a fact's top units sit in the bottom layer here, the paper's in the "
+                "top layers"
+            ),
             bottom > 0.75,
         ),
         Row(
