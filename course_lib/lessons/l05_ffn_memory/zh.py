@@ -191,6 +191,10 @@ MESSAGES: dict[str, str] = {
     "doubling the layer-0 ones alone makes the fall; the layer-1 ones alone, far less": (
         "只加倍第 0 层的那些就造成了下降；只加倍第 1 层的那些，下降小得多"
     ),
+    "doubling raises the final LayerNorm's scale for most facts": (
+        "对多数事实，加倍会让最终 LayerNorm 的尺度变大"
+    ),
+    "{n} of 48, {r:.1f} times on average": "{n}/48，平均变为原来的 {r:.1f} 倍",
     "holding the final LayerNorm's scale halves the fall": "固定最终 LayerNorm 的尺度，下降减半",
     "{a:+.1f} -> {b:+.1f}": "{a:+.1f} → {b:+.1f}",
     "each path held alone still leaves a fall": "只固定其中一条路径，答案仍会下降",

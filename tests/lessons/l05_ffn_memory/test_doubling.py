@@ -21,6 +21,7 @@ from course_lib.lessons.l05_ffn_memory.experiments.doubling import (
     _held_scale_logits,
     _norm_scale,
     doubling_paths,
+    scale_ratio,
     scaled_log_odds,
     top_unit_layers,
 )
@@ -92,6 +93,7 @@ def test_each_layers_split_covers_the_facts_with_units_there(lesson_model):
     assert np.array_equal(layers, flat // model.d_ff)
     paths = doubling_paths(model, corpus, scores)
     assert set(paths.paths) == set(PATHS) and np.array_equal(paths.layers, layers)
+    assert np.array_equal(paths.scale, scale_ratio(model, corpus, scores))
     for layer in (0, 1):
         has = (layers == layer).any(axis=1)
         assert np.array_equal(~np.isnan(paths.only[layer]), has)
@@ -113,3 +115,28 @@ def test_bad_arguments_are_named(lesson_model, changes, error, message):
     model, corpus, scores = lesson_model
     with pytest.raises(error, match=message):
         scaled_log_odds(model, corpus, scores, **changes)
+
+
+def test_the_scale_ratio_is_the_final_layer_norms_divisor_doubled_over_as_trained(lesson_model):
+    model, corpus, scores = lesson_model
+    assert np.abs(scale_ratio(model, corpus, scores, factor=1.0) - 1).max() < 1e-12
+    ratio = scale_ratio(model, corpus, scores)
+    fact, d_ff = 3, model.d_ff
+    units = [divmod(int(u), d_ff) for u in scores[fact].flatten().topk(5).indices]
+    prompt = corpus.prompts()[0][fact : fact + 1]
+
+    def doubled(h, hook):
+        h = h.clone()
+        for layer, unit in units:
+            if hook.name == f"layers.{layer}.ffn.hook_hidden":
+                h[:, -1, unit] *= 2
+        return h
+
+    final = "layers.1.hook_resid_post"
+    hooks = [(f"layers.{i}.ffn.hook_hidden", doubled) for i in (0, 1)]
+    with torch.no_grad():
+        _, clean = model.run_with_cache(prompt, names_filter=[final])
+        with model.hooks(hooks):
+            _, edited = model.run_with_cache(prompt, names_filter=[final])
+    spread = [c[final][0, -1].var(unbiased=False) + model.norm.eps for c in (edited, clean)]
+    assert abs(ratio[fact] - float((spread[0] / spread[1]).sqrt())) < 1e-12

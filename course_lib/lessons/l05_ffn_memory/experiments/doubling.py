@@ -52,6 +52,33 @@ def _norm_scale(model: LanguageModel, stream: torch.Tensor) -> torch.Tensor:
     return (stream.var(-1, unbiased=False, keepdim=True) + model.norm.eps).sqrt()
 
 
+def _streams(model: LanguageModel, corpus: Corpus, chosen: torch.Tensor, factor: float,
+             later_layers: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # fmt: skip
+    """The next-word logits as trained, (facts, vocab), and the stream the final LayerNorm reads
+    at the last word, unedited and with the ``chosen`` units (facts, layers, d_ff) scaled by
+    ``factor``, (facts, d_model) each (``later_layers``: see ``scaled_log_odds``)."""
+    prompts, count = corpus.prompts()[0], len(model.layers)
+    hidden = [f"layers.{i}.ffn.hook_hidden" for i in range(count)]
+    final = f"layers.{count - 1}.hook_resid_post"
+
+    def scaled(h: torch.Tensor, hook) -> torch.Tensor:
+        h = h.clone()
+        h[:, -1] = torch.where(chosen[:, hidden.index(hook.name)], factor * h[:, -1], h[:, -1])
+        return h
+
+    with torch.no_grad():
+        logits, cache = model.run_with_cache(prompts, names_filter=[*hidden, final])
+        if later_layers:
+            with model.hooks([(name, scaled) for name in hidden]):
+                _, edited = model.run_with_cache(prompts, names_filter=[final])
+            stream = edited[final][:, -1]
+        else:  # the later layers read the unedited stream; the extra output reaches `final` only
+            extra = sum(((factor - 1) * cache[name][:, -1] * chosen[:, i]) @ model.values(i)
+                        for i, name in enumerate(hidden))  # fmt: skip
+            stream = cache[final][:, -1] + extra
+    return logits[:, -1], cache[final][:, -1], stream
+
+
 @torch_threads(1)
 def scaled_log_odds(
     model: LanguageModel,
@@ -70,32 +97,27 @@ def scaled_log_odds(
     the final LayerNorm divides by the unedited run's scale."""
     for layer in layers:
         model.check_unit(layer)
-    prompts, answers = corpus.prompts()
-    rows, count = torch.arange(len(answers)), len(model.layers)
+    answers = corpus.prompts()[1]
+    rows = torch.arange(len(answers))
     chosen = _chosen(scores, top, tuple(layers))  # (facts, layers, d_ff)
-    hidden = [f"layers.{i}.ffn.hook_hidden" for i in range(count)]
-    final = f"layers.{count - 1}.hook_resid_post"  # the stream the final LayerNorm reads
-
-    def scaled(h: torch.Tensor, hook) -> torch.Tensor:
-        h = h.clone()
-        h[:, -1] = torch.where(chosen[:, hidden.index(hook.name)], factor * h[:, -1], h[:, -1])
-        return h
-
+    before, clean, stream = _streams(model, corpus, chosen, factor, later_layers)
     with torch.no_grad():
-        logits, cache = model.run_with_cache(prompts, names_filter=[*hidden, final])
-        before, scale = logits[:, -1], _norm_scale(model, cache[final][:, -1])
-        if later_layers:
-            with model.hooks([(name, scaled) for name in hidden]):
-                _, edited = model.run_with_cache(prompts, names_filter=[final])
-            stream = edited[final][:, -1]
-        else:
-            extra = sum(((factor - 1) * cache[name][:, -1] * chosen[:, i]) @ model.values(i)
-                        for i, name in enumerate(hidden))  # fmt: skip
-            stream = cache[final][:, -1] + extra
+        scale = _norm_scale(model, clean)
         after = _held_scale_logits(model, stream, scale) if held_scale else model.logits(stream)
         change = [log_odds(z.log_softmax(-1)[rows, answers]) for z in (after, before)]
     out = (change[0] - change[1]).numpy()
     return np.where(chosen.flatten(1).any(1).numpy(), out, np.nan)
+
+
+@torch_threads(1)
+def scale_ratio(
+    model: LanguageModel, corpus: Corpus, scores: torch.Tensor, factor: float = 2.0, top: int = 5
+) -> np.ndarray:
+    """How much scaling each fact's ``top`` units by ``factor`` changes what the final LayerNorm
+    divides by, sqrt(var + eps) of the stream at the last word, edited over unedited: (facts,)."""
+    chosen = _chosen(scores, top, tuple(range(len(model.layers))))
+    _, clean, stream = _streams(model, corpus, chosen, factor, later_layers=True)
+    return (_norm_scale(model, stream) / _norm_scale(model, clean)).squeeze(-1).numpy()
 
 
 PATHS = ("as run", "scale held", "later layers blind", "both held")  # DoublingPaths.paths' keys
@@ -106,12 +128,14 @@ class DoublingPaths:
     """What doubling each fact's top units does to its answer's log-odds, (facts,) each: by the
     layer the units sit in (``only``, ``only_held``: that layer's top units alone, as run and with
     the final LayerNorm's scale held; nan for a fact with none there), and for all of them along
-    the paths of ``PATHS`` (``paths``). ``layers``: each top unit's layer, (facts, top)."""
+    the paths of ``PATHS`` (``paths``). ``layers``: each top unit's layer, (facts, top);
+    ``scale``: the final LayerNorm's scale with all of them doubled, over the unedited one."""
 
     layers: np.ndarray
     only: dict[int, np.ndarray]
     only_held: dict[int, np.ndarray]
     paths: dict[str, np.ndarray]
+    scale: np.ndarray
 
 
 def doubling_paths(
@@ -131,4 +155,5 @@ def doubling_paths(
                 PATHS, (True, True, False, False), (False, True, False, True), strict=True
             )
         },
+        scale=scale_ratio(model, corpus, scores, factor, top),
     )
