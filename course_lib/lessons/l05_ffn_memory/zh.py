@@ -181,9 +181,10 @@ MESSAGES: dict[str, str] = {
     "in log-odds, which have no ceiling, doubling lowers the answer for every fact": (
         "在没有上限的对数几率上，加倍让每一条事实的答案都下降"
     ),
-    "no single unit holds a fact: for most facts the costliest takes under a tenth of p": (
-        "没有哪个单元能独自承载一条事实：对多数事实，擦除代价最大的单个单元拿走的 p 也不到十分之一"
+    "no single unit holds a fact: the costliest takes at most about half of p": (
+        "没有哪个单元能独自承载一条事实：擦除代价最大的单个单元，最多也只拿走约一半的 p"
     ),
+    "at most {most:.1f}; under 0.1 for {n} of 48 facts": "最多 {most:.1f}；48 条事实中有 {n} 条不到 0.1",
     "{n} of 48": "{n}/48",
     "most of a fact's top units sit in layer 0, the bottom layer": (
         "一条事实归因最高的单元大多位于最底层，即第 0 层"
