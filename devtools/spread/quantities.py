@@ -386,37 +386,7 @@ def _depths(depths: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-# ---- lesson 4's variant race and lesson 5's sparsity sweep: their first steps
-
-
-def _race() -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.experiments.variant_race import (
-            load_race,
-            train_variant,
-        )
-
-        race = load_race()
-        out = {}
-        for variant in race.settings.variants:
-            _, train, val = train_variant(replace(race.settings, steps=3), variant, 0)
-            out |= {
-                f"{variant} | train": np.asarray(train),
-                f"{variant} | validation": np.asarray(val),
-            }
-        return out
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.experiments.variant_race import load_race
-
-        race = load_race()
-        out = {}
-        for i, variant in enumerate(race.settings.variants):
-            out |= {f"{variant} | train": race.train_curves[i, 0, :3],
-                    f"{variant} | validation": race.val_curves[i, 0, :3]}  # fmt: skip
-        return out
-
-    return fresh, stored
+# ---- lesson 5's sparsity sweep: its first steps
 
 
 def sparsity_runs() -> list[tuple[int, int]]:
@@ -516,7 +486,6 @@ def _quantities() -> tuple[Quantity, ...]:
         Quantity("dense run: 12 units, seed 1", *_dense_run(12, 1), ("load", "accuracy")),
     ]
     starts = [
-        Quantity("variant race: first 3 losses", *_race()),
         Quantity(
             "sparsity sweep: fractions at initialisation",
             *_sparsity(initial=True),

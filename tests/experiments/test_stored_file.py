@@ -14,7 +14,7 @@ def test_arrays_and_settings_come_back_as_they_went_in(tmp_path):
                     {"seed": 3, "lr": 0.05, "variants": ("relu", "gelu"), "name": "race"})  # fmt: skip
     assert size == path.stat().st_size > 0
     arrays, settings = load_npz(
-        path, "race", "course_lib.lessons.l05_ffn_memory.experiments.variant_race"
+        path, "race", "course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep"
     )
     assert np.array_equal(arrays["losses"], np.arange(6.0).reshape(2, 3))
     assert float(arrays["seconds"]) == 1.5

@@ -144,7 +144,7 @@ class LanguageModel(HookedModule):
 
     ``LanguageModel(config)`` with a ``LanguageModelConfig``, whose ``ffn`` chooses the FFN of
     every block; ``LanguageModel(vocab_size, d_model=..., ...)`` makes the config from its
-    fields (lesson 5's variant race and checker build theirs so). ``self.d_ff`` is the width of
+    fields (lesson 5's checker builds its models so). ``self.d_ff`` is the width of
     the hidden layer actually built (one expert's, for a mixture). Hook point of its own:
     ``hook_embed``, the token embeddings before the positions.
     """

@@ -8,11 +8,11 @@ LESSON = Lesson(
     number=5,
     topic="ffn_memory",
     title=N_("What the FFN stores: keys and values in a small language model (键值记忆)"),
-    minutes=55,
+    minutes=85,
     goal=N_(
-        "open a small trained language model and find the FFN units that store its facts: keys, values, erasing a memory, sparse activations"
+        "open a small trained language model and read how its FFN units hold its facts: keys, values, erasing and doubling a fact's units, sparse activations"
     ),
-    mechanisms=("memory.attributions", "value_projection", "find_fact_unit"),
+    mechanisms=("memory.attributions", "value_projection", "costliest_unit"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

@@ -1,5 +1,5 @@
-"""Checkers for lesson 5: find the unit that stores a fact, predict what erasing a fact's units
-does, and read a unit's value vector through the output embedding."""
+"""Checkers for lesson 5: find the single unit whose erasure costs a fact the most, and read a
+unit's value vector through the output embedding."""
 
 from __future__ import annotations
 
@@ -24,34 +24,33 @@ from course_lib.core.model.language_model import LanguageModel
 
 def ablation_drops(model: LanguageModel, prompt: torch.Tensor, answer: int) -> torch.Tensor:
     """p(answer) as trained minus p(answer) with one FFN unit zeroed at the prompt's last word,
-    for every unit: (layers, d_ff). ``prompt``: (seq_len,) token ids. One batch per layer."""
+    for every unit: (layers, d_ff). ``prompt``: (seq_len,) token ids. One batch per layer, row i
+    with unit i zeroed at the hook point ``layers.{layer}.ffn.hook_hidden``."""
     d_ff = model.d_ff
     batch = prompt.reshape(1, -1).expand(d_ff, -1)  # row i: unit i is zeroed
 
-    def zero_own_unit(layer: int) -> Callable:
-        def edit(index: int, h: torch.Tensor) -> torch.Tensor:
-            if index != layer:
-                return h
-            h = h.clone()
-            h[torch.arange(d_ff), -1, torch.arange(d_ff)] = 0.0
-            return h
-
-        return edit
+    def zero_own_unit(h: torch.Tensor, _hook) -> torch.Tensor:
+        h = h.clone()
+        h[torch.arange(d_ff), -1, torch.arange(d_ff)] = 0.0
+        return h
 
     with torch.no_grad():
         before = model(prompt.reshape(1, -1))[0, -1].softmax(-1)[answer]
         drops = [
-            before - model(batch, zero_own_unit(layer))[:, -1].softmax(-1)[:, answer]
+            before
+            - model.run_with_hooks(
+                batch, fwd_hooks=[(f"layers.{layer}.ffn.hook_hidden", zero_own_unit)]
+            )[:, -1].softmax(-1)[:, answer]
             for layer in range(len(model.layers))
         ]
     return torch.stack(drops)
 
 
-def check_fact_unit(
+def check_costliest_unit(
     fn: Callable, model: LanguageModel, prompt: torch.Tensor, answer: int, top: int = 3
 ) -> CheckResult:
-    """``fn(model, prompt, answer)`` returns (layer, unit): a unit whose zeroing at the prompt's
-    last word lowers p(answer) as much as one of the ``top`` units that lower it most."""
+    """``fn(model, prompt, answer)`` returns (layer, unit): a unit whose zeroing alone at the
+    prompt's last word lowers p(answer) as much as one of the ``top`` units that lower it most."""
 
     def check() -> str:
         got = require_return(fn(model, prompt, answer), "return layer, unit")
@@ -88,8 +87,10 @@ def check_fact_unit(
                 )
             )
         if drop < best[-1].item():
+            names = [f"layers.{i}.ffn.hook_hidden" for i in range(layers)]
             with torch.no_grad():
-                acts = model.ffn_hidden(prompt.reshape(1, -1))[:, 0, -1]  # (layers, d_ff)
+                _, cache = model.run_with_cache(prompt.reshape(1, -1), names_filter=names)
+            acts = torch.stack([cache[name][0, -1] for name in names])  # (layers, d_ff)
             if (layer, unit) == divmod(int(acts.flatten().argmax()), d_ff):
                 raise Hint(
                     tr(
@@ -108,59 +109,20 @@ def check_fact_unit(
                     least=best[-1].item(),
                 )
             )
+        with torch.no_grad():
+            p = model(prompt.reshape(1, -1))[0, -1].softmax(-1)[answer].item()
         return tr(
-            "zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
-            "unit by {best:.2f}: one of the units that matter most for this fact.",
+            "zeroing L{layer} unit {unit} lowers p(answer) from {p:.2f} by {drop:.2f}, the "
+            "costliest single unit by {best:.2f}: one of the {top} costliest units for this fact.",
             layer=layer,
             unit=unit,
+            p=p,
             drop=drop,
             best=best[0].item(),
+            top=top,
         )
 
-    return run_check(N_("the unit that stores a fact"), check)
-
-
-def check_erase_prediction(fn: Callable, measure: Callable[[], tuple[float, float]]) -> CheckResult:
-    """``fn()`` returns the predicted mean relative change of p(answer), (own fact, unrelated
-    facts), when each fact's top 5 attributed units are zeroed; ``measure()`` returns the measured
-    pair. Passes within 0.15 (own) and 0.1 (unrelated); otherwise names the likely slip."""
-
-    def check() -> str:
-        got = require_return(fn(), "return own_change, unrelated_change")
-        if not (isinstance(got, tuple | list) and len(got) == 2):
-            raise Hint(tr("return two numbers: (own fact's change, unrelated facts' change)"))
-        own, unrelated = (float(v) for v in got)
-        if own < -1 or unrelated < -1:
-            raise Hint(tr("a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)"))
-        measured_own, measured_unrelated = measure()
-        if own >= 0:
-            raise Hint(
-                tr(
-                    "these units push the answer up (the largest attributions): zeroing them "
-                    "lowers p(answer)"
-                )
-            )
-        if abs(own - measured_own) > 0.15 and own < -0.8:
-            raise Hint(
-                tr(
-                    "the fact survives: 5 units of 512 carry only part of it; memory is spread "
-                    "over many units, and the residual stream still carries attention's share"
-                )
-            )
-        if abs(unrelated - measured_unrelated) > 0.1 and abs(unrelated - own) < 0.05:
-            raise Hint(
-                tr("unrelated facts lean on other units: they change far less than the fact")
-            )
-        if abs(own - measured_own) > 0.15 or abs(unrelated - measured_unrelated) > 0.1:
-            raise Hint(tr("not close yet: think how much one fact owes to its 5 strongest units"))
-        return tr(
-            "measured: own fact {own:+.2f}, unrelated facts {unrelated:+.2f}. "
-            "A fact leans on its units far more than other facts do, but no unit holds it alone.",
-            own=measured_own,
-            unrelated=measured_unrelated,
-        )
-
-    return run_check(N_("erasing prediction"), check)
+    return run_check(N_("the costliest single unit"), check)
 
 
 def _projection_case(seed: int) -> tuple[LanguageModel, int]:

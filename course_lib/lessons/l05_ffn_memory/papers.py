@@ -7,15 +7,10 @@ own, each defined once. Imports nothing of the course."""
 GEVA_2021_AGREEMENT = (0.0, 0.035)
 # Dai et al. 2022: suppressing a fact's knowledge neurons changes p(answer) by about -29 % on
 # average, amplifying them by about +31 %; about 4 knowledge neurons per fact after refining over
-# paraphrases. (Their baseline picks units by activation, not attribution; lesson 5 repeats it
-# with each fact's 5 most active units, but their baseline's numbers are not kept here.)
+# paraphrases; the knowledge neurons sit mostly in the topmost layers of BERT-base (their figure of
+# knowledge neurons per layer). (Their baseline picks units by activation, not attribution;
+# lesson 5 repeats it with each fact's 5 most active units, but their baseline's numbers are not
+# kept here.)
 DAI_2022 = {"suppress": -0.29, "amplify": 0.31, "neurons": 4.0}
 # Li et al. 2023: the fraction of FFN units nonzero per input after training.
 LI_2023 = {"T5-Base": 0.030, "ViT-B/16": 0.063}
-# Shazeer 2020, Table 1: held-out log-perplexity of T5-base-sized models (parameters and compute
-# matched) after 65,536 and 524,288 training steps. Lower is better.
-SHAZEER_2020: dict[str, tuple[float, float]] = {
-    "relu": (1.997, 1.677),
-    "gelu": (1.983, 1.679),
-    "swiglu": (1.944, 1.636),
-}

@@ -1,4 +1,5 @@
-"""Lesson 5's questions, asked with ``ask(key)`` (see ``course_lib.core.questions``)."""
+"""Lesson 5's questions, asked with ``ask(key)`` (see ``course_lib.core.questions``). Every reply
+says only what the lesson measures, in the cell the question folds."""
 
 from __future__ import annotations
 
@@ -7,6 +8,48 @@ from course_lib.core.questions import Choice, Question
 from course_lib.lessons.l05_ffn_memory.papers import DAI_2022
 
 QUESTIONS = (
+    Question(
+        "erasing-neurons",
+        "predict",
+        N_(
+            "Each fact's 5 most attributed units (of 512) are zeroed together at its prompt's "
+            "last word. On average over the 48 facts, what happens to p(answer) of that fact, "
+            "and of the unrelated facts (another entity, another relation) under the same edit?"
+        ),
+        (
+            Choice(
+                N_("the fact's p falls to almost 0; unrelated facts keep theirs"),
+                N_(
+                    "Five units do not hold a whole fact here: the fact loses over half of its "
+                    "p on average, from under a fifth to nearly all, and unrelated facts lose "
+                    "some too, less than half as much."
+                ),
+            ),
+            Choice(
+                N_("the fact's p falls by over half; unrelated facts lose less, but not nothing"),
+                N_(
+                    "Right: the fact loses over half on average, unrelated facts less than half "
+                    "as much, and five random units almost nothing (within 2 %)."
+                ),
+                correct=True,
+            ),
+            Choice(
+                N_("the fact and the unrelated facts lose about the same"),
+                N_(
+                    "The units chosen by a fact's attribution serve it more than other facts: "
+                    "the fact is hit harder than the unrelated facts, for nearly every fact."
+                ),
+            ),
+            Choice(
+                N_("hardly anything changes: 5 units of 512 are too few"),
+                N_(
+                    "Five random units barely matter (within 2 %), but these five are the units "
+                    "whose erasure alone costs their fact most: together they take over half of "
+                    "p(answer) on average."
+                ),
+            ),
+        ),
+    ),
     Question(
         "doubling-neurons",
         "predict",
@@ -19,22 +62,24 @@ QUESTIONS = (
             Choice(
                 N_("rises, as in the paper"),
                 N_(
-                    "There is no room: a p above 0.95 can rise by 5 % at most, and the units do not "
-                    "only push the answer."
+                    "There is little room: a p above 0.95 can rise by 5 % at most. And it does "
+                    "not rise here: p falls for every fact, and so do the log-odds, which have "
+                    "no ceiling."
                 ),
             ),
             Choice(
                 N_("does not change"),
                 N_(
-                    "Doubling 5 units of 512 is a large edit: it changes the logits of every word "
-                    "those units' value vectors touch."
+                    "It changes: the answer's log-odds fall for all 48 facts when their 5 units "
+                    "are doubled."
                 ),
             ),
             Choice(
                 N_("falls a little"),
                 N_(
-                    "Right: saturated answers cannot rise, and the doubled units also raise other "
-                    "words; in log-odds, which have no ceiling, the fall is clear."
+                    "Right: p falls for every fact, and so do the log-odds, which have no "
+                    "ceiling; the ceiling of p is not the whole story. Where the fall comes "
+                    "from is tested next."
                 ),
                 correct=True,
             ),

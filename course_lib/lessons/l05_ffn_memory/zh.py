@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l05_ffn_memory: LESSON, the index's row
     "What the FFN stores: keys and values in a small language model (键值记忆)": "FFN 存储了什么：小型语言模型中的键和值（键值记忆）",
-    "open a small trained language model and find the FFN units that store its facts: keys, values, erasing a memory, sparse activations": "打开一个训练好的小型语言模型，找出存储事实的 FFN 单元：键、值、擦除一条记忆、稀疏激活",
+    "open a small trained language model and read how its FFN units hold its facts: keys, values, erasing and doubling a fact's units, sparse activations": "打开一个训练好的小型语言模型，读懂它的 FFN 单元怎样承载事实：键、值、擦除和加倍一条事实的单元、稀疏激活",
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
     "own fact": "本条事实",
     "unrelated facts": "无关事实",
@@ -35,8 +35,7 @@ MESSAGES: dict[str, str] = {
     ),
     "{right} of {facts} facts": "答对 {right}/{facts} 条事实",
     # course_lib.lessons.l05_ffn_memory.checks: checker names
-    "the unit that stores a fact": "存储事实的单元",
-    "erasing prediction": "擦除效果预测",
+    "the costliest single unit": "擦除代价最大的单个单元",
     "value projection": "值投影",
     # course_lib.lessons.l05_ffn_memory.checks: the fact's unit
     "return a pair (layer, unit); a single index over both layers is "
@@ -68,36 +67,10 @@ MESSAGES: dict[str, str] = {
         "把你的单元置零使 p(答案) 降低 {drop:.3f}；影响最大的 {top} 个单元至少使它降低 "
         "{least:.3f}。梯度 × 激活只是一阶估计：请依次把每个单元置零并测量"
     ),
-    "zeroing L{layer} unit {unit} lowers p(answer) by {drop:.2f}, the best single "
-    "unit by {best:.2f}: one of the units that matter most for this fact.": (
-        "把 L{layer} 的单元 {unit} 置零使 p(答案) 降低 {drop:.2f}，最好的单个单元使它降低 "
-        "{best:.2f}：这是对该事实影响最大的单元之一。"
-    ),
-    # course_lib.lessons.l05_ffn_memory.checks: the erasing prediction
-    "return two numbers: (own fact's change, unrelated facts' change)": (
-        "请返回两个数：(该事实的变化, 无关事实的变化)"
-    ),
-    "a relative change p_after / p_before - 1 cannot fall below -1 (p = 0)": (
-        "相对变化 p_after / p_before - 1 不可能低于 -1（即 p = 0）"
-    ),
-    "these units push the answer up (the largest attributions): zeroing them lowers p(answer)": (
-        "这些单元把答案往上推（归因最大）：把它们置零会降低 p(答案)"
-    ),
-    "the fact survives: 5 units of 512 carry only part of it; memory is spread "
-    "over many units, and the residual stream still carries attention's share": (
-        "事实并没有被抹掉：512 个单元中的 5 个只承载了它的一部分；记忆分散在许多单元上，"
-        "而且残差流中还有注意力带来的那一份"
-    ),
-    "unrelated facts lean on other units: they change far less than the fact": (
-        "无关事实依赖的是其他单元：它们的变化远小于该事实"
-    ),
-    "not close yet: think how much one fact owes to its 5 strongest units": (
-        "还不够接近：想一想一条事实在多大程度上依赖它最强的 5 个单元"
-    ),
-    "measured: own fact {own:+.2f}, unrelated facts {unrelated:+.2f}. "
-    "A fact leans on its units far more than other facts do, but no unit holds it alone.": (
-        "实测：该事实 {own:+.2f}，无关事实 {unrelated:+.2f}。"
-        "一条事实对这些单元的依赖远大于其他事实，但没有哪个单元能独自承载它。"
+    "zeroing L{layer} unit {unit} lowers p(answer) from {p:.2f} by {drop:.2f}, the "
+    "costliest single unit by {best:.2f}: one of the {top} costliest units for this fact.": (
+        "把 L{layer} 的单元 {unit} 置零，p(答案) 从 {p:.2f} 降低了 {drop:.2f}；擦除代价最大的单个单元"
+        "使它降低 {best:.2f}。你的单元是这条事实擦除代价最大的 {top} 个单元之一。"
     ),
     # course_lib.lessons.l05_ffn_memory.checks: the value projection
     "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
@@ -185,8 +158,9 @@ MESSAGES: dict[str, str] = {
         "擦除一条事实的前 5 个单元会降低它的 p(答案)"
     ),
     "by over half": "降幅超过一半",
-    "unrelated facts keep theirs far better": "无关事实的概率保持得好得多",
-    "less than half the fact's drop": "降幅不到该事实的一半",
+    "unrelated facts lose less than half as much, but not nothing": (
+        "无关事实的损失不到一半，但也不是没有"
+    ),
     "the fact is hit harder than unrelated facts, for nearly every fact": (
         "几乎每条事实自身受到的影响都比无关事实大"
     ),
@@ -206,6 +180,30 @@ MESSAGES: dict[str, str] = {
     ),
     "in log-odds, which have no ceiling, doubling lowers the answer for every fact": (
         "在没有上限的对数几率上，加倍让每一条事实的答案都下降"
+    ),
+    "no single unit holds a fact: the costliest takes at most about half of p": (
+        "没有哪个单元能独自承载一条事实：擦除代价最大的单个单元，最多也只拿走约一半的 p"
+    ),
+    "at most {most:.1f}; under 0.1 for {n} of 48 facts": "最多 {most:.1f}；48 条事实中有 {n} 条不到 0.1",
+    "{n} of 48": "{n}/48",
+    "most of a fact's top units sit in layer 0, the bottom layer": (
+        "一条事实归因最高的单元大多位于最底层，即第 0 层"
+    ),
+    "doubling the layer-0 ones alone makes the fall; the layer-1 ones alone, far less": (
+        "只加倍第 0 层的那些就造成了下降；只加倍第 1 层的那些，下降小得多"
+    ),
+    "doubling raises the final LayerNorm's scale for most facts": (
+        "对多数事实，加倍会让最终 LayerNorm 的尺度变大"
+    ),
+    "{n} of 48, {r:.1f} times on average": "{n}/48，平均变为原来的 {r:.1f} 倍",
+    "holding the final LayerNorm's scale halves the fall": "固定最终 LayerNorm 的尺度，下降减半",
+    "{a:+.1f} -> {b:+.1f}": "{a:+.1f} → {b:+.1f}",
+    "each path held alone still leaves a fall": "只固定其中一条路径，答案仍会下降",
+    "with both held, doubling raises the answer for most facts": (
+        "两条路径都固定时，加倍让多数事实的答案上升"
+    ),
+    "scale held, the layer-1 ones alone raise it for most facts that have them": (
+        "固定尺度时，只加倍第 1 层的那些，有这类单元的事实大多会上升"
     ),
     # section 5
     "at initialisation about half the units fire": "初始化时约有一半单元激活",
@@ -234,20 +232,6 @@ MESSAGES: dict[str, str] = {
         "擦除前 5 个单元后，多数事实的答案仍是最可能的下一个词"
     ),
     "scale 1 is the model as trained": "缩放系数 1 就是训练好的原模型",
-    # section 7
-    "the variants have equal budgets": "各变体的参数预算相同",
-    "within 1 %: the plain FFN's biases": "相差在 1% 以内，差额来自普通 FFN 的偏置",
-    "the spread over seeds swamps every gap": "种子间的波动淹没了所有差距",
-    "after the last step the small model does not reproduce the paper's ranking": (
-        "训练结束时，这个小模型没有复现论文的排名"
-    ),
-    "early on SwiGLU learns fastest, each variant clear of the next": (
-        "训练初期 SwiGLU 学得最快，各变体之间拉开了明显差距"
-    ),
-    "training loss at step 30": "第 30 步的训练损失",
-    "at each run's best step the paper's order appears, but within the spread": (
-        "取每次运行的最佳一步时，论文中的顺序出现了，但仍在波动范围之内"
-    ),
     # section 3: Geva et al.'s agreement rate
     "in both layers about a third of the units agree": "两层中都约有三分之一的单元一致",
     "between 25 and 40 %": "在 25% 到 40% 之间",
@@ -264,8 +248,28 @@ MESSAGES: dict[str, str] = {
     "as in the paper?": "与论文一致？",
     "erase a fact's top units: p(answer) falls (direction)": "擦除一条事实归因最高的单元：p(答案) 下降（方向）",
     "erase a fact's top units: change of p(answer) (level)": "擦除一条事实归因最高的单元：p(答案) 的变化（水平）",
-    "Dai et al.: erasing takes over twice the paper's share here": (
-        "Dai 等人：擦除在这里拿走的比例超过论文的两倍"
+    "falls": "下降",
+    "falls for {n} of {total} facts": "{total} 条事实中有 {n} 条下降",
+    "{change}: top 5 of one prompt, p above 0.95 before": "{change}：一个提示上的前 5 个单元，原本 p 高于 0.95",
+    "Dai et al.: erasing levels not comparable; every answer here starts above p 0.95": (
+        "Dai 等人：擦除的水平不可比；这里每个答案起初的 p 都高于 0.95"
+    ),
+    "double them: change of p(answer) (level)": "把它们加倍：p(答案) 的变化（水平）",
+    "{change}: the same 5, p above 0.95 before": "{change}：同样的 5 个单元，原本 p 高于 0.95",
+    "falls through the final LayerNorm and layer 1; both held, rises for {n} of 48 (section 4)": (
+        "经由最终的 LayerNorm 和第 1 层下降；两者都固定时，48 条中有 {n} 条上升（第 4 节）"
+    ),
+    "Dai et al.: doubling not comparable; here its fall goes through the final LayerNorm and layer 1": (
+        "Dai 等人：加倍不可比；这里的下降经由最终的 LayerNorm 和第 1 层"
+    ),
+    "where a fact's top units sit": "一条事实归因最高的单元所在的层",
+    "mostly the top layers": "大多在最上面几层",
+    "{share:.0f} % in layer 0 of 2 (top 5, not refined)": "{share:.0f}% 在 2 层中的第 0 层（前 5 个，未经筛选）",
+    "doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": (
+        "只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）"
+    ),
+    "Dai et al.: a fact's top units sit in the bottom layer here, the paper's in the top layers": (
+        "Dai 等人：这里一条事实归因最高的单元位于最底层，论文中的位于最上面几层"
     ),
     "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
     "≈{n:.0f}, after refining over paraphrases": "≈{n:.0f}，经同义句筛选之后",
@@ -290,15 +294,8 @@ MESSAGES: dict[str, str] = {
     "Dai et al.: erasing lowers p(answer), as in the paper": (
         "Dai 等人：擦除会降低 p(答案)，与论文一致"
     ),
-    "double them: change of p(answer)": "把它们加倍：p(答案) 的变化",
-    "Dai et al.: doubling lowers p(answer) here, unlike the paper": (
-        "Dai 等人：这里加倍会降低 p(答案)，与论文相反"
-    ),
     "both layers over 5 times chance (section 3)": "两层都超过随机水平的 5 倍（第 3 节）",
     "unrelated facts lose less (section 4)": "无关事实损失更少（第 4 节）",
-    "log-odds fall too: not the ceiling of p alone (section 4)": (
-        "对数几率也下降：不只是 p 碰到了上限（第 4 节）"
-    ),
     "units active per token, trained (level)": "训练后每个 token 激活的单元比例（水平）",
     "Li et al.: the toy's FFN stays near half active, many times the paper's level": (
         "Li 等人：玩具模型的 FFN 仍有近一半单元激活，是论文中水平的许多倍"
@@ -312,16 +309,9 @@ MESSAGES: dict[str, str] = {
         "每个 token 激活的单元比例，最窄的 FFN -> 最宽的（方向）"
     ),
     "in every seed (section 5)": "每个种子都如此（第 5 节）",
-    "neighbours' gaps within the spread over seeds (section 7)": (
-        "相邻两者的差距在种子间的波动范围之内（第 7 节）"
-    ),
     "fewer in larger models": "模型越大越少",
     "Li et al.: a wider FFN is sparser here too, in every seed": (
         "Li 等人：这里也是 FFN 越宽越稀疏，每个种子都如此"
-    ),
-    "loss at the end of training, lowest first": "训练结束时的损失，从低到高",
-    "Shazeer: the toy does not reproduce the ranking at the end of training": (
-        "Shazeer：训练结束时，玩具模型没有复现这个排名"
     ),
     "{n} of {total} right": "答对 {n}/{total}",
     "that guess: {guessed} of 48": "该猜测只答对 {guessed}/48",
@@ -338,7 +328,6 @@ MESSAGES: dict[str, str] = {
     "layer 0: {layer_0} of 4, layer 1: {layer_1} of 4": "第 0 层：{layer_0}/4，第 1 层：{layer_1}/4",
     "denser in {n} of {total} (seed, layer) pairs": "种子与层的 {total} 种组合中有 {n} 种更稠密",
     "{kept} of 48": "{kept}/48",
-    "SwiGLU comes {place} of 3": "SwiGLU 在 3 个变体中排第 {place}",
     "above 30%": "高于 30%",
     "below 1e-12": "低于 1e-12",
     # lesson 5's labelled output
@@ -357,24 +346,35 @@ MESSAGES: dict[str, str] = {
     "layer {layer}: direct {direct:+.1f}, later layers and LayerNorm {later:+.1f}": "第 {layer} 层：直接 {direct:+.1f}，经由后面的层和 LayerNorm {later:+.1f}",
     "own fact:        mean {mean:.0%}, spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}，离散度（标准差）{std:.0%}",
     "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
-    "doubling, mean change of p(answer): {change:+.1%} (Dai et al.: {paper:+.0%})": "加倍后 p(答案) 的平均变化：{change:+.1%}（Dai 等人：{paper:+.0%}）",
+    "doubling, mean change of p(answer): {change:+.1%}": "加倍后 p(答案) 的平均变化：{change:+.1%}",
+    "the facts' top 5 units: {share:.0%} in layer 0": "各条事实归因最高的 5 个单元：{share:.0%} 位于第 0 层",
+    "doubling only the layer-{layer} ones ({n} facts have some): {run:+.1f}, scale held {held:+.1f}": "只加倍位于第 {layer} 层的那些（{n} 条事实有这样的单元）：{run:+.1f}，固定尺度时 {held:+.1f}",
+    "all 5: as run {as_run:+.1f}, scale held {scale_held:+.1f}, layer 1 blind {later_layers_blind:+.1f}, both held {both_held:+.1f}": "全部 5 个：照常运行 {as_run:+.1f}，固定尺度 {scale_held:+.1f}，第 1 层看不见 {later_layers_blind:+.1f}，两者都固定 {both_held:+.1f}",
     "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "对数几率的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
     "layer {layer}: {trained:.2f} of the units fire per token trained, {untrained:.2f} at initialisation (of {d_ff})": "第 {layer} 层：训练后每个 token 激活 {trained:.2f} 的单元，初始化时为 {untrained:.2f}（共 {d_ff} 个）",
     "{steps} steps per run, {seeds} seeds per width": "每次运行 {steps} 步，每个宽度 {seeds} 个种子",
     "d_ff {d_ff:3d}: trained {now[0]:.2f} / {now[1]:.2f}, at initialisation {init[0]:.2f} / {init[1]:.2f}; facts right in the worst seed: {worst} of {facts}": "d_ff {d_ff:3d}：训练后 {now[0]:.2f} / {now[1]:.2f}，初始化时 {init[0]:.2f} / {init[1]:.2f}；最差的种子答对 {worst}/{facts} 条事实",
-    "{name:7s} {total:,} parameters: {loss:.3f} ({low:.3f} to {high:.3f}); paper {paper}": "{name:7s} {total:,} 个参数：{loss:.3f}（{low:.3f} 到 {high:.3f}）；论文 {paper}",
     # the scoreboard's studies
     "Geva et al. 2021": "Geva 等人 2021",
     "Dai et al. 2022": "Dai 等人 2022",
     "Li et al. 2023": "Li 等人 2023",
-    # lesson 5's question
+    # lesson 5's questions
+    "Each fact's 5 most attributed units (of 512) are zeroed together at its prompt's last word. On average over the 48 facts, what happens to p(answer) of that fact, and of the unrelated facts (another entity, another relation) under the same edit?": "把每条事实归因最高的 5 个单元（共 512 个）在提示的最后一个词处同时置零。在 48 条事实上平均而言，这条事实的 p(答案) 会怎样？在同样的编辑下，无关事实（另一个实体、另一种关系）的 p(答案) 又会怎样？",
+    "the fact's p falls to almost 0; unrelated facts keep theirs": "这条事实的 p 几乎降到 0；无关事实保持不变",
+    "Five units do not hold a whole fact here: the fact loses over half of its p on average, from under a fifth to nearly all, and unrelated facts lose some too, less than half as much.": "这里 5 个单元承载不了一整条事实：这条事实平均损失一半以上的 p，从不到五分之一到几乎全部不等；无关事实也有损失，但不到它的一半。",
+    "the fact's p falls by over half; unrelated facts lose less, but not nothing": "这条事实的 p 下降一半以上；无关事实损失较少，但不是没有",
+    "Right: the fact loses over half on average, unrelated facts less than half as much, and five random units almost nothing (within 2 %).": "对：这条事实平均损失一半以上，无关事实的损失不到它的一半，而随机的 5 个单元几乎毫无影响（在 2% 以内）。",
+    "the fact and the unrelated facts lose about the same": "这条事实和无关事实损失差不多",
+    "The units chosen by a fact's attribution serve it more than other facts: the fact is hit harder than the unrelated facts, for nearly every fact.": "按一条事实的归因挑出的单元，为它服务多于为其他事实服务：几乎每条事实自身受到的影响都比无关事实大。",
+    "hardly anything changes: 5 units of 512 are too few": "几乎没有变化：512 个单元中的 5 个太少了",
+    "Five random units barely matter (within 2 %), but these five are the units whose erasure alone costs their fact most: together they take over half of p(answer) on average.": "随机的 5 个单元几乎没有影响（在 2% 以内），但这 5 个是单独擦除时让这条事实损失最大的单元：合在一起，它们平均拿走一半以上的 p(答案)。",
     "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(答案) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(答案) 平均会……",
     "rises, as in the paper": "像论文中那样上升",
-    "There is no room: a p above 0.95 can rise by 5 % at most, and the units do not only push the answer.": "没有上升的空间：高于 0.95 的概率最多只能再升 5%，而且这些单元提升的不只是答案。",
+    "There is little room: a p above 0.95 can rise by 5 % at most. And it does not rise here: p falls for every fact, and so do the log-odds, which have no ceiling.": "上升的空间很小：高于 0.95 的概率最多只能再升 5%。而这里它并没有上升：每条事实的 p 都下降了，没有上限的对数几率也下降了。",
     "does not change": "不变",
-    "Doubling 5 units of 512 is a large edit: it changes the logits of every word those units' value vectors touch.": "把 512 个单元中的 5 个加倍是很大的改动：这些单元的值向量涉及的每个词的 logit 都会改变。",
+    "It changes: the answer's log-odds fall for all 48 facts when their 5 units are doubled.": "它会变：把 5 个单元加倍后，全部 48 条事实答案的对数几率都下降了。",
     "falls a little": "略有下降",
-    "Right: saturated answers cannot rise, and the doubled units also raise other words; in log-odds, which have no ceiling, the fall is clear.": "对：已饱和的答案无法再上升，而加倍的单元还会提升别的词；在没有上限的对数几率上，下降很明显。",
+    "Right: p falls for every fact, and so do the log-odds, which have no ceiling; the ceiling of p is not the whole story. Where the fall comes from is tested next.": "对：每条事实的 p 都下降了，没有上限的对数几率也下降了；所以 p 的上限并不能解释全部。下降从哪里来，接下来就检验。",
     # section 9: locate a fact, then rewrite it (course_lib.lessons.l06_locating_and_editing.experiments.editing)
     "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
         "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"

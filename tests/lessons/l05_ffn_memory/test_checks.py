@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from course_lib.core.experiments.memory import attributions, scale_units, stored_model
+from course_lib.core.experiments.memory import attributions, stored_model
 from course_lib.lessons.l05_ffn_memory.checks import (
     ablation_drops,
-    check_erase_prediction,
-    check_fact_unit,
+    check_costliest_unit,
     check_value_projection,
 )
 
@@ -30,7 +29,14 @@ def test_ablation_drops_are_single_unit_edits_of_the_model(case):
     with torch.no_grad():
         p = model(prompt[None])[0, -1].softmax(-1)[answer]
         for layer, unit in ((0, 5), (1, 200), divmod(int(drops.flatten().argmax()), model.d_ff)):
-            edited = model(prompt[None], scale_units([(layer, unit)], 0.0))[0, -1].softmax(-1)
+
+            def zero(h, _hook, unit=unit):
+                h = h.clone()
+                h[:, -1, unit] = 0.0
+                return h
+
+            hooks = [(f"layers.{layer}.ffn.hook_hidden", zero)]
+            edited = model.run_with_hooks(prompt[None], fwd_hooks=hooks)[0, -1].softmax(-1)
             assert abs((p - edited[answer]).item() - drops[layer, unit].item()) < 1e-12
     assert drops.max() > 0.01
 
@@ -40,8 +46,11 @@ def best_unit(model, prompt, answer):
     return divmod(int(drops.flatten().argmax()), model.d_ff)
 
 
-def test_fact_unit_accepts_the_search(case):
-    assert check_fact_unit(best_unit, *case).passed
+def test_costliest_unit_accepts_the_search_and_says_what_it_costs(case):
+    result = check_costliest_unit(best_unit, *case)
+    model, prompt, answer = case
+    drop = ablation_drops(model, prompt, answer).max().item()
+    assert result.passed and f"by {drop:.2f}" in result.message and "costliest" in result.message
 
 
 @pytest.mark.parametrize(
@@ -56,17 +65,20 @@ def test_fact_unit_accepts_the_search(case):
         (lambda m, p, a: None, "forget"),
     ],
 )
-def test_fact_unit_names_the_typical_mistakes(case, wrong, hint):
-    result = check_fact_unit(wrong, *case)
+def test_costliest_unit_names_the_typical_mistakes(case, wrong, hint):
+    result = check_costliest_unit(wrong, *case)
     assert result.status == "failed" and hint in result.message
 
 
 def firing_most(model, prompt, answer):
+    names = [f"layers.{i}.ffn.hook_hidden" for i in range(len(model.layers))]
     with torch.no_grad():
-        return divmod(int(model.ffn_hidden(prompt[None])[:, 0, -1].flatten().argmax()), model.d_ff)
+        _, cache = model.run_with_cache(prompt[None], names_filter=names)
+    hidden = torch.stack([cache[name][0, -1] for name in names])  # (layers, d_ff)
+    return divmod(int(hidden.flatten().argmax()), model.d_ff)
 
 
-def test_fact_unit_says_that_firing_is_not_mattering():
+def test_costliest_unit_says_that_firing_is_not_mattering():
     model, corpus = stored_model()
     prompts, answers = corpus.prompts()
     for i in range(len(corpus.facts)):  # a fact whose most active unit matters little
@@ -76,15 +88,15 @@ def test_fact_unit_says_that_firing_is_not_mattering():
             break
     else:
         pytest.fail("no fact's most active unit has a small positive effect")
-    result = check_fact_unit(firing_most, model, prompts[i], int(answers[i]))
+    result = check_costliest_unit(firing_most, model, prompts[i], int(answers[i]))
     assert result.status == "failed" and "fires most" in result.message
 
 
-def test_fact_unit_rejects_a_unit_that_matters_little(case):
+def test_costliest_unit_rejects_a_unit_that_matters_little(case):
     model, prompt, answer = case
     drops = ablation_drops(model, prompt, answer).flatten()
     small = int(((drops > 0) & (drops < drops.topk(3).values[-1] / 4)).nonzero()[0])
-    result = check_fact_unit(lambda m, p, a: divmod(small, m.d_ff), *case)
+    result = check_costliest_unit(lambda m, p, a: divmod(small, m.d_ff), *case)
     assert result.status == "failed" and "measure" in result.message
 
 
@@ -96,38 +108,14 @@ def test_the_attribution_answer_is_judged_by_its_measured_effect(case):
     top = divmod(int(scores[FACT].flatten().argmax()), model.d_ff)
     drops = ablation_drops(*case).flatten()
     in_top3 = top[0] * model.d_ff + top[1] in drops.topk(3).indices.tolist()
-    assert check_fact_unit(lambda m, p, a: top, *case).passed is in_top3
+    assert check_costliest_unit(lambda m, p, a: top, *case).passed is in_top3
 
 
-def test_fact_unit_says_not_attempted_for_the_stub(case):
+def test_costliest_unit_says_not_attempted_for_the_stub(case):
     def stub(model, prompt, answer):
         raise NotImplementedError
 
-    assert check_fact_unit(stub, *case).status == "not attempted"
-
-
-MEASURED = (-0.30, -0.07)
-
-
-@pytest.mark.parametrize("guess", [(-0.3, -0.05), (-0.2, -0.1), (-0.4, 0.0)])
-def test_erase_prediction_accepts_close_guesses(guess):
-    assert check_erase_prediction(lambda: guess, lambda: MEASURED).passed
-
-
-@pytest.mark.parametrize(
-    ("guess", "hint"),
-    [
-        ((0.2, 0.0), "lowers p(answer)"),
-        ((-1.0, -0.05), "survives"),
-        ((-0.3, -0.3), "other units"),
-        ((-1.5, 0.0), "cannot fall below -1"),
-        ((-0.6, -0.05), "not close"),
-        ((-0.3,), "two numbers"),
-    ],
-)
-def test_erase_prediction_names_the_likely_slip(guess, hint):
-    result = check_erase_prediction(lambda: guess, lambda: MEASURED)
-    assert result.status == "failed" and hint in result.message
+    assert check_costliest_unit(stub, *case).status == "not attempted"
 
 
 def right_projection(model, layer):

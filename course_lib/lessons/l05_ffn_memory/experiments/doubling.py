@@ -1,0 +1,159 @@
+"""Where doubling a fact's top units acts (lesson 5, section 4): the change of each fact's answer
+log-odds when its top units by attribution are scaled, restricted to one layer's units, with two
+paths held fixed one at a time: the final LayerNorm's scale (its sqrt(var + eps), held at the
+unedited run's) and what the later layers read (the units' extra output added to the final
+stream only, so that no later layer sees it). Every edit and reading goes through the model's
+hook points (``layers.i.ffn.hook_hidden``, ``layers.i.hook_resid_post``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import torch
+
+from course_lib.core._validate import positive_int
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import log_odds
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.threads import torch_threads
+
+
+def top_unit_layers(scores: torch.Tensor, top: int = 5) -> np.ndarray:
+    """The layer of each fact's ``top`` units by attribution, highest first: (facts, top).
+    ``scores``: ``attributions(model, corpus)``, (facts, layers, d_ff)."""
+    flat = scores.flatten(1).topk(positive_int("top", top), dim=1).indices
+    return (flat // scores.shape[-1]).numpy()
+
+
+def _chosen(scores: torch.Tensor, top: int, layers: tuple[int, ...]) -> torch.Tensor:
+    """(facts, layers, d_ff) bool: each fact's ``top`` units by attribution that sit in
+    ``layers``."""
+    flat = scores.flatten(1)
+    mask = torch.zeros_like(flat, dtype=torch.bool)
+    mask.scatter_(1, flat.topk(positive_int("top", top), dim=1).indices, True)
+    mask = mask.reshape(scores.shape)
+    for layer in range(scores.shape[1]):
+        if layer not in layers:
+            mask[:, layer] = False
+    return mask
+
+
+def _held_scale_logits(model: LanguageModel, stream: torch.Tensor, scale: torch.Tensor):
+    """The final LayerNorm with its scale held: gain * (x - mean) / ``scale`` + bias, read by
+    the output embedding. ``stream`` (facts, d_model), ``scale`` (facts, 1)."""
+    centred = stream - stream.mean(-1, keepdim=True)
+    return (model.norm.weight * centred / scale + model.norm.bias) @ model.unembedding.T
+
+
+def _norm_scale(model: LanguageModel, stream: torch.Tensor) -> torch.Tensor:
+    """What the final LayerNorm divides ``stream`` (facts, d_model) by: sqrt(var + eps), (facts, 1)."""
+    return (stream.var(-1, unbiased=False, keepdim=True) + model.norm.eps).sqrt()
+
+
+def _streams(model: LanguageModel, corpus: Corpus, chosen: torch.Tensor, factor: float,
+             later_layers: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # fmt: skip
+    """The next-word logits as trained, (facts, vocab), and the stream the final LayerNorm reads
+    at the last word, unedited and with the ``chosen`` units (facts, layers, d_ff) scaled by
+    ``factor``, (facts, d_model) each (``later_layers``: see ``scaled_log_odds``)."""
+    prompts, count = corpus.prompts()[0], len(model.layers)
+    hidden = [f"layers.{i}.ffn.hook_hidden" for i in range(count)]
+    final = f"layers.{count - 1}.hook_resid_post"
+
+    def scaled(h: torch.Tensor, hook) -> torch.Tensor:
+        h = h.clone()
+        h[:, -1] = torch.where(chosen[:, hidden.index(hook.name)], factor * h[:, -1], h[:, -1])
+        return h
+
+    with torch.no_grad():
+        logits, cache = model.run_with_cache(prompts, names_filter=[*hidden, final])
+        if later_layers:
+            with model.hooks([(name, scaled) for name in hidden]):
+                _, edited = model.run_with_cache(prompts, names_filter=[final])
+            stream = edited[final][:, -1]
+        else:  # the later layers read the unedited stream; the extra output reaches `final` only
+            extra = sum(((factor - 1) * cache[name][:, -1] * chosen[:, i]) @ model.values(i)
+                        for i, name in enumerate(hidden))  # fmt: skip
+            stream = cache[final][:, -1] + extra
+    return logits[:, -1], cache[final][:, -1], stream
+
+
+@torch_threads(1)
+def scaled_log_odds(
+    model: LanguageModel,
+    corpus: Corpus,
+    scores: torch.Tensor,
+    layers: tuple[int, ...] = (0, 1),
+    factor: float = 2.0,
+    top: int = 5,
+    later_layers: bool = True,
+    held_scale: bool = False,
+) -> np.ndarray:
+    """Each fact's change of log(p / (1 - p)) of its answer when its ``top`` units by attribution
+    that sit in ``layers`` are scaled by ``factor`` at the prompt's last word: (facts,), nan for
+    a fact with no such unit. ``later_layers=False``: the later layers read the unedited stream,
+    the units' extra output ((factor - 1) h_i v_i) reaches the final stream only; ``held_scale``:
+    the final LayerNorm divides by the unedited run's scale."""
+    for layer in layers:
+        model.check_unit(layer)
+    answers = corpus.prompts()[1]
+    rows = torch.arange(len(answers))
+    chosen = _chosen(scores, top, tuple(layers))  # (facts, layers, d_ff)
+    before, clean, stream = _streams(model, corpus, chosen, factor, later_layers)
+    with torch.no_grad():
+        scale = _norm_scale(model, clean)
+        after = _held_scale_logits(model, stream, scale) if held_scale else model.logits(stream)
+        change = [log_odds(z.log_softmax(-1)[rows, answers]) for z in (after, before)]
+    out = (change[0] - change[1]).numpy()
+    return np.where(chosen.flatten(1).any(1).numpy(), out, np.nan)
+
+
+@torch_threads(1)
+def scale_ratio(
+    model: LanguageModel, corpus: Corpus, scores: torch.Tensor, factor: float = 2.0, top: int = 5
+) -> np.ndarray:
+    """How much scaling each fact's ``top`` units by ``factor`` changes what the final LayerNorm
+    divides by, sqrt(var + eps) of the stream at the last word, edited over unedited: (facts,)."""
+    chosen = _chosen(scores, top, tuple(range(len(model.layers))))
+    _, clean, stream = _streams(model, corpus, chosen, factor, later_layers=True)
+    return (_norm_scale(model, stream) / _norm_scale(model, clean)).squeeze(-1).numpy()
+
+
+PATHS = ("as run", "scale held", "later layers blind", "both held")  # DoublingPaths.paths' keys
+
+
+@dataclass(frozen=True)
+class DoublingPaths:
+    """What doubling each fact's top units does to its answer's log-odds, (facts,) each: by the
+    layer the units sit in (``only``, ``only_held``: that layer's top units alone, as run and with
+    the final LayerNorm's scale held; nan for a fact with none there), and for all of them along
+    the paths of ``PATHS`` (``paths``). ``layers``: each top unit's layer, (facts, top);
+    ``scale``: the final LayerNorm's scale with all of them doubled, over the unedited one."""
+
+    layers: np.ndarray
+    only: dict[int, np.ndarray]
+    only_held: dict[int, np.ndarray]
+    paths: dict[str, np.ndarray]
+    scale: np.ndarray
+
+
+def doubling_paths(
+    model: LanguageModel, corpus: Corpus, scores: torch.Tensor, top: int = 5, factor: float = 2.0
+) -> DoublingPaths:
+    """Every reading of ``scaled_log_odds`` that lesson 5 shows, for each fact's ``top`` units
+    scaled by ``factor``."""
+    run = partial(scaled_log_odds, model, corpus, scores, factor=factor, top=top)
+    every = tuple(range(len(model.layers)))
+    return DoublingPaths(
+        layers=top_unit_layers(scores, top),
+        only={layer: run((layer,)) for layer in every},
+        only_held={layer: run((layer,), held_scale=True) for layer in every},
+        paths={
+            name: run(every, later_layers=later, held_scale=held)
+            for name, later, held in zip(
+                PATHS, (True, True, False, False), (False, True, False, True), strict=True
+            )
+        },
+        scale=scale_ratio(model, corpus, scores, factor, top),
+    )

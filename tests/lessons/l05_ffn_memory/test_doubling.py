@@ -1,0 +1,142 @@
+"""Where doubling a fact's top units acts: the full path is the knowledge-neuron edit itself, a
+factor of 1 changes nothing on any path, the "later layers blind" path is the full one when the
+later layers add nothing, the held scale is the LayerNorm's own on the unedited stream, and each
+layer's split covers the facts that have units there."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.core.experiments.memory import (
+    knowledge_neuron_effects,
+    stored_attributions,
+    stored_model,
+)
+from course_lib.lessons.l05_ffn_memory.experiments.doubling import (
+    PATHS,
+    _held_scale_logits,
+    _norm_scale,
+    doubling_paths,
+    scale_ratio,
+    scaled_log_odds,
+    top_unit_layers,
+)
+
+
+@pytest.fixture(scope="module")
+def lesson_model():
+    model, corpus = stored_model()
+    return model, corpus, stored_attributions()
+
+
+def test_the_full_path_is_the_knowledge_neuron_edit_itself(lesson_model):
+    model, corpus, scores = lesson_model
+    for factor in (0.0, 2.0):
+        expected = knowledge_neuron_effects(model, corpus, top=5, factor=factor).own_log_odds
+        got = scaled_log_odds(model, corpus, scores, factor=factor)
+        np.testing.assert_allclose(got, expected, atol=1e-9)
+
+
+@pytest.mark.parametrize(("later", "held"), [(True, False), (True, True), (False, False),
+                                             (False, True)])  # fmt: skip
+def test_a_factor_of_one_changes_nothing_on_any_path(lesson_model, later, held):
+    model, corpus, scores = lesson_model
+    got = scaled_log_odds(model, corpus, scores, factor=1.0, later_layers=later, held_scale=held)
+    assert np.abs(got).max() < 1e-10
+
+
+def test_the_held_scale_is_the_layer_norms_own_on_the_unedited_stream(lesson_model):
+    model = lesson_model[0]
+    stream = torch.randn(7, model.d_model, generator=torch.Generator().manual_seed(0)).double()
+    with torch.no_grad():
+        held = _held_scale_logits(model, stream, _norm_scale(model, stream))
+        doubled = _held_scale_logits(model, 2 * stream, _norm_scale(model, stream))
+        torch.testing.assert_close(held, model.logits(stream), atol=1e-12, rtol=0)
+        # held, the scale no longer absorbs a larger stream: all but the bias's part doubles
+        shift = model.norm.bias @ model.unembedding.T  # (vocab,)
+        torch.testing.assert_close(doubled - shift, 2 * (held - shift), atol=1e-12, rtol=0)
+
+
+def test_the_blind_path_is_the_full_one_when_the_later_layers_add_nothing(lesson_model):
+    model, corpus, scores = lesson_model
+    silent = copy.deepcopy(model)
+    with torch.no_grad():  # layer 1 writes nothing into the stream: attention out and W2 zeroed
+        for linear in (silent.layers[1].self_attn.linear_out, silent.layers[1].ffn.linear2):
+            linear.weight.zero_()
+            linear.bias.zero_()
+    full = scaled_log_odds(silent, corpus, scores, layers=(0,))
+    blind = scaled_log_odds(silent, corpus, scores, layers=(0,), later_layers=False)
+    np.testing.assert_allclose(blind, full, atol=1e-9)
+    # in the lesson's model layer 1 does read the doubled units: the two paths differ
+    lesson = scaled_log_odds(model, corpus, scores, layers=(0,))
+    assert np.abs(lesson - scaled_log_odds(model, corpus, scores, layers=(0,),
+                                           later_layers=False)).max() > 0.1  # fmt: skip
+
+
+def test_the_last_layers_units_have_no_later_layer_to_reach(lesson_model):
+    model, corpus, scores = lesson_model
+    for held in (False, True):
+        full = scaled_log_odds(model, corpus, scores, layers=(1,), held_scale=held)
+        blind = scaled_log_odds(model, corpus, scores, layers=(1,), later_layers=False,
+                                held_scale=held)  # fmt: skip
+        np.testing.assert_allclose(blind, full, atol=1e-9)
+
+
+def test_each_layers_split_covers_the_facts_with_units_there(lesson_model):
+    model, corpus, scores = lesson_model
+    layers = top_unit_layers(scores, top=5)
+    flat = scores.flatten(1).topk(5, dim=1).indices.numpy()
+    assert np.array_equal(layers, flat // model.d_ff)
+    paths = doubling_paths(model, corpus, scores)
+    assert set(paths.paths) == set(PATHS) and np.array_equal(paths.layers, layers)
+    assert np.array_equal(paths.scale, scale_ratio(model, corpus, scores))
+    for layer in (0, 1):
+        has = (layers == layer).any(axis=1)
+        assert np.array_equal(~np.isnan(paths.only[layer]), has)
+        assert np.array_equal(~np.isnan(paths.only_held[layer]), has)
+    # a fact whose five units all sit in layer 0: doubling its layer-0 ones is doubling them all
+    alone = np.flatnonzero((layers == 0).all(axis=1))
+    assert len(alone) > 0
+    np.testing.assert_allclose(paths.only[0][alone], paths.paths["as run"][alone], atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "message"),
+    [
+        ({"layers": (2,)}, ValueError, r"layer must be in \[0, 2\), got 2"),
+        ({"top": 0}, ValueError, "top must be"),
+    ],
+)
+def test_bad_arguments_are_named(lesson_model, changes, error, message):
+    model, corpus, scores = lesson_model
+    with pytest.raises(error, match=message):
+        scaled_log_odds(model, corpus, scores, **changes)
+
+
+def test_the_scale_ratio_is_the_final_layer_norms_divisor_doubled_over_as_trained(lesson_model):
+    model, corpus, scores = lesson_model
+    assert np.abs(scale_ratio(model, corpus, scores, factor=1.0) - 1).max() < 1e-12
+    ratio = scale_ratio(model, corpus, scores)
+    fact, d_ff = 3, model.d_ff
+    units = [divmod(int(u), d_ff) for u in scores[fact].flatten().topk(5).indices]
+    prompt = corpus.prompts()[0][fact : fact + 1]
+
+    def doubled(h, hook):
+        h = h.clone()
+        for layer, unit in units:
+            if hook.name == f"layers.{layer}.ffn.hook_hidden":
+                h[:, -1, unit] *= 2
+        return h
+
+    final = "layers.1.hook_resid_post"
+    hooks = [(f"layers.{i}.ffn.hook_hidden", doubled) for i in (0, 1)]
+    with torch.no_grad():
+        _, clean = model.run_with_cache(prompt, names_filter=[final])
+        with model.hooks(hooks):
+            _, edited = model.run_with_cache(prompt, names_filter=[final])
+    spread = [c[final][0, -1].var(unbiased=False) + model.norm.eps for c in (edited, clean)]
+    assert abs(ratio[fact] - float((spread[0] / spread[1]).sqrt())) < 1e-12
