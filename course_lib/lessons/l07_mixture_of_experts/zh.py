@@ -71,6 +71,14 @@ MESSAGES: dict[str, str] = {
     "the gates have shape {got}, expected {expected}: one gate per expert, zeros included": (
         "门控权重的形状是 {got}，应为 {expected}：每个专家一个权重，零也算在内"
     ),
+    "f_i counts all k choices of each token, as Hugging Face's Mixtral loss does; the Switch Transformer's loss, asked here, counts each token's first choice only": (
+        "f_i 把每个 token 的 k 个选择都算进去了，Hugging Face 的 Mixtral 损失是这样算的；"
+        "这里要的是 Switch Transformer 的损失，每个 token 只算它的首选专家"
+    ),
+    "f_i is each expert's share of all the k choices (Hugging Face's Mixtral loss counts all k choices); the Switch Transformer's loss, asked here, counts each token's first choice only": (
+        "f_i 成了每个专家在全部 k 个选择中所占的份额（Hugging Face 的 Mixtral 损失把 k 个选择都算进去）；"
+        "这里要的是 Switch Transformer 的损失，每个 token 只算它的首选专家"
+    ),
     "the factor E is missing: α · E · Σ f_i P_i is α when the load is even": (
         "缺少因子 E：负载均匀时 α · E · Σ f_i P_i 等于 α"
     ),
