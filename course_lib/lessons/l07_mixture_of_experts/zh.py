@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l07_mixture_of_experts: LESSON, the index's row
     "Mixture of experts: the FFN split into experts (混合专家)": "混合专家：把 FFN 拆成多个专家（mixture of experts）",
-    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a mixture holds more facts than a dense FFN": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验混合专家是否比稠密 FFN 记住更多事实",
+    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验一个小事实模型的路由器是否按事实的类别分工",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "router scores {shape}: one per expert": "路由器分数 {shape}：每个专家一个",
     "gates         {shape}: nonzero per token {n}": "门控权重      {shape}：每个 token 的非零个数 {n}",
@@ -292,4 +292,19 @@ MESSAGES: dict[str, str] = {
     "the dense FFN answers fewer facts of 400 than of 200, on both seeds": "在两个种子上，稠密 FFN 在 400 条事实里答对的都比在 200 条里少",
     "two seeds of one model can differ by more than 100 facts": "同一个模型的两个种子可以相差 100 条以上",
     "up to {gap}": "最多相差 {gap} 条",
+    # lesson 7, after issue 57: DeepSeek-V3's route scale; the purities' permutation tests
+    "route scale: every routed gate × {scale} after normalising": "路由缩放系数：归一化之后，每个路由专家的门控权重再乘以 {scale}",
+    "{m} tests, each against {draws:,} random deals; p, then Holm-corrected": "共 {m} 次检验，每次与 {draws:,} 次随机分配比较；先列 p 值，再列经 Holm 方法校正后的值",
+    "equal total": "总参数相同",
+    "shared expert": "共享专家",
+    "p by relation": "按关系的 p",
+    "Holm": "校正后",
+    "mixture": "混合专家模型",
+    "p by entity": "按实体的 p",
+    "layer 1's first choices follow the relation beyond chance in 5 of the 6 (model, seed) cases, Holm-corrected at 0.05": "经 Holm 校正、以 0.05 为界，6 个（模型，种子）情形中有 5 个，第 1 层的首选跟着关系走，超出随机水平",
+    "the sixth: {q:.2g}": "剩下那个：{q:.2g}",
+    "by entity, none is beyond chance": "按实体，没有一个超出随机水平",
+    "smallest corrected p {q:.2g}": "校正后最小的 p 为 {q:.2g}",
+    "and no expert of layer 1 takes one relation's facts and only those, on any seed": "而且在任何种子上，第 1 层都没有哪个专家恰好拿走某一个关系的全部事实、且只拿这些",
+    "layer 1 still gives no relation an expert of its own, on every seed": "每个种子上，第 1 层仍然没有哪个关系拥有自己的专家",
 }
