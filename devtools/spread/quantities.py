@@ -508,8 +508,8 @@ QUANTITIES = _quantities()
 BY_NAME = {q.name: q for q in QUANTITIES}
 
 
-# ---- lesson 7: the routers' loads over training, the shared-expert model and the sweep of fact
-# counts; each a fresh run's first steps against the stored run's
+# ---- lesson 7: the routers' loads over training and the shared-expert model; each a fresh run's
+# first steps against the stored run's
 
 
 def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
@@ -534,25 +534,6 @@ def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-def _fact_capacity_first_losses(steps: int) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.memory import train_language_model
-        from course_lib.lessons.l07_mixture_of_experts.experiments import fact_capacity as C
-
-        largest = C.ENTITIES[-1]
-        return {model: train_language_model(
-                    replace(C.settings_of(model, largest, C.SEEDS[0]), steps=steps))[1]
-                for model in C.MODELS}  # fmt: skip
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l07_mixture_of_experts.experiments import fact_capacity as C
-
-        sweep = C.stored_sweep()
-        return {model: sweep.losses[i, -1, 0, :steps] for i, model in enumerate(sweep.models)}
-
-    return fresh, stored
-
-
 QUANTITIES = (
     *QUANTITIES,
     Quantity(
@@ -563,7 +544,6 @@ QUANTITIES = (
         *_load_history_first_steps(8),
         ("first", "assigned"),  # shares of the tokens: counts
     ),
-    Quantity("fact capacity: first 8 losses, 1,000 facts", *_fact_capacity_first_losses(8)),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
 

@@ -10,7 +10,7 @@ LESSON = Lesson(
     title=N_("Mixture of experts: the FFN split into experts (混合专家)"),
     minutes=90,
     goal=N_(
-        "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a mixture holds more facts than a dense FFN"
+        "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind"
     ),
     mechanisms=("route", "balance", "deepseek_step"),
 )

@@ -187,7 +187,19 @@ def _balancing_suspects(logits: torch.Tensor, alpha: float) -> dict[str, torch.T
     E = flat.shape[-1]
     p = flat.softmax(dim=-1)
     f, P = expert_load(p), p.mean(dim=0)
+    # every one of a token's k choices counted (Hugging Face's Mixtral loss; k = 2, Mixtral's),
+    # as a count per token (f sums to k) or as a share of the assignments (f sums to 1)
+    chosen = torch.zeros_like(p).scatter(-1, p.topk(2, dim=-1).indices, 1.0).mean(dim=0)
     return {
+        tr(
+            "f_i counts all k choices of each token, as Hugging Face's Mixtral loss does; the Switch "
+            "Transformer's loss, asked here, counts each token's first choice only"
+        ): (alpha * E * (chosen * P).sum()),
+        tr(
+            "f_i is each expert's share of all the k choices (Hugging Face's Mixtral loss counts "
+            "all k choices); the Switch Transformer's loss, asked here, counts each token's first "
+            "choice only"
+        ): alpha * E * (chosen / 2 * P).sum(),
         tr("the factor E is missing: α · E · Σ f_i P_i is α when the load is even"): (
             alpha * (f * P).sum()
         ),

@@ -22,4 +22,8 @@ DEEPSEEK_V3_ROUTING = {
     "tokens without γ, billions": 500,
     "sequence-wise α": 0.0001,
     "nodes": 4,  # a token's routed experts sit on at most 4 nodes
+    # every routed gate multiplied by this after normalising: "route_scale": 2.5 in the released
+    # inference code's configs/config_671B.json (Gate.forward: weights *= self.route_scale),
+    # "routed_scaling_factor": 2.5 in the released model's config.json
+    "route scale": 2.5,
 }

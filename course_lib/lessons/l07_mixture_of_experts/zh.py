@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l07_mixture_of_experts: LESSON, the index's row
     "Mixture of experts: the FFN split into experts (混合专家)": "混合专家：把 FFN 拆成多个专家（mixture of experts）",
-    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a mixture holds more facts than a dense FFN": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验混合专家是否比稠密 FFN 记住更多事实",
+    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验一个小事实模型的路由器是否按事实的类别分工",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "router scores {shape}: one per expert": "路由器分数 {shape}：每个专家一个",
     "gates         {shape}: nonzero per token {n}": "门控权重      {shape}：每个 token 的非零个数 {n}",
@@ -70,6 +70,14 @@ MESSAGES: dict[str, str] = {
     ),
     "the gates have shape {got}, expected {expected}: one gate per expert, zeros included": (
         "门控权重的形状是 {got}，应为 {expected}：每个专家一个权重，零也算在内"
+    ),
+    "f_i counts all k choices of each token, as Hugging Face's Mixtral loss does; the Switch Transformer's loss, asked here, counts each token's first choice only": (
+        "f_i 把每个 token 的 k 个选择都算进去了，Hugging Face 的 Mixtral 损失是这样算的；"
+        "这里要的是 Switch Transformer 的损失，每个 token 只算它的首选专家"
+    ),
+    "f_i is each expert's share of all the k choices (Hugging Face's Mixtral loss counts all k choices); the Switch Transformer's loss, asked here, counts each token's first choice only": (
+        "f_i 成了每个专家在全部 k 个选择中所占的份额（Hugging Face 的 Mixtral 损失把 k 个选择都算进去）；"
+        "这里要的是 Switch Transformer 的损失，每个 token 只算它的首选专家"
     ),
     "the factor E is missing: α · E · Σ f_i P_i is α when the load is even": (
         "缺少因子 E：负载均匀时 α · E · Σ f_i P_i 等于 α"
@@ -187,12 +195,6 @@ MESSAGES: dict[str, str] = {
     "seed {seed}": "种子 {seed}",
     "busiest expert": "最忙的专家",
     "least used expert": "最少被用的专家",
-    "dense FFN, width {d_ff}": "稠密 FFN，宽 {d_ff}",
-    "{E} experts × width {d_ff}, top {k}": "{E} 个专家 × 宽 {d_ff}，选前 {k} 个",
-    "{name}: {held:,} held, {used:,} per word": "{name}：拥有 {held:,}，每个词用 {used:,}",
-    "facts to learn": "要学的事实数",
-    "share of the facts answered right": "答对的事实所占比例",
-    "facts learned in {steps} steps of training": "训练 {steps} 步学会的事实",
     "top 2 of 16 experts: {coarse:,} combinations": "16 个专家选 2 个：{coarse:,} 种组合",
     "top 8 of 64 experts: {fine:,} combinations, about {fine_e:.1e}": "64 个专家选 8 个：{fine:,} 种组合，约 {fine_e:.1e}",
     "both as DeepSeekMoE counts them": "两者都与 Dai 等人的计数一致",
@@ -265,23 +267,24 @@ MESSAGES: dict[str, str] = {
     "both loads are balanced: every expert within 0.1 of 1/E, on every seed": "两种模型的负载都是均衡的：每个种子上每个专家与 1/E 相差都不到 0.1",
     "layer 0 sends every fact prompt to one routed expert, on every seed": "每个种子上，第 0 层都把每条事实提示送给同一个路由专家",
     "without a shared expert on {before} of 3": "没有共享专家时是 3 个中的 {before} 个",
-    "layer 1 still routes by relation more than at random, with no expert of its own": "第 1 层按关系路由的程度仍高于随机，但没有哪个关系独占一个专家",
     "but not more clearly than without one: its lead over chance is larger": "但并不比没有共享专家时更明显：它领先随机基准更多的",
     "on {lead} of 3 seeds": "只有 3 个种子中的 {lead} 个",
     "erasing layer 0's shared expert loses many facts, on every seed": "每个种子上，擦除第 0 层的共享专家都会丢掉许多事实",
     "at least {first} of 48": "48 条中至少 {first} 条",
     "erasing layer 1's loses none, on every seed": "擦除第 1 层的则在每个种子上都一条也不丢",
-    "  facts right of {facts}, per seed: {right}": "  {facts} 条事实中答对的，按种子：{right}",
-    "  every fact learned, on every seed, up to {n} facts": "  每个种子都学会全部事实，最多到 {n} 条",
-    "every model learns all 48 facts, on both seeds": "每个模型在两个种子上都学会了全部 48 条事实",
-    "at equal active parameters the mixture learns every fact as far as the dense FFN does": "激活参数相同时，混合专家能学全的事实数和稠密 FFN 一样多",
-    "up to {n} facts": "最多到 {n} 条",
-    "at equal total parameters the mixture stops sooner": "总参数相同时，混合专家更早学不全",
-    "up to {a} facts, the dense FFN {b}": "最多到 {a} 条，稠密 FFN 是 {b} 条",
-    "more facts right than the dense FFN, of {pairs} (size, seed) pairs beyond {n} facts: equal active {a}, equal total {b}": "在超过 {n} 条事实的 {pairs} 个（规模，种子）组合中，答对的比稠密 FFN 多的：激活参数相同 {a} 个，总参数相同 {b} 个",
-    "with 400 facts both mixtures answer more than the dense FFN, on both seeds": "400 条事实时，两个混合专家在两个种子上答对的都比稠密 FFN 多",
-    "but not at every size: each answers fewer than the dense FFN in some pair": "但不是每种规模都如此：两者都有答对得比稠密 FFN 少的组合",
-    "the dense FFN answers fewer facts of 400 than of 200, on both seeds": "在两个种子上，稠密 FFN 在 400 条事实里答对的都比在 200 条里少",
-    "two seeds of one model can differ by more than 100 facts": "同一个模型的两个种子可以相差 100 条以上",
-    "up to {gap}": "最多相差 {gap} 条",
+    # lesson 7, after issue 57: DeepSeek-V3's route scale; the purities' permutation tests
+    "route scale: every routed gate × {scale} after normalising": "路由缩放系数：归一化之后，每个路由专家的门控权重再乘以 {scale}",
+    "{m} tests, each against {draws:,} random deals; p, then Holm-corrected": "共 {m} 次检验，每次与 {draws:,} 次随机分配比较；先列 p 值，再列按霍尔姆法校正后的值",
+    "equal total": "总参数相同",
+    "shared expert": "共享专家",
+    "p by relation": "按关系的 p",
+    "Holm": "校正后",
+    "mixture": "混合专家模型",
+    "p by entity": "按实体的 p",
+    "layer 1's first choices follow the relation beyond chance in 5 of the 6 (model, seed) cases, Holm-corrected at 0.05": "经霍尔姆法校正、以 0.05 为界，6 个（模型，种子）情形中有 5 个，第 1 层的首选跟着关系走，超出随机水平",
+    "the sixth: {q:.2g}": "剩下那个：{q:.2g}",
+    "by entity, none is beyond chance": "按实体，没有一个超出随机水平",
+    "smallest corrected p {q:.2g}": "校正后最小的 p 为 {q:.2g}",
+    "and no expert of layer 1 takes one relation's facts and only those, on any seed": "而且在任何种子上，第 1 层都没有哪个专家恰好拿走某一个关系的全部事实、且只拿这些",
+    "layer 1 still gives no relation an expert of its own, on every seed": "每个种子上，第 1 层仍然没有哪个关系拥有自己的专家",
 }

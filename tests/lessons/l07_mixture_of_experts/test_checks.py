@@ -2,10 +2,13 @@
 typical mistakes: a router whose softmax runs over the batch, that keeps the probabilities (named
 as another model's form, not as wrong), keeps every expert, gates raw logits or keeps the
 smallest; a gradient prediction that gives the unchosen expert's row or weights the wrong answer,
-against autograd; a balancing loss without E or α, or with probabilities for counts; DeepSeek-V3's
-step with the bias in the gates or not in the choice, the sign reversed, or moved by the load."""
+against autograd; a balancing loss without E or α, with probabilities for counts, or counting all k
+choices (Hugging Face's Mixtral form); DeepSeek-V3's step with the bias in the gates or not in the
+choice, the sign reversed, or moved by the load."""
 
 from __future__ import annotations
+
+from functools import partial
 
 import pytest
 import torch
@@ -71,6 +74,22 @@ def _parts(logits):
     p = logits.reshape(-1, logits.shape[-1]).softmax(-1)
     f = torch.bincount(p.argmax(-1), minlength=p.shape[-1]).double() / p.shape[0]
     return p, f, p.mean(0)
+
+
+def _every_k_choice(logits, alpha, share=False):
+    """Hugging Face's Mixtral loss at k = 2: f_i counts every one of a token's two choices (a count
+    per token, summing to 2; with ``share``, a share of the assignments, summing to 1)."""
+    p, _, P = _parts(logits)
+    f = torch.nn.functional.one_hot(p.topk(2, dim=-1).indices, p.shape[-1]).double()
+    f = f.mean(dim=0).sum(dim=0)  # (E,): the top-k mask averaged over tokens, summed over choices
+    return alpha * p.shape[-1] * ((f / 2 if share else f) * P).sum()
+
+
+@pytest.mark.parametrize("share", [False, True])
+def test_the_balancing_checker_names_the_all_k_choices_variant(share):
+    result = check_balancing_loss(partial(_every_k_choice, share=share))
+    assert result.status == "failed", result.message
+    assert "all k choices" in result.message and "first choice only" in result.message
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
-"""Lesson 7's stored language-model runs: the routers' loads over training (load_history), the
-shared-expert model (fact_experts) and the sweep of fact counts (fact_capacity). Each stored file
+"""Lesson 7's stored language-model runs: the routers' loads over training (load_history) and the
+shared-expert model (fact_experts). Each stored file
 starts as a fresh run of its rebuild command does, and reads back into what the lesson uses."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import pytest
 
 from course_lib.core.experiments.memory import corpus_of, load_model
 from course_lib.lessons.l07_mixture_of_experts.experiments import (
-    fact_capacity,
     fact_experts,
     load_history,
 )
@@ -38,13 +37,6 @@ def test_the_stored_load_histories_start_as_a_fresh_run_of_their_rebuild_does():
     }
 
 
-def test_the_stored_fact_sweep_starts_as_a_fresh_run_of_its_rebuild_does():
-    """Every model at the largest size (1,000 facts), seed 0, 8 steps trained again: the loss
-    curves. Tolerance: 10 × the spread make spread measured (at most 1.6e-08, docs/spread.md)."""
-    fresh, _ = check_fresh_run("fact capacity: first 8 losses, 1,000 facts")
-    assert set(fresh) == set(fact_capacity.MODELS)
-
-
 def test_the_load_histories_hold_every_step_of_every_run_and_each_load_sums_to_one():
     runs = load_history.stored_histories()
     steps = load_history.BASE.steps
@@ -67,51 +59,7 @@ def test_the_alpha_001_histories_train_the_stored_equal_total_models_settings():
         )
 
 
-def test_each_model_of_the_sweep_has_the_budget_its_name_says():
-    dense, active, total = (
-        fact_capacity.budget(m) for m in ("dense", "equal active", "equal total")
-    )
-    assert dense["total"] == dense["active"]
-    assert abs(active["active"] / dense["active"] - 1) < 0.05  # router's parameters apart
-    assert abs(total["total"] / dense["total"] - 1) < 0.06
-    assert fact_capacity.shape("dense") == (1, 64, 1) and fact_capacity.shape("equal total") == (
-        4,
-        16,
-        2,
-    )
-    with pytest.raises(ValueError, match="model must be one of"):
-        fact_capacity.shape("sparse")
-
-
-def test_a_sweep_counts_the_sizes_learned_in_full_on_every_seed():
-    right = np.array([[[48, 48], [100, 99], [200, 200]]])  # one model, 3 sizes, 2 seeds
-    sweep = fact_capacity.FactSweep(("dense",), (12, 25, 50), (0, 1), right, np.zeros((1, 3, 2, 4)))
-    assert sweep.facts == (48, 100, 200)
-    assert sweep.all_learned("dense") == 200  # the largest size learned in full on both seeds
-    assert np.allclose(sweep.share("dense")[1], [1.0, 0.99])
-    none = fact_capacity.FactSweep(
-        ("dense",), (12,), (0, 1), np.array([[[47, 48]]]), np.zeros((1, 1, 2, 4))
-    )
-    assert none.all_learned("dense") == 0
-
-
-def test_the_stored_sweep_holds_every_model_size_and_seed():
-    sweep = fact_capacity.stored_sweep()
-    assert sweep.models == tuple(fact_capacity.MODELS) and sweep.entities == fact_capacity.ENTITIES
-    assert sweep.right.shape == (3, len(fact_capacity.ENTITIES), len(fact_capacity.SEEDS))
-    assert (sweep.right >= 0).all() and (sweep.right <= np.array(sweep.facts)[:, None]).all()
-    assert (
-        sweep.losses.shape[:3] == sweep.right.shape
-        and sweep.losses.shape[3] == fact_capacity.NARROW.steps
-    )
-
-
 def test_a_missing_file_names_its_rebuild_command(tmp_path):
-    with pytest.raises(
-        FileNotFoundError,
-        match="python -m course_lib.lessons.l07_mixture_of_experts.experiments.fact_capacity",
-    ):
-        fact_capacity.stored_sweep.__wrapped__(tmp_path / "none.npz")
     with pytest.raises(
         FileNotFoundError,
         match="python -m course_lib.lessons.l07_mixture_of_experts.experiments.load_history",

@@ -1,10 +1,8 @@
-"""Lesson 7's figures of its stored language-model runs: each router's load over training, and
-how many facts a dense FFN and two mixtures of experts learn as the facts grow in number."""
+"""Lesson 7's figures of its stored language-model runs: each router's load over training."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -42,53 +40,4 @@ def load_history_figure(
     names = [tr("seed {seed}", seed=seed) for seed in seeds]
     names += [tr("busiest expert"), tr("least used expert")]
     axes[0, 0].legend(handles, names, fontsize=8, loc="upper right")  # empty after the warm-up
-    return fig
-
-
-@dataclass(frozen=True)
-class FactCurve:
-    """One model of the sweep: its FFN's shape and budget, and the share of facts it answers
-    right at each size, per seed (sizes, seeds)."""
-
-    experts: int  # 1: a dense FFN
-    d_ff: int
-    k: int
-    held: int  # one FFN layer's parameters
-    used: int  # ... and those a word runs through
-    right: np.ndarray
-
-    @property
-    def label(self) -> str:
-        if self.experts == 1:
-            name = tr("dense FFN, width {d_ff}", d_ff=self.d_ff)
-        else:
-            name = tr(
-                "{E} experts × width {d_ff}, top {k}", E=self.experts, d_ff=self.d_ff, k=self.k
-            )
-        return tr(
-            "{name}: {held:,} held, {used:,} per word", name=name, held=self.held, used=self.used
-        )
-
-
-def fact_capacity_figure(facts: Sequence[int], curves: Sequence[FactCurve], steps: int) -> Figure:
-    """The share of the facts each model answers right against how many it had to learn (a log
-    axis); each seed a dot, the mean over the seeds a line."""
-    fig = new_figure(7.5, 4.2, dpi=80)
-    ax = fig.subplots()
-    x = np.asarray(facts, dtype=float)
-    for i, curve in enumerate(curves):
-        colour = PALETTE[i]
-        ax.plot(x, curve.right.mean(axis=1), "-", color=colour, label=curve.label)
-        seeds = curve.right.shape[1]
-        ax.plot(np.repeat(x, seeds), curve.right.ravel(), "o", color=colour, ms=4, alpha=0.6)
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(x, [str(n) for n in facts])
-    ax.minorticks_off()
-    ax.set_ylim(0, 1.05)
-    ax.set(
-        xlabel=tr("facts to learn"),
-        ylabel=tr("share of the facts answered right"),
-        title=tr("facts learned in {steps} steps of training", steps=steps),
-    )
-    ax.legend(fontsize=8, loc="lower left")
     return fig
