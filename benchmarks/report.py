@@ -16,6 +16,7 @@ from benchmarks.controls import MODES
 from benchmarks.make_test import make_test_section, suite_goal
 
 MIB = 1024**2
+NOTEBOOK_GOALS = {"cpu": "Run All", "peak": "peak memory"}  # each goal's name in the report
 
 
 def fmt(value: float | None, digits: int = 1) -> str:
@@ -197,7 +198,7 @@ def site_floor_ms(summary: dict[str, Any]) -> float | None:
 def verdicts(summary: dict[str, Any]) -> list[tuple[str, goals.Verdict]]:
     """Every goal checked, each with what it is about."""
     found = [
-        (f"notebook `{nb['name']}` {key}", v)
+        (f"notebook `{nb['name']}` {NOTEBOOK_GOALS[key]}", v)
         for nb in summary["notebooks"]
         for key, v in nb["goals"].items()
     ]
@@ -208,7 +209,8 @@ def verdicts(summary: dict[str, Any]) -> list[tuple[str, goals.Verdict]]:
         found.append(("make test from a fresh clone", verdict))
     for c in summary["controls"]:
         found += [
-            (f"control `{c['demo']}.{c['control']}` {key}", v) for key, v in c["goals"].items()
+            (f"control `{c['demo']}.{c['control']}` {MODES[key]}", v)
+            for key, v in c["goals"].items()
         ]
     return found
 
