@@ -133,9 +133,10 @@ def lesson_notebooks() -> list[str]:
     return [importlib.import_module(f"course_lib.lessons.{name}").LESSON.notebook for name in lessons()]  # fmt: skip
 
 
-def run_all_cpu_s(path: Path, timeout: int = 600) -> float:
+def run_all_cpu_s(path: Path | None, timeout: int = 600) -> float:
     """The kernel CPU seconds (the kernel and its children) of one Run All of the notebook at
-    ``path`` in a fresh kernel, in a scratch copy of its folder (``benchmarks/notebook_timer.py``)."""
+    ``path`` in a fresh kernel, in a scratch copy of its folder (``benchmarks/notebook_timer.py``);
+    of the benchmark's floor notebook (a kernel that imports course_lib and torch) for None."""
     from benchmarks.notebook_timer import execute, remove_scratch, scratch_copy
 
     notebook, workdir = scratch_copy(path)
@@ -150,7 +151,10 @@ def run_all_cpu_s(path: Path, timeout: int = 600) -> float:
 
 def measure_lessons(names: list[str], timer: Any = run_all_cpu_s, notebooks: Path = NOTEBOOKS) -> dict[str, float]:  # fmt: skip
     """{notebook: kernel CPU seconds of its Run All}, one lesson after another on this machine,
-    by ``timer`` (a notebook's path -> seconds)."""
+    by ``timer`` (a notebook's path -> seconds). An unmeasured first run of the floor notebook
+    (``timer(None)``) reads torch and the course into the file cache, so the first lesson pays no
+    more for its imports than the others."""
+    timer(None)
     found = {}
     for name in names:
         print(f"classroom: measuring the Run All of {name} …", flush=True)

@@ -74,10 +74,10 @@ def test_each_lesson_is_measured_in_turn_by_the_timer_given(tmp_path):
 
     def timer(path):
         timed.append(path)
-        return {"a.ipynb": 2.0, "b.ipynb": 7.5}[path.name]
+        return 99.0 if path is None else {"a.ipynb": 2.0, "b.ipynb": 7.5}[path.name]
 
     assert ramp.measure_lessons(["a.ipynb", "b.ipynb"], timer, tmp_path) == {"a.ipynb": 2.0, "b.ipynb": 7.5}  # fmt: skip
-    assert timed == [tmp_path / "a.ipynb", tmp_path / "b.ipynb"]
+    assert timed == [None, tmp_path / "a.ipynb", tmp_path / "b.ipynb"]  # the floor first, unkept
 
 
 def test_choose_lesson_picks_the_heaviest_of_a_fresh_measurement_and_records_every_lesson():
