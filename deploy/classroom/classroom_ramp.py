@@ -158,7 +158,11 @@ def measure_lessons(names: list[str], timer: Any = run_all_cpu_s, notebooks: Pat
     found = {}
     for name in names:
         print(f"classroom: measuring the Run All of {name} …", flush=True)
-        found[name] = timer(notebooks / name)
+        try:
+            found[name] = timer(notebooks / name)
+        except Exception as error:  # a cell's error or a dead kernel: no class runs this lesson
+            first = (str(error).strip().splitlines() or [""])[0][:200]
+            raise RuntimeError(f"the Run All of {name} failed before the ramp: {type(error).__name__}: {first}") from error  # fmt: skip
     return found
 
 
@@ -825,7 +829,7 @@ def main(argv: list[str] | None = None) -> int:
         run = ramp(args.pattern, args.max_learners, args.start, args.lesson, args.stagger_s,
                    args.moves_per_control, command.strip(), stop_at=args.stop_at,
                    sizes=args.sizes)  # fmt: skip
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RuntimeError) as error:
         print(f"classroom: {error}", file=sys.stderr)
         return 2
     write_report(run, args.json, args.markdown)

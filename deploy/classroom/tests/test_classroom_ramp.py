@@ -80,6 +80,16 @@ def test_each_lesson_is_measured_in_turn_by_the_timer_given(tmp_path):
     assert timed == [None, tmp_path / "a.ipynb", tmp_path / "b.ipynb"]  # the floor first, unkept
 
 
+def test_a_lesson_whose_run_all_fails_stops_the_measurement_naming_it(tmp_path):
+    def timer(path):
+        if path is not None and path.name == "b.ipynb":
+            raise KeyError("the kernel died")
+        return 1.0
+
+    with pytest.raises(RuntimeError, match=r"the Run All of b.ipynb failed before the ramp: KeyError: 'the kernel died'"):  # fmt: skip
+        ramp.measure_lessons(["a.ipynb", "b.ipynb"], timer, tmp_path)
+
+
 def test_choose_lesson_picks_the_heaviest_of_a_fresh_measurement_and_records_every_lesson():
     asked = []
     path, choice = ramp.choose_lesson(None, stub_measure(FRESH, asked))
