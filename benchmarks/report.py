@@ -162,6 +162,7 @@ def course_summary(notebooks: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def first_extra_info(results: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """What the run's first benchmark of ``kind`` recorded beside its time; None without one."""
     found = of_kind(results, kind)
     return found[0]["extra_info"] if found else None
 
@@ -192,6 +193,7 @@ def summarize(results: dict[str, Any]) -> dict[str, Any]:
 
 
 def site_floor_ms(summary: dict[str, Any]) -> float | None:
+    """The floor page's median swap in this run; None when the floor was not measured."""
     return (summary.get("site_floor") or {}).get("median_ms")
 
 
