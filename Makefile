@@ -69,7 +69,7 @@ include tests/other_cpu.mk  # OTHER_CPU: another CPU's kernels, simulated on thi
 # JupyterLab: the browser suite's kernels run under OTHER_CPU, and its Run All is compared with the
 # committed outputs). Without Chromium the browser suite skips, so nbval runs the English edition
 # natively and the portability pass runs it as another CPU. It prints how long it took, install
-# included; `make bench` times each part against the goal (benchmarks/goals.py).
+# included; `make bench` times it from a fresh clone against its budget (benchmarks/goals.py).
 TEST_START := $(shell date +%s)
 ifdef LESSON
 # A contributor's quick loop, `make test LESSON=05`: the tests that import that lesson's package
@@ -147,7 +147,8 @@ spread: $(STAMP)
 	$(PY) -m devtools.spread $(SPREAD_ARGS)
 
 # A real JupyterHub on this machine and simulated learners, 1, 2, 4, 8, … of them running the
-# heaviest lesson together until a limit is crossed (never part of `make test`): writes
+# heaviest lesson together until a limit is crossed (never part of `make test`); the heaviest is
+# measured first, every lesson's Run All once on this machine, unless --lesson names one: writes
 # deploy/classroom/classroom-observed.json and CLASSROOM.md. CLASSROOM_ARGS: e.g.
 # "--pattern staggered --stagger-s 60", "--max-learners 32", "--lesson 01_feed_forward.ipynb".
 classroom: $(STAMP)

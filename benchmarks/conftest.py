@@ -36,7 +36,7 @@ def pytest_addoption(parser):
         default=[],
         metavar="NAME",
         help="measure only notebooks / demo.control names containing NAME (repeatable); "
-        "their floors are kept, make test dropped",
+        "their floors are kept, make test and its floor dropped",
     )
     group.addoption("--cell-timeout", type=int, default=600, help="seconds a notebook cell may run")
 

@@ -1,10 +1,24 @@
-"""`make test` in a fresh clone of HEAD, install included (dropped by ``--only``)."""
+"""`make test` in a fresh clone of HEAD, install included, and its floor timed just before it
+(both dropped by ``--only``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.make_test import PARTS, run_target
+from benchmarks.make_test import FLOOR_LABEL, FLOOR_PROCESSES, PARTS, run_floor, run_target
+
+
+@pytest.mark.measures()
+def test_make_test_floor(benchmark, settings):
+    outcomes: list[str | None] = []
+    benchmark.group = "make test from a fresh clone"
+    benchmark.extra_info.update(kind="make test floor", label=FLOOR_LABEL, processes=FLOOR_PROCESSES)  # fmt: skip
+    # an unmeasured first round reads torch and matplotlib into the file cache: the floor is
+    # the machine's speed, not its disk's
+    benchmark.pedantic(lambda: outcomes.append(run_floor()), rounds=settings.repeat, warmup_rounds=1)  # fmt: skip
+    errors = [error for error in outcomes if error]
+    benchmark.extra_info["errors"] = errors
+    assert not errors, "; ".join(errors)
 
 
 @pytest.mark.measures()

@@ -1,6 +1,8 @@
 """The static site's kernel-free demos: how long each move takes to show its frame, as the page
-itself measures it (``img.decode()`` after the swap). The browser suite checks that every move
-swaps the right frame; the speed is judged here, against one frame at 60 Hz (goals.py)."""
+itself measures it (``img.decode()`` after the swap), beside the floor: the same measurement on a
+page of blank frames (``site_floor.py``) in the same browser. The browser suite checks that every
+move swaps the right frame; the speed is judged here, each page's median swap as a ratio to the
+floor's (goals.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.site_floor import write_floor_page
+
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT / "tests" / "browser"))
 
@@ -19,11 +23,13 @@ DEMO_PAGES = [
     for edition, folder in (("en", PROJECT / "notebooks"), ("zh", PROJECT / "notebooks" / "zh"))
     for p in sorted(folder.glob("*.ipynb"))
 ]
+FLOOR_VISITS = 5  # per round: 16 moves each, 80 for the floor's median
 
 
 @pytest.fixture(scope="module")
 def site_pages():
-    """The site built into a temporary folder, served on 127.0.0.1, and Chromium to read it."""
+    """The site built into a temporary folder with the floor page beside its lessons, served on
+    127.0.0.1, and Chromium to read it."""
     from browser_suite import CHROMIUM, CHROMIUM_FLAGS
     from playwright.sync_api import sync_playwright
     from siteserver import SiteServer
@@ -34,6 +40,7 @@ def site_pages():
         pytest.skip(f"no Chromium at {CHROMIUM}")
     out = Path(tempfile.mkdtemp(prefix="bench-site-")) / "site"
     site.build(out)
+    write_floor_page(out)
     with SiteServer(out) as server, sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
         context = chromium.new_context(viewport={"width": 1280, "height": 900})
@@ -42,28 +49,44 @@ def site_pages():
         chromium.close()
 
 
-@pytest.mark.measures("site")
-@pytest.mark.parametrize("path", DEMO_PAGES)
-def test_site_swaps(benchmark, settings, site_pages, path):
+def swaps_on(context, url: str) -> list[float]:
+    """The page at ``url`` opened and every control of its demos moved: each swap's time (ms)."""
     from sitepage import exercise_demos, open_page
 
-    context, url = site_pages
-    swaps: list[dict] = []
+    page, _ = open_page(context, url)
+    try:
+        return [swap["ms"] for swap in exercise_demos(page)[1]]
+    finally:
+        page.close()
 
-    def drive() -> None:
-        page, _ = open_page(context, f"{url}/{path}")
-        try:
-            swaps.extend(exercise_demos(page)[1])
-        finally:
-            page.close()
 
-    benchmark.group = "site"
-    benchmark.pedantic(drive, rounds=settings.repeat)
-    times = [s["ms"] for s in swaps]
+def record(benchmark, kind: str, page: str, times: list[float]) -> None:
     benchmark.extra_info.update(
-        kind="site swaps",
-        page=path,
+        kind=kind,
+        page=page,
         moves=len(times),
         median_ms=statistics.median(times) if times else None,
         max_ms=max(times) if times else None,
     )
+
+
+@pytest.mark.measures("site")
+def test_site_floor(benchmark, settings, site_pages):
+    from benchmarks.site_floor import PAGE
+
+    context, url = site_pages
+    times: list[float] = []
+    benchmark.group = "site"
+    rounds = FLOOR_VISITS * settings.repeat
+    benchmark.pedantic(lambda: times.extend(swaps_on(context, f"{url}/{PAGE}")), rounds=rounds)
+    record(benchmark, "site floor", PAGE, times)
+
+
+@pytest.mark.measures("site")
+@pytest.mark.parametrize("path", DEMO_PAGES)
+def test_site_swaps(benchmark, settings, site_pages, path):
+    context, url = site_pages
+    times: list[float] = []
+    benchmark.group = "site"
+    benchmark.pedantic(lambda: times.extend(swaps_on(context, f"{url}/{path}")), rounds=settings.repeat)  # fmt: skip
+    record(benchmark, "site swaps", path, times)

@@ -28,7 +28,7 @@ def test_memory_counts_the_server_and_one_kernel_or_all_of_them():
     assert classroom.by_memory(one, 1 * GIB) == 0  # less RAM than the system's share
 
 
-def test_cpu_lets_everyone_run_the_heaviest_lesson_at_once_within_the_goal():
+def test_cpu_lets_everyone_run_the_heaviest_lesson_at_once_within_the_class_limit():
     one = learner()
     assert one.heaviest == "b.ipynb" and one.course_cpu_s == 18.0
     assert classroom.by_cpu(one, cores=2) == 10  # 60 s x 2 cores / 12 s

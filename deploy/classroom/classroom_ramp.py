@@ -3,7 +3,14 @@ learners (``learner_sim.py``) for N = 1, 2, 4, 8, … until a limit is crossed, 
 the heaviest lesson and moving its demos' controls. ``classroom.py`` computes the same capacity
 from one learner's measurements; this checks that computation against a class.
 
-A step crosses a limit when the median learner's Run All takes over 60 s (the notebook goal), a
+The heaviest lesson is measured, not read: before the hub starts, every lesson's Run All runs once
+in a fresh kernel on this machine (``benchmarks/notebook_timer.py``), and the one that costs the
+most kernel CPU is the class's lesson (a saved benchmark run may be older than the lessons: one
+named lesson 2 when lesson 7 was heavier). ``--lesson`` names a lesson instead. The report keeps
+how the lesson was chosen and every lesson's measured CPU.
+
+A step crosses a limit when the median learner's Run All takes over 60 s (the class's limit,
+``goals.CLASSROOM_RUN_ALL_S``: the benchmark's 15 s of kernel CPU per lesson comes from it), a
 control's reply takes over 1 s at p95 (``goals.CLASSROOM_REPLY_MS``), the machine's memory
 in use comes within 2 GiB of its total (what ``classroom.py`` leaves to the system and the hub), or
 anything went wrong (an error output, a failed reply, a dead kernel, a saved notebook that did not
@@ -18,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import importlib
 import itertools
 import json
 import math
@@ -37,7 +45,6 @@ from deploy.classroom.learner_sim import run_coroutine
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parents[1]
 NOTEBOOKS = PROJECT / "notebooks"
-RESULTS = PROJECT / "benchmarks" / "results.json"  # make bench's
 OUT_JSON = HERE / "classroom-observed.json"
 OUT_MARKDOWN = HERE / "CLASSROOM.md"
 PATTERNS = ("lockstep", "staggered")
@@ -54,7 +61,7 @@ GIB, MIB = classroom.GIB, 1024**2
 class Limits:
     """What a class may cost before the machine is full (see the module's docstring)."""
 
-    run_all_median_s: float = goals.NOTEBOOK_SECONDS
+    run_all_median_s: float = goals.CLASSROOM_RUN_ALL_S
     control_p95_s: float = CONTROL_REPLY_S
     memory_reserve_bytes: float = classroom.RESERVED_BYTES
 
@@ -115,52 +122,60 @@ def resolve_lesson(lesson: Any, notebooks: Path = NOTEBOOKS) -> str:
     return f"notebooks/{name}"
 
 
-# --- what results.json says -------------------------------------------------------------------
+# --- which lesson: every lesson's Run All measured now -------------------------------------------
 
 
-def notebook_cpu(results: Any) -> dict[str, float]:
-    """Each notebook's kernel CPU seconds for Run All (median over rounds) from the benchmark's
-    JSON (``make bench``: benchmarks with extra_info kind "notebook")."""
-    if not isinstance(results, dict):
-        raise TypeError(f"results must be the benchmark's JSON as a dict, got {type(results).__name__}")  # fmt: skip
-    benchmarks = results.get("benchmarks")
-    if not isinstance(benchmarks, list):
-        raise ValueError(f"results must have a 'benchmarks' list (make bench's results.json), got {benchmarks!r}")  # fmt: skip
+def lesson_notebooks() -> list[str]:
+    """Every lesson's English notebook, found by its LESSON record (the index is no lesson). The
+    Chinese edition runs the same code cells (tests/test_editions.py), so it costs the same."""
+    from course_lib.lessons import lessons
+
+    return [importlib.import_module(f"course_lib.lessons.{name}").LESSON.notebook for name in lessons()]  # fmt: skip
+
+
+def run_all_cpu_s(path: Path | None, timeout: int = 600) -> float:
+    """The kernel CPU seconds (the kernel and its children) of one Run All of the notebook at
+    ``path`` in a fresh kernel, in a scratch copy of its folder (``benchmarks/notebook_timer.py``);
+    of the benchmark's floor notebook (a kernel that imports course_lib and torch) for None."""
+    from benchmarks.notebook_timer import execute, remove_scratch, scratch_copy
+
+    notebook, workdir = scratch_copy(path)
+    try:
+        done = execute(notebook, workdir, timeout=timeout)
+    finally:
+        remove_scratch(workdir)
+    if done.cpu_s is None:
+        raise RuntimeError(f"{path}: its kernel's CPU time was not measured")
+    return done.cpu_s
+
+
+def measure_lessons(names: list[str], timer: Any = run_all_cpu_s, notebooks: Path = NOTEBOOKS) -> dict[str, float]:  # fmt: skip
+    """{notebook: kernel CPU seconds of its Run All}, one lesson after another on this machine,
+    by ``timer`` (a notebook's path -> seconds). An unmeasured first run of the floor notebook
+    (``timer(None)``) reads torch and the course into the file cache, so the first lesson pays no
+    more for its imports than the others."""
+    timer(None)
     found = {}
-    for bench in benchmarks:
-        info = bench.get("extra_info", {}) if isinstance(bench, dict) else {}
-        if info.get("kind") != "notebook":
-            continue
-        cpu = report.median(info.get("cpu_s"))
-        if cpu is not None:
-            found[info["notebook"]] = cpu
+    for name in names:
+        print(f"classroom: measuring the Run All of {name} …", flush=True)
+        try:
+            found[name] = timer(notebooks / name)
+        except Exception as error:  # a cell's error or a dead kernel: no class runs this lesson
+            first = (str(error).strip().splitlines() or [""])[0][:200]
+            raise RuntimeError(f"the Run All of {name} failed before the ramp: {type(error).__name__}: {first}") from error  # fmt: skip
     return found
 
 
-def heaviest_lesson(results: Any) -> tuple[str, float]:
-    """(notebook, kernel CPU s) of the English notebook whose Run All costs the most kernel CPU:
-    the worst moment of a class in lockstep, which is what the ramp measures by default."""
-    cpu = {name: s for name, s in notebook_cpu(results).items() if "/" not in name}
-    if not cpu:
-        raise ValueError("results has no notebook with a kernel CPU time (cpu_s): run `make bench` first")  # fmt: skip
+def heaviest_lesson(cpu: Any) -> tuple[str, float]:
+    """(notebook, kernel CPU s) of the lesson whose Run All costs the most kernel CPU: the worst
+    moment of a class in lockstep, which is what the ramp measures by default."""
+    if not isinstance(cpu, dict) or not cpu:
+        raise ValueError(f"cpu must be a non-empty dict of notebook -> kernel CPU seconds, got {cpu!r}")  # fmt: skip
+    bad = {name: s for name, s in cpu.items() if isinstance(s, bool) or not isinstance(s, int | float)}  # fmt: skip
+    if bad:
+        raise TypeError(f"cpu must map each notebook to its kernel CPU seconds, got {bad!r}")
     name = max(cpu, key=cpu.get)
-    return name, cpu[name]
-
-
-def computed_capacity(results: dict[str, Any], cores: int, ram_bytes: float) -> dict[str, Any]:
-    """``classroom.py``'s capacity for this machine from the benchmark's per-learner figures;
-    empty when results.json lacks them."""
-    learner = report.learner_from(results, report.summarize(results))
-    if learner is None:
-        return {}
-    return {
-        **classroom.capacity(learner, cores, ram_bytes),
-        "per_learner_one_lesson_bytes": learner.one_lesson_bytes,
-        "heaviest": learner.heaviest,
-        "heaviest_cpu_s": learner.kernel_cpu_s[learner.heaviest],
-        "heaviest_wall_s": learner.wall_s.get(learner.heaviest),
-        "measured_on": results.get("machine_info", {}).get("cpu", {}).get("brand_raw", "unknown"),
-    }
+    return name, float(cpu[name])
 
 
 def computed_from_alone(alone: dict[str, Any] | None, lesson: str, cores: int, ram_bytes: float) -> dict[str, Any]:  # fmt: skip
@@ -429,6 +444,14 @@ def crossed_limits(summary: dict[str, Any], limits: Limits = Limits()) -> dict[s
     return crossed
 
 
+def learner_bytes(summary: dict[str, Any], before: float) -> float:
+    """One learner's memory (its kernel's and its server's peaks) from a step's summary, or
+    ``before`` when the step did not measure both."""
+    if summary.get("kernel_peak_bytes") and summary.get("server_peak_bytes"):
+        return summary["kernel_peak_bytes"] + summary["server_peak_bytes"]
+    return before
+
+
 def predicted_memory(
     n: int, used_now: float, per_learner: float, total: float, limits: Limits = Limits()
 ) -> str:
@@ -522,6 +545,13 @@ def observed_sentence(steps: list[dict[str, Any]], capacity: int) -> str:
             "sizes between the steps were not tried).")  # fmt: skip
 
 
+def measured_line(cpu: dict[str, float]) -> str:
+    """Every lesson's Run All kernel CPU as measured before the ramp, heaviest first."""
+    ranked = sorted(cpu.items(), key=lambda item: item[1], reverse=True)
+    shown = "; ".join(f"`{name}` {seconds:.1f} s" for name, seconds in ranked)
+    return f"- Every lesson's Run All measured before the ramp, one fresh kernel each (kernel CPU): {shown}."  # fmt: skip
+
+
 def render_markdown(run: dict[str, Any]) -> str:
     """CLASSROOM.md: one row per class size, the observed capacity beside the computed one."""
     for key in ("steps", "settings", "machine"):
@@ -555,6 +585,9 @@ def render_markdown(run: dict[str, Any]) -> str:
         f"{settings['limits']['memory_reserve_bytes'] / GIB:.0f} GiB; no error.",
         "",
     ]
+    measured = (run.get("lesson_choice") or {}).get("kernel_cpu_s")
+    if measured:
+        lines.insert(-2, measured_line(measured))
     busy = machine.get("cpu_busy_percent_at_start")
     if busy is not None:
         lines.insert(6, f"- CPU busy in the {BUSY_SAMPLE_S:.0f} s before it started: {busy:.0f} %.")
@@ -588,7 +621,7 @@ def render_markdown(run: dict[str, Any]) -> str:
             "",
             f"**Computed by `benchmarks/classroom.py` for this machine: {computed['learners']}** "
             f"(by memory, one lesson open: {computed['memory']}; by CPU, all Run All "
-            f"`{computed['heaviest']}` at once within {goals.NOTEBOOK_SECONDS:.0f} s: "
+            f"`{computed['heaviest']}` at once within {goals.CLASSROOM_RUN_ALL_S:.0f} s: "
             f"{computed['cpu_all_run_at_once']}), from `benchmarks/results.json`.",
         ]
     here = run.get("computed_here") or {}
@@ -644,12 +677,15 @@ def machine_info() -> dict[str, Any]:
 # --- the ramp ------------------------------------------------------------------------------------
 
 
-def choose_lesson(lesson: str | None, results: dict[str, Any]) -> tuple[str, str]:
-    """(path in a learner's home, why it was chosen): ``lesson`` if given, else the heaviest."""
+def choose_lesson(lesson: str | None, measure: Any = measure_lessons) -> tuple[str, dict[str, Any]]:  # fmt: skip
+    """(path in a learner's home, how it was chosen): ``lesson`` if given, else the heaviest of
+    every lesson's Run All measured now by ``measure`` (a list of notebooks -> {notebook: CPU s})."""
     if lesson:
-        return resolve_lesson(lesson), "chosen with --lesson"
-    name, cpu = heaviest_lesson(results)
-    return resolve_lesson(name), f"the heaviest by kernel CPU in results.json, {cpu:.1f} s"
+        return resolve_lesson(lesson), {"how": "chosen with --lesson", "kernel_cpu_s": {}}
+    cpu = measure(lesson_notebooks())
+    name, seconds = heaviest_lesson(cpu)
+    how = f"the heaviest by kernel CPU, every lesson's Run All measured before the ramp: {seconds:.1f} s"  # fmt: skip
+    return resolve_lesson(name), {"how": how, "kernel_cpu_s": cpu, "heaviest": name}
 
 
 def ramp(
@@ -659,13 +695,14 @@ def ramp(
     lesson: str | None = None,
     stagger_s: float = 30.0,
     moves_per_control: int = 2,
-    results_path: Path = RESULTS,
     command: str = "python -m deploy.classroom.classroom_ramp",
     limits: Limits = Limits(),
     stop_at: str | tuple[str, ...] = LIMIT_NAMES,
     sizes: str | None = None,
+    measure: Any = measure_lessons,
 ) -> dict[str, Any]:
-    """Run the ramp and return its report (the JSON written beside CLASSROOM.md)."""
+    """Run the ramp and return its report (the JSON written beside CLASSROOM.md). Without a
+    ``lesson``, ``measure`` times every lesson's Run All first (``measure_lessons``)."""
     from deploy.classroom.hub import HubError, running_hub
 
     stop_at = check_stop_at(stop_at)
@@ -676,9 +713,10 @@ def ramp(
     sizes = ramp_sizes(start, max_learners) if sizes is None else given_sizes(sizes)
     _seconds("stagger_s", stagger_s)
     int_at_least("moves_per_control", moves_per_control, 0)
-    results = json.loads(Path(results_path).read_text(encoding="utf-8"))
-    path, reason = choose_lesson(lesson, results)
-    machine = machine_info()
+    if lesson is not None:
+        resolve_lesson(lesson)  # a wrong name fails before anything is measured
+    machine = machine_info()  # before the lessons run: is the machine busy with other work?
+    path, choice = choose_lesson(lesson, measure)
     run: dict[str, Any] = {
         "date": dt.datetime.now().isoformat(timespec="seconds"),
         "machine": machine,
@@ -687,17 +725,17 @@ def ramp(
             "pattern": pattern,
             "sizes": sizes,
             "lesson": path,
-            "lesson_reason": reason,
+            "lesson_reason": choice["how"],
             "stagger_s": stagger_s,
             "moves_per_control": moves_per_control,
             "limits": asdict(limits),
             "stop_at": list(stop_at),
         },
-        "computed": computed_capacity(results, machine["cores"], machine["ram_bytes"]),
+        "lesson_choice": choice,
         "steps": [],
         "raw": [],
     }
-    per_learner = run["computed"].get("per_learner_one_lesson_bytes", 1 * GIB)
+    per_learner = 1 * GIB  # until a learner's visit measures it
     try:
         with running_hub() as hub:
             # a visit before the steps takes the hub's one-time costs (its first spawn, the first
@@ -706,6 +744,7 @@ def ramp(
             run["warm_up"] = summarize_step(
                 step(hub, 1, path, pattern, stagger_s, moves_per_control)
             )
+            per_learner = learner_bytes(run["warm_up"], per_learner)
             for n in sizes:
                 total, used = memory_now()
                 too_big = predicted_memory(n, used, per_learner, total, limits)
@@ -719,8 +758,7 @@ def ramp(
                 run["steps"].append(summary)
                 run["raw"].append(raw)
                 print("  " + " | ".join(step_row(summary)), flush=True)
-                if summary["kernel_peak_bytes"] and summary["server_peak_bytes"]:
-                    per_learner = summary["kernel_peak_bytes"] + summary["server_peak_bytes"]
+                per_learner = learner_bytes(summary, per_learner)
                 if ends_ramp(summary["crossed"], stop_at):
                     break
             left = hub.running_servers()
@@ -754,11 +792,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-learners", type=int, default=16, help="the largest class to try (default 16)")  # fmt: skip
     parser.add_argument("--start", type=int, default=1, help="the first class size (then doubled)")
     parser.add_argument("--sizes", help="the class sizes to try instead, e.g. 1,2,4,6,8")
-    parser.add_argument("--lesson", help="a notebook (e.g. 01_feed_forward.ipynb or zh/…); default: the heaviest in results.json")  # fmt: skip
+    parser.add_argument("--lesson", help="a notebook (e.g. 01_feed_forward.ipynb or zh/…); default: the heaviest, every lesson's Run All measured first")  # fmt: skip
     parser.add_argument("--moves-per-control", type=int, default=2, help="moves of each demo control")  # fmt: skip
     parser.add_argument("--stop-at", default=",".join(LIMIT_NAMES),
                         help=f"limits whose crossing ends the ramp, comma-separated (default: all of {','.join(LIMIT_NAMES)}; memory always ends it)")  # fmt: skip
-    parser.add_argument("--results", type=Path, default=RESULTS, help="make bench's results.json")
     parser.add_argument("--from-json", type=Path, help="measure nothing: CLASSROOM.md again from a saved run's JSON")  # fmt: skip
     parser.add_argument("--json", type=Path, default=OUT_JSON, help="where to write the JSON report")  # fmt: skip
     parser.add_argument("--markdown", type=Path, default=OUT_MARKDOWN, help="where to write the Markdown summary")  # fmt: skip
@@ -790,9 +827,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         run = ramp(args.pattern, args.max_learners, args.start, args.lesson, args.stagger_s,
-                   args.moves_per_control, args.results, command.strip(), stop_at=args.stop_at,
+                   args.moves_per_control, command.strip(), stop_at=args.stop_at,
                    sizes=args.sizes)  # fmt: skip
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RuntimeError) as error:
         print(f"classroom: {error}", file=sys.stderr)
         return 2
     write_report(run, args.json, args.markdown)

@@ -1,12 +1,16 @@
 """The pure parts of the observed classroom (deploy/classroom/classroom_ramp.py, learner_sim.py): which
-lesson, which class sizes, which limit a step crossed, the report, and where a simulated learner
+lesson (the heaviest of a fresh measurement, here a stub's), which class sizes, which limit a step crossed, the report, and where a simulated learner
 moves a demo's controls. Fake data only; the live hub is test_classroom_hub.py, beside this file."""
 
 from __future__ import annotations
 
+import builtins
+import contextlib
+import io
 import json
 import math
 import signal
+import statistics
 from pathlib import Path
 
 import pytest
@@ -18,50 +22,139 @@ from deploy.classroom.classroom_ramp import GIB, MIB, Limits
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def notebook_bench(name: str, cpu: list[float] | None) -> dict:
-    return {"extra_info": {"kind": "notebook", "notebook": name, "cpu_s": cpu}}
+def stub_measure(cpu: dict[str, float], asked: list | None = None):
+    """A measurement of every lesson's Run All that runs nothing: ``cpu`` for the notebooks asked."""
+
+    def measure(names: list[str]) -> dict[str, float]:
+        if asked is not None:
+            asked.append(list(names))
+        return {name: cpu[name] for name in names}
+
+    return measure
 
 
-RESULTS = {
-    "benchmarks": [
-        {"extra_info": {"kind": "notebook floor", "cpu_s": [1.9]}},
-        notebook_bench("01_feed_forward.ipynb", [3.3, 3.4, 3.2]),
-        notebook_bench("02_dimension_expansion.ipynb", [9.5, 9.2, 8.9]),
-        notebook_bench("zh/02_dimension_expansion.ipynb", [12.0, 12.0, 12.0]),
-        notebook_bench("03_triangle_regions.ipynb", None),
-    ]
-}
+def refuse_to_measure(names: list[str]) -> dict[str, float]:
+    raise AssertionError(f"nothing should have been measured, asked for {names}")
 
 
-# --- the lesson ----------------------------------------------------------------------------------
+LESSONS = ramp.lesson_notebooks()
+# the last lesson the heaviest, the second (which the committed results.json names) far lighter
+FRESH = {name: 5.0 + k for k, name in enumerate(LESSONS)}
 
 
-def test_the_heaviest_lesson_is_the_english_notebook_with_most_kernel_cpu():
-    assert ramp.heaviest_lesson(RESULTS) == ("02_dimension_expansion.ipynb", 9.2)
-    assert ramp.notebook_cpu(RESULTS)["zh/02_dimension_expansion.ipynb"] == 12.0
-    assert "03_triangle_regions.ipynb" not in ramp.notebook_cpu(RESULTS)  # not measured
+# --- the lesson: measured now, never read from a saved run -------------------------------------
 
 
-def test_the_heaviest_lesson_of_the_committed_results_is_a_course_notebook():
-    results = json.loads((ROOT / "benchmarks" / "results.json").read_text(encoding="utf-8"))
-    name, cpu = ramp.heaviest_lesson(results)
-    assert ramp.resolve_lesson(name) == f"notebooks/{name}" and cpu > 0
+def test_the_lessons_measured_are_every_lessons_english_notebook_found_by_its_record():
+    assert LESSONS[:2] == ["01_feed_forward.ipynb", "02_dimension_expansion.ipynb"]
+    assert len(LESSONS) >= 9 and "00_index.ipynb" not in LESSONS
+    assert all("/" not in name and (ramp.NOTEBOOKS / name).exists() for name in LESSONS)
+
+
+def test_the_heaviest_lesson_is_the_one_with_most_kernel_cpu():
+    assert ramp.heaviest_lesson({"01.ipynb": 3.3, "07.ipynb": 16.9, "09.ipynb": 12.0}) == ("07.ipynb", 16.9)  # fmt: skip
 
 
 @pytest.mark.parametrize(
-    ("results", "error", "message"),
+    ("cpu", "error", "message"),
     [
-        ([], TypeError, "results must be the benchmark's JSON as a dict, got list"),
-        ({}, ValueError, "results must have a 'benchmarks' list"),
-        ({"benchmarks": "x"}, ValueError, "results must have a 'benchmarks' list"),
-        ({"benchmarks": []}, ValueError, "no notebook with a kernel CPU time"),
-        ({"benchmarks": [notebook_bench("zh/01.ipynb", [1.0])]}, ValueError, "no notebook"),
-        ({"benchmarks": [notebook_bench("01.ipynb", [])]}, ValueError, "no notebook"),
+        ({}, ValueError, r"cpu must be a non-empty dict of notebook -> kernel CPU seconds, got \{\}"),
+        ([], ValueError, r"cpu must be a non-empty dict of notebook -> kernel CPU seconds, got \[\]"),
+        ({"01.ipynb": None}, TypeError, r"cpu must map each notebook to its kernel CPU seconds, got \{'01.ipynb': None\}"),
+        ({"01.ipynb": True}, TypeError, "cpu must map each notebook to its kernel CPU seconds"),
     ],
-)
-def test_the_heaviest_lesson_rejects_what_is_not_a_benchmark_run(results, error, message):
+)  # fmt: skip
+def test_the_heaviest_lesson_refuses_what_is_not_a_measurement(cpu, error, message):
     with pytest.raises(error, match=message):
-        ramp.heaviest_lesson(results)
+        ramp.heaviest_lesson(cpu)
+
+
+def test_each_lesson_is_measured_in_turn_by_the_timer_given(tmp_path):
+    timed = []
+
+    def timer(path):
+        timed.append(path)
+        return 99.0 if path is None else {"a.ipynb": 2.0, "b.ipynb": 7.5}[path.name]
+
+    assert ramp.measure_lessons(["a.ipynb", "b.ipynb"], timer, tmp_path) == {"a.ipynb": 2.0, "b.ipynb": 7.5}  # fmt: skip
+    assert timed == [None, tmp_path / "a.ipynb", tmp_path / "b.ipynb"]  # the floor first, unkept
+
+
+def test_a_lesson_whose_run_all_fails_stops_the_measurement_naming_it(tmp_path):
+    def timer(path):
+        if path is not None and path.name == "b.ipynb":
+            raise KeyError("the kernel died")
+        return 1.0
+
+    with pytest.raises(RuntimeError, match=r"the Run All of b.ipynb failed before the ramp: KeyError: 'the kernel died'"):  # fmt: skip
+        ramp.measure_lessons(["a.ipynb", "b.ipynb"], timer, tmp_path)
+
+
+def test_choose_lesson_picks_the_heaviest_of_a_fresh_measurement_and_records_every_lesson():
+    asked = []
+    path, choice = ramp.choose_lesson(None, stub_measure(FRESH, asked))
+    assert asked == [LESSONS]  # every lesson measured, once
+    assert path == f"notebooks/{LESSONS[-1]}" and choice["heaviest"] == LESSONS[-1]
+    assert choice["kernel_cpu_s"] == FRESH
+    assert choice["how"] == (
+        "the heaviest by kernel CPU, every lesson's Run All measured before the ramp: "
+        f"{FRESH[LESSONS[-1]]:.1f} s"
+    )
+    lighter = {**FRESH, LESSONS[0]: 99.0}  # another measurement, another choice
+    assert ramp.choose_lesson(None, stub_measure(lighter))[0] == f"notebooks/{LESSONS[0]}"
+
+
+def test_a_lesson_given_is_taken_as_given_and_nothing_is_measured():
+    assert ramp.choose_lesson("00_index.ipynb", refuse_to_measure) == (
+        "notebooks/00_index.ipynb",
+        {"how": "chosen with --lesson", "kernel_cpu_s": {}},
+    )
+
+
+@contextlib.contextmanager
+def no_hub():
+    from deploy.classroom.hub import HubError
+
+    raise HubError("no hub in this test")
+    yield  # pragma: no cover
+
+
+def quiet_machine() -> dict:
+    return {"cpu": "Test CPU", "cores": 2, "ram_bytes": 24 * GIB,
+            "load_average_at_start": [0.1, 0.1, 0.1], "cpu_busy_percent_at_start": 1.0}  # fmt: skip
+
+
+def test_the_ramp_takes_the_heaviest_lesson_from_its_own_measurement_and_reads_no_saved_run(
+    monkeypatch,
+):
+    from deploy.classroom import hub
+
+    stale = json.loads((ROOT / "benchmarks" / "results.json").read_text(encoding="utf-8"))
+    stale_cpu = {b["extra_info"]["notebook"]: statistics.median(b["extra_info"]["cpu_s"])
+                 for b in stale["benchmarks"] if b["extra_info"].get("kind") == "notebook"}  # fmt: skip
+    stale_heaviest = max((n for n in stale_cpu if "/" not in n), key=stale_cpu.get)
+    assert stale_heaviest != LESSONS[-1]  # the saved run would choose another lesson
+    opened = []
+
+    def recording_open(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    real_open = io.open
+    monkeypatch.setattr(hub, "running_hub", no_hub)
+    monkeypatch.setattr(ramp, "machine_info", quiet_machine)
+    monkeypatch.setattr(io, "open", recording_open)
+    monkeypatch.setattr(builtins, "open", recording_open)
+    run = ramp.ramp(measure=stub_measure(FRESH))
+    monkeypatch.undo()
+    assert run["settings"]["lesson"] == f"notebooks/{LESSONS[-1]}"
+    assert run["lesson_choice"]["kernel_cpu_s"] == FRESH
+    assert "measured before the ramp" in run["settings"]["lesson_reason"]
+    assert not [path for path in opened if path.endswith("results.json")]
+    assert "computed" not in run  # nothing computed from a saved run either
+    assert run["cleanup"].startswith("the hub failed or did not stop cleanly: no hub in this test")
+    text = ramp.render_markdown(run)
+    assert f"(kernel CPU): `{LESSONS[-1]}` {FRESH[LESSONS[-1]]:.1f} s; `{LESSONS[-2]}`" in text
 
 
 @pytest.mark.parametrize(
@@ -84,14 +177,6 @@ def test_a_lesson_is_named_as_the_benchmark_names_it(lesson, expected):
 def test_an_unknown_lesson_is_refused_with_the_known_ones(lesson, error):
     with pytest.raises(error, match=r"lesson must be .*got"):
         ramp.resolve_lesson(lesson)
-
-
-def test_choose_lesson_says_why():
-    assert ramp.choose_lesson(None, RESULTS) == (
-        "notebooks/02_dimension_expansion.ipynb",
-        "the heaviest by kernel CPU in results.json, 9.2 s",
-    )
-    assert ramp.choose_lesson("00_index.ipynb", RESULTS)[1] == "chosen with --lesson"
 
 
 # --- the ramp's shape ----------------------------------------------------------------------------
@@ -438,7 +523,9 @@ def test_the_ramp_refuses_bad_settings_before_starting_a_hub(tmp_path):
     with pytest.raises(ValueError, match="pattern must be one of"):
         ramp.ramp(pattern="all")
     with pytest.raises(ValueError, match="moves_per_control must be an int >= 0, got -1"):
-        ramp.ramp(moves_per_control=-1, results_path=tmp_path / "none.json")
+        ramp.ramp(moves_per_control=-1, measure=refuse_to_measure)
+    with pytest.raises(ValueError, match="lesson must be one of the course's notebooks"):
+        ramp.ramp(lesson="99_none.ipynb", measure=refuse_to_measure)
     before = signal.getsignal(signal.SIGTERM)
     try:
         assert ramp.main(["--max-learners", "0"]) == 2
@@ -446,7 +533,7 @@ def test_the_ramp_refuses_bad_settings_before_starting_a_hub(tmp_path):
     finally:
         signal.signal(signal.SIGTERM, before)
     with pytest.raises(TypeError, match=r"limits must be a Limits, got \{'run_all_median_s': 9\}"):
-        ramp.ramp(limits={"run_all_median_s": 9}, results_path=tmp_path / "none.json")
+        ramp.ramp(limits={"run_all_median_s": 9}, measure=refuse_to_measure)
     with pytest.raises(ValueError, match="interval must be a number of seconds > 0, got 0"):
         ramp.MachineSampler(interval=0)
 
