@@ -563,3 +563,24 @@ def test_the_chinese_formulas_write_their_words_in_chinese():
     }
     assert not found, found
     assert english_words("how far ") == {"how", "far"}  # what the check would have found
+
+
+def test_tr_in_another_language_leaves_the_learners_alone():
+    from course_lib.core.i18n import language, set_language, tr
+
+    set_language("en")
+    chinese = tr("updated in {ms:.0f} ms", language="zh", ms=12.4)
+    assert chinese != "updated in 12 ms" and "12" in chinese
+    assert language() == "en" and tr("updated in {ms:.0f} ms", ms=12.4) == "updated in 12 ms"
+    with pytest.raises(ValueError, match="language must be one of"):
+        tr("ready", language="fr")
+
+
+def test_a_question_is_asked_in_a_given_language_without_switching():
+    from course_lib.core.i18n import language, set_language
+    from course_lib.core.questions import QUESTIONS
+
+    set_language("en")
+    q = next(iter(QUESTIONS.values()))
+    assert q.text_in("zh") != q.text and q.reply(q.answer, "zh")[1] != q.reply(q.answer)[1]
+    assert language() == "en"

@@ -37,7 +37,11 @@ class Question:
     @property
     def text(self) -> str:
         """The prompt in the learner's language, with its numbers filled in."""
-        return tr(self.prompt, **dict(self.fields))
+        return self.text_in(None)
+
+    def text_in(self, language: str | None) -> str:
+        """The prompt in ``language`` (None: the learner's), with its numbers filled in."""
+        return tr(self.prompt, language=language, **dict(self.fields))
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -57,8 +61,9 @@ class Question:
         """The index of the correct choice."""
         return next(i for i, c in enumerate(self.choices) if c.correct)
 
-    def reply(self, choice: int) -> tuple[bool, str]:
-        """(whether ``choice`` is right, the reply to it in the learner's language)."""
+    def reply(self, choice: int, language: str | None = None) -> tuple[bool, str]:
+        """(whether ``choice`` is right, the reply to it in ``language``, by default the
+        learner's)."""
         if not isinstance(choice, int) or isinstance(choice, bool):
             raise TypeError(f"choice must be an int index, got {type(choice).__name__}")
         if not 0 <= choice < len(self.choices):
@@ -66,7 +71,7 @@ class Question:
                 f"choice must be between 0 and {len(self.choices) - 1} for {self.key!r}, got {choice}"
             )
         picked = self.choices[choice]
-        return picked.correct, tr(picked.reply)
+        return picked.correct, tr(picked.reply, language=language)
 
 
 def all_questions() -> dict[str, Question]:

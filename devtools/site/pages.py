@@ -25,7 +25,6 @@ from devtools.site.texts import (
     HTML_LANG,
     math_to_placeholders,
     restore_math,
-    speaking,
     title_of,
     word,
 )
@@ -117,8 +116,7 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
             (out / edition / name).write_bytes(base64.b64decode(output["data"]["image/png"]))
             meta = output.setdefault("metadata", {}).setdefault("image/png", {})
             if not str(meta.get("alt", "")).strip():
-                with speaking(edition):
-                    meta["alt"] = tr("Figure: {what}", what=heading)
+                meta["alt"] = tr("Figure: {what}", language=edition, what=heading)
                 counts["images_without_alt"] += 1
             output["metadata"]["filenames"] = {"image/png": name}
     return nb, math_found

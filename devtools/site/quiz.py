@@ -11,7 +11,7 @@ import re
 
 from course_lib.core.i18n import tr
 from course_lib.core.questions import question
-from devtools.site.texts import speaking, word
+from devtools.site.texts import word
 
 ASK = re.compile(r'\bask\("([a-z0-9-]+)"\)')  # a notebook cell that asks a question
 
@@ -25,10 +25,9 @@ def asked(source: str) -> str | None:
 def question_html(key: str, edition: str) -> str:
     """The question ``key`` as a form in ``edition``'s language; its replies ride along as JSON."""
     q, esc = question(key), html.escape
-    with speaking(edition):
-        prompt = q.text
-        texts = [tr(c.text) for c in q.choices]
-        replies = [q.reply(i)[1] for i in range(len(q.choices))]
+    prompt = q.text_in(edition)
+    texts = [tr(c.text, language=edition) for c in q.choices]
+    replies = [q.reply(i, edition)[1] for i in range(len(q.choices))]
     name = f"question-{key}"
     options = "".join(
         f'<label class="question-choice"><input type="radio" name="{name}" value="{i}"> '

@@ -59,7 +59,9 @@ class SiteError(RuntimeError):
 
 @contextmanager
 def speaking(edition: str) -> Iterator[None]:
-    """The catalogue's language set to ``edition``'s for the block, then back as it was."""
+    """The catalogue's language set to ``edition``'s for the block, then back as it was: for a
+    demo's frames, whose figures draw their texts in the learner's language as in a notebook.
+    A text the site writes itself passes ``language=edition`` to ``tr`` instead."""
     previous = language()
     set_language(edition)
     try:
@@ -70,8 +72,7 @@ def speaking(edition: str) -> Iterator[None]:
 
 def word(edition: str, key: str, **fields) -> str:
     """One of the pages' own ``WORDS`` in ``edition``'s language."""
-    with speaking(edition):
-        return tr(WORDS[key], **fields)
+    return tr(WORDS[key], language=edition, **fields)
 
 
 def notebooks(source: Path, edition: str) -> list[Path]:

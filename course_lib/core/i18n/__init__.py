@@ -90,18 +90,24 @@ def has_words(template: str) -> bool:
     return bool(re.search(r"[^\W\d_]", literal))
 
 
-def tr(message: str, /, **values) -> str:
-    """``message`` (English, with ``{name}`` fields) in the current language, filled with ``values``."""
+def tr(message: str, /, *, language: str | None = None, **values) -> str:
+    """``message`` (English, with ``{name}`` fields) in ``language`` (by default the learner's,
+    ``set_language``), filled with ``values``. A caller that writes both editions at once (the
+    site) passes ``language`` rather than switching the learner's."""
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
+    if language is None:
+        language = _state["language"]
+    elif language not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES} or None, got {language!r}")
     text = message
-    if _state["language"] != "en":
-        found = catalogue(_state["language"]).get(message)
+    if language != "en":
+        found = catalogue(language).get(message)
         if found is not None:
             text = found
         elif has_words(message):
             warnings.warn(
-                f"no {_state['language']} translation for {message!r}",
+                f"no {language} translation for {message!r}",
                 MissingTranslation,
                 stacklevel=2,
             )
