@@ -102,7 +102,7 @@ def test_a_bad_argument_is_named():
 
 def test_make_installs_torch_with_this_script_before_the_course():
     """The Makefile's install rule brings pip up to a release that resolves the course's packages
-    in half the time (README, Setup), runs the script, then installs the course; pip is not quiet
+    in half the time (docs/setup.md), runs the script, then installs the course; pip is not quiet
     there, so a first run shows pip's progress."""
     rule = MAKEFILE.read_text(encoding="utf-8").split("$(LAB_STAMP) $(STAMP):", 1)[1]
     rule = rule.split("\n\n", 1)[0]
