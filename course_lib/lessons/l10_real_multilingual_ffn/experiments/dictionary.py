@@ -1,0 +1,155 @@
+"""A TopK sparse autoencoder (Gao et al. 2024) on one layer's FFN units, over the corpus'
+thousands of distinct contexts: lesson 8's dictionary, now with far more contexts than features.
+
+f = ReLU(TopK(W_enc (x - b_dec) + b_enc)), x̂ = W_dec f + b_dec, the decoder's columns of length
+1; trained on the paragraphs of 80 % of the pairs (both languages), its fraction of variance
+unexplained (FVU) measured on those and on the other 20 %. Trained once in float32 (``save``,
+called by the activations' rebuild, or ``python -m
+course_lib.lessons.l10_real_multilingual_ffn.experiments.dictionary`` alone, about ten minutes).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import torch
+from torch import nn
+
+from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
+
+FILE = DATA / "e5_dictionary.npz"
+MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.dictionary"
+LAYER, FEATURES, K = 6, 1024, 16  # the layer read (0-based), the dictionary's size, its top k
+STEPS, BATCH, LR, SEED = 400, 512, 1e-3, 0
+HELD_OUT = 0.2  # the share of pairs kept out of training
+CARD = 8  # contexts kept per feature and language
+
+
+class TopKDictionary(nn.Module):
+    """x (n, d) -> features f (n, features), at most k nonzero, and the reconstruction x̂."""
+
+    def __init__(self, d: int, features: int, k: int, generator: torch.Generator) -> None:
+        super().__init__()
+        self.k = k
+        decoder = torch.randn(d, features, generator=generator)
+        self.W_dec = nn.Parameter(decoder / decoder.norm(dim=0))
+        self.W_enc = nn.Parameter(self.W_dec.detach().T.clone())  # tied at the start, as Gao's
+        self.b_enc = nn.Parameter(torch.zeros(features))
+        self.b_dec = nn.Parameter(torch.zeros(d))
+
+    def encode(self, x: torch.Tensor) -> torch.Tensor:
+        pre = (x - self.b_dec) @ self.W_enc.T + self.b_enc  # (n, features)
+        top = pre.topk(self.k, dim=-1)
+        return torch.zeros_like(pre).scatter(-1, top.indices, top.values.relu())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.encode(x) @ self.W_dec.T + self.b_dec
+
+
+def fvu(x: np.ndarray | torch.Tensor, reconstruction) -> float:
+    """The fraction of variance unexplained: |x - x̂|² summed over the data / |x - mean x|²."""
+    x, r = torch.as_tensor(x, dtype=torch.float64), torch.as_tensor(reconstruction, dtype=torch.float64)
+    return float(((x - r) ** 2).sum() / ((x - x.mean(0)) ** 2).sum())
+
+
+def held_out_texts(n_pairs: int) -> np.ndarray:
+    """The pairs kept out of training (both their paragraphs): a seeded fifth."""
+    rng = np.random.default_rng(SEED)
+    return np.sort(rng.choice(n_pairs, round(HELD_OUT * n_pairs), replace=False))
+
+
+def train(x: torch.Tensor, steps: int = STEPS) -> tuple[TopKDictionary, np.ndarray]:
+    """Adam on the squared error, batches drawn by a seeded generator; returns (dictionary, the
+    loss per step)."""
+    generator = torch.Generator().manual_seed(SEED)
+    sae = TopKDictionary(x.shape[1], FEATURES, K, generator)
+    with torch.no_grad():
+        sae.b_dec.copy_(x.mean(0))  # Gao et al. start the bias at the data's mean
+    optimiser = torch.optim.Adam(sae.parameters(), lr=LR)
+    losses = []
+    for _ in range(steps):
+        batch = x[torch.randint(len(x), (BATCH,), generator=generator)]
+        loss = ((sae(batch) - batch) ** 2).sum(-1).mean()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        with torch.no_grad():
+            sae.W_dec /= sae.W_dec.norm(dim=0)  # columns of length 1, as the paper keeps them
+        losses.append(loss.item())
+    return sae, np.array(losses)
+
+
+def codes(sae: TopKDictionary, x: torch.Tensor, chunk: int = 8192) -> tuple[np.ndarray, np.ndarray, float]:
+    """Each token's active features and values (n, K) each, and the summed squared error."""
+    indices, values, error = [], [], 0.0
+    with torch.no_grad():
+        for start in range(0, len(x), chunk):
+            part = x[start : start + chunk]
+            f = sae.encode(part)
+            top = f.topk(K, dim=-1)
+            indices.append(top.indices.numpy()), values.append(top.values.numpy())
+            error += float(((f @ sae.W_dec.T + sae.b_dec - part).double() ** 2).sum())
+    return np.concatenate(indices), np.concatenate(values), error
+
+
+def save(hidden: np.ndarray, text_of: np.ndarray, n_pairs: int, path=FILE) -> int:
+    """Train on layer LAYER's units ``hidden`` (n_tokens, d_ff) and store what the lesson reads."""
+    pair = text_of % n_pairs  # the pair a token's paragraph belongs to
+    held = np.isin(pair, held_out_texts(n_pairs))
+    x = torch.as_tensor(hidden)
+    sae, losses = train(x[torch.as_tensor(~held)])
+    index, value, _ = codes(sae, x)
+    total = ((x.double() - x.double().mean(0)) ** 2).sum(1)  # per-token variance parts
+    fvus = {}
+    for name, rows in (("train", ~held), ("held_out", held)):
+        _, _, error = codes(sae, x[torch.as_tensor(rows)])
+        part = x[torch.as_tensor(rows)].double()
+        fvus[name] = error / float(((part - part.mean(0)) ** 2).sum())
+    del total
+    active = value > 0
+    fires = np.zeros((FEATURES, 2 * n_pairs), bool)  # feature f fires somewhere in paragraph t
+    fires[index[active], np.broadcast_to(text_of[:, None], index.shape)[active]] = True
+    return save_npz(
+        path,
+        {"losses": losses, "fvu_train": fvus["train"], "fvu_held_out": fvus["held_out"],
+         "l0": active.sum(1).mean(), "fires_on_token": np.bincount(index[active], minlength=FEATURES),
+         "fires_in_text": np.packbits(fires, axis=1), "held_out": held_out_texts(n_pairs),
+         "card_token": _cards(index, value, text_of, n_pairs)},
+        {"layer": LAYER, "features": FEATURES, "k": K, "steps": STEPS, "batch": BATCH, "lr": LR,
+         "seed": SEED},
+    )  # fmt: skip
+
+
+def _cards(index: np.ndarray, value: np.ndarray, text_of: np.ndarray, n_pairs: int) -> np.ndarray:
+    """Each feature's CARD strongest tokens per language (corpus token indices; -1 if fewer):
+    (FEATURES, 2, CARD)."""
+    cards = np.full((FEATURES, 2, CARD), -1, np.int64)
+    token = np.broadcast_to(np.arange(len(index))[:, None], index.shape).ravel()
+    feature, strength = index.ravel(), value.ravel()
+    language = (text_of[token] >= n_pairs).astype(int)
+    order = np.lexsort((-strength, language, feature))  # by feature, language, strongest first
+    f, lang, tok = feature[order], language[order], token[order]
+    keep = strength[order] > 0
+    for g in range(2):
+        for feat in np.unique(f[keep & (lang == g)]):
+            rows = tok[keep & (lang == g) & (f == feat)][:CARD]
+            cards[feat, g, : len(rows)] = rows
+    return cards
+
+
+@cache
+def stored() -> tuple[dict[str, np.ndarray], dict[str, object]]:
+    return load_npz(FILE, "dictionary of one layer's FFN units", MODULE)
+
+
+if __name__ == "__main__":
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments.activations import corpus_pass
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import stored_corpus
+
+    def _save() -> int:
+        corpus = stored_corpus()
+        _, _, text_of, hidden = corpus_pass(corpus, layers=LAYER + 1, keep=LAYER)
+        return save(hidden, text_of, len(corpus.english))
+
+    rebuild(_save, FILE, "the dictionary")
