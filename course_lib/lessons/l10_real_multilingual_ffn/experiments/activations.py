@@ -196,3 +196,20 @@ def stored() -> dict[str, np.ndarray]:
 
 if __name__ == "__main__":
     rebuild(save, FILE, "nothing (one pass of the model over the corpus) and the dictionary")
+
+
+def pooling_checks(sentences: list[str]) -> dict[str, float]:
+    """The lowest cos, over ``sentences``, between the engine's query embedding and three of the
+    course's: the mean over the tokens after "query: " (the model card's), the first token's
+    state after "query: ", and the mean after "passage: "."""
+    model, tokenizer = e5_model.load_model()
+    theirs = engine_embeddings(sentences, "query: ")
+    out = {}
+    for prefix, name in (("query: ", "query"), ("passage: ", "passage")):
+        ids, mask = e5_model.batch(tokenizer, sentences, prefix)
+        with torch.no_grad():
+            states = model(ids, mask)
+        out[f"mean, {name}"] = float(cosines(e5_model.mean_pool(states, mask).numpy(), theirs).min())
+        if name == "query":
+            out["first token, query"] = float(cosines(states[:, 0].numpy(), theirs).min())
+    return out

@@ -10,6 +10,7 @@ course_lib.lessons.l10_real_multilingual_ffn.experiments.dictionary`` alone, abo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -153,3 +154,56 @@ if __name__ == "__main__":
         return save(hidden, text_of, len(corpus.english))
 
     rebuild(_save, FILE, "the dictionary")
+
+
+def _log_choose(n: int, k: np.ndarray) -> np.ndarray:
+    from math import lgamma
+
+    return np.vectorize(lambda kk: lgamma(n + 1) - lgamma(kk + 1) - lgamma(n - kk + 1))(k)
+
+
+def overlap_p(both: int, english: int, chinese: int, pairs: int) -> float:
+    """P(at least ``both`` pairs fire on both sides) if a feature's Chinese paragraphs were drawn
+    at random: the hypergeometric upper tail."""
+    k = np.arange(both, min(english, chinese) + 1)
+    logs = _log_choose(english, k) + _log_choose(pairs - english, chinese - k) - _log_choose(pairs, np.array(chinese))
+    return float(np.exp(logs).sum()) if len(k) else 0.0
+
+
+@dataclass(frozen=True)
+class Shared:
+    alive: int  # features firing in at least MIN_TEXTS paragraphs of each language
+    shared: int  # of them, firing on both sides of a pair beyond chance (Holm p < 0.05)
+    shuffled: int  # the same count with the Chinese paragraphs shuffled among the pairs
+
+
+MIN_TEXTS = 5
+
+
+def shared_features(data: dict[str, np.ndarray], pairs: int, seed: int = 0) -> Shared:
+    """Anthropic's question asked of the dictionary: which features fire on both paragraphs of a
+    pair more often than on a random English and Chinese paragraph?"""
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units import holm
+
+    fires = np.unpackbits(data["fires_in_text"], axis=1, count=2 * pairs).astype(bool)
+    english, chinese = fires[:, :pairs], fires[:, pairs:]
+    alive = np.flatnonzero((english.sum(1) >= MIN_TEXTS) & (chinese.sum(1) >= MIN_TEXTS))
+    shuffled = chinese[:, np.random.default_rng(seed).permutation(pairs)]
+    counts = []
+    for other in (chinese, shuffled):
+        p = [overlap_p(int((english[f] & other[f]).sum()), int(english[f].sum()),
+                       int(other[f].sum()), pairs) for f in alive]  # fmt: skip
+        counts.append(int((np.array(holm(p)) < 0.05).sum()) if p else 0)
+    return Shared(len(alive), *counts)
+
+
+def slice_losses(corpus, steps: int = 8) -> np.ndarray:
+    """The first ``steps`` losses of training on the slice's layer-LAYER units alone (the first
+    paragraphs of each language): what a fresh-run test repeats."""
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments.activations import SLICE, corpus_pass
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus
+
+    sub = Corpus(corpus.english[:SLICE], corpus.chinese[:SLICE], corpus.lesson[:SLICE],
+                 corpus.cell[:SLICE])  # fmt: skip
+    _, _, _, hidden = corpus_pass(sub, layers=LAYER + 1, keep=LAYER)
+    return train(torch.as_tensor(hidden), steps)[1]

@@ -210,5 +210,5 @@ class PackedModel:
         if entry.dtype != Q4:
             raise ValueError(f"tensor {name!r} is float32, not 4-bit")
         blocks = np.asarray(self.data[entry.offset : entry.offset + entry.nbytes]).reshape(-1, BLOCK_BYTES)
-        codes = np.concatenate([blocks[:, 2:] & 0x0F, blocks[:, 2:] >> 4], axis=1)
+        codes = np.concatenate([blocks[:, 2:] & 0x0F, blocks[:, 2:] >> 4], axis=1).astype(np.int64)
         return blocks[:, :2].copy().view("<f2").astype(np.float32)[:, 0], codes

