@@ -106,11 +106,11 @@ class UnitView:
         ax.set_axis_off()
         y = 0.97
         for i, lang in enumerate(("en", "zh")):
-            ax.text(0, y, tr(LANGUAGE_NAMES[lang]), fontsize=9, color=PALETTE[i], weight="bold",
+            ax.text(0, y, tr(LANGUAGE_NAMES[lang]), fontsize=9, color=PALETTE[i],
                     transform=ax.transAxes, va="top")  # fmt: skip
             y -= 0.09
             for before, token, after, value in data.contexts[lang]:
-                ax.text(0, y, f"{value:5.2f}  …{before}[{token}]{after}…", fontsize=7.5,
+                ax.text(0, y, f"{value:5.2f}  \"…{before}[{token}]{after}…\"", fontsize=7.5,
                         transform=ax.transAxes, va="top")  # fmt: skip
                 y -= 0.075
             y -= 0.03
@@ -150,3 +150,50 @@ CONDITIONS = {
 
 def condition_name(name: str) -> str:
     return tr(CONDITIONS[name])
+
+
+SCOREBOARD = {
+    "geva": N_("Geva et al. 2021: keys with shallow patterns"),
+    "li": N_("Li et al. 2023: units active per token"),
+    "tang": N_("Tang et al. 2024: units in the top third"),
+    "sae": N_("lesson 8: held-out FVU / training FVU"),
+    "anthropic": N_("Anthropic 2025: features shared across languages"),
+}
+SCORES = {
+    "geva": N_("mostly in the lower layers (experts' labels, 16 layers)"),
+    "li": N_("3.0% nonzero (T5-Base, ReLU)"),
+    "tang": N_("LLaMA-2 7B: English 52%, Chinese 41%; BLOOM 7B: 97%, 98%"),
+    "sae": N_("18 to 69 (lesson 5's toy, 661 inputs)"),
+    "anthropic": N_("a larger share in a larger model"),
+}
+MATCH = {
+    "geva": N_("the direction only: one rule, not labels"),
+    "li": N_("in kind: GELU above zero, not ReLU's nonzero"),
+    "tang": N_("as a share of the depth; other models, 7 languages"),
+    "sae": N_("the same test"),
+    "anthropic": N_("one model: no comparison of sizes"),
+}
+
+
+def scoreboard_rows(measured: dict[str, str]) -> list[list[str]]:
+    """The scoreboard's rows: the paper's finding, its number, this model's, how alike."""
+    return [[tr(SCOREBOARD[k]), tr(SCORES[k]), measured[k], tr(MATCH[k])] for k in SCOREBOARD]
+
+
+def shallow_text(compared: dict[str, tuple[float, float, float]]) -> str:
+    return tr("layers 0-3 {en_low:.0%} and {zh_low:.0%}, layers 8-11 {en_high:.0%} and {zh_high:.0%} (English, Chinese)",
+              en_low=compared["en"][0], zh_low=compared["zh"][0], en_high=compared["en"][1],
+              zh_high=compared["zh"][1])  # fmt: skip
+
+
+def active_text(active: np.ndarray) -> str:
+    return tr("{lo:.0%} to {hi:.0%} above zero (GELU), layer 11 {last:.0%}",
+              lo=active[:-1].min(), hi=active[:-1].max(), last=active[-1])  # fmt: skip
+
+
+def top_text(top: dict[str, float]) -> str:
+    return tr("English {en:.0%}, Chinese {zh:.0%}", en=top["en"], zh=top["zh"])
+
+
+def shared_text(share: float, layer: int) -> str:
+    return tr("{share:.0%} of the features of layer {layer}", share=share, layer=layer)

@@ -176,7 +176,7 @@ def save(path=FILE) -> int:
 
     corpus = stored_corpus()
     tally, tokens, text_of, hidden = corpus_pass(corpus, keep=dictionary.LAYER)
-    dictionary.save(hidden, text_of, len(corpus.english))
+    dictionary.save(hidden, text_of, len(corpus.english), dictionary.slice_losses(corpus))
     del hidden
     return save_npz(
         path,

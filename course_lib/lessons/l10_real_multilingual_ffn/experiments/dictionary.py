@@ -94,8 +94,10 @@ def codes(sae: TopKDictionary, x: torch.Tensor, chunk: int = 8192) -> tuple[np.n
     return np.concatenate(indices), np.concatenate(values), error
 
 
-def save(hidden: np.ndarray, text_of: np.ndarray, n_pairs: int, path=FILE) -> int:
-    """Train on layer LAYER's units ``hidden`` (n_tokens, d_ff) and store what the lesson reads."""
+def save(hidden: np.ndarray, text_of: np.ndarray, n_pairs: int, first_losses: np.ndarray,
+         path=FILE) -> int:  # fmt: skip
+    """Train on layer LAYER's units ``hidden`` (n_tokens, d_ff) and store what the lesson reads,
+    with ``first_losses``, those of ``slice_losses`` (what a fresh-run test repeats)."""
     pair = text_of % n_pairs  # the pair a token's paragraph belongs to
     held = np.isin(pair, held_out_texts(n_pairs))
     x = torch.as_tensor(hidden)
@@ -116,7 +118,7 @@ def save(hidden: np.ndarray, text_of: np.ndarray, n_pairs: int, path=FILE) -> in
         {"losses": losses, "fvu_train": fvus["train"], "fvu_held_out": fvus["held_out"],
          "l0": active.sum(1).mean(), "fires_on_token": np.bincount(index[active], minlength=FEATURES),
          "fires_in_text": np.packbits(fires, axis=1), "held_out": held_out_texts(n_pairs),
-         "card_token": _cards(index, value, text_of, n_pairs)},
+         "card_token": _cards(index, value, text_of, n_pairs), "slice_losses": first_losses},
         {"layer": LAYER, "features": FEATURES, "k": K, "steps": STEPS, "batch": BATCH, "lr": LR,
          "seed": SEED},
     )  # fmt: skip
@@ -151,7 +153,7 @@ if __name__ == "__main__":
     def _save() -> int:
         corpus = stored_corpus()
         _, _, text_of, hidden = corpus_pass(corpus, layers=LAYER + 1, keep=LAYER)
-        return save(hidden, text_of, len(corpus.english))
+        return save(hidden, text_of, len(corpus.english), slice_losses(corpus))
 
     rebuild(_save, FILE, "the dictionary")
 
@@ -207,3 +209,11 @@ def slice_losses(corpus, steps: int = 8) -> np.ndarray:
                  corpus.cell[:SLICE])  # fmt: skip
     _, _, _, hidden = corpus_pass(sub, layers=LAYER + 1, keep=LAYER)
     return train(torch.as_tensor(hidden), steps)[1]
+
+
+def most_shared(data: dict[str, np.ndarray], pairs: int, count: int = 2) -> list[int]:
+    """The ``count`` features that fire on both paragraphs of the most pairs."""
+    fires = np.unpackbits(data["fires_in_text"], axis=1, count=2 * pairs).astype(bool)
+    both = (fires[:, :pairs] & fires[:, pairs:]).sum(1)
+    only = fires.sum(1) - 2 * both  # paragraphs whose twin it misses: a feature firing everywhere
+    return [int(f) for f in np.argsort(-(both - only), kind="stable")[:count]]

@@ -20,7 +20,7 @@ from course_lib.lessons.l10_real_multilingual_ffn.papers import TANG_2024
 
 FILE = DATA / "e5_retrieval.npz"
 MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units"
-PAIRS, LONGEST, DRAWS, SEED = 100, 32, 2, 0  # pairs retrieved among, their tokens, random draws
+PAIRS, LONGEST, DRAWS, SEED = 60, 48, 2, 0  # pairs retrieved among, their tokens, random draws
 
 
 def activation_probability() -> np.ndarray:
@@ -32,7 +32,8 @@ def activation_probability() -> np.ndarray:
 def lape(probability: np.ndarray) -> np.ndarray:
     """Entropy of a unit's firing probabilities normalised over the languages (nats): 0 if it
     fires in one language only, log 2 if equally in both. (..., languages) -> (...)."""
-    share = probability / probability.sum(-1, keepdims=True)
+    total = probability.sum(-1, keepdims=True)
+    share = np.divide(probability, total, out=np.zeros_like(probability), where=total > 0)
     return -(share * np.log(np.where(share > 0, share, 1.0))).sum(-1)
 
 
@@ -180,12 +181,12 @@ def retrieval_summary(stored: dict[str, np.ndarray]) -> dict[str, tuple[int, flo
 
 
 def against_random(stored: dict[str, np.ndarray]) -> dict[str, tuple[float, float, float]]:
-    """Per language: how much zeroing its units lowers the mean margin, how much as many matched
-    random units lower it (mean over the draws), and the paired p between the two over the pairs."""
+    """Per language: how much zeroing its units changes the mean margin, how much as many matched
+    random units change it (mean over the draws), and the paired p between the two over the pairs."""
     base = margins(stored["base"])
     out = {}
     for lang in activations.LANGUAGES:
         own = margins(stored[f"zeroed {lang}"])
         random = np.mean([margins(stored[f"random {lang} {d}"]) for d in range(DRAWS)], axis=0)
-        out[lang] = (float((base - own).mean()), float((base - random).mean()), paired_p(own, random))
+        out[lang] = (float((own - base).mean()), float((random - base).mean()), paired_p(own, random))
     return out
