@@ -904,7 +904,9 @@ def _real_retrieval(pairs: int) -> tuple[Callable, Callable]:
 QUANTITIES = (
     *QUANTITIES,
     Quantity("real model pass: first 6 paragraphs of each language", *_real_pass_slice()),
-    Quantity("real model dictionary: first 8 losses on the slice", *_real_dictionary_first_losses(8)),
+    Quantity(
+        "real model dictionary: first 8 losses on the slice", *_real_dictionary_first_losses(8)
+    ),
     Quantity("real model retrieval: first 10 pairs", *_real_retrieval(10)),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}

@@ -32,7 +32,9 @@ def _unit_data(layer: int, sample: int, _: str) -> UnitContexts:
     for i, lang in enumerate(activations.LANGUAGES):
         tokens = stored["top_token"][layer, sample, i, :SHOWN]
         values = stored["top_value"][layer, sample, i, :SHOWN]
-        contexts[lang] = [(*keys.context(int(t)), float(v)) for t, v in zip(tokens, values, strict=True)]
+        contexts[lang] = [
+            (*keys.context(int(t)), float(v)) for t, v in zip(tokens, values, strict=True)
+        ]
     return UnitContexts(layer, int(stored["units"][layer, sample]), contexts)
 
 

@@ -121,9 +121,9 @@ class UnitView:
 
 PARTS = {"embeddings": N_("embeddings (tokens, positions, types)"), "layers": N_("the 12 layers")}
 POOLINGS = {
-    "mean, query": N_("mean over the tokens, prefix \"query: \""),
-    "first token, query": N_("first token's state, prefix \"query: \""),
-    "mean, passage": N_("mean over the tokens, prefix \"passage: \""),
+    "mean, query": N_('mean over the tokens, prefix "query: "'),
+    "first token, query": N_('first token\'s state, prefix "query: "'),
+    "mean, passage": N_('mean over the tokens, prefix "passage: "'),
 }
 
 

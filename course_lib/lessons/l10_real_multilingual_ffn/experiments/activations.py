@@ -80,7 +80,11 @@ class Tally:
             self.fires[layer, :, lang] += (h[rows] > 0).sum(0)
             values = np.concatenate([self.top_value[layer, :, lang], h[rows][:, units[layer]].T], 1)
             tokens = np.concatenate(
-                [self.top_token[layer, :, lang], np.broadcast_to(where[rows], values[:, TOP:].shape)], 1
+                [
+                    self.top_token[layer, :, lang],
+                    np.broadcast_to(where[rows], values[:, TOP:].shape),
+                ],
+                1,
             )
             best = np.argsort(-values, axis=1, kind="stable")[:, :TOP]
             self.top_value[layer, :, lang] = np.take_along_axis(values, best, 1)
@@ -209,7 +213,9 @@ def pooling_checks(sentences: list[str]) -> dict[str, float]:
         ids, mask = e5_model.batch(tokenizer, sentences, prefix)
         with torch.no_grad():
             states = model(ids, mask)
-        out[f"mean, {name}"] = float(cosines(e5_model.mean_pool(states, mask).numpy(), theirs).min())
+        out[f"mean, {name}"] = float(
+            cosines(e5_model.mean_pool(states, mask).numpy(), theirs).min()
+        )
         if name == "query":
             out["first token, query"] = float(cosines(states[:, 0].numpy(), theirs).min())
     return out

@@ -60,7 +60,9 @@ def parallel_paragraphs(root: Path) -> list[tuple[int, int, str, str]]:
     for number in LESSONS:
         [english] = sorted((root / "notebooks").glob(f"{number:02d}_*.ipynb"))
         chinese = root / "notebooks" / "zh" / english.name
-        cells = [json.loads(path.read_text(encoding="utf-8"))["cells"] for path in (english, chinese)]
+        cells = [
+            json.loads(path.read_text(encoding="utf-8"))["cells"] for path in (english, chinese)
+        ]
         for index, (en, zh) in enumerate(zip(*cells, strict=True)):
             if en["cell_type"] != "markdown":
                 continue
@@ -100,8 +102,10 @@ def save(root: Path, path: Path = FILE) -> int:
     return save_npz(
         path,
         {"lesson": lesson, "cell": cell, "english": english, "chinese": chinese},
-        {"source": "notebooks/NN_*.ipynb and notebooks/zh/NN_*.ipynb, lessons 1-9, markdown",
-         "every": EVERY},
+        {
+            "source": "notebooks/NN_*.ipynb and notebooks/zh/NN_*.ipynb, lessons 1-9, markdown",
+            "every": EVERY,
+        },
     )
 
 

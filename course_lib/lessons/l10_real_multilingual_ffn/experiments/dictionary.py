@@ -50,7 +50,10 @@ class TopKDictionary(nn.Module):
 
 def fvu(x: np.ndarray | torch.Tensor, reconstruction) -> float:
     """The fraction of variance unexplained: |x - x̂|² summed over the data / |x - mean x|²."""
-    x, r = torch.as_tensor(x, dtype=torch.float64), torch.as_tensor(reconstruction, dtype=torch.float64)
+    x, r = (
+        torch.as_tensor(x, dtype=torch.float64),
+        torch.as_tensor(reconstruction, dtype=torch.float64),
+    )
     return float(((x - r) ** 2).sum() / ((x - x.mean(0)) ** 2).sum())
 
 
@@ -81,7 +84,9 @@ def train(x: torch.Tensor, steps: int = STEPS) -> tuple[TopKDictionary, np.ndarr
     return sae, np.array(losses)
 
 
-def codes(sae: TopKDictionary, x: torch.Tensor, chunk: int = 8192) -> tuple[np.ndarray, np.ndarray, float]:
+def codes(
+    sae: TopKDictionary, x: torch.Tensor, chunk: int = 8192
+) -> tuple[np.ndarray, np.ndarray, float]:
     """Each token's active features and values (n, K) each, and the summed squared error."""
     indices, values, error = [], [], 0.0
     with torch.no_grad():
@@ -168,7 +173,11 @@ def overlap_p(both: int, english: int, chinese: int, pairs: int) -> float:
     """P(at least ``both`` pairs fire on both sides) if a feature's Chinese paragraphs were drawn
     at random: the hypergeometric upper tail."""
     k = np.arange(both, min(english, chinese) + 1)
-    logs = _log_choose(english, k) + _log_choose(pairs - english, chinese - k) - _log_choose(pairs, np.array(chinese))
+    logs = (
+        _log_choose(english, k)
+        + _log_choose(pairs - english, chinese - k)
+        - _log_choose(pairs, np.array(chinese))
+    )
     return float(np.exp(logs).sum()) if len(k) else 0.0
 
 
@@ -202,7 +211,10 @@ def shared_features(data: dict[str, np.ndarray], pairs: int, seed: int = 0) -> S
 def slice_losses(corpus, steps: int = 8) -> np.ndarray:
     """The first ``steps`` losses of training on the slice's layer-LAYER units alone (the first
     paragraphs of each language): what a fresh-run test repeats."""
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments.activations import SLICE, corpus_pass
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments.activations import (
+        SLICE,
+        corpus_pass,
+    )
     from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus
 
     sub = Corpus(corpus.english[:SLICE], corpus.chinese[:SLICE], corpus.lesson[:SLICE],

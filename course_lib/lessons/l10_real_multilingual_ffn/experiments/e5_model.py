@@ -17,7 +17,7 @@ from torch import nn
 
 from course_lib.core.model.hooks import HookedModule, HookPoint
 from course_lib.core.model.sublayer import EncoderLayer, LayerNorm
-from course_lib.lessons.l10_real_multilingual_ffn.experiments.reader import E5Config, PackedModel
+from course_lib.lessons.l10_real_multilingual_ffn.experiments.reader import PackedModel
 from course_lib.lessons.l10_real_multilingual_ffn.experiments.tokenizer import Unigram
 
 PREFIXES = ("query: ", "passage: ")  # the model card: every input starts with one of them
@@ -58,8 +58,15 @@ class E5Encoder(HookedModule):
         self.embeddings = E5Embeddings(packed)
         self.hook_embed = HookPoint()
         self.layers = nn.ModuleList(
-            EncoderLayer(c.d_model, c.num_heads, c.d_ff, dropout=0.0, activation="gelu",
-                         norm_first=False, eps=c.eps)  # fmt: skip
+            EncoderLayer(
+                c.d_model,
+                c.num_heads,
+                c.d_ff,
+                dropout=0.0,
+                activation="gelu",
+                norm_first=False,
+                eps=c.eps,
+            )  # fmt: skip
             for _ in range(c.num_layers)
         )
 
@@ -85,6 +92,7 @@ LINEARS = {"q": "linear_q", "k": "linear_k", "v": "linear_v", "ao": "linear_out"
 def load_layer(layer: EncoderLayer, packed: PackedModel, index: int) -> None:
     """Copy layer ``index``'s tensors into ``layer``: attention, W1 (``fi``), W2 (``fo``) and the
     two LayerNorms (``aln`` after attention, ``oln`` after the FFN)."""
+
     def put(parameter: torch.Tensor, name: str) -> None:
         parameter.copy_(torch.as_tensor(packed.tensor(f"l{index}.{name}")))
 
@@ -123,7 +131,9 @@ def load_model() -> tuple[E5Encoder, Unigram]:
     return build_model(packed), Unigram(packed)
 
 
-def batch(tokenizer: Unigram, texts: list[str], prefix: str = "passage: ") -> tuple[torch.Tensor, torch.Tensor]:
+def batch(
+    tokenizer: Unigram, texts: list[str], prefix: str = "passage: "
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Token ids (batch, L), padded with ``<pad>``, and the mask of real tokens (batch, L)."""
     if prefix not in PREFIXES:
         raise ValueError(f"prefix must be one of {list(PREFIXES)}, got {prefix!r}")

@@ -86,7 +86,9 @@ def bottom_against_top(layers: int = 4) -> dict[str, tuple[float, float, float]]
 def active_share() -> np.ndarray:
     """Each layer's share of GELU outputs above zero over both languages' tokens: (layers,)."""
     stored = activations.stored()
-    return stored["fires"].sum((1, 2)) / (stored["fires"].shape[1] * stored["tokens_per_language"].sum())
+    return stored["fires"].sum((1, 2)) / (
+        stored["fires"].shape[1] * stored["tokens_per_language"].sum()
+    )
 
 
 def toy_active_share() -> float:

@@ -127,7 +127,9 @@ def save(path=FILE) -> int:
         for draw in range(DRAWS):
             random = matched_random(units, probability, seed=100 * SEED + 10 * draw + len(lang))
             arrays[f"random {lang} {draw}"] = similarities(corpus, pairs, random)
-    return save_npz(path, arrays, {"pairs": PAIRS, "longest": LONGEST, "draws": DRAWS, "seed": SEED})
+    return save_npz(
+        path, arrays, {"pairs": PAIRS, "longest": LONGEST, "draws": DRAWS, "seed": SEED}
+    )
 
 
 @cache
@@ -188,5 +190,9 @@ def against_random(stored: dict[str, np.ndarray]) -> dict[str, tuple[float, floa
     for lang in activations.LANGUAGES:
         own = margins(stored[f"zeroed {lang}"])
         random = np.mean([margins(stored[f"random {lang} {d}"]) for d in range(DRAWS)], axis=0)
-        out[lang] = (float((own - base).mean()), float((random - base).mean()), paired_p(own, random))
+        out[lang] = (
+            float((own - base).mean()),
+            float((random - base).mean()),
+            paired_p(own, random),
+        )
     return out

@@ -108,7 +108,9 @@ class PackedModel:
         cursor = _Cursor(self.data, path)
         magic = cursor.take(4)
         if magic != MAGIC:
-            raise ValueError(f"{path} is not a packed e5 model: expected magic {MAGIC!r}, got {magic!r}")
+            raise ValueError(
+                f"{path} is not a packed e5 model: expected magic {MAGIC!r}, got {magic!r}"
+            )
         (self.version,) = cursor.read("I")
         if self.version != 1:
             raise ValueError(f"{path} has version {self.version}; this reader knows version 1")
@@ -171,7 +173,11 @@ class PackedModel:
         }
         if part in shapes:
             return shapes[part]
-        return (c.d_model, c.d_model) if part.endswith("w") and part[0] in "qkva" and "ln" not in part else (c.d_model,)
+        return (
+            (c.d_model, c.d_model)
+            if part.endswith("w") and part[0] in "qkva" and "ln" not in part
+            else (c.d_model,)
+        )
 
     def entry(self, name: str) -> Entry:
         if name not in self.directory:
@@ -209,6 +215,8 @@ class PackedModel:
         entry = self.entry(name)
         if entry.dtype != Q4:
             raise ValueError(f"tensor {name!r} is float32, not 4-bit")
-        blocks = np.asarray(self.data[entry.offset : entry.offset + entry.nbytes]).reshape(-1, BLOCK_BYTES)
+        blocks = np.asarray(self.data[entry.offset : entry.offset + entry.nbytes]).reshape(
+            -1, BLOCK_BYTES
+        )
         codes = np.concatenate([blocks[:, 2:] & 0x0F, blocks[:, 2:] >> 4], axis=1).astype(np.int64)
         return blocks[:, :2].copy().view("<f2").astype(np.float32)[:, 0], codes
