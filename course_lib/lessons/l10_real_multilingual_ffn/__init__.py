@@ -14,10 +14,10 @@ LESSON = Lesson(
         "read multilingual-e5-small from its 4-bit file into the course's own modules, check it against an independent engine, and measure in its real FFNs what lessons 5, 8 and 9 asked of the toy: keys, sparsity, language-specific units and a dictionary outside the memorising regime"
     ),
     mechanisms=(
-        "reader.dequantise",
-        "tokenizer.viterbi",
-        "e5_model.load_layer",
-        "language_units.language_specific",
+        "lesson.reader.dequantise",
+        "lesson.tokenizer.viterbi",
+        "lesson.e5_model.load_layer",
+        "lesson.language_units.language_specific",
     ),
 )
 

@@ -7,7 +7,7 @@ from course_lib.core.questions import Choice, Question
 
 QUESTIONS = (
     Question(
-        "language_layers",
+        "language-layers",
         "predict",
         N_(
             "Tang et al. find most language-specific units of LLaMA-2 in the bottom and top "
