@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from course_lib.core.i18n import N_, tr
 from course_lib.core.plots import GREY, PALETTE, new_figure
+from course_lib.lessons.l10_real_multilingual_ffn.papers import TANG_2024_PROFILES
 
 LANGUAGE_NAMES = {"en": N_("English"), "zh": N_("Chinese")}
 
@@ -162,7 +163,6 @@ SCOREBOARD = {
 SCORES = {
     "geva": N_("mostly in the lower layers (experts' labels, 16 layers)"),
     "li": N_("3.0% nonzero (T5-Base, ReLU)"),
-    "tang": N_("LLaMA-2 7B: English 52%, Chinese 41%; BLOOM 7B: 97%, 98%"),
     "sae": N_("18 to 69 (lesson 5's toy, 661 inputs)"),
     "anthropic": N_("a larger share in a larger model"),
 }
@@ -175,9 +175,18 @@ MATCH = {
 }
 
 
+def tang_text() -> str:
+    """Tang et al.'s released selections: the share of each language's units in the top third."""
+    llama, bloom = TANG_2024_PROFILES["LLaMA-2 7B"], TANG_2024_PROFILES["BLOOM 7B"]
+    return tr("LLaMA-2 7B: English {a:.0%}, Chinese {b:.0%}; BLOOM 7B: {c:.0%}, {d:.0%}",
+              a=thirds(llama["en"])[2], b=thirds(llama["zh"])[2], c=thirds(bloom["en"])[2],
+              d=thirds(bloom["zh"])[2])  # fmt: skip
+
+
 def scoreboard_rows(measured: dict[str, str]) -> list[list[str]]:
     """The scoreboard's rows: the paper's finding, its number, this model's, how alike."""
-    return [[tr(SCOREBOARD[k]), tr(SCORES[k]), measured[k], tr(MATCH[k])] for k in SCOREBOARD]
+    theirs = {k: tang_text() if k == "tang" else tr(SCORES[k]) for k in SCOREBOARD}
+    return [[tr(SCOREBOARD[k]), theirs[k], measured[k], tr(MATCH[k])] for k in SCOREBOARD]
 
 
 def shallow_text(compared: dict[str, tuple[float, float, float]]) -> str:

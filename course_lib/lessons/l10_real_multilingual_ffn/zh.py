@@ -91,7 +91,7 @@ MESSAGES: dict[str, str] = {
     "Anthropic 2025: features shared across languages": "Anthropic 2025：跨语言共用的特征",
     "mostly in the lower layers (experts' labels, 16 layers)": "大多在较低的层（人工标注，16 层）",
     "3.0% nonzero (T5-Base, ReLU)": "3.0% 不为零（T5-Base，ReLU）",
-    "LLaMA-2 7B: English 52%, Chinese 41%; BLOOM 7B: 97%, 98%": "LLaMA-2 7B：英文 52%，中文 41%；BLOOM 7B：97%，98%",
+    "LLaMA-2 7B: English {a:.0%}, Chinese {b:.0%}; BLOOM 7B: {c:.0%}, {d:.0%}": "LLaMA-2 7B：英文 {a:.0%}，中文 {b:.0%}；BLOOM 7B：{c:.0%}，{d:.0%}",
     "18 to 69 (lesson 5's toy, 661 inputs)": "18 到 69（第 5 课的玩具模型，661 个输入）",
     "a larger share in a larger model": "模型越大，比例越大",
     "the direction only: one rule, not labels": "只比较方向：一条规则，不是人工标注",
