@@ -42,7 +42,7 @@ def demos() -> list[Demo]:
     return [
         Demo(
             "unit browser",
-            (Control("layer", LAYERS, 2), Control("sample", SAMPLES, 0)),
+            (Control("layer", LAYERS, 2), Control("sample", SAMPLES, 0, kind="dropdown")),
             data=unit_data,
             view=UnitView,
         )
