@@ -4,7 +4,7 @@ each layer's share of GELU outputs above zero, and the top contexts of a sample 
 A unit fires where its GELU output is above zero (its pre-activation is). Only the text's own
 tokens count: not ``<s>``, ``</s>`` nor the "passage: " prefix. ``python -m
 course_lib.lessons.l10_real_multilingual_ffn.experiments.activations`` rebuilds
-``course_lib/data/e5_activations.npz`` (about ten minutes on two cores) and, from the same pass,
+``course_lib/data/e5_activations.npz`` (19 minutes on a shared two-core machine) and, from the same pass,
 the dictionary of ``dictionary.py``.
 """
 
