@@ -384,7 +384,7 @@ def test_every_question_is_a_form_with_the_notebooks_choices_and_replies(built):
 
     out, seen = built[0], {"en": [], "zh": []}
     for edition in seen:
-        for path in sorted((out / edition).glob("0*.html")):
+        for path in sorted((out / edition).glob("[0-9]*.html")):
             text = path.read_text(encoding="utf-8")
             forms = FORM.findall(text)
             assert text.count('class="quiz-progress"') == (1 if forms else 0), path
@@ -408,7 +408,7 @@ def test_a_predict_questions_results_wait_for_its_answer_and_nothing_else_does(b
 
     out, wrapped = built[0], {"en": [], "zh": []}
     for edition, keys in wrapped.items():
-        for path in sorted((out / edition).glob("0*.html")):
+        for path in sorted((out / edition).glob("[0-9]*.html")):
             text = path.read_text(encoding="utf-8")
             keys += REVEAL.findall(text)
             assert text.count(word(edition, "reveal_waiting")) == len(REVEAL.findall(text))

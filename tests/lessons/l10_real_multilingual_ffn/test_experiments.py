@@ -1,0 +1,131 @@
+"""Lesson 10's measurements: the corpus, the keys' rule, Tang et al.'s selection, the retrieval
+test's statistics and the dictionary, each on cases whose answer is known."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib.lessons.l10_real_multilingual_ffn.experiments import (
+    activations,
+    corpus,
+    dictionary,
+    keys,
+    language_units,
+)
+
+
+def test_cleaning_keeps_the_words_and_drops_code_formulas_and_tables():
+    cell = (
+        "# A heading\n\nThe **FFN** uses `W1` and $x W_1$ here, see [lesson 1](01.ipynb).\n\n"
+        "| a | b |\n|---|---|\n\n```python\nprint(1)\n```"
+    )
+    assert corpus.clean(cell) == ["A heading", "The FFN uses and here, see lesson 1."]
+
+
+def test_the_stored_corpus_pairs_every_english_paragraph_with_a_chinese_one():
+    stored = corpus.stored_corpus()
+    assert len(stored.english) == len(stored.chinese) == len(stored.lesson) > 200
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in text) for text in stored.chinese)
+    with pytest.raises(ValueError, match="language must be"):
+        stored.texts("fr")
+
+
+def test_most_common_share_counts_the_commonest_value():
+    tokens = np.array([[1, 1, 2, 3], [4, 4, 4, 4]])
+    assert keys.most_common_share(tokens).tolist() == [0.5, 1.0]
+
+
+def test_the_two_proportion_p_is_small_for_a_large_gap_and_one_for_none():
+    assert keys.two_proportion_p(50, 100, 50, 100) == pytest.approx(1.0)
+    assert keys.two_proportion_p(90, 100, 10, 100) < 1e-10
+
+
+def test_lape_is_zero_for_one_language_and_log_2_for_both_alike():
+    p = np.array([[0.3, 0.0], [0.2, 0.2], [0.0, 0.0]])
+    assert language_units.lape(p).tolist() == pytest.approx([0.0, np.log(2), 0.0])
+
+
+def test_tang_selection_keeps_frequent_low_entropy_units_in_their_language():
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.05, 0.1, (2, 100, 2))
+    p[1, 7] = (0.9, 0.01)  # frequent in English only
+    p[0, 3] = (0.02, 0.95)  # frequent in Chinese only
+    chosen = language_units.language_specific(p)  # 1 % of 200 units: the two
+    assert [tuple(u) for u in chosen["en"]] == [(1, 7)]
+    assert [tuple(u) for u in chosen["zh"]] == [(0, 3)]
+
+
+def test_matched_random_units_come_from_the_same_layer_and_are_not_the_selected_ones():
+    p = np.random.default_rng(1).uniform(0, 1, (3, 50, 2))
+    units = np.array([[0, 4], [2, 9], [2, 10]])
+    random = language_units.matched_random(units, p, seed=3)
+    assert random[:, 0].tolist() == units[:, 0].tolist()
+    assert not {tuple(u) for u in random} & {tuple(u) for u in units}
+
+
+def test_the_margin_and_retrieval_read_the_similarity_matrix():
+    s = np.array([[0.9, 0.5, 0.1], [0.95, 0.8, 0.2], [0.0, 0.1, 0.3]])
+    assert language_units.margins(s).tolist() == pytest.approx([0.4, -0.15, 0.2])
+    assert language_units.retrieval(s)[0] == pytest.approx(2 / 3)
+
+
+def test_holm_multiplies_the_smallest_p_by_the_number_of_tests_and_stays_monotone():
+    assert language_units.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+
+
+def test_the_paired_p_is_small_only_when_the_pairs_differ_consistently():
+    a = np.linspace(0, 1, 40)
+    assert language_units.paired_p(a + 0.1, a) < 0.001
+    assert language_units.paired_p(a, a[::-1]) > 0.5
+
+
+def test_zeroing_hooks_set_only_the_chosen_units_to_zero():
+    [(name, hook)] = language_units.zeroing(np.array([[3, 1], [3, 4]]))
+    hidden = torch.ones(2, 5, 6)
+    out = hook(hidden, None)
+    assert name == "layers.3.ffn.hook_hidden"
+    assert out[..., [1, 4]].abs().sum() == 0 and out[..., [0, 2, 3, 5]].eq(1).all()
+    assert hidden.eq(1).all()  # the activation itself left alone
+
+
+def test_a_topk_dictionary_keeps_at_most_k_features_per_input():
+    sae = dictionary.TopKDictionary(12, 40, 3, torch.Generator().manual_seed(0))
+    f = sae.encode(torch.randn(7, 12))
+    assert ((f != 0).sum(-1) <= 3).all() and (f >= 0).all()
+
+
+def test_fvu_is_zero_for_a_perfect_reconstruction_and_one_for_the_mean():
+    x = np.random.default_rng(2).normal(size=(50, 4))
+    assert dictionary.fvu(x, x) == 0.0
+    assert dictionary.fvu(x, np.broadcast_to(x.mean(0), x.shape).copy()) == pytest.approx(1.0)
+
+
+def test_the_overlap_p_is_the_hypergeometric_tail_counted_by_hand():
+    pairs, english, chinese = 8, 3, 4
+    total = comb(pairs, chinese)
+    for both in range(4):
+        by_hand = sum(
+            1 for picked in combinations(range(pairs), chinese) if len(set(picked) & {0, 1, 2}) >= both
+        ) / total  # fmt: skip
+        assert dictionary.overlap_p(both, english, chinese, pairs) == pytest.approx(by_hand)
+
+
+def test_the_stored_dictionary_is_outside_the_memorising_regime_and_its_control_is_null():
+    data, settings = dictionary.stored()
+    assert data["fvu_held_out"] < 1.2 * data["fvu_train"]
+    shared = dictionary.shared_features(data, len(corpus.stored_corpus().english))
+    assert shared.shuffled == 0 < shared.shared <= shared.alive
+
+
+def test_the_stored_pass_counts_each_languages_own_tokens():
+    stored = activations.stored()
+    n = len(corpus.stored_corpus().english)
+    assert stored["tokens_per_language"].tolist() == [
+        int((stored["text_of"] < n).sum()), int((stored["text_of"] >= n).sum())
+    ]  # fmt: skip
+    assert (stored["fires"] <= stored["tokens_per_language"]).all()
