@@ -569,11 +569,11 @@ def test_tr_in_another_language_leaves_the_learners_alone():
     from course_lib.core.i18n import language, set_language, tr
 
     set_language("en")
-    chinese = tr("updated in {ms:.0f} ms", language="zh", ms=12.4)
+    chinese = tr("updated in {ms:.0f} ms", "zh", ms=12.4)
     assert chinese != "updated in 12 ms" and "12" in chinese
     assert language() == "en" and tr("updated in {ms:.0f} ms", ms=12.4) == "updated in 12 ms"
     with pytest.raises(ValueError, match="language must be one of"):
-        tr("ready", language="fr")
+        tr("ready", "fr")
 
 
 def test_a_question_is_asked_in_a_given_language_without_switching():
@@ -584,3 +584,9 @@ def test_a_question_is_asked_in_a_given_language_without_switching():
     q = next(iter(QUESTIONS.values()))
     assert q.text_in("zh") != q.text and q.reply(q.answer, "zh")[1] != q.reply(q.answer)[1]
     assert language() == "en"
+
+
+def test_a_template_may_have_a_field_called_language():
+    from course_lib.core.i18n import tr
+
+    assert tr("edited in {language}", language="English") == "edited in English"

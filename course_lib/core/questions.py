@@ -41,7 +41,7 @@ class Question:
 
     def text_in(self, language: str | None) -> str:
         """The prompt in ``language`` (None: the learner's), with its numbers filled in."""
-        return tr(self.prompt, language=language, **dict(self.fields))
+        return tr(self.prompt, language, **dict(self.fields))
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -71,7 +71,7 @@ class Question:
                 f"choice must be between 0 and {len(self.choices) - 1} for {self.key!r}, got {choice}"
             )
         picked = self.choices[choice]
-        return picked.correct, tr(picked.reply, language=language)
+        return picked.correct, tr(picked.reply, language)
 
 
 def all_questions() -> dict[str, Question]:

@@ -116,7 +116,7 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
             (out / edition / name).write_bytes(base64.b64decode(output["data"]["image/png"]))
             meta = output.setdefault("metadata", {}).setdefault("image/png", {})
             if not str(meta.get("alt", "")).strip():
-                meta["alt"] = tr("Figure: {what}", language=edition, what=heading)
+                meta["alt"] = tr("Figure: {what}", edition, what=heading)
                 counts["images_without_alt"] += 1
             output["metadata"]["filenames"] = {"image/png": name}
     return nb, math_found

@@ -26,7 +26,7 @@ def question_html(key: str, edition: str) -> str:
     """The question ``key`` as a form in ``edition``'s language; its replies ride along as JSON."""
     q, esc = question(key), html.escape
     prompt = q.text_in(edition)
-    texts = [tr(c.text, language=edition) for c in q.choices]
+    texts = [tr(c.text, edition) for c in q.choices]
     replies = [q.reply(i, edition)[1] for i in range(len(q.choices))]
     name = f"question-{key}"
     options = "".join(

@@ -61,7 +61,7 @@ class SiteError(RuntimeError):
 def speaking(edition: str) -> Iterator[None]:
     """The catalogue's language set to ``edition``'s for the block, then back as it was: for a
     demo's frames, whose figures draw their texts in the learner's language as in a notebook.
-    A text the site writes itself passes ``language=edition`` to ``tr`` instead."""
+    A text the site writes itself passes the edition to ``tr`` instead."""
     previous = language()
     set_language(edition)
     try:
@@ -72,7 +72,7 @@ def speaking(edition: str) -> Iterator[None]:
 
 def word(edition: str, key: str, **fields) -> str:
     """One of the pages' own ``WORDS`` in ``edition``'s language."""
-    return tr(WORDS[key], language=edition, **fields)
+    return tr(WORDS[key], edition, **fields)
 
 
 def notebooks(source: Path, edition: str) -> list[Path]:

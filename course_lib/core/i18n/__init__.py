@@ -90,10 +90,11 @@ def has_words(template: str) -> bool:
     return bool(re.search(r"[^\W\d_]", literal))
 
 
-def tr(message: str, /, *, language: str | None = None, **values) -> str:
+def tr(message: str, language: str | None = None, /, **values) -> str:
     """``message`` (English, with ``{name}`` fields) in ``language`` (by default the learner's,
     ``set_language``), filled with ``values``. A caller that writes both editions at once (the
-    site) passes ``language`` rather than switching the learner's."""
+    site) passes ``language`` rather than switching the learner's. Both are positional only, so
+    a template may have a field of any name, ``{language}`` too."""
     if not isinstance(message, str):
         raise TypeError(f"message must be a str, got {type(message).__name__}")
     if language is None:
