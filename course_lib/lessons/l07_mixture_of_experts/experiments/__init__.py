@@ -208,6 +208,22 @@ def first_choice_coverage(
     return counts
 
 
+def isotropic_busiest(
+    d: int = 64, experts: int = 4, points: int = 3006, starts: int = 1000, seed: int = 0
+) -> np.ndarray:
+    """The busiest expert's share of first choices, (starts,), for ``starts`` bias-free routers
+    d -> ``experts`` (nn.Linear's uniform start) on one batch of ``points`` isotropic Gaussian
+    inputs: what a router's starting load looks like when its inputs have no direction of their
+    own (lesson 5's fact model reads 3,006 real tokens)."""
+    g = torch.Generator().manual_seed(seed)
+    with torch_threads(1):
+        routers = torch.cat([uniform_layer(g, d, experts)[0] for _ in range(starts)], dim=1)
+        x = torch.randn(positive_int("points", points), d, generator=g, dtype=routers.dtype)
+        first = (x @ routers).reshape(points, starts, experts).argmax(dim=-1)  # (points, starts)
+        counts = F.one_hot(first, experts).sum(dim=0)  # (starts, experts)
+    return (counts.max(dim=-1).values / points).numpy()
+
+
 def task_points(every: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The grid's training points (N, 2) and their labels (N,), every ``every``-th of them."""
     data = make_task(TRAINING["task"], TRAINING["points"])

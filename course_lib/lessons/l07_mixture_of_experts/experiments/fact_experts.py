@@ -123,9 +123,9 @@ def shuffled_purities(
     codes = np.array([groups.index(label) for label in labels])
     g = np.random.default_rng(seed)
     shuffled = np.asarray(chosen)[np.argsort(g.random((draws, len(codes))), axis=1)]
-    counts = np.zeros((draws, len(groups), experts), dtype=int)
-    np.add.at(counts, (np.arange(draws)[:, None], codes[None, :], shuffled), 1)
-    return counts.max(axis=2).sum(axis=1) / len(codes)
+    cells = (np.arange(draws)[:, None] * len(groups) + codes[None, :]) * experts + shuffled
+    counts = np.bincount(cells.ravel(), minlength=draws * len(groups) * experts)
+    return counts.reshape(draws, len(groups), experts).max(axis=2).sum(axis=1) / len(codes)
 
 
 def chance_purity(
@@ -145,6 +145,15 @@ def purity_p_value(
     table = routing_table(np.asarray(chosen), labels, experts)
     scores = shuffled_purities(chosen, labels, experts, draws, seed)
     return float((1 + (scores >= purity(table) - 1e-12).sum()) / (1 + draws))
+
+
+def nearest_own(table: np.ndarray) -> int | None:
+    """How close the routes come to giving a group an expert of its own: the fewest facts of
+    other groups that an expert taking every fact of one group also takes (0: an own expert), or
+    None where no expert takes a whole group."""
+    full = table == table.sum(axis=1, keepdims=True)  # (groups, experts): takes all of the group
+    others = table.sum(axis=0)[None, :] - table  # (groups, experts): the facts of other groups
+    return int(others[full].min()) if full.any() else None
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
