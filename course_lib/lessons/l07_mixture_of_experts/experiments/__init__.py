@@ -26,6 +26,7 @@ from course_lib.core._validate import choice, int_at_least, positive_int
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.experiments.tasks import TASKS, make_task
 from course_lib.core.experiments.training import accuracy, adam_steps, uniform_layer
+from course_lib.core.i18n import series
 from course_lib.core.lesson import submodules
 from course_lib.core.model.geometry import grid
 from course_lib.core.model.moe import (
@@ -222,6 +223,17 @@ def isotropic_busiest(
         first = (x @ routers).reshape(points, starts, experts).argmax(dim=-1)  # (points, starts)
         counts = F.one_hot(first, experts).sum(dim=0)  # (starts, experts)
     return (counts.max(dim=-1).values / points).numpy()
+
+
+def load_cells(load: np.ndarray, share: float = 0.05) -> list[str]:
+    """Loads (seeds, E) as three table cells, each listing the seeds as the learner's language
+    lists numbers: the busiest expert's share, how many experts are ranked first on more than
+    ``share`` of the points, and how many are never ranked first."""
+    return [
+        series(load.max(axis=-1), ".2f"),
+        series((load > share).sum(axis=-1)),
+        series((load == 0).sum(axis=-1)),
+    ]
 
 
 def task_points(every: int = 1) -> tuple[np.ndarray, np.ndarray]:

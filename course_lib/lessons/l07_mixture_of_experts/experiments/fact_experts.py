@@ -78,6 +78,24 @@ def routes(model: LanguageModel, corpus: Corpus) -> np.ndarray:
     return torch.stack([z[:, -1].argmax(dim=-1) for z in logits], dim=1).numpy()
 
 
+def last_word_gates(model: LanguageModel, corpus: Corpus, layer: int) -> np.ndarray:
+    """Each fact prompt's gates at its last word in ``layer``, (facts, experts): the weight the
+    router gives each routed expert there (0 for the experts it does not choose)."""
+    prompts, _ = corpus.prompts()
+    gates = []
+    with torch.no_grad(), model.hooks([(f"layers.{layer}.ffn.hook_gates", _keep(gates))]):
+        model(prompts)
+    return gates[0][:, -1].numpy()
+
+
+def _keep(found: list):
+    def hook(gates: torch.Tensor, _hook) -> torch.Tensor:
+        found.append(gates)
+        return gates
+
+    return hook
+
+
 def token_load(model: LanguageModel, corpus: Corpus) -> np.ndarray:
     """Each expert's share of the words the model reads in training (every line but its last
     word, <bos> kept, padding left out: the positions the balancing loss counts), as each layer's

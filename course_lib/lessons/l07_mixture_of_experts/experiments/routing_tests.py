@@ -43,8 +43,17 @@ class PurityTest:
     p: float | None
     detectable: float  # the least purity whose p-value would be below LEVEL / tests
     nearest_own: int | None  # fact_experts.nearest_own of the routing table
+    draws: int = 1
     holm: float | None = None
     holm_error: float = 0.0  # the Monte-Carlo standard error of ``holm``
+
+    def p_shown(self) -> str:
+        """``p`` to the digits its draws support (``stats.p_text``)."""
+        return p_text(self.p, self.draws)
+
+    def holm_shown(self) -> str:
+        """``holm`` to the digits its draws support; "1" where Holm's method caps it."""
+        return "1" if self.holm >= 1 else estimate_text(self.holm, self.holm_error)
 
 
 @lru_cache(maxsize=8)
@@ -62,11 +71,13 @@ def _one(
     table = fact_experts.routing_table(chosen, labels, E)
     busiest, purity = int(np.bincount(chosen, minlength=E).max()), fact_experts.purity(table)
     if busiest == len(chosen):  # every deal is as pure: nothing to test
-        return PurityTest(name, seed, layer, key, busiest, purity, 1.0, None, 1.0, None), None
+        return PurityTest(
+            name, seed, layer, key, busiest, purity, 1.0, None, 1.0, None, draws
+        ), None
     scores = fact_experts.shuffled_purities(chosen, labels, E, draws)
     p = float((1 + (scores >= purity - 1e-12).sum()) / (1 + draws))
     found = PurityTest(name, seed, layer, key, busiest, purity, float(scores.mean()), p, 1.0,
-                       fact_experts.nearest_own(table))  # fmt: skip
+                       fact_experts.nearest_own(table), draws)  # fmt: skip
     return found, scores
 
 
@@ -98,7 +109,7 @@ def _detectable(scores: np.ndarray, draws: int, tests: int) -> float:
     return float("inf")
 
 
-def purity_table(tests: list[PurityTest], draws: int) -> tuple[list[str], list[list[str]]]:
+def purity_table(tests: list[PurityTest]) -> tuple[list[str], list[list[str]]]:
     """The headers (templates) and rows of ``tests`` as the lesson shows them: one row per
     (model, seed, layer), its relation test and, where asked, its entity test; "–" where untested."""
     headers = [
@@ -115,9 +126,7 @@ def purity_table(tests: list[PurityTest], draws: int) -> tuple[list[str], list[l
         at = 2 if t.key == "relation" else 5
         rows[case][at] = f"{t.purity:.2f} ({t.chance:.2f})"
         if t.p is not None:
-            rows[case][at + 1] = p_text(t.p, draws)
-            holm = "1" if t.holm >= 1 else estimate_text(t.holm, t.holm_error)
-            rows[case][at + 2] = holm
+            rows[case][at + 1], rows[case][at + 2] = t.p_shown(), t.holm_shown()
             if t.key == "entity":
                 rows[case][8] = f"{t.detectable:.2f}"
     return headers, list(rows.values())

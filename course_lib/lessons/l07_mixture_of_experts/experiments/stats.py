@@ -20,7 +20,9 @@ def _t_cdf(t: float, df: int) -> float:
     c = math.gamma((df + 1) / 2) / (math.sqrt(df * math.pi) * math.gamma(df / 2))
     density = c * (1 + x**2 / df) ** (-(df + 1) / 2)
     h = x[1] - x[0]
-    half = h / 3 * (density[0] + density[-1] + 4 * density[1:-1:2].sum() + 2 * density[2:-1:2].sum())
+    half = (
+        h / 3 * (density[0] + density[-1] + 4 * density[1:-1:2].sum() + 2 * density[2:-1:2].sum())
+    )
     return 0.5 + math.copysign(half, t)
 
 
@@ -44,6 +46,13 @@ def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, 
         raise ValueError(f"values must be a list of at least 2 numbers, got {values!r}")
     half = t_quantile((1 + level) / 2, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x))
     return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
+
+
+def interval_text(values: Sequence[float], level: float = 0.95) -> str:
+    """``mean_interval`` as the lesson prints it: "+0.09 [+0.02, +0.16]" (a 0 unsigned)."""
+    signed = [f"{x:+.2f}".replace("+0.00", "0.00").replace("-0.00", "0.00")
+              for x in mean_interval(values, level)]  # fmt: skip
+    return f"{signed[0]} [{signed[1]}, {signed[2]}]"
 
 
 def t_test_p(values: Sequence[float]) -> float:
