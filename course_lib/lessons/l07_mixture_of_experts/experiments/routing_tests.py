@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from course_lib.core.i18n import tr
+from course_lib.core.i18n import N_, tr
 from course_lib.lessons.l07_mixture_of_experts.experiments import fact_experts
 from course_lib.lessons.l07_mixture_of_experts.experiments.stats import estimate_text, p_text
 
@@ -26,6 +26,7 @@ CASES = (
     ("shared expert", 1, "relation"),
 )
 LEVEL = 0.05
+MODELS = (N_("equal total"), N_("shared expert"))  # the models' names, translated in the table
 
 
 @dataclass(frozen=True)
@@ -113,8 +114,8 @@ def purity_table(tests: list[PurityTest]) -> tuple[list[str], list[list[str]]]:
     """The headers (templates) and rows of ``tests`` as the lesson shows them: one row per
     (model, seed, layer), its relation test and, where asked, its entity test; "–" where untested."""
     headers = [
-        "case", "busiest of 48", "by relation (at random)", "p", "Holm", "by entity (at random)",
-        "p", "Holm", "entity purity detectable",
+        N_("case"), N_("busiest of 48"), N_("by relation (at random)"), "p", N_("Holm"),
+        N_("by entity (at random)"), "p", N_("Holm"), N_("entity purity detectable"),
     ]  # fmt: skip
     rows = {}
     for t in tests:
@@ -124,7 +125,7 @@ def purity_table(tests: list[PurityTest]) -> tuple[list[str], list[list[str]]]:
                        layer=t.layer)  # fmt: skip
             rows[case] = [label, str(t.busiest)] + ["–"] * 7
         at = 2 if t.key == "relation" else 5
-        rows[case][at] = f"{t.purity:.2f} ({t.chance:.2f})"
+        rows[case][at] = tr("{purity:.2f} ({chance:.2f})", purity=t.purity, chance=t.chance)
         if t.p is not None:
             rows[case][at + 1], rows[case][at + 2] = t.p_shown(), t.holm_shown()
             if t.key == "entity":

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from course_lib.core._validate import positive_int
+from course_lib.core.i18n import tr
 
 
 def _t_cdf(t: float, df: int) -> float:
@@ -48,11 +49,12 @@ def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, 
     return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
 
 
-def interval_text(values: Sequence[float], level: float = 0.95) -> str:
-    """``mean_interval`` as the lesson prints it: "+0.09 [+0.02, +0.16]" (a 0 unsigned)."""
-    signed = [f"{x:+.2f}".replace("+0.00", "0.00").replace("-0.00", "0.00")
-              for x in mean_interval(values, level)]  # fmt: skip
-    return f"{signed[0]} [{signed[1]}, {signed[2]}]"
+def interval_text(values: Sequence[float]) -> str:
+    """``mean_interval`` at 95 % as the lesson prints it, in the learner's language:
+    "+0.09 (95 % interval +0.02 to +0.16)" (a 0 unsigned)."""
+    mean, low, high = (f"{x:+.2f}".replace("+0.00", "0.00").replace("-0.00", "0.00")
+                       for x in mean_interval(values))  # fmt: skip
+    return tr("{mean} (95 % interval {low} to {high})", mean=mean, low=low, high=high)
 
 
 def t_test_p(values: Sequence[float]) -> float:
