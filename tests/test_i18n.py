@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from course_lib.core import i18n
-from course_lib.core.i18n import N_, MissingTranslation, set_language, tr, zh
+from course_lib.core.i18n import N_, MissingTranslation, series, set_language, tr, zh
 
 COURSE_LIB = Path(i18n.__file__).resolve().parents[2]
 DEVTOOLS = COURSE_LIB.parent / "devtools"  # the site's own pages speak both languages too
@@ -584,3 +584,10 @@ def test_a_question_is_asked_in_a_given_language_without_switching():
     q = next(iter(QUESTIONS.values()))
     assert q.text_in("zh") != q.text and q.reply(q.answer, "zh")[1] != q.reply(q.answer)[1]
     assert language() == "en"
+
+
+def test_series_lists_numbers_with_commas_in_english_and_enumeration_commas_in_chinese(chinese):
+    assert series([1, 7, 46]) == "1、7、46"
+    assert series([0.291, 0.1], ".2f") == "0.29、0.10"
+    set_language("en")
+    assert series([1, 7, 46]) == "1, 7, 46" and series([]) == ""

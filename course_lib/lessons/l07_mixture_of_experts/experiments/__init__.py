@@ -222,7 +222,7 @@ def isotropic_busiest(
         x = torch.randn(positive_int("points", points), d, generator=g, dtype=routers.dtype)
         first = (x @ routers).reshape(points, starts, experts).argmax(dim=-1)  # (points, starts)
         counts = F.one_hot(first, experts).sum(dim=0)  # (starts, experts)
-    return (counts.max(dim=-1).values / points).numpy()
+    return (counts.max(dim=-1).values.double() / points).numpy()
 
 
 def load_cells(load: np.ndarray, share: float = 0.05) -> list[str]:
