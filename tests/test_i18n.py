@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from course_lib.core import i18n
-from course_lib.core.i18n import N_, MissingTranslation, set_language, tr, zh
+from course_lib.core.i18n import N_, MissingTranslation, series, set_language, tr, zh
 
 COURSE_LIB = Path(i18n.__file__).resolve().parents[2]
 DEVTOOLS = COURSE_LIB.parent / "devtools"  # the site's own pages speak both languages too
@@ -590,3 +590,10 @@ def test_a_template_may_have_a_field_called_language():
     from course_lib.core.i18n import tr
 
     assert tr("edited in {language}", language="English") == "edited in English"
+
+
+def test_series_lists_numbers_with_commas_in_english_and_enumeration_commas_in_chinese(chinese):
+    assert series([1, 7, 46]) == "1、7、46"
+    assert series([0.291, 0.1], ".2f") == "0.29、0.10"
+    set_language("en")
+    assert series([1, 7, 46]) == "1, 7, 46" and series([]) == ""

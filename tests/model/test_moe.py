@@ -133,6 +133,9 @@ def test_deepseek_v3s_published_counts_follow_from_its_configuration():
     routed = 58 * (router + 9 * expert)  # 58 MoE layers: 8 routed experts and the shared one
     assert counts["active"] == every_layer + 3 * dense_ffn + routed + embeddings
     assert counts["total"] - counts["active"] == 58 * (256 - 8) * expert
+    assert counts["input embedding"] == 129280 * d  # in both counts; a lookup, not a product
+    without = (counts["active"] - counts["input embedding"]) / 1e9
+    assert abs(without / 36.6 - 1) < 0.005  # README_WEIGHTS.md: 36.6B activated, no input embedding
 
 
 def test_the_balancing_loss_is_alpha_when_balanced_and_alpha_e_when_collapsed():

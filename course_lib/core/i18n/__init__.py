@@ -27,6 +27,7 @@ __all__ = [
     "has_words",
     "language",
     "language_version",
+    "series",
     "set_language",
     "tr",
 ]
@@ -58,6 +59,13 @@ def language() -> str:
 def language_version() -> int:
     """Changes whenever the language does: views built in another language redraw their text."""
     return _state["version"]
+
+
+def series(items, spec: str = "") -> str:
+    """``items`` each formatted with ``spec``, joined as the learner's language lists them:
+    ``series([1, 7, 46])`` is "1, 7, 46" in English and "1、7、46" in Chinese (never a Python
+    list's brackets in a Chinese sentence)."""
+    return ("、" if _state["language"] == "zh" else ", ").join(format(item, spec) for item in items)
 
 
 def N_(message: str) -> str:

@@ -297,7 +297,9 @@ def attention_parameters(config: DecoderConfig) -> int:
 
 
 def decoder_parameters(config: DecoderConfig) -> dict[str, int]:
-    """Parameters of the whole model: "total", "active" per token, and the FFN layers' share."""
+    """Parameters of the whole model: "total", "active" per token, the FFN layers' share
+    ("ffn_total") and the input embedding table ("input embedding", counted in both "total" and
+    "active": DeepSeek's weight documentation leaves it out of the active count, a lookup)."""
     c = config
     moe = moe_parameters(c.d_model, c.d_ff, c.num_experts, c.k, gated=True, shared=c.shared_experts)
     dense = count_gated_parameters(c.d_model, c.dense_d_ff) if c.dense_layers else 0
@@ -307,6 +309,7 @@ def decoder_parameters(config: DecoderConfig) -> dict[str, int]:
     every_layer = c.layers * (attention_parameters(c) + norms) + c.dense_layers * dense
     parts = {key: every_layer + moe_layers * moe[key] + embeddings for key in moe}
     parts["ffn_total"] = moe_layers * moe["total"] + c.dense_layers * dense
+    parts["input embedding"] = c.vocab * c.d_model
     return parts
 
 

@@ -52,8 +52,8 @@ def _router_suspects(logits: torch.Tensor, k: int) -> dict[str, torch.Tensor]:
             _renormalised(logits.softmax(dim=1), k)
         ),
         tr(
-            "these are the kept probabilities as they are: a form other models use (Qwen1.5-MoE, "
-            "DeepSeek-V2), but this exercise asks for Mixtral's, divided by their sum"
+            "these are the kept probabilities as they are: a form another model uses "
+            "(Qwen1.5-MoE), but this exercise asks for Mixtral's, divided by their sum"
         ): torch.zeros_like(p).scatter(-1, top.indices, top.values),
         tr("every expert keeps its gate: zero all but the k largest"): p,
         tr("the gates are raw logits: take the softmax first"): (
@@ -244,6 +244,15 @@ def _step_inputs(seed: int) -> tuple[torch.Tensor, torch.Tensor, int, float]:
     return logits, bias, 1 + seed % 3, (0.001, 0.01, 0.05)[seed % 3]
 
 
+def _tied_inputs() -> tuple[torch.Tensor, torch.Tensor, int, float]:
+    """A batch whose mean count is a whole number and one expert's count equals it: 8 tokens,
+    4 experts, top 1, chosen 3, 2, 2 and 1 times (mean 2). Experts 1 and 2 are left as they are."""
+    first = torch.tensor([0, 0, 0, 1, 1, 2, 2, 3])
+    logits = torch.full((8, 4), -3.0, dtype=torch.float64)
+    logits[torch.arange(8), first] = 3.0
+    return logits, torch.zeros(4, dtype=torch.float64), 1, 0.01
+
+
 def _gate_suspects(logits: torch.Tensor, bias: torch.Tensor, k: int) -> dict[str, torch.Tensor]:
     s = torch.sigmoid(logits)
     chosen = (s + bias).topk(k, dim=-1).indices
@@ -279,6 +288,9 @@ def _bias_suspects(bias: torch.Tensor, counts: torch.Tensor, gamma: float) -> di
         ),
         tr("the bias moved by the expert's count of tokens: compare the count with the mean, "
            "then step γ up or down"): bias - gamma * counts.double(),
+        tr("an expert chosen exactly as often as the mean moved: its bias stays as it is"): (
+            torch.where(over > 0, bias - gamma, bias + gamma)
+        ),
     }  # fmt: skip
 
 
@@ -287,8 +299,7 @@ def check_balance_step(fn: Callable) -> CheckResult:
     ``model.moe.balance_step``."""
 
     def check() -> str:
-        for seed in (0, 1, 2):
-            logits, bias, k, gamma = _step_inputs(seed)
+        for logits, bias, k, gamma in [*map(_step_inputs, (0, 1, 2)), _tied_inputs()]:
             answer = require_return(fn(logits.clone(), bias.clone(), k, gamma))
             if not isinstance(answer, tuple) or len(answer) != 2:
                 raise Hint(tr("return two things: the gates and the new bias"))
@@ -310,7 +321,7 @@ def check_balance_step(fn: Callable) -> CheckResult:
                 expected_bias,
                 partial(_bias_suspects, bias, counts, gamma),
                 tr("the new bias differs: each expert's bias moves γ down if it took more than the "
-                   "mean number of tokens, γ up if fewer"),
+                   "mean number of tokens, γ up if fewer, and stays if exactly the mean"),
             )  # fmt: skip
         return tr("the bias chooses, the affinities weigh, and each step moves the bias by ±γ.")
 

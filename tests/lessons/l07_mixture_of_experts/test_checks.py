@@ -16,6 +16,7 @@ import torch
 from course_lib.core.model.moe import balance_step, balancing_loss, top_k_gates
 from course_lib.lessons.l07_mixture_of_experts.checks import (
     FORMS,
+    _tied_inputs,
     autograd_reach,
     check_balance_step,
     check_balancing_loss,
@@ -47,7 +48,7 @@ def test_the_router_checker_passes_the_reference_and_reports_a_stub():
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
-        (_unnormalised, "a form other models use (Qwen1.5-MoE, DeepSeek-V2)"),
+        (_unnormalised, "a form another model uses (Qwen1.5-MoE)"),
         (lambda logits, k: _renormalised(logits.softmax(0), k), "over the batch"),
         (lambda logits, k: _renormalised(logits.softmax(1), k), "over the sequence"),
         (lambda logits, k: logits.softmax(-1), "every expert keeps its gate"),
@@ -175,7 +176,8 @@ def _step(choose_with_bias=True, gate_with_bias=False, normalise=True, score="si
         gates = torch.zeros_like(s).scatter(-1, chosen, kept)
         counts = (gates > 0).sum(0).double()
         under = counts.mean() - counts  # > 0: fewer than the mean
-        move = {"sign": torch.sign(under), "load": under, "count": -counts}[by]
+        strict = torch.where(under < 0, -torch.ones_like(under), torch.ones_like(under))
+        move = {"sign": torch.sign(under), "load": under, "count": -counts, "strict": strict}[by]
         return gates, bias + sign * gamma * move
 
     return step
@@ -191,6 +193,7 @@ def _step(choose_with_bias=True, gate_with_bias=False, normalise=True, score="si
         (_step(sign=-1.0), "the sign is reversed"),
         (_step(by="load"), "moved by the load itself"),
         (_step(by="count"), "the expert's count of tokens"),
+        (_step(by="strict"), "exactly as often as the mean"),
         (lambda *args: _step()(*args)[0], "two things"),
     ],
 )
@@ -201,3 +204,11 @@ def test_the_balance_step_checker_names_each_typical_mistake(wrong, hint):
 
 def test_the_right_step_planted_here_is_the_reference():
     assert check_balance_step(_step()).status == "passed"
+
+
+def test_the_tied_batch_has_a_whole_mean_and_an_expert_chosen_exactly_that_often():
+    logits, bias, k, gamma = _tied_inputs()
+    counts = (balance_step(logits, bias, k, gamma)[0] > 0).sum(dim=0)
+    assert counts.tolist() == [3, 2, 2, 1] and counts.double().mean() == 2
+    new = balance_step(logits, bias, k, gamma)[1]
+    assert new.tolist() == [-gamma, 0.0, 0.0, gamma]  # the tied experts keep their bias

@@ -198,3 +198,18 @@ def test_bias_balancing_gives_the_unused_experts_a_share_without_training():
     assert shares.shape == (401, 4) and np.allclose(shares.sum(axis=1), 1)
     assert shares[0].tolist() == [1.0, 0.0, 0.0, 0.0]  # all to expert 0 before any step
     assert (shares[-50:].mean(axis=0) > 0.15).all()  # later, each takes about a quarter
+
+
+def test_isotropic_starts_give_a_busiest_share_near_the_even_one_and_are_seeded():
+    busiest = experiments.isotropic_busiest(d=64, experts=4, points=3006, starts=200)
+    assert busiest.shape == (200,) and (busiest >= 0.25).all() and (busiest <= 1).all()
+    assert 0.26 < busiest.mean() < 0.29  # 4 random directions in 64-d split Gaussian inputs evenly
+    again = experiments.isotropic_busiest(d=64, experts=4, points=3006, starts=200)
+    assert np.array_equal(busiest, again)
+    assert busiest.dtype == np.float64
+    assert experiments.isotropic_busiest(d=2, experts=4, starts=200).mean() > busiest.mean() + 0.05
+
+
+def test_load_cells_list_each_seeds_busiest_share_and_counts():
+    load = np.array([[0.5, 0.5, 0.0, 0.0], [0.7, 0.26, 0.04, 0.0]])
+    assert experiments.load_cells(load) == ["0.50, 0.70", "2, 2", "2, 1"]

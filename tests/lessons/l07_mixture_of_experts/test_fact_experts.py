@@ -14,6 +14,7 @@ from course_lib.core.experiments.memory import (
     router_logits,
     training_tokens,
 )
+from course_lib.core.model.moe import top_k_gates
 from course_lib.lessons.l07_mixture_of_experts.experiments import fact_experts
 from devtools.spread.record import check_fresh_run
 
@@ -185,3 +186,14 @@ def test_the_token_load_is_each_routers_first_choice_over_every_real_word():
     first = logits[1][tokens != 0].argmax(-1)
     assert load.shape == (2, 4) and np.allclose(load.sum(axis=1), 1)
     assert np.allclose(load[1], np.bincount(first.numpy(), minlength=4) / len(first))
+
+
+def test_the_last_word_gates_are_the_routers_gates_at_each_prompts_last_word():
+    model, corpus = fact_experts.stored_moe("equal total", 1)
+    prompts, _ = corpus.prompts()
+    with torch.no_grad(), router_logits(model) as logits:
+        model(prompts)
+    expected = top_k_gates(logits[0][:, -1], 2).numpy()
+    gates = fact_experts.last_word_gates(model, corpus, 0)
+    assert gates.shape == (48, 4) and np.allclose(gates, expected)
+    assert ((gates > 0).sum(axis=1) == 2).all()  # top 2 at every prompt

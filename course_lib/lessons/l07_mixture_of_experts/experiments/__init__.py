@@ -26,6 +26,7 @@ from course_lib.core._validate import choice, int_at_least, positive_int
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.experiments.tasks import TASKS, make_task
 from course_lib.core.experiments.training import accuracy, adam_steps, uniform_layer
+from course_lib.core.i18n import series
 from course_lib.core.lesson import submodules
 from course_lib.core.model.geometry import grid
 from course_lib.core.model.moe import (
@@ -206,6 +207,33 @@ def first_choice_coverage(
                 first = torch.bincount((x @ router).argmax(-1), minlength=experts)
                 counts[i, j] = int((first > share * points).sum())
     return counts
+
+
+def isotropic_busiest(
+    d: int = 64, experts: int = 4, points: int = 3006, starts: int = 1000, seed: int = 0
+) -> np.ndarray:
+    """The busiest expert's share of first choices, (starts,), for ``starts`` bias-free routers
+    d -> ``experts`` (nn.Linear's uniform start) on one batch of ``points`` isotropic Gaussian
+    inputs: what a router's starting load looks like when its inputs have no direction of their
+    own (lesson 5's fact model reads 3,006 real tokens)."""
+    g = torch.Generator().manual_seed(seed)
+    with torch_threads(1):
+        routers = torch.cat([uniform_layer(g, d, experts)[0] for _ in range(starts)], dim=1)
+        x = torch.randn(positive_int("points", points), d, generator=g, dtype=routers.dtype)
+        first = (x @ routers).reshape(points, starts, experts).argmax(dim=-1)  # (points, starts)
+        counts = F.one_hot(first, experts).sum(dim=0)  # (starts, experts)
+    return (counts.max(dim=-1).values.double() / points).numpy()
+
+
+def load_cells(load: np.ndarray, share: float = 0.05) -> list[str]:
+    """Loads (seeds, E) as three table cells, each listing the seeds as the learner's language
+    lists numbers: the busiest expert's share, how many experts are ranked first on more than
+    ``share`` of the points, and how many are never ranked first."""
+    return [
+        series(load.max(axis=-1), ".2f"),
+        series((load > share).sum(axis=-1)),
+        series((load == 0).sum(axis=-1)),
+    ]
 
 
 def task_points(every: int = 1) -> tuple[np.ndarray, np.ndarray]:

@@ -78,6 +78,24 @@ def routes(model: LanguageModel, corpus: Corpus) -> np.ndarray:
     return torch.stack([z[:, -1].argmax(dim=-1) for z in logits], dim=1).numpy()
 
 
+def last_word_gates(model: LanguageModel, corpus: Corpus, layer: int) -> np.ndarray:
+    """Each fact prompt's gates at its last word in ``layer``, (facts, experts): the weight the
+    router gives each routed expert there (0 for the experts it does not choose)."""
+    prompts, _ = corpus.prompts()
+    gates = []
+    with torch.no_grad(), model.hooks([(f"layers.{layer}.ffn.hook_gates", _keep(gates))]):
+        model(prompts)
+    return gates[0][:, -1].numpy()
+
+
+def _keep(found: list):
+    def hook(gates: torch.Tensor, _hook) -> torch.Tensor:
+        found.append(gates)
+        return gates
+
+    return hook
+
+
 def token_load(model: LanguageModel, corpus: Corpus) -> np.ndarray:
     """Each expert's share of the words the model reads in training (every line but its last
     word, <bos> kept, padding left out: the positions the balancing loss counts), as each layer's
@@ -123,9 +141,9 @@ def shuffled_purities(
     codes = np.array([groups.index(label) for label in labels])
     g = np.random.default_rng(seed)
     shuffled = np.asarray(chosen)[np.argsort(g.random((draws, len(codes))), axis=1)]
-    counts = np.zeros((draws, len(groups), experts), dtype=int)
-    np.add.at(counts, (np.arange(draws)[:, None], codes[None, :], shuffled), 1)
-    return counts.max(axis=2).sum(axis=1) / len(codes)
+    cells = (np.arange(draws)[:, None] * len(groups) + codes[None, :]) * experts + shuffled
+    counts = np.bincount(cells.ravel(), minlength=draws * len(groups) * experts)
+    return counts.reshape(draws, len(groups), experts).max(axis=2).sum(axis=1) / len(codes)
 
 
 def chance_purity(
@@ -145,6 +163,15 @@ def purity_p_value(
     table = routing_table(np.asarray(chosen), labels, experts)
     scores = shuffled_purities(chosen, labels, experts, draws, seed)
     return float((1 + (scores >= purity(table) - 1e-12).sum()) / (1 + draws))
+
+
+def nearest_own(table: np.ndarray) -> int | None:
+    """How close the routes come to giving a group an expert of its own: the fewest facts of
+    other groups that an expert taking every fact of one group also takes (0: an own expert), or
+    None where no expert takes a whole group."""
+    full = table == table.sum(axis=1, keepdims=True)  # (groups, experts): takes all of the group
+    others = table.sum(axis=0)[None, :] - table  # (groups, experts): the facts of other groups
+    return int(others[full].min()) if full.any() else None
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
