@@ -66,11 +66,35 @@ def compared_in_browser(items) -> set[str]:
     }
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--lesson",
+        default=None,
+        help="run one lesson's checks only (make test LESSON=NN): devtools/lesson_tests.py",
+    )
+
+
+def lesson_only(config, items) -> None:
+    """Under ``--lesson NN``, deselect every test that is not that lesson's
+    (``devtools.lesson_tests.selected``)."""
+    number = config.getoption("lesson")
+    if number is None:
+        return
+    from devtools.lesson_tests import lesson_tests, selected  # a contributor's tool
+
+    own = set(lesson_tests(number))
+    dropped = [item for item in items if not selected(item.nodeid, number, own)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if selected(item.nodeid, number, own)]
+
+
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they deselect
 def pytest_collection_modifyitems(config, items):
-    """nbval's items of the English notebooks the browser suite checks are deselected (each code
+    """Under ``--lesson NN``, that lesson's checks only; nbval's items of the English notebooks the browser suite checks are deselected (each code
     cell runs natively once and as another CPU once, not more); then the longest kinds of unit
     first (a stable sort: each unit keeps its own order)."""
+    lesson_only(config, items)
     in_browser = compared_in_browser(items)
     dropped = [item for item in items if item.nodeid.split("::", 1)[0] in in_browser]
     if dropped:
