@@ -273,7 +273,7 @@ MESSAGES: dict[str, str] = {
     "{t:18} {o:20} {ours} / {theirs}   the paper's": "{t:18} {o:20} {ours} / {theirs}   论文中的",
     "{t:18} {o:20} {ours} / {theirs}   an implementation's": "{t:18} {o:20} {ours} / {theirs}   实现中的",
     "the paper's, on embeddings + positional encoding: PositionalEncoding.dropout, p = {p}": "论文中的，作用于词嵌入 + 位置编码：PositionalEncoding.dropout，p = {p}",
-    "norm  residual   |dL/dW2| layer 1  RMS after 16 layers": "norm  residual    第 1 层 |dL/dW2|        16 层后的 RMS",
+    "norm  residual   |dL/dW2| layer 1  RMS after 16 layers": "norm  residual   第 1 层 |dL/dW2|        16 层后的 RMS",
     "pre-norm, {depth:2d} layers: stream RMS {rms:.1f} before the final norm": "前置层归一化，{depth:2d} 层：最终归一化之前，残差流的 RMS 为 {rms:.1f}",
     "{p.placement}-norm, {p.depth:2d} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": (
         "norm={p.placement}，{p.depth:2d} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}"
