@@ -12,8 +12,7 @@ from pathlib import Path
 import nbformat
 
 from course_lib.core.i18n import catalogue
-from course_lib.core.lesson import Lesson
-from course_lib.lessons import lessons
+from course_lib.core.lesson import Lesson, lessons
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADERS = {  # a table's header line, by place; the table is the header and the rows below it

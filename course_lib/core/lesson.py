@@ -7,6 +7,10 @@ notebook imports its lesson as one name (``from course_lib.lessons import l06_lo
 as lesson``; then ``lesson.figures``, ``lesson.checks``, and each experiment module by its own name,
 ``lesson.editing`` for ``experiments/editing.py``) and a tool that needs only the experiments does
 not load the demos.
+
+Discovery lives here too: ``lessons()`` finds the lesson packages under ``course_lib.lessons`` by
+name, and ``lesson_modules`` a kind of module in each, so that neither the core nor the tools
+import the lessons' package to find them.
 """
 
 from __future__ import annotations
@@ -20,6 +24,24 @@ from types import ModuleType
 
 from course_lib.core._validate import positive_int
 from course_lib.core.i18n import tr
+
+LESSONS = "course_lib.lessons"  # the package whose subpackages are the lessons, found by name
+
+
+def lessons() -> list[str]:
+    """The lesson packages' names, in lesson order: ["l01_feed_forward", …]."""
+    package = importlib.import_module(LESSONS)
+    return sorted(info.name for info in pkgutil.iter_modules(package.__path__) if info.ispkg)
+
+
+def lesson_modules(kind: str) -> dict[str, ModuleType]:
+    """{lesson: its module ``kind``} ("demos", "checks", "zh", …) for each lesson that has one."""
+    found = {}
+    for lesson in lessons():
+        package = importlib.import_module(f"{LESSONS}.{lesson}")
+        if any(info.name == kind for info in pkgutil.iter_modules(package.__path__)):
+            found[lesson] = importlib.import_module(f"{LESSONS}.{lesson}.{kind}")
+    return found
 
 
 @dataclass(frozen=True)

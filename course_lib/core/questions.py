@@ -9,7 +9,6 @@ Every text is English marked with ``N_`` and shown in the learner's language.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from course_lib.core.i18n import tr
@@ -77,8 +76,9 @@ class Question:
 def all_questions() -> dict[str, Question]:
     """Every lesson's questions by key: each lesson package's ``questions.QUESTIONS``, found."""
     if not _FOUND:
-        lessons = importlib.import_module("course_lib.lessons")
-        for module in lessons.lesson_modules("questions").values():
+        from course_lib.core.lesson import lesson_modules
+
+        for module in lesson_modules("questions").values():
             for q in module.QUESTIONS:
                 if q.key in _FOUND:
                     raise ValueError(f"question key {q.key!r} is asked by two lessons")

@@ -14,7 +14,6 @@ Each lesson module here defines ``demos() -> list[Demo]``; ``all_demos()`` finds
 from __future__ import annotations
 
 import asyncio
-import importlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -274,6 +273,7 @@ def demo_class(demo: Demo) -> str:
 
 def all_demos() -> list[Demo]:
     """Every demo of every lesson, in lesson order: each lesson package's ``demos.demos()``
-    (found, not listed: ``course_lib.lessons``)."""
-    lessons = importlib.import_module("course_lib.lessons")  # above this base: found when asked
-    return [demo for module in lessons.lesson_modules("demos").values() for demo in module.demos()]
+    (found by name, not listed: ``course_lib.core.lesson.lesson_modules``)."""
+    from course_lib.core.lesson import lesson_modules
+
+    return [demo for module in lesson_modules("demos").values() for demo in module.demos()]

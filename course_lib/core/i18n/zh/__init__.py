@@ -21,7 +21,9 @@ TOPICS = {
     if hasattr(module, "MESSAGES")
 } | {
     lesson: module.MESSAGES
-    for lesson, module in importlib.import_module("course_lib.lessons").lesson_modules("zh").items()
+    for lesson, module in importlib.import_module("course_lib.core.lesson")
+    .lesson_modules("zh")
+    .items()
 }
 
 
