@@ -7,7 +7,7 @@ from course_lib.core.lesson import Lesson, submodules
 LESSON = Lesson(
     number=1,
     topic="feed_forward",
-    title=N_("The feed-forward network (前馈全连接层)"),
+    title=N_("The feed-forward network (前馈网络)"),
     minutes=75,
     goal=N_(
         "build the FFN in PyTorch and NumPy, read its shapes and parameters, and place it after attention in the Transformer pipeline"

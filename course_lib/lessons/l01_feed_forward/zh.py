@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l01_feed_forward: LESSON, the index's row
-    "The feed-forward network (前馈全连接层)": "前馈全连接层（feed-forward network）",
+    "The feed-forward network (前馈网络)": "前馈网络（feed-forward network）",
     "build the FFN in PyTorch and NumPy, read its shapes and parameters, and place it after attention in the Transformer pipeline": "用 PyTorch 和 NumPy 实现 FFN，读懂它的形状和参数，并把它放进 Transformer 流水线中注意力之后的位置",
     # course_lib.lessons.l01_feed_forward.figures: the encoder layer
     "Input embeddings + positional encoding": "输入：词嵌入 + 位置编码",
