@@ -476,3 +476,24 @@ def test_the_palette_is_okabe_itos_and_every_concept_colour_comes_from_it():
 def test_tint_mixes_a_colour_with_white():
     assert tint("#0072B2", 0.0) == (1.0, 1.0, 1.0)
     assert tint("#0072B2", 1.0) == pytest.approx((0.0, 0x72 / 255, 0xB2 / 255))
+
+
+SYMBOLS = {"d_ff", "d_model", "k", "n"}  # a control named by its symbol reads the same everywhere
+
+
+@pytest.mark.parametrize("demo", all_demos(), ids=lambda demo: demo.name)
+def test_every_control_reads_in_the_learners_language_or_as_a_symbol(demo):
+    """Every control of every lesson is labelled in words from the catalogue, in both editions,
+    unless its name is a symbol the lessons write in formulas (d_ff, k): never its keyword."""
+    import re
+
+    from course_lib.core.i18n import tr
+
+    for control in demo.controls:
+        if control.name in SYMBOLS:
+            assert control.label is None, f"{demo.name}: {control.name} is a symbol, no label"
+            continue
+        assert control.label is not None, f"{demo.name}: {control.name!r} shows its keyword"
+        assert control.title() == tr(control.label, "en") == control.label
+        chinese = tr(control.label, "zh")
+        assert re.search(r"[\u4e00-\u9fff]", chinese), f"{demo.name}: {control.name}: {chinese!r}"

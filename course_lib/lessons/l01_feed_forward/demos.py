@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from course_lib.core.i18n import N_
 from course_lib.core.model.ffn import ACTIVATIONS, count_parameters, flops_per_token
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l01_feed_forward.experiments import D_MODEL, WIDEST_D_FF, hidden_activity
@@ -28,7 +29,9 @@ def width_demo() -> Demo:
         name="ffn width and activation",
         controls=(
             Control("d_ff", D_FF_VALUES, 2048),
-            Control("activation", tuple(ACTIVATIONS), "relu", kind="dropdown"),
+            Control(
+                "activation", tuple(ACTIVATIONS), "relu", kind="dropdown", label=N_("activation")
+            ),
         ),
         data=width_data,
         view=HiddenActivityView,

@@ -13,6 +13,7 @@ from course_lib.core._validate import choice, int_at_least, positive_int
 from course_lib.core.experiments.stored_runs import ACTIVATIONS, WIDTHS, stored_or_trained
 from course_lib.core.experiments.tasks import TASKS
 from course_lib.core.experiments.training import init_weights
+from course_lib.core.i18n import N_
 from course_lib.core.model.ffn import (
     GATED_VARIANTS,
     NUMPY_ACTIVATIONS,
@@ -110,15 +111,18 @@ def demos() -> list[Demo]:
             "width",
             (
                 Control("d_ff", WIDTHS, 6),
-                Control("activation", ACTIVATIONS, "relu", kind="dropdown"),
-                Control("task", tuple(TASKS), "triangles", kind="dropdown"),
+                Control("activation", ACTIVATIONS, "relu", kind="dropdown", label=N_("activation")),
+                Control("task", tuple(TASKS), "triangles", kind="dropdown", label=N_("task")),
             ),
             data=width_data,
             view=DecisionView,
         ),
         Demo(
             "regions",
-            (Control("d_ff", REGIONS_WIDTHS, 8), Control("seed", REGIONS_SEEDS, 0)),
+            (
+                Control("d_ff", REGIONS_WIDTHS, 8),
+                Control("seed", REGIONS_SEEDS, 0, label=N_("random seed")),
+            ),
             data=regions_data,
             view=RegionsView,
         ),
@@ -127,7 +131,13 @@ def demos() -> list[Demo]:
             (
                 Control("d_model", GATED_D_MODELS, 512),
                 Control("d_ff", GATED_D_FFS, 2048),
-                Control("variant", tuple(GATED_VARIANTS), "swiglu", kind="dropdown"),
+                Control(
+                    "variant",
+                    tuple(GATED_VARIANTS),
+                    "swiglu",
+                    kind="dropdown",
+                    label=N_("FFN variant"),
+                ),
             ),
             data=gated_data,
             view=GatedBudgetView,

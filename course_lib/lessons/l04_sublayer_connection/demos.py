@@ -41,9 +41,16 @@ def demos() -> list[Demo]:
         Demo(
             "sublayer depth",
             (
-                Control("depth", DEPTHS, 8),
-                Control("norm", NORMS, "post", kind="toggle"),
-                Control("residual", RESIDUALS, "on", kind="toggle", labels=(N_("on"), N_("off"))),
+                Control("depth", DEPTHS, 8, label=N_("layers")),
+                Control("norm", NORMS, "post", kind="toggle", label=N_("normalisation")),
+                Control(
+                    "residual",
+                    RESIDUALS,
+                    "on",
+                    kind="toggle",
+                    labels=(N_("on"), N_("off")),
+                    label=N_("residual connection"),
+                ),
             ),
             data=depth_data,
             view=DepthProfileView,

@@ -11,6 +11,7 @@ import torch
 
 from course_lib.core._validate import choice as one_of
 from course_lib.core.experiments.memory import stored_attributions, stored_model
+from course_lib.core.i18n import N_
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import (
     next_token_probabilities,
@@ -101,9 +102,9 @@ def demos() -> list[Demo]:
         Demo(
             "knowledge neurons",
             (
-                Control("prompt", prompts(), prompts()[0], kind="dropdown"),
-                Control("units", UNIT_COUNTS, 5),
-                Control("scale", SCALES, 0.0),
+                Control("prompt", prompts(), prompts()[0], kind="dropdown", label=N_("prompt")),
+                Control("units", UNIT_COUNTS, 5, label=N_("top units")),
+                Control("scale", SCALES, 0.0, label=N_("scale factor")),
             ),
             data=edit_data,
             view=NextTokenView,

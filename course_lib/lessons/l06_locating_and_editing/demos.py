@@ -14,7 +14,7 @@ from course_lib.core.experiments.edit_measures import METRICS
 from course_lib.core.experiments.edit_sweep import BY_NAME, STRENGTHS
 from course_lib.core.experiments.fact_edits import new_answer
 from course_lib.core.experiments.facts import RELATIONS
-from course_lib.core.i18n import language, tr
+from course_lib.core.i18n import N_, language, tr
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep
 from course_lib.lessons.l06_locating_and_editing.experiments.editing import paraphrased_model
@@ -83,10 +83,17 @@ def demos() -> list[Demo]:
         Demo(
             "fact rewriting",
             (
-                Control("prompt", prompts(), prompts()[0], kind="dropdown"),
-                Control("choice", CHOICES, 1),
-                Control("method", methods, methods[0], kind="dropdown", labels=methods),
-                Control("strength", LEVELS, 4),
+                Control("prompt", prompts(), prompts()[0], kind="dropdown", label=N_("prompt")),
+                Control("choice", CHOICES, 1, label=N_("new answer")),
+                Control(
+                    "method",
+                    methods,
+                    methods[0],
+                    kind="dropdown",
+                    labels=methods,
+                    label=N_("method"),
+                ),
+                Control("strength", LEVELS, 4, label=N_("strength")),
             ),
             data=rewrite_data,
             view=RewriteView,

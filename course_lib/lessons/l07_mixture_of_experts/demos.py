@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from course_lib.core._validate import grid_value
+from course_lib.core.i18n import N_
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l07_mixture_of_experts.experiments import (
     GRID_ALPHAS,
@@ -39,9 +40,9 @@ def demos() -> list[Demo]:
         Demo(
             "router",
             (
-                Control("experts", GRID_EXPERTS, 8, kind="toggle"),
+                Control("experts", GRID_EXPERTS, 8, kind="toggle", label=N_("experts")),
                 Control("k", GRID_K, 2, kind="toggle"),
-                Control("alpha", GRID_ALPHAS, 0.0, kind="toggle"),
+                Control("alpha", GRID_ALPHAS, 0.0, kind="toggle", label=N_("balance weight α")),
             ),
             data=router_data,
             view=RouterView,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from course_lib.core._validate import integer
-from course_lib.core.i18n import language
+from course_lib.core.i18n import N_, language
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l10_real_multilingual_ffn.experiments import activations, keys
 from course_lib.lessons.l10_real_multilingual_ffn.figures import UnitContexts, UnitView
@@ -42,7 +42,10 @@ def demos() -> list[Demo]:
     return [
         Demo(
             "unit browser",
-            (Control("layer", LAYERS, 2), Control("sample", SAMPLES, 0, kind="dropdown")),
+            (
+                Control("layer", LAYERS, 2, label=N_("FFN layer")),
+                Control("sample", SAMPLES, 0, kind="dropdown", label=N_("sample")),
+            ),
             data=unit_data,
             view=UnitView,
         )

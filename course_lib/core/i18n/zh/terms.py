@@ -6,7 +6,9 @@ TERMS: dict[str, tuple[str, ...]] = {
     "课程笔记": ("原课程", "源讲义", "原文"),  # the source texts the course grew from
     "前馈网络": ("前馈全连接层", "前馈神经网络"),  # 逐位置前馈网络 on first mention
     "前置层归一化": ("前置归一化",),  # pre-norm; 后置层归一化 for post-norm
-    "语言无关知识神经元": ("语言无关神经元",),  # Chen et al.'s language-independent knowledge neurons
+    "语言无关知识神经元": (
+        "语言无关神经元",
+    ),  # Chen et al.'s language-independent knowledge neurons
     "token": ("词元",),
     "条事实": ("个事实",),  # the measure word for 事实
     "表达能力": ("模型容量",),  # capacity
