@@ -430,6 +430,25 @@ def test_the_chinese_edition_cites_as_geva_deng_ren():
     assert not found, "\n".join(found[:10])
 
 
+PYTHON_SYNTAX = re.compile(r"""\[['"]|\{['"]|['"]\]|['"]: """)
+
+
+def test_no_chinese_line_prints_a_python_list_or_dict_of_words():
+    """A Chinese sentence lists words as Chinese does (「首都、颜色」, ``series``), never as a Python
+    list or dict (「['relu', 'gelu']」); a widget's own repr is code, not a sentence."""
+    found = [
+        where
+        for where, text in printed_texts(chinese_only=True).items()
+        if PYTHON_SYNTAX.search(text) and not text.lstrip().startswith(("VBox(", "HBox("))
+    ]
+    assert not found, "\n".join(found[:10])
+    assert PYTHON_SYNTAX.search("可用的激活函数：['relu', 'gelu']")
+    assert PYTHON_SYNTAX.search("首都：{'en': 12}")
+    assert not PYTHON_SYNTAX.search("可用的激活函数：relu、gelu") and not PYTHON_SYNTAX.search(
+        "[3, 5]"
+    )
+
+
 TIMES_AS_X = re.compile(r"(?<![A-Za-z_])x(?=\d)|\d x \d")
 
 
