@@ -7,14 +7,14 @@ control for erasing, and one prompt's next-token distribution under an edit (the
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
 
 from course_lib.core._validate import positive_int
 from course_lib.core.experiments.facts import RELATIONS, Corpus
-from course_lib.core.experiments.memory import _answer_log_probs, scale_units
+from course_lib.core.experiments.memory import Settings, _answer_log_probs, build_model, scale_units
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
 
@@ -83,6 +83,33 @@ def classify_units(
     )
 
 
+def pattern_counts(patterns: np.ndarray) -> np.ndarray:
+    """How many units of each layer have each pattern of ``PATTERNS``: (layers, 4), from
+    ``classify_units``' (layers, d_ff)."""
+    return np.array([[int((row == p).sum()) for p in PATTERNS] for row in patterns])
+
+
+def untrained_pattern_counts(
+    settings: Settings, corpus: Corpus, seeds: tuple[int, ...], k: int = 5, share: float = 0.6
+) -> np.ndarray:
+    """The rule's counts on the same corpus for untrained models, the initial weights drawn from
+    each of ``seeds`` (``settings.seed`` is the trained model's own starting point): (seeds,
+    layers, 4). What the rule finds in random weights is what training cannot take credit for."""
+    return np.array(
+        [
+            pattern_counts(
+                classify_units(
+                    build_model(replace(settings, seed=seed), len(corpus.vocabulary)),
+                    corpus,
+                    k,
+                    share,
+                )  # fmt: skip
+            )
+            for seed in seeds
+        ]
+    )
+
+
 @dataclass(frozen=True)
 class ValueAgreement:
     """Geva et al. 2021's agreement rate, per layer: the fraction of units whose value's top token
@@ -93,12 +120,23 @@ class ValueAgreement:
     rate: np.ndarray  # (layers,)
     chance: np.ndarray  # (layers,)
     units: int  # per layer
+    null: np.ndarray  # (layers,): each unit's value against every other unit's top trigger
+
+    def rise(self) -> tuple[float, float, float]:
+        """The rate's change from the first layer to the last and its 95 % interval (normal
+        approximation for two proportions of ``units`` each): (change, low, high)."""
+        a, b = self.rate[0], self.rate[-1]
+        half = 1.96 * np.sqrt((a * (1 - a) + b * (1 - b)) / self.units)
+        return float(b - a), float(b - a - half), float(b - a + half)
 
 
 @torch_threads(1)
 def value_agreement(model: LanguageModel, corpus: Corpus) -> ValueAgreement:
     """For every unit of every layer: its top trigger among the prefixes that a word follows, and
-    whether its value's top token is one of the words that follow that prefix in the corpus."""
+    whether its value's top token is one of the words that follow that prefix in the corpus.
+    ``null``: the same test with each unit's value paired with another unit's trigger, averaged
+    over every such pair (a shuffle, exact), which keeps the words' frequencies that uniform
+    ``chance`` ignores."""
     acts = prefix_activations(model, corpus)
     following: dict[tuple[str, ...], set[str]] = {}
     for line in torch.unique(corpus.tokens(), dim=0):
@@ -108,14 +146,16 @@ def value_agreement(model: LanguageModel, corpus: Corpus) -> ValueAgreement:
     has_next = np.array([prefix in following for prefix in acts.prefixes])
     values = np.where(has_next[None, :, None], acts.values, -np.inf)  # (layers, prefixes, d_ff)
     top = values.argmax(axis=1)  # (layers, d_ff): each unit's top trigger
-    rate, chance = [], []
+    rate, chance, null = [], [], []
     for layer in range(values.shape[0]):
         with torch.no_grad():
             predicted = corpus.decode(model.value_logits(layer).argmax(dim=-1))
         nexts = [following[acts.prefixes[i]] for i in top[layer]]
-        rate.append(np.mean([w in n for w, n in zip(predicted, nexts, strict=True)]))
+        agree = np.array([[w in n for n in nexts] for w in predicted])  # value i, trigger j
+        rate.append(float(np.trace(agree)) / len(agree))
+        null.append((agree.sum() - np.trace(agree)) / (agree.size - len(agree)))
         chance.append(np.mean([len(n) for n in nexts]) / model.vocab_size)
-    return ValueAgreement(np.array(rate), np.array(chance), values.shape[2])
+    return ValueAgreement(np.array(rate), np.array(chance), values.shape[2], np.array(null))
 
 
 @dataclass(frozen=True)
@@ -131,6 +171,7 @@ class Promotion:
     chance: float  # random value vectors: top_tokens of the whole vocabulary
     control: float  # expected hits of the units firing on another entity's prompt, same relation
     by_relation: dict[str, tuple[int, int]]  # relation -> (hits, facts)
+    control_by_relation: dict[str, float]  # relation -> its facts' control, summed
 
 
 @torch_threads(1)
@@ -152,22 +193,25 @@ def firing_units_promote_answers(
     holds = (promoted[units][:, None] == answers[None, :, None, None]).any(-1).any(-1)
     hits = holds.diagonal()
     facts = corpus.facts
-    control = 0.0
+    each = []  # per fact: its expected hits under the control
     for i, fact in enumerate(facts):
         others = [j for j, f in enumerate(facts) if f.relation == fact.relation and j != i]
         others = [j for j in others if facts[j].entity != fact.entity]
-        control += float(holds[others, i].double().mean())
+        each.append(float(holds[others, i].double().mean()))
+    relations = dict.fromkeys(f.relation for f in facts)
+    control_by_relation = {
+        r: sum(c for c, f in zip(each, facts, strict=True) if f.relation == r) for r in relations
+    }
     by_relation = {
         relation: (
             int(sum(bool(hits[i]) for i, f in enumerate(facts) if f.relation == relation)),
             sum(f.relation == relation for f in facts),
         )
-        for relation in dict.fromkeys(f.relation for f in facts)
+        for relation in relations
     }
     chance = len(answers) * (1 - (1 - top_tokens / model.vocab_size) ** firing)
-    return Promotion(
-        layer, firing, top_tokens, int(hits.sum()), len(answers), chance, control, by_relation
-    )
+    return Promotion(layer, firing, top_tokens, int(hits.sum()), len(answers), chance, sum(each),
+                     by_relation, control_by_relation)  # fmt: skip
 
 
 def _own_changes(model: LanguageModel, corpus: Corpus, chosen: list, factor: float) -> np.ndarray:
@@ -187,12 +231,15 @@ def random_unit_effects(
     model: LanguageModel, corpus: Corpus, count: int = 5, factor: float = 0.0, seed: int = 0
 ) -> np.ndarray:
     """The control for knowledge neurons: each fact's relative change of p(answer) when ``count``
-    units drawn at random (seeded, over both layers) are scaled by ``factor``: (facts,)."""
+    units drawn at random (seeded) among those that fire at its prompt's last word, over both
+    layers, are scaled by ``factor``: (facts,). (A unit that does not fire there would change
+    nothing: drawn from all units, about half the draw would be idle.)"""
     rng = np.random.default_rng(seed)
-    total = len(model.layers) * model.d_ff
-    chosen = [rng.choice(total, positive_int("count", count), replace=False)
-              for _ in corpus.facts]  # fmt: skip
+    prompts, _ = corpus.prompts()
     with torch.no_grad():
+        active = model.ffn_hidden(prompts)[:, :, -1].permute(1, 0, 2).flatten(1)  # (facts, units)
+        chosen = [rng.choice(np.flatnonzero(row.numpy() > 0), positive_int("count", count),
+                             replace=False) for row in active]  # fmt: skip
         return _own_changes(model, corpus, chosen, factor)
 
 
@@ -229,43 +276,3 @@ def next_token_probabilities(
         before = model(prompt)[0, -1].softmax(-1)
         after = model(prompt, scale_units(units, scale))[0, -1].softmax(-1)
     return before.numpy(), after.numpy()
-
-
-@dataclass(frozen=True)
-class LayerContributions:
-    """How each layer's FFN units (their values, h W2, at the prompt's last word) raise the
-    answer's logit, (facts, layers) each. ``direct``: read straight by the final LayerNorm and E,
-    the LayerNorm's scale frozen at the clean run's; ``total``: the logit's drop when all of the
-    layer's units are zeroed there, every later path included; ``total - direct``: what reaches
-    the output through later layers (and the LayerNorm's rescaling)."""
-
-    direct: np.ndarray
-    total: np.ndarray
-
-
-@torch_threads(1)
-def layer_contributions(model: LanguageModel, corpus: Corpus) -> LayerContributions:
-    """Each layer's FFN contribution to the answer's logit, split into its direct path and the rest
-    (lesson 4: in a pre-norm stack every FFN writes into the residual stream the output reads)."""
-    prompts, answers = corpus.prompts()
-    rows = torch.arange(len(answers))
-    hidden: dict[int, torch.Tensor] = {}
-
-    def keep(index: int, h: torch.Tensor) -> torch.Tensor:
-        hidden[index] = h[:, -1]
-        return h
-
-    with torch.no_grad():
-        stream = model.residual_stream(prompts, keep)[:, -1]  # (facts, d_model)
-        logits = model.norm(stream) @ model.unembedding.T
-        clean = logits[rows, answers]
-        sigma = (stream.var(-1, unbiased=False, keepdim=True) + model.norm.eps).sqrt()
-        readout = model.norm.weight * model.unembedding[answers]  # (facts, d_model): γ ⊙ E[a]
-        direct, total = [], []
-        for index, layer in enumerate(model.layers):
-            values = hidden[index] @ layer.ffn.linear2.weight.T  # h W2, no bias: the units' part
-            centred = values - values.mean(-1, keepdim=True)
-            direct.append(((centred / sigma) * readout).sum(-1))
-            zeroed = model(prompts, scale_units([(index, u) for u in range(model.d_ff)], 0.0))
-            total.append(clean - zeroed[:, -1][rows, answers])
-    return LayerContributions(torch.stack(direct, 1).numpy(), torch.stack(total, 1).numpy())
