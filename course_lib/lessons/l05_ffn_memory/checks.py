@@ -21,6 +21,7 @@ from course_lib.core.checks import (
 )
 from course_lib.core.experiments import DTYPE
 from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import first_order_scores
 from course_lib.core.i18n import N_, tr
 from course_lib.core.model.language_model import LanguageModel
 
@@ -60,23 +61,6 @@ def ablation_drops(
     return torch.stack(drops)
 
 
-def _first_order(model: LanguageModel, prompt: torch.Tensor, answer: int) -> torch.Tensor:
-    """Gradient x activation of log p(answer) for every unit at the prompt's last word, through
-    a zero added at each layer's hook point: (layers, d_ff)."""
-    names = [f"layers.{i}.ffn.hook_hidden" for i in range(len(model.layers))]
-    taps = [torch.zeros(1, len(prompt), model.d_ff, dtype=DTYPE, requires_grad=True)
-            for _ in names]  # fmt: skip
-    seen: dict[str, torch.Tensor] = {}
-
-    def tap(h: torch.Tensor, hook) -> torch.Tensor:
-        seen[hook.name] = h.detach()
-        return h + taps[names.index(hook.name)]
-
-    log_p = model.run_with_hooks(prompt[None], fwd_hooks=[(n, tap) for n in names])[0, -1]
-    grads = torch.autograd.grad(log_p.log_softmax(-1)[answer], taps)
-    return torch.stack([seen[n][0, -1] * g[0, -1] for n, g in zip(names, grads, strict=True)])
-
-
 def _as_unit(got, layers: int, d_ff: int) -> tuple[int, int]:
     """The learner's (layer, unit), or a Hint naming what is wrong with its form."""
     if isinstance(got, int) or (isinstance(got, torch.Tensor) and got.numel() == 1):
@@ -104,9 +88,12 @@ def _as_unit(got, layers: int, d_ff: int) -> tuple[int, int]:
     return layer, unit
 
 
-def _unit_suspects(model: LanguageModel, prompt: torch.Tensor, answer: int) -> dict[str, object]:
-    """The units the usual wrong searches return, each keyed by the hint that names the mistake."""
+def _unit_suspects(model: LanguageModel, corpus: Corpus, fact: int) -> dict[str, object]:
+    """The units the usual wrong searches return for ``fact``, each keyed by the hint that names
+    the mistake."""
     d_ff = model.d_ff
+    prompts, answers = corpus.prompts()
+    prompt, answer = prompts[fact], int(answers[fact])
 
     def best(scores: torch.Tensor) -> torch.Tensor:
         return torch.tensor(divmod(int(scores.flatten().argmax()), d_ff), dtype=DTYPE)
@@ -130,7 +117,7 @@ def _unit_suspects(model: LanguageModel, prompt: torch.Tensor, answer: int) -> d
         tr(
             "that is the largest gradient x activation, a first-order estimate at the trained "
             "point: zero each unit in turn and measure"
-        ): best(_first_order(model, prompt, answer)),
+        ): best(first_order_scores(model, corpus)[fact]),
     }
 
 
@@ -156,7 +143,7 @@ def check_costliest_unit(
         costs = [(d[unit].item(), d.max().item()) for unit, d in zip(units, drops, strict=True)]
         wrong = [i for i, (drop, most) in enumerate(costs) if drop < most - 1e-12]
         if wrong:
-            suspects = [_unit_suspects(model, *case) for case in cases]
+            suspects = [_unit_suspects(model, corpus, fact) for fact in facts]
             answer = torch.tensor(units, dtype=DTYPE)  # (facts, 2)
             named = first_suspect(
                 answer, {hint: torch.stack([s[hint] for s in suspects]) for hint in suspects[0]},

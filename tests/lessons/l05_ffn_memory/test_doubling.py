@@ -16,7 +16,6 @@ from course_lib.core.experiments.memory import (
     stored_attributions,
     stored_model,
 )
-from course_lib.lessons.l05_ffn_memory.experiments.paths import held_scale_logits, norm_scale
 from course_lib.lessons.l05_ffn_memory.experiments.doubling import (
     PATHS,
     doubling_paths,
@@ -24,6 +23,7 @@ from course_lib.lessons.l05_ffn_memory.experiments.doubling import (
     scaled_log_odds,
     top_unit_layers,
 )
+from course_lib.lessons.l05_ffn_memory.experiments.paths import held_scale_logits, norm_scale
 
 
 @pytest.fixture(scope="module")

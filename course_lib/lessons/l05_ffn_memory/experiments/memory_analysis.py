@@ -1,113 +1,23 @@
-"""Lesson 5's readings of the trained FFNs beyond ``experiments.memory``: every unit's trigger
-prefixes at once, a rule that sorts keys into shallow (a token) and semantic (a relation or an
-entity) patterns, whether the units that fire on a prompt promote its answer, a random-unit
-control for erasing, and one prompt's next-token distribution under an edit (the demo's data).
-"""
+"""Lesson 5's readings of the trained FFNs' values beyond ``experiments.memory``: Geva et al.'s
+agreement rate, whether the units that fire on a prompt promote its answer (against each relation's
+own control), the controls for erasing a fact's units, the ReLU units a hair from switching, and
+one prompt's next-token distribution under an edit (the demo's data). The keys are read in
+``keys``."""
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from course_lib.core._validate import positive_int
-from course_lib.core.experiments.facts import RELATIONS, Corpus
-from course_lib.core.experiments.memory import Settings, _answer_log_probs, build_model, scale_units
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import _answer_log_probs, scale_units
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
-
-PATTERNS = ("token", "relation", "entity", "mixed")  # token: shallow; relation, entity: semantic
-
-
-@dataclass(frozen=True)
-class PrefixActivations:
-    """Every distinct corpus prefix (<bos> left out) and each FFN unit's activation at its last
-    word: ``values`` (layers, prefixes, d_ff)."""
-
-    prefixes: tuple[tuple[str, ...], ...]
-    values: np.ndarray
-
-    def triggers(self, layer: int, unit: int, k: int = 5) -> list[tuple[str, ...]]:
-        """The ``k`` prefixes that fire ``unit`` of ``layer`` most, strongest first."""
-        order = np.argsort(-self.values[layer, :, unit], kind="stable")[: positive_int("k", k)]
-        return [self.prefixes[i] for i in order]
-
-
-@torch_threads(1)  # a tiny model: waking other threads costs more than it saves
-def prefix_activations(model: LanguageModel, corpus: Corpus) -> PrefixActivations:
-    """One forward pass over the distinct lines; a causal model's activation at a word depends on
-    its prefix only, so each distinct prefix is read once."""
-    tokens = torch.unique(corpus.tokens(), dim=0)  # (lines, L)
-    with torch.no_grad():
-        hidden = model.ffn_hidden(tokens)  # (layers, lines, L, d_ff)
-    where: dict[tuple[str, ...], tuple[int, int]] = {}
-    for line in range(tokens.shape[0]):
-        for position in range(1, int((tokens[line] != 0).sum())):
-            where.setdefault(tuple(corpus.decode(tokens[line, 1 : position + 1])), (line, position))
-    lines, positions = (torch.tensor(v) for v in zip(*where.values(), strict=True))
-    return PrefixActivations(tuple(where), hidden[:, lines, positions].numpy())
-
-
-def pattern_of(triggers: list[tuple[str, ...]], entities: set[str], share: float = 0.6) -> str:
-    """The rule: "relation" if at least ``share`` of the triggers state the same relation (the
-    word after "the" in "the capital of ..."); else "entity" if as many name the same entity
-    before their last word; else "token" (shallow) if as many end in the same word; else "mixed"."""
-
-    def commonest_share(labels: list[str | None]) -> float:
-        label, count = Counter(labels).most_common(1)[0]
-        return 0.0 if label is None else count / len(labels)
-
-    relation = [next((w for w in t if w in RELATIONS), None) for t in triggers]
-    entity = [next((w for w in t[:-1] if w in entities), None) for t in triggers]
-    for name, labels in (("relation", relation), ("entity", entity)):
-        if commonest_share(labels) >= share:
-            return name
-    return "token" if commonest_share([t[-1] for t in triggers]) >= share else "mixed"
-
-
-def classify_units(
-    model: LanguageModel, corpus: Corpus, k: int = 5, share: float = 0.6
-) -> np.ndarray:
-    """Each unit's pattern (one of ``PATTERNS``) from its top-``k`` trigger prefixes:
-    (layers, d_ff) of str."""
-    acts = prefix_activations(model, corpus)
-    entities = {f.entity for f in corpus.facts}
-    layers, d_ff = acts.values.shape[0], acts.values.shape[2]
-    return np.array(
-        [
-            [pattern_of(acts.triggers(i, u, k), entities, share) for u in range(d_ff)]
-            for i in range(layers)
-        ]
-    )
-
-
-def pattern_counts(patterns: np.ndarray) -> np.ndarray:
-    """How many units of each layer have each pattern of ``PATTERNS``: (layers, 4), from
-    ``classify_units``' (layers, d_ff)."""
-    return np.array([[int((row == p).sum()) for p in PATTERNS] for row in patterns])
-
-
-def untrained_pattern_counts(
-    settings: Settings, corpus: Corpus, seeds: tuple[int, ...], k: int = 5, share: float = 0.6
-) -> np.ndarray:
-    """The rule's counts on the same corpus for untrained models, the initial weights drawn from
-    each of ``seeds`` (``settings.seed`` is the trained model's own starting point): (seeds,
-    layers, 4). What the rule finds in random weights is what training cannot take credit for."""
-    return np.array(
-        [
-            pattern_counts(
-                classify_units(
-                    build_model(replace(settings, seed=seed), len(corpus.vocabulary)),
-                    corpus,
-                    k,
-                    share,
-                )  # fmt: skip
-            )
-            for seed in seeds
-        ]
-    )
+from course_lib.lessons.l05_ffn_memory.experiments.keys import prefix_activations
 
 
 @dataclass(frozen=True)
@@ -212,6 +122,49 @@ def firing_units_promote_answers(
     chance = len(answers) * (1 - (1 - top_tokens / model.vocab_size) ** firing)
     return Promotion(layer, firing, top_tokens, int(hits.sum()), len(answers), chance, sum(each),
                      by_relation, control_by_relation)  # fmt: skip
+
+
+def hits_needed(control: float, facts: int, alpha: float = 0.05) -> int:
+    """The fewest hits of ``facts`` that a one-sided binomial test, at the control's rate
+    (``control / facts`` a fact), calls above the control at level ``alpha``: how strong an effect
+    the test can see."""
+    rate = control / facts
+    tail = 1.0  # P(X >= k)
+    for k in range(facts + 1):
+        if tail <= alpha:
+            return k
+        tail -= math.comb(facts, k) * rate**k * (1 - rate) ** (facts - k)
+    return facts + 1
+
+
+def relation_average(change: np.ndarray, p_before: np.ndarray, corpus: Corpus) -> float:
+    """Dai et al.'s average of a relative change: per relation, the mean change of p over the mean
+    p before (their code's ave_delta_ratio), then the mean over relations. ``change``: each fact's
+    p_after / p_before - 1, ``p_before``: (facts,)."""
+    relations = [f.relation for f in corpus.facts]
+    delta, p = np.asarray(change) * np.asarray(p_before), np.asarray(p_before)
+    ratios = []
+    for relation in dict.fromkeys(relations):
+        rows = [r == relation for r in relations]
+        ratios.append(delta[rows].mean() / p[rows].mean())
+    return float(np.mean(ratios))
+
+
+@torch_threads(1)
+def near_kinks(model: LanguageModel, corpus: Corpus, within: float = 1e-7) -> int:
+    """How many FFN units, over both layers and every prompt, have their input x W1 + b1 within
+    ``within`` of zero at the prompt's last word: units a change that small switches on or off.
+    The input is read from the stream at ``layers.i.hook_resid_mid``, through the block's
+    LayerNorm and W1."""
+    prompts, _ = corpus.prompts()
+    names = [f"layers.{i}.hook_resid_mid" for i in range(len(model.layers))]
+    with torch.no_grad():
+        _, cache = model.run_with_cache(prompts, names_filter=names)
+        near = 0
+        for layer, name in zip(model.layers, names, strict=True):
+            inputs = layer.ffn.linear1(layer.sublayers[1].norm(cache[name][:, -1]))
+            near += int((inputs.abs() < within).sum())
+    return near
 
 
 def _own_changes(model: LanguageModel, corpus: Corpus, chosen: list, factor: float) -> np.ndarray:
