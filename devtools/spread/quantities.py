@@ -480,6 +480,10 @@ def _sparsity_table(sweep) -> Arrays:
         out[f"d_ff {d} | lowest"] = np.array(trained[:, i].min())
         out[f"d_ff {d} | highest"] = np.array(trained[:, i].max())
         out[f"d_ff {d} | worst facts"] = np.array(float(sweep.facts_right[:, i].min()))
+        out[f"d_ff {d} | seeds with every fact"] = np.array(
+            float((sweep.facts_right[:, i] == sweep.facts).sum())
+        )
+        out[f"d_ff {d} | lower pairs"] = np.array(float((trained[:, i] < initial[:, i]).sum()))
         out[f"d_ff {d} | sparser pairs"] = np.array(
             float((trained[:, i] < initial[:, i] - 0.02).sum())
         )
@@ -497,8 +501,9 @@ def _sparsity_table(sweep) -> Arrays:
     return out
 
 
-SPARSITY_DISCRETE = ("worst facts", "sparser pairs", "denser pairs", "falling seeds",
-                     "widest below narrowest", "widest below next widest")  # fmt: skip
+SPARSITY_DISCRETE = ("worst facts", "seeds with every fact", "sparser pairs", "denser pairs",
+                     "lower pairs", "falling seeds", "widest below narrowest",
+                     "widest below next widest")  # fmt: skip
 
 
 def _whole_sparsity_sweep() -> tuple[Callable, Callable]:

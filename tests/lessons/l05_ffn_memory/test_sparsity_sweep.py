@@ -5,6 +5,7 @@ what a fresh run gives)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -21,8 +22,10 @@ from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import (
     SWEEP_FILE,
     SweepSettings,
     load_sweep,
+    mean_interval,
     run_sweep,
     save_sweep,
+    slopes,
 )
 from devtools.spread.record import check_fresh_run
 
@@ -103,8 +106,9 @@ RUNS = sorted(
 
 
 def test_the_stored_fractions_at_initialisation_are_a_fresh_models():
-    """No training: the fraction counts units with a positive input, and the count moved under no
-    variant make spread tried (docs/spread.md), so it must be exactly the same."""
+    """No training, every run of the sweep: the fraction counts units with a positive input at
+    every word (<bos> left out), and the count moved under no variant make spread tried
+    (docs/spread.md), so it must be exactly the same."""
     check_fresh_run("sparsity sweep: fractions at initialisation")
 
 
@@ -114,6 +118,31 @@ def test_the_stored_curves_start_as_a_fresh_run_does():
     model's seed. Tolerance: 10 × the spread make spread measured (at most 3.5e-08,
     docs/spread.md)."""
     check_fresh_run("sparsity sweep: first 3 losses")
+
+
+def test_a_whole_run_ends_as_the_stored_one_within_the_measured_spread():
+    """One run retrained to its end, the narrowest width at seed 2 (the run that once drifted
+    from the file): its active fractions, of which the lesson's counts are made, and its facts
+    right. Tolerance: 10 × the spread make spread measured (SPREAD_FIGURE, docs/spread.md); the
+    facts right, a count, its spread in whole facts."""
+    fresh, stored = check_fresh_run("sparsity sweep: d_ff 32, seed 2, whole run")
+    assert 0 <= fresh["facts right"] <= 48
+
+
+def test_the_slope_per_doubling_is_a_least_squares_line_and_its_interval_students():
+    widths = (32, 64, 128)
+    trained = np.zeros((3, 3, 2))
+    trained[:, :, 0] = [0.5, 0.48, 0.46]  # 2 points lower per doubling, every seed
+    trained[:, :, 1] = [[0.5, 0.5, 0.5], [0.5, 0.49, 0.48], [0.5, 0.51, 0.52]]  # +-1 or flat
+    sweep = SimpleNamespace(trained=trained, settings=SimpleNamespace(widths=widths))
+    np.testing.assert_allclose(slopes(sweep), [[-0.02, 0.0], [-0.02, -0.01], [-0.02, 0.01]])
+    mean, low, high = mean_interval(slopes(sweep))
+    np.testing.assert_allclose(mean, [-0.02, 0.0], atol=1e-15)
+    half = 4.303 * 0.01 / np.sqrt(3)  # t(0.975, 2 degrees of freedom), sample sd 0.01
+    np.testing.assert_allclose(high - mean, [0.0, half], atol=1e-12)
+    np.testing.assert_allclose(mean - low, [0.0, half], atol=1e-12)
+    with pytest.raises(ValueError, match="seeds"):
+        mean_interval(np.zeros((1, 2)))
 
 
 def test_a_missing_file_names_the_rebuild_command():
