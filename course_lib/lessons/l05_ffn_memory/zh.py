@@ -276,18 +276,18 @@ MESSAGES: dict[str, str] = {
     "the fact's p falls to almost 0; unrelated facts keep theirs": "这条事实的 p 几乎降到 0；无关事实保持不变",
     "Five units do not hold a whole fact here: the fact loses over half of its p on average, from under a fifth to nearly all, and unrelated facts lose some too, less than half as much.": "这里 5 个单元承载不了一整条事实：这条事实平均损失一半以上的 p，从不到五分之一到几乎全部不等；无关事实也有损失，但不到它的一半。",
     "the fact's p falls by over half; unrelated facts lose less, but not nothing": "这条事实的 p 下降一半以上；无关事实损失较少，但不是没有",
-    "Right: the fact loses over half on average, unrelated facts less than half as much, and five random units almost nothing (within 2 %).": "对：这条事实平均损失一半以上，无关事实的损失不到它的一半，而随机的 5 个单元几乎毫无影响（在 2% 以内）。",
+    "Right: the fact loses over half on average, unrelated facts less than half as much, and five random firing units almost nothing (within 2 %).": "对：这条事实平均损失一半以上，无关事实的损失不到它的一半，而随机挑选的 5 个激活单元几乎毫无影响（在 2% 以内）。",
     "the fact and the unrelated facts lose about the same": "这条事实和无关事实损失差不多",
     "The units chosen by a fact's attribution serve it more than other facts: the fact is hit harder than the unrelated facts, for nearly every fact.": "按一条事实的归因挑出的单元，为它服务多于为其他事实服务：几乎每条事实自身受到的影响都比无关事实大。",
     "hardly anything changes: 5 units of 512 are too few": "几乎没有变化：512 个单元中的 5 个太少了",
-    "Five random units barely matter (within 2 %), but these five are the units whose erasure alone costs their fact most: together they take over half of p(answer) on average.": "随机的 5 个单元几乎没有影响（在 2% 以内），但这 5 个是单独擦除时让这条事实损失最大的单元：合在一起，它们平均拿走一半以上的 p(答案)。",
+    "Five random units among those that fire barely matter (within 2 %), but these five are the units whose erasure alone costs their fact most: together they take over half of p(answer) on average.": "从激活的单元中随机挑 5 个，几乎没有影响（在 2% 以内）；但这 5 个是单独擦除时让这条事实损失最大的单元：合在一起，它们平均拿走一半以上的 p(答案)。",
     "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(答案) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(答案) 平均会……",
     "rises, as in the paper": "像论文中那样上升",
     "There is little room: a p above 0.95 can rise by 5 % at most. And it does not rise here: p falls for every fact, and so do the log-odds, which have no ceiling.": "上升的空间很小：高于 0.95 的概率最多只能再升 5%。而这里它并没有上升：每条事实的 p 都下降了，没有上限的对数几率也下降了。",
     "does not change": "不变",
     "It changes: the answer's log-odds fall for all 48 facts when their 5 units are doubled.": "它会变：把 5 个单元加倍后，全部 48 条事实答案的对数几率都下降了。",
-    "falls a little": "略有下降",
-    "Right: p falls for every fact, and so do the log-odds, which have no ceiling; the ceiling of p is not the whole story. Where the fall comes from is tested next.": "对：每条事实的 p 都下降了，没有上限的对数几率也下降了；所以 p 的上限并不能解释全部。下降从哪里来，接下来就检验。",
+    "falls, for every fact": "下降，每条事实都如此",
+    "Right: p falls for every fact, by a fraction of a percent for some and nearly all of it for others, and so do the log-odds, which have no ceiling; the ceiling of p is not the whole story. Where the fall comes from is tested next.": "对：每条事实的 p 都下降了，有的只降不到百分之一，有的几乎降光；没有上限的对数几率也下降了，所以 p 的上限并不能解释全部。下降从哪里来，接下来就检验。",
     # section 9: locate a fact, then rewrite it (course_lib.lessons.l06_locating_and_editing.experiments.editing)
     "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
         "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
