@@ -498,6 +498,9 @@ def _sparsity_table(sweep) -> Arrays:
         for j, name in ((0, "narrowest"), (-2, "next widest")):
             lower = trained[:, -1, layer] < trained[:, j, layer]
             out[f"layer {layer} | widest below {name}"] = np.array(float(lower.sum()))
+    for j, name in ((0, "narrowest"), (-2, "next widest")):
+        lower = trained[:, -1] < trained[:, j]  # (seeds, layers)
+        out[f"every layer | widest below {name}"] = np.array(float(lower.sum()))
     return out
 
 
@@ -520,8 +523,19 @@ def _whole_sparsity_sweep() -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-# what lesson 5 prints of the sweep, with its formats (and its claims' bounds)
-SPARSITY_PRINTED: dict[str, tuple[str, ...]] = {}
+def _sparsity_printed() -> dict[str, tuple[str, ...]]:
+    """What lesson 5 prints of the sweep, with its formats (and its claims' bounds): per width
+    the fraction at initialisation and two counts; the counts its claims and scoreboard state."""
+    from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import SETTINGS
+
+    out: dict[str, tuple[str, ...]] = {"every run | lowest": (">0.3",)}
+    for d in SETTINGS.widths:
+        out |= {f"d_ff {d} | layer {layer} | initial": (".2f",) for layer in (0, 1)}
+        out |= {f"d_ff {d} | {name}": ("d",) for name in ("lower pairs", "seeds with every fact")}
+    widest, narrowest = SETTINGS.widths[-1], SETTINGS.widths[0]
+    out |= {f"d_ff {widest} | sparser pairs": ("d",), f"d_ff {narrowest} | denser pairs": ("d",)}
+    out |= {f"every layer | widest below {n}": ("d",) for n in ("narrowest", "next widest")}
+    return out
 
 
 def _quantities() -> tuple[Quantity, ...]:
@@ -591,7 +605,7 @@ def _quantities() -> tuple[Quantity, ...]:
             "sparsity sweep: every run, what lesson 5 prints",
             *_whole_sparsity_sweep(),
             SPARSITY_DISCRETE,
-            SPARSITY_PRINTED,
+            _sparsity_printed(),
             whole_rebuild=True,
         ),
     ]

@@ -165,7 +165,7 @@ def test_the_papers_numbers_are_the_ones_the_lessons_quote():
     assert rows[8].paper.startswith("≈4, ") and rows[8].toy.startswith("9 (paper's equation) or 25")
     assert rows[9].paper == "3.0 % (T5-Base), 6.3 % (ViT-B/16)" and rows[9].toy == "46 % / 47 %"
     assert rows[10].toy == "48 % -> 46 % / 51 % -> 47 %"  # each layer at initialisation -> trained
-    assert rows[11].toy == "50 % -> 45 % (d_ff 32 -> 512, width alone)"  # seeds' and layers' means
+    assert rows[11].toy == "lower in 4 of 4 (seed, layer) pairs, d_ff 32 -> 512 (width alone)"
 
 
 def test_the_table_fills_every_cell_and_names_a_test_only_where_one_was_made():

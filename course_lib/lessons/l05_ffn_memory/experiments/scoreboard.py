@@ -284,9 +284,9 @@ def _li_rows(trained: np.ndarray, untrained: np.ndarray, sweep) -> list[Row]:
             tr("units active per token, smaller model -> larger (direction)"),
             tr("fewer in larger models, deeper and wider"),
             tr(
-                "{a:.0f} % -> {b:.0f} % (d_ff {narrow} -> {wide}, width alone)",
-                a=100 * runs[:, 0].mean(),
-                b=100 * runs[:, -1].mean(),
+                "lower in {n} of {pairs} (seed, layer) pairs, d_ff {narrow} -> {wide} (width alone)",
+                n=int((runs[:, -1] < runs[:, 0]).sum()),
+                pairs=runs[:, 0].size,
                 narrow=narrow,
                 wide=wide,
             ),  # fmt: skip
