@@ -169,7 +169,6 @@ MESSAGES: dict[str, str] = {
     "in every seed the widest FFN fires less than the narrowest, in both layers": (
         "每个种子中，最宽的 FFN 在两层的激活比例都低于最窄的"
     ),
-    "the seeds' mean falls at most doublings of d_ff": "d_ff 每翻一倍，种子平均值大多会下降",
     "training sparsifies d_ff 512 in every seed and layer": (
         "训练让 d_ff 512 在每个种子、每一层都变得更稀疏"
     ),
@@ -245,7 +244,6 @@ MESSAGES: dict[str, str] = {
     "{half} of 48 facts lose more than half": "{half}/48 条事实损失过半",
     "it rises for {rose} of 48 facts": "{rose}/48 条事实的概率上升",
     "{fell} of 48 facts, lower": "{fell}/48 条事实下降",
-    "layer 0: {layer_0} of 4, layer 1: {layer_1} of 4": "第 0 层：{layer_0}/4，第 1 层：{layer_1}/4",
     "denser in {n} of {total} (seed, layer) pairs": "种子与层的 {total} 种组合中有 {n} 种更稠密",
     "{kept} of 48": "{kept}/48",
     "above 30%": "高于 30%",
@@ -266,7 +264,6 @@ MESSAGES: dict[str, str] = {
     "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "对数几率的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
     "layer {layer}: {trained:.2f} of the units fire per token trained, {untrained:.2f} at initialisation (of {d_ff})": "第 {layer} 层：训练后每个 token 激活 {trained:.2f} 的单元，初始化时为 {untrained:.2f}（共 {d_ff} 个）",
     "{steps} steps per run, {seeds} seeds per width": "每次运行 {steps} 步，每个宽度 {seeds} 个种子",
-    "d_ff {d_ff:3d}: trained {now[0]:.2f} / {now[1]:.2f}, at initialisation {init[0]:.2f} / {init[1]:.2f}; facts right in the worst seed: {worst} of {facts}": "d_ff {d_ff:3d}：训练后 {now[0]:.2f} / {now[1]:.2f}，初始化时 {init[0]:.2f} / {init[1]:.2f}；最差的种子答对 {worst}/{facts} 条事实",
     # the scoreboard's studies
     "Geva et al. 2021": "Geva 等人 2021",
     "Dai et al. 2022": "Dai 等人 2022",
@@ -423,4 +420,16 @@ MESSAGES: dict[str, str] = {
     "random firing units barely matter": "随机挑选的激活单元几乎没有影响",
     "within 2 % in every draw": "每次抽取都在 2% 以内",
     "doubling, change of p(answer): mean {mean:+.1%}, from {lo:+.1%} to {hi:+.1%}": "加倍后 p(答案) 的变化：平均 {mean:+.1%}，从 {lo:+.1%} 到 {hi:+.1%}",
+    "d_ff {d_ff:3d}: at initialisation {init[0]:.2f} / {init[1]:.2f}; trained below it in {below} of {pairs} pairs; every fact learnt in {learnt} of {seeds} seeds": "d_ff {d_ff:3d}：初始化时 {init[0]:.2f} / {init[1]:.2f}；训练后有 {below}/{pairs} 个组合低于它；{learnt}/{seeds} 个种子学会了全部事实",
+    "where both learn every fact, d_ff 512 ends below d_ff 256 in most pairs": "在两者都学会全部事实的地方，多数组合中 d_ff 512 最后低于 d_ff 256",
+    "{n} of {pairs}": "{n}/{pairs}",
+    "layer {layer}: {c[0]} token, {c[1]} semantic, {c[2]} mixed; in 10 untrained draws {lo[0]}–{hi[0]}, {lo[1]}–{hi[1]}, {lo[2]}–{hi[2]}": "第 {layer} 层：token 键 {c[0]} 个，语义键 {c[1]} 个，混合 {c[2]} 个；10 次未训练的抽取中分别为 {lo[0]}–{hi[0]}、{lo[1]}–{hi[1]}、{lo[2]}–{hi[2]}",
+    "random weights give mostly token keys too, in both layers": "两层中，随机权重下的键也大多是 token 键",
+    "at least {n} of 256 in every draw": "每次抽取都至少有 {n}/256 个",
+    "training leaves fewer token keys and more mixed ones than any draw, in both layers": "两层中，训练后的 token 键都比任何一次抽取少，混合键都比任何一次抽取多",
+    "layer 0 ends with more semantic keys than any draw": "第 0 层最后的语义键比任何一次抽取都多",
+    "{n} against at most {m}": "{n} 个，抽取中最多 {m} 个",
+    "layer 1 does not: random weights give as many": "第 1 层不然：随机权重给出的一样多",
+    "{n} against {lo} to {hi}": "{n} 个，抽取中为 {lo} 到 {hi} 个",
+    "layer 1, hits (control) per relation: capital {h[capital][0]} ({c[capital]:.1f}), colour {h[colour][0]} ({c[colour]:.1f}), animal {h[animal][0]} ({c[animal]:.1f}), food {h[food][0]} ({c[food]:.1f}), of 12 each": "第 1 层，各关系的命中（对照）：首都 {h[capital][0]}（{c[capital]:.1f}），颜色 {h[colour][0]}（{c[colour]:.1f}），动物 {h[animal][0]}（{c[animal]:.1f}），食物 {h[food][0]}（{c[food]:.1f}），每种关系各 12 条",
 }
