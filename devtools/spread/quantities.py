@@ -501,12 +501,13 @@ def _sparsity_table(sweep) -> Arrays:
     for j, name in ((0, "narrowest"), (-2, "next widest")):
         lower = trained[:, -1] < trained[:, j]  # (seeds, layers)
         out[f"every layer | widest below {name}"] = np.array(float(lower.sum()))
+    out["every layer | falling slopes"] = np.array(float((slopes < 0).sum()))
     return out
 
 
 SPARSITY_DISCRETE = ("worst facts", "seeds with every fact", "sparser pairs", "denser pairs",
                      "lower pairs", "falling seeds", "widest below narrowest",
-                     "widest below next widest")  # fmt: skip
+                     "widest below next widest", "falling slopes")  # fmt: skip
 
 
 def _whole_sparsity_sweep() -> tuple[Callable, Callable]:
@@ -534,7 +535,10 @@ def _sparsity_printed() -> dict[str, tuple[str, ...]]:
         out |= {f"d_ff {d} | {name}": ("d",) for name in ("lower pairs", "seeds with every fact")}
     widest, narrowest = SETTINGS.widths[-1], SETTINGS.widths[0]
     out |= {f"d_ff {widest} | sparser pairs": ("d",), f"d_ff {narrowest} | denser pairs": ("d",)}
-    out |= {f"every layer | widest below {n}": ("d",) for n in ("narrowest", "next widest")}
+    out |= {
+        f"every layer | {n}": ("d",)
+        for n in ("widest below narrowest", "widest below next widest", "falling slopes")
+    }
     return out
 
 

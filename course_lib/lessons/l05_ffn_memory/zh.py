@@ -432,4 +432,6 @@ MESSAGES: dict[str, str] = {
     "layer 1 does not: random weights give as many": "第 1 层不然：随机权重给出的一样多",
     "{n} against {lo} to {hi}": "{n} 个，抽取中为 {lo} 到 {hi} 个",
     "layer 1, hits (control) per relation: capital {h[capital][0]} ({c[capital]:.1f}), colour {h[colour][0]} ({c[colour]:.1f}), animal {h[animal][0]} ({c[animal]:.1f}), food {h[food][0]} ({c[food]:.1f}), of 12 each": "第 1 层，各关系的命中（对照）：首都 {h[capital][0]}（{c[capital]:.1f}），颜色 {h[colour][0]}（{c[colour]:.1f}），动物 {h[animal][0]}（{c[animal]:.1f}），食物 {h[food][0]}（{c[food]:.1f}），每种关系各 12 条",
+    "fitted over every width, each seed's fraction falls as d_ff doubles": "在所有宽度上拟合一条直线，每个种子的激活比例都随 d_ff 翻倍而下降",
+    "{n} of {total} (seed, layer) slopes below 0": "（种子，层）的 {total} 条斜率中有 {n} 条小于 0",
 }
