@@ -386,7 +386,7 @@ def _depths(depths: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-# ---- lesson 5's sparsity sweep: its first steps, one whole run, and what the lesson prints
+# ---- lesson 5's sparsity sweep: its fractions at initialisation and its first steps
 
 
 def sparsity_runs() -> list[tuple[int, int]]:
@@ -422,9 +422,7 @@ def _sparsity(initial: bool) -> tuple[Callable, Callable]:
             run = SETTINGS.at(SETTINGS.widths[i], SETTINGS.seeds[s])
             if initial:
                 model = build_model(run, len(corpus_of(run).vocabulary))
-                out[f"seed {s}, width {i}"] = active_fraction(
-                    model, corpus_of(run), words_only=True
-                )
+                out[f"seed {s}, width {i}"] = active_fraction(model, corpus_of(run))
             else:
                 out[f"seed {s}, width {i}"] = train_language_model(replace(run, steps=3))[1]
         return out
@@ -438,108 +436,6 @@ def _sparsity(initial: bool) -> tuple[Callable, Callable]:
                 for s, i in runs}  # fmt: skip
 
     return fresh, stored
-
-
-SPARSITY_RUN = (2, 0)  # (seed, width) rows retrained whole by the test: d_ff 32, seed 2
-
-
-def _sparsity_run() -> tuple[Callable, Callable]:
-    """One whole run of the sweep: its trained fractions and its facts right."""
-
-    def fresh() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import SETTINGS, run_one
-
-        s, i = SPARSITY_RUN
-        _, trained, right, _ = run_one(SETTINGS.at(SETTINGS.widths[i], SETTINGS.seeds[s]))
-        return {"trained": trained, "facts right": np.array(float(right))}
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import load_sweep
-
-        sweep, (s, i) = load_sweep(), SPARSITY_RUN
-        return {
-            "trained": sweep.trained[s, i],
-            "facts right": np.array(float(sweep.facts_right[s, i])),
-        }
-
-    return fresh, stored
-
-
-def _sparsity_table(sweep) -> Arrays:
-    """What lesson 5 could print of the sweep: per width its means, its seeds' extremes and its
-    counts; per layer the comparisons between widths, by seed (counts)."""
-    from course_lib.lessons.l05_ffn_memory.experiments import sparsity_sweep as S
-
-    trained, initial = sweep.trained, sweep.initial  # (seeds, widths, layers)
-    out = {"every run | lowest": np.array(trained.min()),
-           "every run | highest": np.array(trained.max())}  # fmt: skip
-    for i, d in enumerate(sweep.settings.widths):
-        for layer in range(trained.shape[2]):
-            out[f"d_ff {d} | layer {layer} | initial"] = np.array(initial[:, i, layer].mean())
-            out[f"d_ff {d} | layer {layer} | trained"] = np.array(trained[:, i, layer].mean())
-        out[f"d_ff {d} | lowest"] = np.array(trained[:, i].min())
-        out[f"d_ff {d} | highest"] = np.array(trained[:, i].max())
-        out[f"d_ff {d} | worst facts"] = np.array(float(sweep.facts_right[:, i].min()))
-        out[f"d_ff {d} | seeds with every fact"] = np.array(
-            float((sweep.facts_right[:, i] == sweep.facts).sum())
-        )
-        out[f"d_ff {d} | lower pairs"] = np.array(float((trained[:, i] < initial[:, i]).sum()))
-        out[f"d_ff {d} | sparser pairs"] = np.array(
-            float((trained[:, i] < initial[:, i] - 0.02).sum())
-        )
-        out[f"d_ff {d} | denser pairs"] = np.array(float((trained[:, i] > initial[:, i]).sum()))
-    slopes = S.slopes(sweep)  # (seeds, layers)
-    mean, low, high = S.mean_interval(slopes)
-    for layer in range(trained.shape[2]):
-        out[f"layer {layer} | slope"] = np.array(mean[layer])
-        out[f"layer {layer} | slope low"] = np.array(low[layer])
-        out[f"layer {layer} | slope high"] = np.array(high[layer])
-        out[f"layer {layer} | falling seeds"] = np.array(float((slopes[:, layer] < 0).sum()))
-        for j, name in ((0, "narrowest"), (-2, "next widest")):
-            lower = trained[:, -1, layer] < trained[:, j, layer]
-            out[f"layer {layer} | widest below {name}"] = np.array(float(lower.sum()))
-    for j, name in ((0, "narrowest"), (-2, "next widest")):
-        lower = trained[:, -1] < trained[:, j]  # (seeds, layers)
-        out[f"every layer | widest below {name}"] = np.array(float(lower.sum()))
-    out["every layer | falling slopes"] = np.array(float((slopes < 0).sum()))
-    return out
-
-
-SPARSITY_DISCRETE = ("worst facts", "seeds with every fact", "sparser pairs", "denser pairs",
-                     "lower pairs", "falling seeds", "widest below narrowest",
-                     "widest below next widest", "falling slopes")  # fmt: skip
-
-
-def _whole_sparsity_sweep() -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import run_sweep
-
-        return _sparsity_table(run_sweep())
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import load_sweep
-
-        return _sparsity_table(load_sweep())
-
-    return fresh, stored
-
-
-def _sparsity_printed() -> dict[str, tuple[str, ...]]:
-    """What lesson 5 prints of the sweep, with its formats (and its claims' bounds): per width
-    the fraction at initialisation and two counts; the counts its claims and scoreboard state."""
-    from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import SETTINGS
-
-    out: dict[str, tuple[str, ...]] = {"every run | lowest": (">0.3",)}
-    for d in SETTINGS.widths:
-        out |= {f"d_ff {d} | layer {layer} | initial": (".2f",) for layer in (0, 1)}
-        out |= {f"d_ff {d} | {name}": ("d",) for name in ("lower pairs", "seeds with every fact")}
-    widest, narrowest = SETTINGS.widths[-1], SETTINGS.widths[0]
-    out |= {f"d_ff {widest} | sparser pairs": ("d",), f"d_ff {narrowest} | denser pairs": ("d",)}
-    out |= {
-        f"every layer | {n}": ("d",)
-        for n in ("widest below narrowest", "widest below next widest", "falling slopes")
-    }
-    return out
 
 
 def _quantities() -> tuple[Quantity, ...]:
@@ -604,14 +500,6 @@ def _quantities() -> tuple[Quantity, ...]:
             tuple(f"seed {s}, width {i}" for s, i in every_sparsity_run()),
         ),  # fmt: skip
         Quantity("sparsity sweep: first 3 losses", *_sparsity(initial=False)),
-        Quantity("sparsity sweep: d_ff 32, seed 2, whole run", *_sparsity_run(), ("facts right",)),
-        Quantity(
-            "sparsity sweep: every run, what lesson 5 prints",
-            *_whole_sparsity_sweep(),
-            SPARSITY_DISCRETE,
-            _sparsity_printed(),
-            whole_rebuild=True,
-        ),
     ]
     return (*lm, *edits, *toys, *starts)
 

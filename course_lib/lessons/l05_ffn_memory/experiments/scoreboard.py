@@ -231,7 +231,7 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
         Row(
             tr("Dai et al. 2022"),
             tr("units per fact above 0.2 x the largest attribution"),
-            tr("≈{n:.0f}, after refining over paraphrases").format(n=DAI_2022["neurons"]),
+            tr("≈{n:.0f}, after refining over paraphrases", n=DAI_2022["neurons"]),
             tr(
                 "{a:.0f} (paper's equation) or {b:.0f} (their code's path), one prompt",
                 a=equation,

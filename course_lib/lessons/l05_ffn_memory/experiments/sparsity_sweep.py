@@ -84,13 +84,14 @@ class Sweep:
 
 def run_one(settings: Settings) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
     """One run of the sweep: the active fractions at initialisation and trained, (layers,) each,
-    the facts right after training and the loss curve (steps,)."""
+    counted at every position of the corpus (the <bos> that opens each line included, as the
+    stored file was built), the facts right after training and the loss curve (steps,)."""
     corpus = corpus_of(settings)
     model = build_model(settings, len(corpus.vocabulary))
-    initial = active_fraction(model, corpus, words_only=True)
+    initial = active_fraction(model, corpus)
     model, curve = train_language_model(settings)
     right = int(fact_predictions(model, corpus)[1].sum())
-    return initial, active_fraction(model, corpus, words_only=True), right, curve
+    return initial, active_fraction(model, corpus), right, curve
 
 
 def run_sweep(settings: SweepSettings = SETTINGS) -> Sweep:
