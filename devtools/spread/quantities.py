@@ -386,7 +386,7 @@ def _depths(depths: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-# ---- lesson 5's sparsity sweep: its first steps
+# ---- lesson 5's sparsity sweep: its fractions at initialisation and its first steps
 
 
 def sparsity_runs() -> list[tuple[int, int]]:
@@ -400,6 +400,13 @@ def sparsity_runs() -> list[tuple[int, int]]:
                   | {(seeds.index(MODEL.seed), i) for i in range(len(widths))})  # fmt: skip
 
 
+def every_sparsity_run() -> list[tuple[int, int]]:
+    """Every (seed, width) of the sweep, as row indices."""
+    from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import SETTINGS
+
+    return [(s, i) for s in range(len(SETTINGS.seeds)) for i in range(len(SETTINGS.widths))]
+
+
 def _sparsity(initial: bool) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
         from course_lib.core.experiments.memory import (
@@ -411,7 +418,7 @@ def _sparsity(initial: bool) -> tuple[Callable, Callable]:
         from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import SETTINGS
 
         out = {}
-        for s, i in sparsity_runs():
+        for s, i in every_sparsity_run() if initial else sparsity_runs():
             run = SETTINGS.at(SETTINGS.widths[i], SETTINGS.seeds[s])
             if initial:
                 model = build_model(run, len(corpus_of(run).vocabulary))
@@ -424,8 +431,9 @@ def _sparsity(initial: bool) -> tuple[Callable, Callable]:
         from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import load_sweep
 
         sweep = load_sweep()
+        runs = every_sparsity_run() if initial else sparsity_runs()
         return {f"seed {s}, width {i}": (sweep.initial[s, i] if initial else sweep.losses[s, i, :3])
-                for s, i in sparsity_runs()}  # fmt: skip
+                for s, i in runs}  # fmt: skip
 
     return fresh, stored
 
@@ -489,7 +497,7 @@ def _quantities() -> tuple[Quantity, ...]:
         Quantity(
             "sparsity sweep: fractions at initialisation",
             *_sparsity(initial=True),
-            tuple(f"seed {s}, width {i}" for s, i in sparsity_runs()),
+            tuple(f"seed {s}, width {i}" for s, i in every_sparsity_run()),
         ),  # fmt: skip
         Quantity("sparsity sweep: first 3 losses", *_sparsity(initial=False)),
     ]

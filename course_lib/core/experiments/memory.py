@@ -368,13 +368,15 @@ def integrated_gradients(
     answer: int,
     units: list[tuple[int, int]],
     steps: int = 20,
+    left: bool = False,
 ) -> torch.Tensor:
     """Dai et al.'s attribution of each (layer, unit) of ``units`` at the last word of one
     ``prompt`` (L,), by their sum: h times the mean of dp(answer)/dh at ``steps`` points alpha h
-    along the unit's own path, the others kept (the midpoints alpha = (j + 1/2) / steps):
+    along the unit's own path, the others kept (the midpoints alpha = (j + 1/2) / steps; ``left``:
+    the left points alpha = j / steps, j = 0 … steps - 1, as the authors' code sums):
     (len(units),). ``attributions`` gives the integral itself."""
     m = positive_int("steps", steps)
-    alphas = (torch.arange(m, dtype=DTYPE) + 0.5) / m
+    alphas = (torch.arange(m, dtype=DTYPE) + (0.0 if left else 0.5)) / m
     for layer, unit in units:
         model.check_unit(layer, unit)
     with torch.no_grad():
@@ -461,13 +463,16 @@ def log_odds(log_p: torch.Tensor) -> torch.Tensor:
     return log_p - torch.log(-torch.expm1(log_p))
 
 
-def active_fraction(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+def active_fraction(model: LanguageModel, corpus: Corpus, words_only: bool = False) -> np.ndarray:
     """The fraction of each layer's FFN units with a positive activation, averaged over the
-    corpus' tokens (padding left out): (layers,)."""
+    corpus' tokens (padding left out; ``words_only``: the <bos> that opens each line too, so
+    that only the words count): (layers,)."""
     tokens = corpus.tokens()
     with torch.no_grad():
         active = (model.ffn_hidden(tokens) > 0).double().mean(dim=-1)  # (layers, lines, L)
     real = (tokens != 0).double()
+    if words_only:
+        real[:, 0] = 0.0  # position 0 of every line is <bos>
     return ((active * real).sum(dim=(1, 2)) / real.sum()).numpy()
 
 

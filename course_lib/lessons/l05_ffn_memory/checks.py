@@ -12,114 +12,171 @@ from course_lib.core.checks import (
     CheckResult,
     Hint,
     close,
+    first_suspect,
     require_close,
     require_return,
     require_shape,
     run_check,
     shape_of,
 )
+from course_lib.core.experiments import DTYPE
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import first_order_scores
 from course_lib.core.i18n import N_, tr
 from course_lib.core.model.language_model import LanguageModel
 
 
-def ablation_drops(model: LanguageModel, prompt: torch.Tensor, answer: int) -> torch.Tensor:
+def ablation_drops(
+    model: LanguageModel, prompt: torch.Tensor, answer: int, every_position: bool = False,
+    logit: bool = False,
+) -> torch.Tensor:  # fmt: skip
     """p(answer) as trained minus p(answer) with one FFN unit zeroed at the prompt's last word,
     for every unit: (layers, d_ff). ``prompt``: (seq_len,) token ids. One batch per layer, row i
-    with unit i zeroed at the hook point ``layers.{layer}.ffn.hook_hidden``."""
+    with unit i zeroed at the hook point ``layers.{layer}.ffn.hook_hidden``. The two usual
+    misreadings, for the checker: ``every_position`` zeroes the unit at every word, ``logit``
+    measures the answer's logit instead of p."""
     d_ff = model.d_ff
     batch = prompt.reshape(1, -1).expand(d_ff, -1)  # row i: unit i is zeroed
+    where = slice(None) if every_position else -1
 
     def zero_own_unit(h: torch.Tensor, _hook) -> torch.Tensor:
         h = h.clone()
-        h[torch.arange(d_ff), -1, torch.arange(d_ff)] = 0.0
+        h[torch.arange(d_ff), where, torch.arange(d_ff)] = 0.0
         return h
 
+    def read(logits: torch.Tensor) -> torch.Tensor:
+        return logits[..., answer] if logit else logits.softmax(-1)[..., answer]
+
     with torch.no_grad():
-        before = model(prompt.reshape(1, -1))[0, -1].softmax(-1)[answer]
+        before = read(model(prompt.reshape(1, -1))[0, -1])
         drops = [
             before
-            - model.run_with_hooks(
-                batch, fwd_hooks=[(f"layers.{layer}.ffn.hook_hidden", zero_own_unit)]
-            )[:, -1].softmax(-1)[:, answer]
+            - read(
+                model.run_with_hooks(
+                    batch, fwd_hooks=[(f"layers.{layer}.ffn.hook_hidden", zero_own_unit)]
+                )[:, -1]
+            )
             for layer in range(len(model.layers))
         ]
     return torch.stack(drops)
 
 
+def _as_unit(got, layers: int, d_ff: int) -> tuple[int, int]:
+    """The learner's (layer, unit), or a Hint naming what is wrong with its form."""
+    if isinstance(got, int) or (isinstance(got, torch.Tensor) and got.numel() == 1):
+        raise Hint(
+            tr(
+                "return a pair (layer, unit); a single index over both layers is "
+                "divmod(index, d_ff) = (layer, unit), with d_ff = {d_ff}",
+                d_ff=d_ff,
+            )
+        )
+    if not (isinstance(got, tuple | list) and len(got) == 2):
+        raise Hint(tr("return two ints: (layer, unit)"))
+    layer, unit = (int(v) for v in got)
+    if not (0 <= layer < layers and 0 <= unit < d_ff):
+        if 0 <= unit < layers and 0 <= layer < d_ff:
+            raise Hint(tr("layer and unit look swapped: return (layer, unit)"))
+        raise Hint(
+            tr(
+                "(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}",
+                layers=layers,
+                d_ff=d_ff,
+                got=got,
+            )
+        )
+    return layer, unit
+
+
+def _unit_suspects(model: LanguageModel, corpus: Corpus, fact: int) -> dict[str, object]:
+    """The units the usual wrong searches return for ``fact``, each keyed by the hint that names
+    the mistake."""
+    d_ff = model.d_ff
+    prompts, answers = corpus.prompts()
+    prompt, answer = prompts[fact], int(answers[fact])
+
+    def best(scores: torch.Tensor) -> torch.Tensor:
+        return torch.tensor(divmod(int(scores.flatten().argmax()), d_ff), dtype=DTYPE)
+
+    names = [f"layers.{i}.ffn.hook_hidden" for i in range(len(model.layers))]
+    with torch.no_grad():
+        _, cache = model.run_with_cache(prompt.reshape(1, -1), names_filter=names)
+    acts = torch.stack([cache[name][0, -1] for name in names])  # (layers, d_ff)
+    return {
+        tr(
+            "your search zeroes the unit at every word of the prompt; the task zeroes it at the "
+            "last word only, h[:, -1, unit]"
+        ): best(ablation_drops(model, prompt, answer, every_position=True)),
+        tr(
+            "that unit lowers the answer's logit most; the task asks for p(answer), which the "
+            "softmax also moves through the other words' logits: compare p"
+        ): best(ablation_drops(model, prompt, answer, logit=True)),
+        tr(
+            "that is the unit that fires most; firing is not mattering: zero each unit and measure"
+        ): best(acts),
+        tr(
+            "that is the largest gradient x activation, a first-order estimate at the trained "
+            "point: zero each unit in turn and measure"
+        ): best(first_order_scores(model, corpus)[fact]),
+    }
+
+
+# Facts 5 and 34 tell every usual wrong search from the right one and from each other: on them
+# zeroing at every word, the logit, the most active unit and gradient x activation each name
+# another unit than the costliest, and no two of them the same pair (a test holds this).
+FACTS = (5, 34)
+
+
 def check_costliest_unit(
-    fn: Callable, model: LanguageModel, prompt: torch.Tensor, answer: int, top: int = 3
+    fn: Callable, model: LanguageModel, corpus: Corpus, facts: tuple[int, ...] = FACTS
 ) -> CheckResult:
-    """``fn(model, prompt, answer)`` returns (layer, unit): a unit whose zeroing alone at the
-    prompt's last word lowers p(answer) as much as one of the ``top`` units that lower it most."""
+    """``fn(model, prompt, answer)`` returns (layer, unit): the unit whose zeroing alone at the
+    prompt's last word lowers p(answer) the most (a tie within 1e-12 accepted), for each of the
+    corpus' ``facts``. A wrong answer is named by the usual wrong search it equals on every fact."""
 
     def check() -> str:
-        got = require_return(fn(model, prompt, answer), "return layer, unit")
-        drops = ablation_drops(model, prompt, answer)
-        layers, d_ff = drops.shape
-        if isinstance(got, int) or (isinstance(got, torch.Tensor) and got.numel() == 1):
-            raise Hint(
-                tr(
-                    "return a pair (layer, unit); a single index over both layers is "
-                    "divmod(index, d_ff) = (layer, unit), with d_ff = {d_ff}",
-                    d_ff=d_ff,
-                )
-            )
-        if not (isinstance(got, tuple | list) and len(got) == 2):
-            raise Hint(tr("return two ints: (layer, unit)"))
-        layer, unit = (int(v) for v in got)
-        if not (0 <= layer < layers and 0 <= unit < d_ff):
-            if 0 <= unit < layers and 0 <= layer < d_ff:
-                raise Hint(tr("layer and unit look swapped: return (layer, unit)"))
-            raise Hint(
-                tr(
-                    "(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}",
-                    layers=layers,
-                    d_ff=d_ff,
-                    got=got,
-                )
-            )
-        drop, best = drops[layer, unit].item(), drops.flatten().topk(top).values
-        if drop <= 0:
-            raise Hint(
-                tr(
-                    "zeroing your unit does not lower p(answer): its score has the wrong sign; "
-                    "take the largest gradient x activation (or the largest drop), not the smallest"
-                )
-            )
-        if drop < best[-1].item():
-            names = [f"layers.{i}.ffn.hook_hidden" for i in range(layers)]
-            with torch.no_grad():
-                _, cache = model.run_with_cache(prompt.reshape(1, -1), names_filter=names)
-            acts = torch.stack([cache[name][0, -1] for name in names])  # (layers, d_ff)
-            if (layer, unit) == divmod(int(acts.flatten().argmax()), d_ff):
-                raise Hint(
-                    tr(
-                        "that is the unit that fires most; firing is not mattering: weigh each "
-                        "activation by its effect on log p(answer) (gradient x activation), or "
-                        "zero each unit and measure"
-                    )
+        prompts, answers = corpus.prompts()
+        cases = [(prompts[f], int(answers[f])) for f in facts]
+        got = [require_return(fn(model, *case), "return layer, unit") for case in cases]
+        drops = [ablation_drops(model, *case) for case in cases]
+        units = [_as_unit(g, *d.shape) for g, d in zip(got, drops, strict=True)]
+        costs = [(d[unit].item(), d.max().item()) for unit, d in zip(units, drops, strict=True)]
+        wrong = [i for i, (drop, most) in enumerate(costs) if drop < most - 1e-12]
+        if wrong:
+            suspects = [_unit_suspects(model, corpus, fact) for fact in facts]
+            answer = torch.tensor(units, dtype=DTYPE)  # (facts, 2)
+            named = first_suspect(
+                answer, {hint: torch.stack([s[hint] for s in suspects]) for hint in suspects[0]},
+                atol=0.0,
+            )  # fmt: skip
+            drop, most = costs[wrong[0]]
+            if named is None and drop <= 0:
+                named = tr(
+                    "zeroing your unit does not lower p(answer): take the largest drop, not the "
+                    "smallest"
                 )
             raise Hint(
-                tr(
-                    "zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
-                    "it by at least {least:.3f}. Gradient x activation only estimates "
-                    "the effect to first order: zero each unit in turn and measure",
+                named
+                or tr(
+                    "for fact {fact}, zeroing your unit lowers p(answer) by {drop:.3f}; the "
+                    "costliest unit lowers it by {most:.3f}: zero each unit in turn and measure",
+                    fact=facts[wrong[0]],
                     drop=drop,
-                    top=top,
-                    least=best[-1].item(),
+                    most=most,
                 )
             )
+        (layer, unit), (drop, _) = units[0], costs[0]
         with torch.no_grad():
-            p = model(prompt.reshape(1, -1))[0, -1].softmax(-1)[answer].item()
+            p = model(cases[0][0].reshape(1, -1))[0, -1].softmax(-1)[cases[0][1]].item()
         return tr(
-            "zeroing L{layer} unit {unit} lowers p(answer) from {p:.2f} by {drop:.2f}, the "
-            "costliest single unit by {best:.2f}: one of the {top} costliest units for this fact.",
+            "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by "
+            "{drop:.2f}: the costliest single unit, on each of the {n} facts tried.",
             layer=layer,
             unit=unit,
+            fact=facts[0],
             p=p,
             drop=drop,
-            best=best[0].item(),
-            top=top,
+            n=len(facts),
         )
 
     return run_check(N_("the costliest single unit"), check)

@@ -29,7 +29,7 @@ QUESTIONS = (
                 N_("the fact's p falls by over half; unrelated facts lose less, but not nothing"),
                 N_(
                     "Right: the fact loses over half on average, unrelated facts less than half "
-                    "as much, and five random units almost nothing (within 2 %)."
+                    "as much, and five random firing units almost nothing (within 2 %)."
                 ),
                 correct=True,
             ),
@@ -43,9 +43,9 @@ QUESTIONS = (
             Choice(
                 N_("hardly anything changes: 5 units of 512 are too few"),
                 N_(
-                    "Five random units barely matter (within 2 %), but these five are the units "
-                    "whose erasure alone costs their fact most: together they take over half of "
-                    "p(answer) on average."
+                    "Five random units among those that fire barely matter (within 2 %), but these "
+                    "five are the units whose erasure alone costs their fact most: together they "
+                    "take over half of p(answer) on average."
                 ),
             ),
         ),
@@ -75,11 +75,12 @@ QUESTIONS = (
                 ),
             ),
             Choice(
-                N_("falls a little"),
+                N_("falls, for every fact"),
                 N_(
-                    "Right: p falls for every fact, and so do the log-odds, which have no "
-                    "ceiling; the ceiling of p is not the whole story. Where the fall comes "
-                    "from is tested next."
+                    "Right: p falls for every fact, by a fraction of a percent for some and "
+                    "nearly all of it for others, and so do the log-odds, which have no ceiling; "
+                    "the ceiling of p is not the whole story. Where the fall comes from is tested "
+                    "next."
                 ),
                 correct=True,
             ),

@@ -50,28 +50,6 @@ MESSAGES: dict[str, str] = {
     "(layer, unit) must lie in [0, {layers}) x [0, {d_ff}), got {got}": (
         "(layer, unit) 必须位于 [0, {layers}) × [0, {d_ff}) 之内，得到的却是 {got}"
     ),
-    "zeroing your unit does not lower p(answer): its score has the wrong sign; "
-    "take the largest gradient x activation (or the largest drop), not the smallest": (
-        "把你的单元置零并没有降低 p(答案)：它的得分符号反了；"
-        "应取梯度 × 激活最大（或降幅最大）的单元，而不是最小的"
-    ),
-    "that is the unit that fires most; firing is not mattering: weigh each "
-    "activation by its effect on log p(answer) (gradient x activation), or "
-    "zero each unit and measure": (
-        "这是激活最强的单元；激活强不等于影响大：应按每个激活对 log p(答案) 的影响加权"
-        "（梯度 × 激活），或者逐个把单元置零并测量"
-    ),
-    "zeroing your unit lowers p(answer) by {drop:.3f}; the top {top} units lower "
-    "it by at least {least:.3f}. Gradient x activation only estimates "
-    "the effect to first order: zero each unit in turn and measure": (
-        "把你的单元置零使 p(答案) 降低 {drop:.3f}；影响最大的 {top} 个单元至少使它降低 "
-        "{least:.3f}。梯度 × 激活只是一阶估计：请依次把每个单元置零并测量"
-    ),
-    "zeroing L{layer} unit {unit} lowers p(answer) from {p:.2f} by {drop:.2f}, the "
-    "costliest single unit by {best:.2f}: one of the {top} costliest units for this fact.": (
-        "把 L{layer} 的单元 {unit} 置零，p(答案) 从 {p:.2f} 降低了 {drop:.2f}；擦除代价最大的单个单元"
-        "使它降低 {best:.2f}。你的单元是这条事实擦除代价最大的 {top} 个单元之一。"
-    ),
     # course_lib.lessons.l05_ffn_memory.checks: the value projection
     "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
     "linear2.weight[:, i], since nn.Linear computes h @ weight.T": (
@@ -114,45 +92,20 @@ MESSAGES: dict[str, str] = {
     "far above the majority guess": "远高于多数类猜测",
     "every answer gets p above 0.95": "每个答案的 p 都高于 0.95",
     # section 2
-    "layer {layer}: shallow keys outnumber semantic ones": "第 {layer} 层：浅层键多于语义键",
-    "the upper layer has no more semantic keys than the lower one here": (
-        "这里上层的语义键并不比下层多"
-    ),
     # section 3
     "layer 1: the unit firing most promotes the answer, over twice the relation-matched control": (
         "第 1 层：激活最强的单元提升答案的次数，超过按关系匹配的对照的两倍"
     ),
-    "the capitals, whose answers no other entity shares, are hit least": (
-        "首都的答案不与其他实体共享，命中最少"
-    ),
     "layer 1: one of the 3 firing most does, for most facts, above the control": (
         "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案，高于对照"
     ),
-    "layer 0: not clearly above the control": "第 0 层：没有明显高于对照",
     # section 4
-    "the first fact's 10 strongest units: the 20-point sum is the exact score within 1 %": (
-        "第一条事实最强的 10 个单元：20 个点的求和就是精确分数，误差在 1% 以内"
-    ),
     "gradient x activation picks the same top unit for under half the facts": (
         "梯度 × 激活选出的首位单元与积分相同的事实不到一半"
     ),
-    "ReLU units at the prompts' last word switch on or off": (
-        "提示最后一个词处有 ReLU 单元切换了开关"
-    ),
-    "more than 10": "超过 10 个",
     "the slope's top 5 units change for several facts": "好几条事实按斜率排出的前 5 个单元变了",
-    "at least 3 of 48": "48 条中至少 3 条",
-    "the integral's top 5 stay the same for every fact": (
-        "按积分排出的前 5 个单元，每条事实都保持不变"
-    ),
     "layer 0's units raise the answer's logit straight through the final LayerNorm and E": (
         "第 0 层的单元经由最终的 LayerNorm 和 E 直接提高答案的 logit"
-    ),
-    "most of layer 0's effect on the answer goes through layer 1": (
-        "第 0 层对答案的作用大部分经过第 1 层"
-    ),
-    "on average, layer 1's units act almost only directly": (
-        "平均而言，第 1 层的单元几乎只通过直接路径起作用"
     ),
     "erasing a fact's top 5 units lowers its p(answer)": (
         "擦除一条事实的前 5 个单元会降低它的 p(答案)"
@@ -164,13 +117,11 @@ MESSAGES: dict[str, str] = {
     "the fact is hit harder than unrelated facts, for nearly every fact": (
         "几乎每条事实自身受到的影响都比无关事实大"
     ),
-    "random units barely matter": "随机单元几乎没有影响",
     "the fact's 5 most active units instead: mean {mean:.0%}": "改为这条事实激活最强的 5 个单元：平均 {mean:.0%}",
     "units chosen by attribution matter more than the most active ones": (
         "按归因挑出的单元比激活最强的单元更重要"
     ),
     "{a:.0%} against {b:.0%}": "{a:.0%}，对比 {b:.0%}",
-    "mean change within 2 %": "平均变化在 2% 以内",
     "the spread is wide: from under a fifth to nearly all": ("差异很大：从不到五分之一到几乎全部"),
     "doubling the same units does not raise p(answer) on average": (
         "把同样的单元加倍，平均而言并不会提高 p(答案)"
@@ -218,7 +169,6 @@ MESSAGES: dict[str, str] = {
     "in every seed the widest FFN fires less than the narrowest, in both layers": (
         "每个种子中，最宽的 FFN 在两层的激活比例都低于最窄的"
     ),
-    "the seeds' mean falls at most doublings of d_ff": "d_ff 每翻一倍，种子平均值大多会下降",
     "training sparsifies d_ff 512 in every seed and layer": (
         "训练让 d_ff 512 在每个种子、每一层都变得更稀疏"
     ),
@@ -235,11 +185,6 @@ MESSAGES: dict[str, str] = {
     # section 3: Geva et al.'s agreement rate
     "in both layers about a third of the units agree": "两层中都约有三分之一的单元一致",
     "between 25 and 40 %": "在 25% 到 40% 之间",
-    "far more than by chance": "远多于随机水平",
-    "over 5 times chance": "超过随机水平的 5 倍",
-    "the rate does not rise from the lower layer to the upper one, unlike Geva et al.'s": (
-        "与 Geva 等人的结果不同，一致率没有从低层到高层上升"
-    ),
     # course_lib.lessons.l05_ffn_memory.experiments.scoreboard: section 8
     "study": "研究",
     "measure": "测量",
@@ -264,37 +209,19 @@ MESSAGES: dict[str, str] = {
     ),
     "where a fact's top units sit": "一条事实归因最高的单元所在的层",
     "mostly the top layers": "大多在最上面几层",
-    "{share:.0f} % in layer 0 of 2 (top 5, not refined)": "{share:.0f}% 在 2 层中的第 0 层（前 5 个，未经筛选）",
     "doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": (
         "只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）"
     ),
-    "Dai et al.: a fact's top units sit in the bottom layer here, the paper's in the top layers": (
-        "Dai 等人：这里一条事实归因最高的单元位于最底层，论文中的位于最上面几层"
-    ),
     "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
     "≈{n:.0f}, after refining over paraphrases": "≈{n:.0f}，经同义句筛选之后",
-    "{n:.0f}, one prompt, not refined": "{n:.0f}，只用一个提示，未经筛选",
-    "Dai et al.: not comparable; before any refining a fact has more such units here": (
-        "Dai 等人：两者不可比；未经筛选时，这里每条事实的此类单元更多"
-    ),
     "not comparable": "不可比",
     "yes": "是",
     "no": "否",
-    "value's top token = top trigger's next word, lower / upper layer": (
-        "值的首选词 = 首个触发样例的下一个词，低层 / 高层"
-    ),
-    "Geva et al.: far above chance here, but not rising with depth": (
-        "Geva 等人：这里远高于随机水平，但不随深度上升"
-    ),
     "semantic keys, lower / upper layer": "语义键的个数，低层 / 高层",
     "more in upper layers": "高层更多",
-    "Geva et al.: the upper layer holds no more semantic keys here": (
-        "Geva 等人：这里高层的语义键并不更多"
-    ),
     "Dai et al.: erasing lowers p(answer), as in the paper": (
         "Dai 等人：擦除会降低 p(答案)，与论文一致"
     ),
-    "both layers over 5 times chance (section 3)": "两层都超过随机水平的 5 倍（第 3 节）",
     "unrelated facts lose less (section 4)": "无关事实损失更少（第 4 节）",
     "units active per token, trained (level)": "训练后每个 token 激活的单元比例（水平）",
     "Li et al.: the toy's FFN stays near half active, many times the paper's level": (
@@ -305,28 +232,18 @@ MESSAGES: dict[str, str] = {
     ),
     "in both layers (section 5)": "两层都如此（第 5 节）",
     "Li et al.: training makes the FFN sparser here too": "Li 等人：这里训练也让 FFN 更稀疏",
-    "units active per token, narrowest FFN -> widest (direction)": (
-        "每个 token 激活的单元比例，最窄的 FFN -> 最宽的（方向）"
-    ),
     "in every seed (section 5)": "每个种子都如此（第 5 节）",
-    "fewer in larger models": "模型越大越少",
     "Li et al.: a wider FFN is sparser here too, in every seed": (
         "Li 等人：这里也是 FFN 越宽越稀疏，每个种子都如此"
     ),
     "{n} of {total} right": "答对 {n}/{total}",
     "that guess: {guessed} of 48": "该猜测只答对 {guessed}/48",
-    "{upper} against {lower}": "{upper} 对比 {lower}",
     "unit {unit} above is a relation key": "上面的单元 {unit} 是关系键",
-    "{token} against {semantic}": "{token} 对比 {semantic}",
     "{r.hits} of 48, control {r.control:.1f}": "{r.hits}/48，对照 {r.control:.1f}",
-    "{raised} of 48 facts, direct path positive": "{raised}/48 条事实的直接路径为正",
-    "{n} of 48 facts, more through layer 1 than direct": "{n}/48 条事实经过第 1 层的部分大于直接部分",
     "{hit} of 48": "{hit}/48",
     "{half} of 48 facts lose more than half": "{half}/48 条事实损失过半",
     "it rises for {rose} of 48 facts": "{rose}/48 条事实的概率上升",
     "{fell} of 48 facts, lower": "{fell}/48 条事实下降",
-    "layer 0: {layer_0} of 4, layer 1: {layer_1} of 4": "第 0 层：{layer_0}/4，第 1 层：{layer_1}/4",
-    "denser in {n} of {total} (seed, layer) pairs": "种子与层的 {total} 种组合中有 {n} 种更稠密",
     "{kept} of 48": "{kept}/48",
     "above 30%": "高于 30%",
     "below 1e-12": "低于 1e-12",
@@ -336,24 +253,16 @@ MESSAGES: dict[str, str] = {
     "distinct prefixes: {n}  activations: {shape}": "不同的前缀：{n} 个  激活：{shape}",
     'layer 1, unit {unit}: fires most on "{prompt}"': "第 1 层，单元 {unit}：在“{prompt}”上激活最强",
     "its top 5 trigger prefixes:": "激活它最强的 5 个前缀：",
-    "layer {layer}: {token} token, {relation} relation, {entity} entity, {mixed} mixed": "第 {layer} 层：token 键 {token} 个，关系键 {relation} 个，实体键 {entity} 个，混合 {mixed} 个",
     "layer 1, unit {unit}: its top 5 trigger prefixes": "第 1 层，单元 {unit}：激活它最强的 5 个前缀",
     "layer 1, unit {unit} (relation key) promotes: {words}": "第 1 层，单元 {unit}（关系键）提升的词：{words}",
     "layer 1, unit {unit} (token key) promotes: {words}": "第 1 层，单元 {unit}（token 键）提升的词：{words}",
     "layer {layer}, top {firing} firing unit(s): {r.hits} of {r.facts} facts (chance {r.chance:.1f}, control {r.control:.1f})": "第 {layer} 层，激活最强的前 {firing} 个单元：{r.hits}/{r.facts} 条事实（随机水平 {r.chance:.1f}，对照 {r.control:.1f}）",
-    "layer 1, hits per relation: capital {capital[0]} of {capital[1]}, colour {colour[0]} of {colour[1]}, animal {animal[0]} of {animal[1]}, food {food[0]} of {food[1]}": "第 1 层，各关系的命中：首都 {capital[0]}/{capital[1]}，颜色 {colour[0]}/{colour[1]}，动物 {animal[0]}/{animal[1]}，食物 {food[0]}/{food[1]}",
-    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}）",
-    "layer {layer}: direct {direct:+.1f}, later layers and LayerNorm {later:+.1f}": "第 {layer} 层：直接 {direct:+.1f}，经由后面的层和 LayerNorm {later:+.1f}",
-    "own fact:        mean {mean:.0%}, spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}，离散度（标准差）{std:.0%}",
-    "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
-    "doubling, mean change of p(answer): {change:+.1%}": "加倍后 p(答案) 的平均变化：{change:+.1%}",
     "the facts' top 5 units: {share:.0%} in layer 0": "各条事实归因最高的 5 个单元：{share:.0%} 位于第 0 层",
     "doubling only the layer-{layer} ones ({n} facts have some): {run:+.1f}, scale held {held:+.1f}": "只加倍位于第 {layer} 层的那些（{n} 条事实有这样的单元）：{run:+.1f}，固定尺度时 {held:+.1f}",
     "all 5: as run {as_run:+.1f}, scale held {scale_held:+.1f}, layer 1 blind {later_layers_blind:+.1f}, both held {both_held:+.1f}": "全部 5 个：照常运行 {as_run:+.1f}，固定尺度 {scale_held:+.1f}，第 1 层看不见 {later_layers_blind:+.1f}，两者都固定 {both_held:+.1f}",
     "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "对数几率的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
     "layer {layer}: {trained:.2f} of the units fire per token trained, {untrained:.2f} at initialisation (of {d_ff})": "第 {layer} 层：训练后每个 token 激活 {trained:.2f} 的单元，初始化时为 {untrained:.2f}（共 {d_ff} 个）",
     "{steps} steps per run, {seeds} seeds per width": "每次运行 {steps} 步，每个宽度 {seeds} 个种子",
-    "d_ff {d_ff:3d}: trained {now[0]:.2f} / {now[1]:.2f}, at initialisation {init[0]:.2f} / {init[1]:.2f}; facts right in the worst seed: {worst} of {facts}": "d_ff {d_ff:3d}：训练后 {now[0]:.2f} / {now[1]:.2f}，初始化时 {init[0]:.2f} / {init[1]:.2f}；最差的种子答对 {worst}/{facts} 条事实",
     # the scoreboard's studies
     "Geva et al. 2021": "Geva 等人 2021",
     "Dai et al. 2022": "Dai 等人 2022",
@@ -363,18 +272,18 @@ MESSAGES: dict[str, str] = {
     "the fact's p falls to almost 0; unrelated facts keep theirs": "这条事实的 p 几乎降到 0；无关事实保持不变",
     "Five units do not hold a whole fact here: the fact loses over half of its p on average, from under a fifth to nearly all, and unrelated facts lose some too, less than half as much.": "这里 5 个单元承载不了一整条事实：这条事实平均损失一半以上的 p，从不到五分之一到几乎全部不等；无关事实也有损失，但不到它的一半。",
     "the fact's p falls by over half; unrelated facts lose less, but not nothing": "这条事实的 p 下降一半以上；无关事实损失较少，但不是没有",
-    "Right: the fact loses over half on average, unrelated facts less than half as much, and five random units almost nothing (within 2 %).": "对：这条事实平均损失一半以上，无关事实的损失不到它的一半，而随机的 5 个单元几乎毫无影响（在 2% 以内）。",
+    "Right: the fact loses over half on average, unrelated facts less than half as much, and five random firing units almost nothing (within 2 %).": "对：这条事实平均损失一半以上，无关事实的损失不到它的一半，而随机挑选的 5 个激活单元几乎毫无影响（在 2% 以内）。",
     "the fact and the unrelated facts lose about the same": "这条事实和无关事实损失差不多",
     "The units chosen by a fact's attribution serve it more than other facts: the fact is hit harder than the unrelated facts, for nearly every fact.": "按一条事实的归因挑出的单元，为它服务多于为其他事实服务：几乎每条事实自身受到的影响都比无关事实大。",
     "hardly anything changes: 5 units of 512 are too few": "几乎没有变化：512 个单元中的 5 个太少了",
-    "Five random units barely matter (within 2 %), but these five are the units whose erasure alone costs their fact most: together they take over half of p(answer) on average.": "随机的 5 个单元几乎没有影响（在 2% 以内），但这 5 个是单独擦除时让这条事实损失最大的单元：合在一起，它们平均拿走一半以上的 p(答案)。",
+    "Five random units among those that fire barely matter (within 2 %), but these five are the units whose erasure alone costs their fact most: together they take over half of p(answer) on average.": "从激活的单元中随机挑 5 个，几乎没有影响（在 2% 以内）；但这 5 个是单独擦除时让这条事实损失最大的单元：合在一起，它们平均拿走一半以上的 p(答案)。",
     "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(答案) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(答案) 平均会……",
     "rises, as in the paper": "像论文中那样上升",
     "There is little room: a p above 0.95 can rise by 5 % at most. And it does not rise here: p falls for every fact, and so do the log-odds, which have no ceiling.": "上升的空间很小：高于 0.95 的概率最多只能再升 5%。而这里它并没有上升：每条事实的 p 都下降了，没有上限的对数几率也下降了。",
     "does not change": "不变",
     "It changes: the answer's log-odds fall for all 48 facts when their 5 units are doubled.": "它会变：把 5 个单元加倍后，全部 48 条事实答案的对数几率都下降了。",
-    "falls a little": "略有下降",
-    "Right: p falls for every fact, and so do the log-odds, which have no ceiling; the ceiling of p is not the whole story. Where the fall comes from is tested next.": "对：每条事实的 p 都下降了，没有上限的对数几率也下降了；所以 p 的上限并不能解释全部。下降从哪里来，接下来就检验。",
+    "falls, for every fact": "下降，每条事实都如此",
+    "Right: p falls for every fact, by a fraction of a percent for some and nearly all of it for others, and so do the log-odds, which have no ceiling; the ceiling of p is not the whole story. Where the fall comes from is tested next.": "对：每条事实的 p 都下降了，有的只降不到百分之一，有的几乎降光；没有上限的对数几率也下降了，所以 p 的上限并不能解释全部。下降从哪里来，接下来就检验。",
     # section 9: locate a fact, then rewrite it (course_lib.lessons.l06_locating_and_editing.experiments.editing)
     "p(answer): clean {clean:.2f}, subject corrupted {corrupted:.2f}": (
         "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
@@ -442,4 +351,89 @@ MESSAGES: dict[str, str] = {
     "edited prompt": "编辑所用的提示",
     "other phrasing": "同义句",
     "other phrasing: “{paraphrase}”": "同义句：“{paraphrase}”",
+    # lesson 5, reworked (issue 57, the reviews)
+    "your search zeroes the unit at every word of the prompt; the task zeroes it at the last word only, h[:, -1, unit]": "你的搜索在提示的每个词处都把单元置零；题目只在最后一个词处置零，即 h[:, -1, unit]",
+    "that unit lowers the answer's logit most; the task asks for p(answer), which the softmax also moves through the other words' logits: compare p": "这个单元让答案的 logit 降得最多；题目问的是 p(答案)，而 softmax 还会通过其他词的 logit 改变它：请比较 p",
+    "that is the unit that fires most; firing is not mattering: zero each unit and measure": "这是激活最强的单元；激活强不等于影响大：请逐个把单元置零并测量",
+    "that is the largest gradient x activation, a first-order estimate at the trained point: zero each unit in turn and measure": "这是梯度 × 激活最大的单元，只是在训练点上的一阶估计：请依次把每个单元置零并测量",
+    "zeroing your unit does not lower p(answer): take the largest drop, not the smallest": "把你的单元置零并没有降低 p(答案)：应取降幅最大的，而不是最小的",
+    "for fact {fact}, zeroing your unit lowers p(answer) by {drop:.3f}; the costliest unit lowers it by {most:.3f}: zero each unit in turn and measure": "对事实 {fact}，把你的单元置零使 p(答案) 降低 {drop:.3f}；擦除代价最大的单元使它降低 {most:.3f}：请依次把每个单元置零并测量",
+    "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by {drop:.2f}: the costliest single unit, on each of the {n} facts tried.": "把 L{layer} 的单元 {unit} 置零，事实 {fact} 的 p(答案) 从 {p:.2f} 降低了 {drop:.2f}。在试过的 {n} 条事实上，你找到的都是擦除代价最大的单个单元。",
+    "could not tell": "无法判断",
+    "value's top token = top trigger's next word, lower / upper layer (level)": "值的首选词 = 首个触发样例的下一个词，低层 / 高层（水平）",
+    "{low:.0f} % / {high:.1f} % (about {words}k words)": "{low:.0f}% / {high:.1f}%（约 {words}k 个词）",
+    "{low:.0f} % / {high:.0f} % ({words} words)": "{low:.0f}% / {high:.0f}%（{words} 个词）",
+    "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)": "分别是打乱配对的 {a:.1f} 倍和 {b:.1f} 倍（第 3 节）",
+    "Geva et al.: agreement levels not comparable; the vocabularies differ 3,000-fold": "Geva 等人：一致率的水平不可比；两边的词表大小相差三千多倍",
+    "agreement, lower -> upper layer (direction)": "一致率，低层 → 高层（方向）",
+    "rises": "上升",
+    "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}": "{rise:+.1f} 个百分点，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
+    "Geva et al.: whether agreement rises with depth, the toy could not tell": "Geva 等人：一致率是否随深度上升，玩具模型无法判断",
+    "{lower} / {upper} (the lesson's own rule)": "{lower} / {upper}（本课自己的规则）",
+    "untrained, the upper layer has more in {n} of {draws} draws (section 2)": "未训练时，{draws} 次抽取中有 {n} 次高层更多（第 2 节）",
+    "Geva et al.: semantic keys by layer not comparable; the lesson's own rule, and random weights order them either way": "Geva 等人：各层语义键的个数不可比；规则是本课自己的，随机权重下哪层多都有可能",
+    "erase them: change of p of unrelated facts (level)": "擦除它们：无关事实的 p 的变化（水平）",
+    "measured by their code, not quoted here": "他们的代码测了，这里未引用",
+    "Dai et al.: unrelated facts not compared; here they lose about a quarter": "Dai 等人：无关事实未作比较；这里它们约损失四分之一",
+    "{share:.0f} % in layer 0 of 2 (top 5 of one prompt)": "{share:.0f}% 在 2 层中的第 0 层（一个提示上的前 5 个）",
+    "Dai et al.: where the top units sit not comparable; here most sit in layer 0": "Dai 等人：归因最高的单元所在的层不可比；这里大多位于第 0 层",
+    "{a:.0f} (paper's equation) or {b:.0f} (their code's path), one prompt": "{a:.0f}（论文的公式）或 {b:.0f}（他们代码的路径），一个提示",
+    "Dai et al.: counts not comparable; here the count depends on the path integrated": "Dai 等人：个数不可比；这里的个数取决于积分所沿的路径",
+    "units active per token, smaller model -> larger (direction)": "每个 token 激活的单元比例，小模型 → 大模型（方向）",
+    "fewer in larger models, deeper and wider": "模型越大越少（更深也更宽）",
+    "lower in {n} of {pairs} (seed, layer) pairs, d_ff {narrow} -> {wide} (width alone)": (
+        "种子与层的 {pairs} 种组合中有 {n} 种更低，d_ff {narrow} → {wide}（只改宽度）"
+    ),
+    "every relation is hit more often than its own control": "每种关系的命中都多于它自己的对照",
+    "the capitals, whose answers no other entity shares, have the lowest control": "首都的答案不与其他实体共享，它的对照最低",
+    "layer 0: could not tell from its control": "第 0 层：无法与对照区分",
+    "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}": "{r.hits}/48，对照 {r.control:.1f}；在 5% 水平上检验需要 {n} 条",
+    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}，打乱配对 {null:.1%}）",
+    "several times the shuffled pairing": "是打乱配对的好几倍",
+    "over 4 times": "超过 4 倍",
+    "whether the rate rises from the lower layer to the upper one, this test could not tell": "一致率是否从低层到高层上升，这个检验无法判断",
+    "{rise:+.1%}, 95 % interval {lo:+.1%} to {hi:+.1%}": "{rise:+.1%}，95% 区间 {lo:+.1%} 到 {hi:+.1%}",
+    "layer 0: {total:.1f} = direct {d:.1f} + through layer 1 {l[0]:.1f} / {l[1]:.1f} + rescaling {r[0]:.1f} / {r[1]:.1f}": "第 0 层：{total:.1f} = 直接 {d:.1f} + 经由第 1 层 {l[0]:.1f} / {l[1]:.1f} + 重新缩放 {r[0]:.1f} / {r[1]:.1f}",
+    "layer 1: {total:.1f} = direct {d:.1f} + rescaling {r:+.1f} (per fact {lo:+.1f} to {hi:+.1f})": "第 1 层：{total:.1f} = 直接 {d:.1f} + 重新缩放 {r:+.1f}（逐条事实从 {lo:+.1f} 到 {hi:+.1f}）",
+    "{n} of 48 facts, direct path positive": "{n}/48 条事实的直接路径为正",
+    "most of layer 0's effect goes through later paths, most of all the rescaling": "第 0 层的作用大多走后面的路径，其中重新缩放最大",
+    "in either order": "两种顺序都如此",
+    "through layer 1 goes no more than the direct part, on average": "平均而言，经由第 1 层的部分不超过直接部分",
+    "more for {a} / {b} of 48 facts": "48 条中有 {a} / {b} 条更多",
+    "zeroing layer 0's units enlarges the stream the final LayerNorm divides by, for every fact": "对每条事实，把第 0 层的单元置零都会让最终 LayerNorm 所除的尺度变大",
+    "{r:.1f} times on average": "平均变为原来的 {r:.1f} 倍",
+    "layer 1's units act almost only directly on average, not fact by fact": "平均而言第 1 层的单元几乎只走直接路径，逐条事实看则不然",
+    "the rescaling beyond 1 logit for {n} of 48 facts": "48 条中有 {n} 条的重新缩放超过 1 个 logit",
+    "the first fact's 10 strongest units: the midpoint 20-point sum is the exact score within 1 %": "第一条事实最强的 10 个单元：取中点的 20 点求和与精确分数相差不到 1%",
+    "the left-point sum within {left:.0%}": "取左端点的求和相差 {left:.0%} 以内",
+    "the authors' code's path ranks the units otherwise": "作者代码的路径给单元排出的顺序不同",
+    "{shared:.1f} of a fact's top 5 shared on average, the same top unit for {n} of 48": "平均每条事实的前 5 个中有 {shared:.1f} 个相同，48 条中有 {n} 条的首位单元相同",
+    "training leaves ReLU units a hair from switching": "训练使一些 ReLU 单元离切换只差一点点",
+    "{a} within 1e-7 of zero at the last word, {b} at initialisation": "最后一个词处有 {a} 个输入离零不到 1e-7，初始化时有 {b} 个",
+    "the nudge switches some of them at the prompts' last word": "这次微扰让提示最后一个词处的一些单元切换了开关",
+    "{n} units": "{n} 个单元",
+    "the integral's top 5 stay the same for every fact, as continuity requires": "按积分排出的前 5 个单元，每条事实都不变，这正是连续性所要求的",
+    "the nudge moves a score by {shift:.0e}, the closest 5th and 6th differ by {tie:.0e}": "微扰让分数最多移动 {shift:.0e}，而最接近的第 5、第 6 名相差 {tie:.0e}",
+    "own fact: mean {mean:.0%} (Dai et al.'s average {dai:.0%}), spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}（按 Dai 等人的平均法为 {dai:.0%}），离散度（标准差）{std:.0%}",
+    "unrelated facts: mean {mean:.0%}; random units: {lo:.1%} to {hi:.1%} over 10 draws": "无关事实：平均 {mean:.0%}；随机单元：10 次抽取中为 {lo:.1%} 到 {hi:.1%}",
+    "random firing units barely matter": "随机挑选的激活单元几乎没有影响",
+    "within 2 % in every draw": "每次抽取都在 2% 以内",
+    "doubling, change of p(answer): mean {mean:+.1%}, from {lo:+.1%} to {hi:+.1%}": "加倍后 p(答案) 的变化：平均 {mean:+.1%}，从 {lo:+.1%} 到 {hi:+.1%}",
+    "d_ff {d_ff:3d}: at initialisation {init[0]:.2f} / {init[1]:.2f}": "d_ff {d_ff:3d}：初始化时 {init[0]:.2f} / {init[1]:.2f}",
+    "d_ff 32 to 128 miss several facts in some seed": "d_ff 32 到 128 都有种子漏掉好几条事实",
+    "at least 3 of 48": "48 条中至少漏掉 3 条",
+    "by more than 2 points either way": "升高和降低都超过 2 个百分点",
+    "where both learn every fact, d_ff 512 ends below d_ff 256 in most pairs": "在两者都学会全部事实的地方，多数组合中 d_ff 512 最后低于 d_ff 256",
+    "{n} of {pairs}": "{n}/{pairs}",
+    "layer {layer}: {c[0]} token, {c[1]} semantic, {c[2]} mixed; in 10 untrained draws {lo[0]}–{hi[0]}, {lo[1]}–{hi[1]}, {lo[2]}–{hi[2]}": "第 {layer} 层：token 键 {c[0]} 个，语义键 {c[1]} 个，混合 {c[2]} 个；10 次未训练的抽取中分别为 {lo[0]}–{hi[0]}、{lo[1]}–{hi[1]}、{lo[2]}–{hi[2]}",
+    "random weights give mostly token keys too, in both layers": "两层中，随机权重下的键也大多是 token 键",
+    "at least {n} of 256 in every draw": "每次抽取都至少有 {n}/256 个",
+    "training leaves fewer token keys and more mixed ones than any draw, in both layers": "两层中，训练后的 token 键都比任何一次抽取少，混合键都比任何一次抽取多",
+    "layer 0 ends with more semantic keys than any draw": "第 0 层最后的语义键比任何一次抽取都多",
+    "{n} against at most {m}": "{n} 个，抽取中最多 {m} 个",
+    "layer 1 does not: random weights give as many": "第 1 层不然：随机权重给出的一样多",
+    "{n} against {lo} to {hi}": "{n} 个，抽取中为 {lo} 到 {hi} 个",
+    "layer 1, hits (control) per relation: capital {h[capital][0]} ({c[capital]:.1f}), colour {h[colour][0]} ({c[colour]:.1f}), animal {h[animal][0]} ({c[animal]:.1f}), food {h[food][0]} ({c[food]:.1f}), of 12 each": "第 1 层，各关系的命中（对照）：首都 {h[capital][0]}（{c[capital]:.1f}），颜色 {h[colour][0]}（{c[colour]:.1f}），动物 {h[animal][0]}（{c[animal]:.1f}），食物 {h[food][0]}（{c[food]:.1f}），每种关系各 12 条",
+    "fitted over every width, each seed's fraction falls as d_ff doubles": "在所有宽度上拟合一条直线，每个种子的激活比例都随 d_ff 翻倍而下降",
+    "{n} of {total} (seed, layer) slopes below 0": "种子与层组合的 {total} 条斜率中有 {n} 条小于 0",
 }

@@ -18,13 +18,12 @@ from course_lib.core.experiments.memory import (
 )
 from course_lib.lessons.l05_ffn_memory.experiments.doubling import (
     PATHS,
-    _held_scale_logits,
-    _norm_scale,
     doubling_paths,
     scale_ratio,
     scaled_log_odds,
     top_unit_layers,
 )
+from course_lib.lessons.l05_ffn_memory.experiments.paths import held_scale_logits, norm_scale
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +52,8 @@ def test_the_held_scale_is_the_layer_norms_own_on_the_unedited_stream(lesson_mod
     model = lesson_model[0]
     stream = torch.randn(7, model.d_model, generator=torch.Generator().manual_seed(0)).double()
     with torch.no_grad():
-        held = _held_scale_logits(model, stream, _norm_scale(model, stream))
-        doubled = _held_scale_logits(model, 2 * stream, _norm_scale(model, stream))
+        held = held_scale_logits(model, stream, norm_scale(model, stream))
+        doubled = held_scale_logits(model, 2 * stream, norm_scale(model, stream))
         torch.testing.assert_close(held, model.logits(stream), atol=1e-12, rtol=0)
         # held, the scale no longer absorbs a larger stream: all but the bias's part doubles
         shift = model.norm.bias @ model.unembedding.T  # (vocab,)

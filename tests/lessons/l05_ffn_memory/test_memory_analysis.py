@@ -1,32 +1,44 @@
 """Lesson 5's readings beyond ``experiments.memory``: prefix activations equal the model's own,
-the key-pattern rule sorts hand-made triggers as it says, the promotion count matches a direct
-count, random units are a weak control, and an edit's distribution is the model's."""
+the key-pattern rule sorts hand-made triggers as it says and finds mostly token keys in random
+weights too, the promotion count matches a direct count, random firing units are a weak control,
+the agreement rate's shuffled pairing and interval are what they say, a binomial power count, Dai
+et al.'s average, the units near a kink, and an edit's distribution is the model's."""
 
 from __future__ import annotations
 
 import copy
+import math
 
 import numpy as np
 import pytest
 import torch
 
 from course_lib.core.experiments.memory import (
+    SETTINGS,
     attributions,
+    build_model,
     knowledge_neuron_effects,
     scale_units,
     stored_model,
     unit_promotes,
     unit_triggers,
 )
-from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import (
+from course_lib.lessons.l05_ffn_memory.experiments.keys import (
     PATTERNS,
-    active_unit_effects,
     classify_units,
-    firing_units_promote_answers,
-    next_token_probabilities,
+    pattern_counts,
     pattern_of,
     prefix_activations,
+    untrained_pattern_counts,
+)
+from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import (
+    active_unit_effects,
+    firing_units_promote_answers,
+    hits_needed,
+    near_kinks,
+    next_token_probabilities,
     random_unit_effects,
+    relation_average,
     top_units,
 )
 
@@ -105,9 +117,20 @@ def test_the_promotion_count_is_a_direct_count():
     assert result.hits > 3 * result.chance  # shipped: 28 of 48 against 5.8
 
 
-def test_random_units_matter_far_less_than_a_facts_top_units():
+def test_random_units_are_drawn_among_those_that_fire_and_matter_far_less_than_a_facts_top_units():
     model, corpus = stored_model()
     control = random_unit_effects(model, corpus, count=5, seed=0)
+    prompts, _ = corpus.prompts()
+    with torch.no_grad():
+        active = model.ffn_hidden(prompts)[:, :, -1].permute(1, 0, 2).flatten(1)  # (facts, 512)
+    rng = np.random.default_rng(0)  # the same draw, by hand: each fact's units among its firing
+    chosen = [rng.choice(np.flatnonzero(row.numpy() > 0), 5, replace=False) for row in active]
+    assert all(bool((active[i, c] > 0).all()) for i, c in enumerate(chosen))
+    units = [divmod(int(u), model.d_ff) for u in chosen[3]]
+    with torch.no_grad():
+        p = model(prompts[3:4])[0, -1].softmax(-1)[corpus.prompts()[1][3]]
+        q = model(prompts[3:4], scale_units(units, 0.0))[0, -1].softmax(-1)[corpus.prompts()[1][3]]
+    assert control[3] == pytest.approx(float(q / p - 1), abs=1e-9)
     erased = knowledge_neuron_effects(model, corpus, top=5, factor=0.0)
     assert control.shape == (48,)
     assert abs(control.mean()) < 0.02 < abs(erased.own.mean())
@@ -136,43 +159,6 @@ def test_top_units_are_the_highest_scores_and_the_edit_distribution_is_the_model
     np.testing.assert_allclose(same[1], same[0], atol=1e-12)
 
 
-def test_layer_contributions_split_each_layers_effect_on_the_answers_logit():
-    from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import layer_contributions
-
-    model, corpus = stored_model()
-    parts = layer_contributions(model, corpus)
-    assert parts.direct.shape == parts.total.shape == (48, 2)
-    # total: the logit's drop when every unit of the layer is zeroed at the last word, fact 7
-    prompts, answers = corpus.prompts()
-    everything = [(0, u) for u in range(model.d_ff)]
-    with torch.no_grad():
-        clean = model(prompts[7:8])[0, -1, answers[7]]
-        zeroed = model(prompts[7:8], scale_units(everything, 0.0))[0, -1, answers[7]]
-    assert abs((clean - zeroed).item() - parts.total[7, 0]) < 1e-9
-    # direct: the layer's values removed from the stream with the LayerNorm's scale frozen, by hand
-    hidden = {}
-
-    def keep(index, h):
-        hidden[index] = h
-        return h
-
-    with torch.no_grad():
-        stream = model.residual_stream(prompts[7:8], keep)[0, -1]
-        values = hidden[0][0, -1] @ model.layers[0].ffn.linear2.weight.T
-        sigma = torch.sqrt(stream.var(unbiased=False) + model.norm.eps)
-
-        def frozen(x):
-            return model.norm.weight * (x - x.mean()) / sigma + model.norm.bias
-
-        by_hand = (frozen(stream) - frozen(stream - values)) @ model.unembedding[answers[7]]
-    assert abs(by_hand.item() - parts.direct[7, 0]) < 1e-9
-    # the last layer has no later layer: what it does not do directly is the LayerNorm's
-    # rescaling, which moves one fact's total either way and nearly cancels on average
-    rest = parts.total[:, 1] - parts.direct[:, 1]
-    assert abs(rest.mean()) < 0.1 * parts.direct[:, 1].mean()
-    assert np.abs(rest).max() > 0.1  # per fact it does move: the rescaling is real
-
-
 def test_the_relation_matched_control_counts_hits_of_other_entities_units_on_this_answer():
     model, corpus = stored_model()
     result = firing_units_promote_answers(model, corpus, layer=1, firing=1, top_tokens=10)
@@ -190,6 +176,14 @@ def test_the_relation_matched_control_counts_hits_of_other_entities_units_on_thi
     assert result.control > 1.5 * result.chance
     assert sum(h for h, _ in result.by_relation.values()) == result.hits
     assert {n for _, n in result.by_relation.values()} == {12}
+    assert sum(result.control_by_relation.values()) == pytest.approx(result.control, abs=1e-12)
+    capital = [i for i, f in enumerate(facts) if f.relation == "capital"]
+    expected_capital = sum(
+        np.mean([facts[i].answer in promoted[j] for j, f in enumerate(facts)
+                 if f.relation == "capital" and f.entity != facts[i].entity])
+        for i in capital
+    )  # fmt: skip
+    assert result.control_by_relation["capital"] == pytest.approx(expected_capital, abs=1e-12)
 
 
 def test_value_agreement_is_a_direct_count_over_every_unit():
@@ -255,3 +249,71 @@ def test_the_activation_baseline_zeroes_each_facts_most_active_units_only():
     assert erased.own.mean() < changes.mean() < 0  # shipped: -62 % against -40 %
     unchanged = active_unit_effects(model, corpus, count=5, factor=1.0)
     assert np.abs(unchanged).max() < 1e-12
+
+
+def test_the_key_counts_group_the_rule_and_random_weights_give_mostly_token_keys():
+    patterns = np.array([["token", "relation", "entity", "mixed", "token"]])
+    assert pattern_counts(patterns).tolist() == [[2, 2, 1]]  # token, semantic, mixed
+    model, corpus = stored_model()
+    draws = untrained_pattern_counts(SETTINGS, corpus, seeds=(0, 1))
+    assert draws.shape == (2, 2, 3) and (draws.sum(-1) == model.d_ff).all()
+    assert (draws[..., 0] > 2 * draws[..., 1]).all()  # mostly token keys, untrained too
+    assert not np.array_equal(draws[0], draws[1])  # each draw its own weights
+    untrained = build_model(SETTINGS, len(corpus.vocabulary))  # seed 0: the model's own start
+    expected = pattern_counts(classify_units(untrained, corpus))
+    assert np.array_equal(draws[0], expected)
+    trained = pattern_counts(classify_units(model, corpus))
+    assert not np.array_equal(trained, expected)
+
+
+def test_hits_needed_is_the_smallest_count_a_binomial_test_calls_above_its_control():
+    for control, facts in ((3.36, 48), (12.0, 48), (0.5, 10)):
+        k = hits_needed(control, facts)
+        rate = control / facts
+
+        def tail(k, facts=facts, rate=rate):
+            return sum(math.comb(facts, j) * rate**j * (1 - rate) ** (facts - j)
+                       for j in range(k, facts + 1))  # fmt: skip
+
+        assert tail(k) <= 0.05 < tail(k - 1)
+    assert hits_needed(3.36, 48) == 7
+
+
+def test_relation_average_is_dai_et_als_mean_change_over_mean_p_per_relation():
+    model, corpus = stored_model()
+    relations = [f.relation for f in corpus.facts]
+    p = np.linspace(0.5, 1.0, len(relations))
+    change = np.where(np.array(relations) == "capital", -1.0, 0.0)  # capitals erased, others kept
+    assert relation_average(change, p, corpus) == pytest.approx(-0.25)  # 1 of 4 relations: -100 %
+    change = np.full(len(relations), -0.3)
+    assert relation_average(change, p, corpus) == pytest.approx(-0.3)
+
+
+def test_near_kinks_counts_inputs_close_to_zero_as_a_nudge_switches_them():
+    model, corpus = stored_model()
+    prompts, _ = corpus.prompts()
+    names = [f"layers.{i}.ffn.hook_hidden" for i in range(2)]
+    with torch.no_grad():
+        _, cache = model.run_with_cache(prompts, names_filter=names)
+    # the units at the last word with no input at all: a loose bound counts every unit that fires
+    # weakly; a bound of 0 counts none
+    assert near_kinks(model, corpus, within=0.0) == 0
+    weak = sum(int(((cache[n][:, -1] > 0) & (cache[n][:, -1] < 0.05)).sum()) for n in names)
+    assert near_kinks(model, corpus, within=0.05) >= weak > 0
+    assert near_kinks(model, corpus, within=1e-7) > near_kinks(
+        build_model(SETTINGS, len(corpus.vocabulary)), corpus, within=1e-7
+    )
+
+
+def test_value_agreement_has_a_shuffled_pairing_and_an_interval_for_its_rise():
+    from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import ValueAgreement
+
+    result = ValueAgreement(np.array([0.3, 0.2]), np.array([0.02, 0.02]), 400, np.array([0.05] * 2))
+    rise, low, high = result.rise()
+    half = 1.96 * np.sqrt((0.3 * 0.7 + 0.2 * 0.8) / 400)
+    assert rise == pytest.approx(-0.1) and (low, high) == pytest.approx((-0.1 - half, -0.1 + half))
+    model, corpus = stored_model()
+    from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import value_agreement
+
+    agreement = value_agreement(model, corpus)
+    assert ((agreement.null > agreement.chance) & (agreement.null < agreement.rate / 3)).all()

@@ -1,7 +1,8 @@
 """Lesson 5's scoreboard: each row's verdict follows the measurement it is given (a flipped
 direction flips it), a level and a direction are separate rows, a level not measured alike is
-marked not comparable (never "yes"), the papers' numbers are the ones the lessons quote, and the
-table names what was tested only where the lesson measured it."""
+marked not comparable (never "yes"), a direction whose interval holds both signs "could not tell",
+the papers' numbers are the ones the lessons quote, and the table names what was tested only where
+the lesson measured it."""
 
 from __future__ import annotations
 
@@ -10,12 +11,19 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import ValueAgreement
 from course_lib.lessons.l05_ffn_memory.experiments.scoreboard import (
+    COULD_NOT_TELL,
     knowledge_neuron_counts,
     markdown,
     scoreboard,
 )
-from course_lib.lessons.l05_ffn_memory.papers import DAI_2022, GEVA_2021_AGREEMENT, LI_2023
+from course_lib.lessons.l05_ffn_memory.papers import (
+    DAI_2022,
+    GEVA_2021_AGREEMENT,
+    GEVA_2021_VOCABULARY,
+    LI_2023,
+)
 
 
 def doubling(as_run=(-2.0, -3.0), held=(-1.0, -1.5), both=(0.5, 0.4), only=(-2.8, -0.4),
@@ -28,16 +36,22 @@ def doubling(as_run=(-2.0, -3.0), held=(-1.0, -1.5), both=(0.5, 0.4), only=(-2.8
     return SimpleNamespace(layers=np.array(layers), only=only_by_layer, paths=arrays)
 
 
+def agreement(rate=(0.32, 0.28), null=(0.067, 0.046)) -> ValueAgreement:
+    return ValueAgreement(np.array(rate), np.array([0.02, 0.02]), 256, np.array(null))
+
+
 def measured(**changes) -> dict:
     """Measurements shaped like the lesson's, as this toy gives them, with ``changes``."""
     values = {
-        "agreement": SimpleNamespace(rate=np.array([0.32, 0.28]), chance=np.array([0.02, 0.02])),
-        "semantic": {0: 36, 1: 17},
-        "erased": SimpleNamespace(own=np.array([-0.7, -0.55]), unrelated=np.array([-0.2, -0.1])),
+        "agreement": agreement(),
+        "vocabulary": 83,
+        "semantic": np.array([36, 17]),
+        "untrained_semantic": np.array([[23, 20], [21, 24], [31, 18]]),
+        "erased": SimpleNamespace(own=np.array([-0.7, -0.55]), unrelated=np.array([-0.2, -0.3])),
         "doubled": SimpleNamespace(own=np.array([-0.1, -0.03]), own_log_odds=np.array([-1, -2])),
-        "neurons": np.array([20, 30]),
-        "trained": np.array([0.45, 0.47]),
-        "untrained": np.array([0.49, 0.51]),
+        "neurons": (np.array([8, 10]), np.array([20, 30])),
+        "trained": np.array([0.46, 0.47]),
+        "untrained": np.array([0.48, 0.51]),
         "sweep": SimpleNamespace(
             trained=np.array([[[0.51, 0.50], [0.45, 0.46]], [[0.50, 0.49], [0.44, 0.45]]]),
             settings=SimpleNamespace(widths=(32, 512)),
@@ -52,78 +66,68 @@ def rows_by_claim(**changes) -> dict:
     return {row.claim: row for row in scoreboard(**measured(**changes))}
 
 
+CLAIMS = [row.claim for row in scoreboard(**measured())]
+
+
 def test_every_claim_holds_for_the_toys_measurements_and_says_which_agree():
     rows = scoreboard(**measured())
-    assert len(rows) == 10 and all(row.holds for row in rows)
+    assert len(rows) == 12 and all(row.holds for row in rows)
     same = [row.same for row in rows]
-    assert same == [False, False, True, None, None, False, None, False, True, True]
-    assert [row.measure.endswith(("(level)", "(direction)")) for row in rows[7:10]] == [True] * 3
-    assert [row.measure.endswith(("(level)", "(direction)")) for row in rows[2:5]] == [True] * 3
+    assert same == [None, COULD_NOT_TELL, None, True, None, None, None, None, None, False, True,
+                    True]  # fmt: skip
+    for row in (rows[0], rows[1], rows[4], rows[5], rows[6], *rows[9:]):
+        assert row.measure.endswith(("(level)", "(direction)")), row.measure
 
 
 def test_no_level_dai_et_al_measure_otherwise_is_called_the_same_whatever_the_toy_gives():
     """Their knowledge neurons are refined over paraphrases and their answers not saturated: the
-    erasing and doubling levels stay "not comparable" even where the numbers happen to agree."""
-    erased = SimpleNamespace(own=np.array([-0.29, -0.29]), unrelated=np.array([-0.01, -0.01]))
+    erasing and doubling levels, where the units sit and how many stay "not comparable" even
+    where the numbers happen to agree."""
+    erased = SimpleNamespace(own=np.array([-0.29, -0.29]), unrelated=np.array([-0.25, -0.25]))
     doubled = SimpleNamespace(own=np.array([0.31, 0.31]), own_log_odds=np.array([1.0, 1.0]))
-    rows = scoreboard(**measured(erased=erased, doubled=doubled))
-    assert rows[3].same is None and rows[4].same is None and rows[6].same is None
+    neurons = (np.array([4, 4]), np.array([4, 4]))
+    rows = scoreboard(**measured(erased=erased, doubled=doubled, neurons=neurons))
+    assert [rows[i].same for i in (4, 5, 6, 7, 8)] == [None] * 5
+
+
+def test_the_agreement_rise_is_told_only_when_its_interval_excludes_zero():
+    flat = rows_by_claim()
+    assert flat[CLAIMS[1]].same == COULD_NOT_TELL and flat[CLAIMS[1]].holds
+    rising = rows_by_claim(agreement=agreement(rate=(0.1, 0.4)))
+    assert rising[CLAIMS[1]].same is True and not rising[CLAIMS[1]].holds
+    falling = rows_by_claim(agreement=agreement(rate=(0.4, 0.1)))
+    assert falling[CLAIMS[1]].same is False and not falling[CLAIMS[1]].holds
 
 
 @pytest.mark.parametrize(
-    ("changes", "claim"),
+    ("changes", "index"),
     [
-        (
-            {
-                "agreement": SimpleNamespace(
-                    rate=np.array([0.01, 0.035]), chance=np.array([0.02] * 2)
-                )
-            },
-            "Geva et al.: far above chance here, but not rising with depth",
-        ),
-        (
-            {"semantic": {0: 10, 1: 40}},
-            "Geva et al.: the upper layer holds no more semantic keys here",
-        ),
-        (
-            {"p_answer": np.array([0.99, 0.6])},
-            "Dai et al.: erasing levels not comparable; every answer here starts above p 0.95",
-        ),
-        (
-            {"paths": doubling(both=(-0.5, 0.4))},
-            "Dai et al.: doubling not comparable; here its fall goes through the final "
-            "LayerNorm and layer 1",
-        ),
-        (
-            {"paths": doubling(held=(-3.0, -3.5))},
-            "Dai et al.: doubling not comparable; here its fall goes through the final "
-            "LayerNorm and layer 1",
-        ),
-        (
-            {"paths": doubling(layers=((1, 1, 1, 0, 0), (1, 1, 0, 0, 0)))},
-            "Dai et al.: a fact's top units sit in the bottom layer here, the paper's in the "
-            "top layers",
-        ),
-        (
-            {"neurons": np.array([4, 4])},
-            "Dai et al.: not comparable; before any refining a fact has more such units here",
-        ),
-        (
-            {"trained": np.array([0.55, 0.47])},
-            "Li et al.: training makes the FFN sparser here too",
-        ),
-        (
-            {"trained": np.array([0.08, 0.1]), "untrained": np.array([0.5, 0.5])},  # paper's level
-            "Li et al.: the toy's FFN stays near half active, many times the paper's level",
-        ),
+        ({"agreement": agreement(null=(0.2, 0.2))}, 0),  # no longer far above a shuffle
+        ({"vocabulary": 100_000}, 0),  # vocabularies alike: the level row's reason is gone
+        ({"untrained_semantic": np.array([[23, 20], [31, 18]])}, 2),  # random weights agree
         (
             {
                 "erased": SimpleNamespace(
-                    own=np.array([-0.7, -0.6]), unrelated=np.array([-0.8, -0.9])
+                    own=np.array([-0.7, 0.1]), unrelated=np.array([-0.2, -0.3])
                 )
             },
-            "Dai et al.: erasing lowers p(answer), as in the paper",
-        ),
+            3,
+        ),  # fmt: skip
+        ({"p_answer": np.array([0.99, 0.6])}, 4),
+        (
+            {
+                "erased": SimpleNamespace(
+                    own=np.array([-0.7, -0.55]), unrelated=np.array([-0.02] * 2)
+                )
+            },
+            5,
+        ),  # fmt: skip
+        ({"paths": doubling(both=(-0.5, 0.4))}, 6),
+        ({"paths": doubling(held=(-3.0, -3.5))}, 6),
+        ({"paths": doubling(layers=((1, 1, 1, 0, 0), (1, 1, 0, 0, 0)))}, 7),
+        ({"neurons": (np.array([8, 10]), np.array([9, 11]))}, 8),
+        ({"trained": np.array([0.08, 0.1]), "untrained": np.array([0.5, 0.5])}, 9),
+        ({"trained": np.array([0.55, 0.47])}, 10),
         (
             {
                 "sweep": SimpleNamespace(
@@ -131,45 +135,52 @@ def test_no_level_dai_et_al_measure_otherwise_is_called_the_same_whatever_the_to
                     settings=SimpleNamespace(widths=(32, 512)),
                 )
             },
-            "Li et al.: a wider FFN is sparser here too, in every seed",
+            11,
         ),
     ],
 )
-def test_a_measurement_that_goes_the_other_way_fails_its_claim(changes, claim):
+def test_a_measurement_that_goes_the_other_way_fails_its_claim(changes, index):
     rows = rows_by_claim(**changes)
-    assert not rows[claim].holds
-    assert [r.claim for r in rows.values() if not r.holds] == [claim]
+    assert not rows[CLAIMS[index]].holds
+    assert [r.claim for r in rows.values() if not r.holds] == [CLAIMS[index]]
 
 
 def test_the_papers_numbers_are_the_ones_the_lessons_quote():
-    assert GEVA_2021_AGREEMENT == (0.0, 0.035)
+    assert GEVA_2021_AGREEMENT == (0.0, 0.035) and GEVA_2021_VOCABULARY == 267_000
     assert DAI_2022 == {"suppress": -0.29, "amplify": 0.31, "neurons": 4.0}
     assert LI_2023 == {"T5-Base": 0.030, "ViT-B/16": 0.063}
     rows = scoreboard(**measured())
-    assert rows[0].paper == "0 % / 3.5 %" and rows[3].paper == "-29 %"
-    assert rows[2].toy == "falls for 2 of 2 facts"
-    assert rows[3].toy.startswith("-62.5 %: ") and rows[4].toy.startswith("-6.5 %: ")
-    assert rows[4].paper == "+31 %"
-    assert rows[5].toy.startswith("90 % in layer 0") and "-2.8" in rows[5].tested
-    assert "-0.4" in rows[5].tested  # the mean over the facts that have layer-1 units
-    assert rows[6].paper.startswith("≈4, ") and rows[6].toy.startswith("25, ")
-    assert rows[7].paper == "3.0 % (T5-Base), 6.3 % (ViT-B/16)" and rows[7].toy == "45 % / 47 %"
-    assert rows[8].toy == "49 % -> 45 % / 51 % -> 47 %"  # each layer at initialisation -> trained
-    assert rows[9].toy == "50 % -> 45 % (d_ff 32 -> 512)"  # the means over seeds and layers
+    assert (
+        rows[0].paper == "0 % / 3.5 % (about 267k words)"
+        and rows[0].toy == "32 % / 28 % (83 words)"
+    )
+    assert rows[0].tested.startswith("4.8 and 6.1 times")
+    assert rows[1].toy == "-4.0 points, 95 % interval -11.9 to +3.9"
+    assert rows[2].toy.startswith("36 / 17") and "1 of 3" in rows[2].tested
+    assert rows[3].toy == "falls for 2 of 2 facts" and rows[4].paper == "-29 %"
+    assert rows[4].toy.startswith("-62.5 %: ") and rows[5].toy == "-25.0 %"
+    assert rows[6].paper == "+31 %" and rows[6].toy.startswith("-6.5 %: ")
+    assert rows[7].toy.startswith("90 % in layer 0") and "-2.8" in rows[7].tested
+    assert "-0.4" in rows[7].tested  # the mean over the facts that have layer-1 units
+    assert rows[8].paper.startswith("≈4, ") and rows[8].toy.startswith("9 (paper's equation) or 25")
+    assert rows[9].paper == "3.0 % (T5-Base), 6.3 % (ViT-B/16)" and rows[9].toy == "46 % / 47 %"
+    assert rows[10].toy == "48 % -> 46 % / 51 % -> 47 %"  # each layer at initialisation -> trained
+    assert rows[11].toy == "lower in 4 of 4 (seed, layer) pairs, d_ff 32 -> 512 (width alone)"
 
 
 def test_the_table_fills_every_cell_and_names_a_test_only_where_one_was_made():
     rows = scoreboard(**measured())
     lines = markdown(rows).splitlines()
     assert len(lines) == 2 + len(rows)
+    verdicts = {True: "yes", False: "no", None: "not comparable", COULD_NOT_TELL: "could not tell"}
     for line, row in zip(lines[2:], rows, strict=True):
         cells = [c.strip() for c in line.strip("|").split("|")]
         assert len(cells) == 6 and all(cells[:5]), line
-        assert cells[4] == {True: "yes", False: "no", None: "not comparable"}[row.same]
+        assert cells[4] == verdicts[row.same]
         assert cells[3] == row.toy
         assert cells[5] == (row.tested or "—")
-    assert [bool(row.tested) for row in rows] == [True, False, True, False, True, True, False,
-                                                 False, True, True]  # fmt: skip
+    assert [bool(row.tested) for row in rows] == [True, False, True, True, False, False, True,
+                                                 True, False, False, True, True]  # fmt: skip
 
 
 def test_knowledge_neuron_counts_use_dai_et_als_threshold_per_fact():

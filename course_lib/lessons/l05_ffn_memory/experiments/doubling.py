@@ -1,9 +1,7 @@
 """Where doubling a fact's top units acts (lesson 5, section 4): the change of each fact's answer
-log-odds when its top units by attribution are scaled, restricted to one layer's units, with two
-paths held fixed one at a time: the final LayerNorm's scale (its sqrt(var + eps), held at the
-unedited run's) and what the later layers read (the units' extra output added to the final
-stream only, so that no later layer sees it). Every edit and reading goes through the model's
-hook points (``layers.i.ffn.hook_hidden``, ``layers.i.hook_resid_post``)."""
+log-odds when its top units by attribution are scaled, restricted to one layer's units, with the
+paths of ``paths`` held fixed one at a time: the final LayerNorm's scale and what the later
+layers read."""
 
 from __future__ import annotations
 
@@ -18,6 +16,11 @@ from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import log_odds
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
+from course_lib.lessons.l05_ffn_memory.experiments.paths import (
+    edited_streams,
+    held_scale_logits,
+    norm_scale,
+)
 
 
 def top_unit_layers(scores: torch.Tensor, top: int = 5) -> np.ndarray:
@@ -38,45 +41,6 @@ def _chosen(scores: torch.Tensor, top: int, layers: tuple[int, ...]) -> torch.Te
         if layer not in layers:
             mask[:, layer] = False
     return mask
-
-
-def _held_scale_logits(model: LanguageModel, stream: torch.Tensor, scale: torch.Tensor):
-    """The final LayerNorm with its scale held: gain * (x - mean) / ``scale`` + bias, read by
-    the output embedding. ``stream`` (facts, d_model), ``scale`` (facts, 1)."""
-    centred = stream - stream.mean(-1, keepdim=True)
-    return (model.norm.weight * centred / scale + model.norm.bias) @ model.unembedding.T
-
-
-def _norm_scale(model: LanguageModel, stream: torch.Tensor) -> torch.Tensor:
-    """What the final LayerNorm divides ``stream`` (facts, d_model) by: sqrt(var + eps), (facts, 1)."""
-    return (stream.var(-1, unbiased=False, keepdim=True) + model.norm.eps).sqrt()
-
-
-def _streams(model: LanguageModel, corpus: Corpus, chosen: torch.Tensor, factor: float,
-             later_layers: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # fmt: skip
-    """The next-word logits as trained, (facts, vocab), and the stream the final LayerNorm reads
-    at the last word, unedited and with the ``chosen`` units (facts, layers, d_ff) scaled by
-    ``factor``, (facts, d_model) each (``later_layers``: see ``scaled_log_odds``)."""
-    prompts, count = corpus.prompts()[0], len(model.layers)
-    hidden = [f"layers.{i}.ffn.hook_hidden" for i in range(count)]
-    final = f"layers.{count - 1}.hook_resid_post"
-
-    def scaled(h: torch.Tensor, hook) -> torch.Tensor:
-        h = h.clone()
-        h[:, -1] = torch.where(chosen[:, hidden.index(hook.name)], factor * h[:, -1], h[:, -1])
-        return h
-
-    with torch.no_grad():
-        logits, cache = model.run_with_cache(prompts, names_filter=[*hidden, final])
-        if later_layers:
-            with model.hooks([(name, scaled) for name in hidden]):
-                _, edited = model.run_with_cache(prompts, names_filter=[final])
-            stream = edited[final][:, -1]
-        else:  # the later layers read the unedited stream; the extra output reaches `final` only
-            extra = sum(((factor - 1) * cache[name][:, -1] * chosen[:, i]) @ model.values(i)
-                        for i, name in enumerate(hidden))  # fmt: skip
-            stream = cache[final][:, -1] + extra
-    return logits[:, -1], cache[final][:, -1], stream
 
 
 @torch_threads(1)
@@ -100,10 +64,10 @@ def scaled_log_odds(
     answers = corpus.prompts()[1]
     rows = torch.arange(len(answers))
     chosen = _chosen(scores, top, tuple(layers))  # (facts, layers, d_ff)
-    before, clean, stream = _streams(model, corpus, chosen, factor, later_layers)
+    before, clean, stream = edited_streams(model, corpus, chosen, factor, later_layers)
     with torch.no_grad():
-        scale = _norm_scale(model, clean)
-        after = _held_scale_logits(model, stream, scale) if held_scale else model.logits(stream)
+        scale = norm_scale(model, clean)
+        after = held_scale_logits(model, stream, scale) if held_scale else model.logits(stream)
         change = [log_odds(z.log_softmax(-1)[rows, answers]) for z in (after, before)]
     out = (change[0] - change[1]).numpy()
     return np.where(chosen.flatten(1).any(1).numpy(), out, np.nan)
@@ -116,8 +80,8 @@ def scale_ratio(
     """How much scaling each fact's ``top`` units by ``factor`` changes what the final LayerNorm
     divides by, sqrt(var + eps) of the stream at the last word, edited over unedited: (facts,)."""
     chosen = _chosen(scores, top, tuple(range(len(model.layers))))
-    _, clean, stream = _streams(model, corpus, chosen, factor, later_layers=True)
-    return (_norm_scale(model, stream) / _norm_scale(model, clean)).squeeze(-1).numpy()
+    _, clean, stream = edited_streams(model, corpus, chosen, factor, later_layers=True)
+    return (norm_scale(model, stream) / norm_scale(model, clean)).squeeze(-1).numpy()
 
 
 PATHS = ("as run", "scale held", "later layers blind", "both held")  # DoublingPaths.paths' keys

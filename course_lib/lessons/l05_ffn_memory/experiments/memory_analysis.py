@@ -1,86 +1,23 @@
-"""Lesson 5's readings of the trained FFNs beyond ``experiments.memory``: every unit's trigger
-prefixes at once, a rule that sorts keys into shallow (a token) and semantic (a relation or an
-entity) patterns, whether the units that fire on a prompt promote its answer, a random-unit
-control for erasing, and one prompt's next-token distribution under an edit (the demo's data).
-"""
+"""Lesson 5's readings of the trained FFNs' values beyond ``experiments.memory``: Geva et al.'s
+agreement rate, whether the units that fire on a prompt promote its answer (against each relation's
+own control), the controls for erasing a fact's units, the ReLU units a hair from switching, and
+one prompt's next-token distribution under an edit (the demo's data). The keys are read in
+``keys``."""
 
 from __future__ import annotations
 
-from collections import Counter
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from course_lib.core._validate import positive_int
-from course_lib.core.experiments.facts import RELATIONS, Corpus
+from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import _answer_log_probs, scale_units
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
-
-PATTERNS = ("token", "relation", "entity", "mixed")  # token: shallow; relation, entity: semantic
-
-
-@dataclass(frozen=True)
-class PrefixActivations:
-    """Every distinct corpus prefix (<bos> left out) and each FFN unit's activation at its last
-    word: ``values`` (layers, prefixes, d_ff)."""
-
-    prefixes: tuple[tuple[str, ...], ...]
-    values: np.ndarray
-
-    def triggers(self, layer: int, unit: int, k: int = 5) -> list[tuple[str, ...]]:
-        """The ``k`` prefixes that fire ``unit`` of ``layer`` most, strongest first."""
-        order = np.argsort(-self.values[layer, :, unit], kind="stable")[: positive_int("k", k)]
-        return [self.prefixes[i] for i in order]
-
-
-@torch_threads(1)  # a tiny model: waking other threads costs more than it saves
-def prefix_activations(model: LanguageModel, corpus: Corpus) -> PrefixActivations:
-    """One forward pass over the distinct lines; a causal model's activation at a word depends on
-    its prefix only, so each distinct prefix is read once."""
-    tokens = torch.unique(corpus.tokens(), dim=0)  # (lines, L)
-    with torch.no_grad():
-        hidden = model.ffn_hidden(tokens)  # (layers, lines, L, d_ff)
-    where: dict[tuple[str, ...], tuple[int, int]] = {}
-    for line in range(tokens.shape[0]):
-        for position in range(1, int((tokens[line] != 0).sum())):
-            where.setdefault(tuple(corpus.decode(tokens[line, 1 : position + 1])), (line, position))
-    lines, positions = (torch.tensor(v) for v in zip(*where.values(), strict=True))
-    return PrefixActivations(tuple(where), hidden[:, lines, positions].numpy())
-
-
-def pattern_of(triggers: list[tuple[str, ...]], entities: set[str], share: float = 0.6) -> str:
-    """The rule: "relation" if at least ``share`` of the triggers state the same relation (the
-    word after "the" in "the capital of ..."); else "entity" if as many name the same entity
-    before their last word; else "token" (shallow) if as many end in the same word; else "mixed"."""
-
-    def commonest_share(labels: list[str | None]) -> float:
-        label, count = Counter(labels).most_common(1)[0]
-        return 0.0 if label is None else count / len(labels)
-
-    relation = [next((w for w in t if w in RELATIONS), None) for t in triggers]
-    entity = [next((w for w in t[:-1] if w in entities), None) for t in triggers]
-    for name, labels in (("relation", relation), ("entity", entity)):
-        if commonest_share(labels) >= share:
-            return name
-    return "token" if commonest_share([t[-1] for t in triggers]) >= share else "mixed"
-
-
-def classify_units(
-    model: LanguageModel, corpus: Corpus, k: int = 5, share: float = 0.6
-) -> np.ndarray:
-    """Each unit's pattern (one of ``PATTERNS``) from its top-``k`` trigger prefixes:
-    (layers, d_ff) of str."""
-    acts = prefix_activations(model, corpus)
-    entities = {f.entity for f in corpus.facts}
-    layers, d_ff = acts.values.shape[0], acts.values.shape[2]
-    return np.array(
-        [
-            [pattern_of(acts.triggers(i, u, k), entities, share) for u in range(d_ff)]
-            for i in range(layers)
-        ]
-    )
+from course_lib.lessons.l05_ffn_memory.experiments.keys import prefix_activations
 
 
 @dataclass(frozen=True)
@@ -93,12 +30,23 @@ class ValueAgreement:
     rate: np.ndarray  # (layers,)
     chance: np.ndarray  # (layers,)
     units: int  # per layer
+    null: np.ndarray  # (layers,): each unit's value against every other unit's top trigger
+
+    def rise(self) -> tuple[float, float, float]:
+        """The rate's change from the first layer to the last and its 95 % interval (normal
+        approximation for two proportions of ``units`` each): (change, low, high)."""
+        a, b = self.rate[0], self.rate[-1]
+        half = 1.96 * np.sqrt((a * (1 - a) + b * (1 - b)) / self.units)
+        return float(b - a), float(b - a - half), float(b - a + half)
 
 
 @torch_threads(1)
 def value_agreement(model: LanguageModel, corpus: Corpus) -> ValueAgreement:
     """For every unit of every layer: its top trigger among the prefixes that a word follows, and
-    whether its value's top token is one of the words that follow that prefix in the corpus."""
+    whether its value's top token is one of the words that follow that prefix in the corpus.
+    ``null``: the same test with each unit's value paired with another unit's trigger, averaged
+    over every such pair (a shuffle, exact), which keeps the words' frequencies that uniform
+    ``chance`` ignores."""
     acts = prefix_activations(model, corpus)
     following: dict[tuple[str, ...], set[str]] = {}
     for line in torch.unique(corpus.tokens(), dim=0):
@@ -108,14 +56,16 @@ def value_agreement(model: LanguageModel, corpus: Corpus) -> ValueAgreement:
     has_next = np.array([prefix in following for prefix in acts.prefixes])
     values = np.where(has_next[None, :, None], acts.values, -np.inf)  # (layers, prefixes, d_ff)
     top = values.argmax(axis=1)  # (layers, d_ff): each unit's top trigger
-    rate, chance = [], []
+    rate, chance, null = [], [], []
     for layer in range(values.shape[0]):
         with torch.no_grad():
             predicted = corpus.decode(model.value_logits(layer).argmax(dim=-1))
         nexts = [following[acts.prefixes[i]] for i in top[layer]]
-        rate.append(np.mean([w in n for w, n in zip(predicted, nexts, strict=True)]))
+        agree = np.array([[w in n for n in nexts] for w in predicted])  # value i, trigger j
+        rate.append(float(np.trace(agree)) / len(agree))
+        null.append((agree.sum() - np.trace(agree)) / (agree.size - len(agree)))
         chance.append(np.mean([len(n) for n in nexts]) / model.vocab_size)
-    return ValueAgreement(np.array(rate), np.array(chance), values.shape[2])
+    return ValueAgreement(np.array(rate), np.array(chance), values.shape[2], np.array(null))
 
 
 @dataclass(frozen=True)
@@ -131,6 +81,7 @@ class Promotion:
     chance: float  # random value vectors: top_tokens of the whole vocabulary
     control: float  # expected hits of the units firing on another entity's prompt, same relation
     by_relation: dict[str, tuple[int, int]]  # relation -> (hits, facts)
+    control_by_relation: dict[str, float]  # relation -> its facts' control, summed
 
 
 @torch_threads(1)
@@ -152,22 +103,68 @@ def firing_units_promote_answers(
     holds = (promoted[units][:, None] == answers[None, :, None, None]).any(-1).any(-1)
     hits = holds.diagonal()
     facts = corpus.facts
-    control = 0.0
+    each = []  # per fact: its expected hits under the control
     for i, fact in enumerate(facts):
         others = [j for j, f in enumerate(facts) if f.relation == fact.relation and j != i]
         others = [j for j in others if facts[j].entity != fact.entity]
-        control += float(holds[others, i].double().mean())
+        each.append(float(holds[others, i].double().mean()))
+    relations = dict.fromkeys(f.relation for f in facts)
+    control_by_relation = {
+        r: sum(c for c, f in zip(each, facts, strict=True) if f.relation == r) for r in relations
+    }
     by_relation = {
         relation: (
             int(sum(bool(hits[i]) for i, f in enumerate(facts) if f.relation == relation)),
             sum(f.relation == relation for f in facts),
         )
-        for relation in dict.fromkeys(f.relation for f in facts)
+        for relation in relations
     }
     chance = len(answers) * (1 - (1 - top_tokens / model.vocab_size) ** firing)
-    return Promotion(
-        layer, firing, top_tokens, int(hits.sum()), len(answers), chance, control, by_relation
-    )
+    return Promotion(layer, firing, top_tokens, int(hits.sum()), len(answers), chance, sum(each),
+                     by_relation, control_by_relation)  # fmt: skip
+
+
+def hits_needed(control: float, facts: int, alpha: float = 0.05) -> int:
+    """The fewest hits of ``facts`` that a one-sided binomial test, at the control's rate
+    (``control / facts`` a fact), calls above the control at level ``alpha``: how strong an effect
+    the test can see."""
+    rate = control / facts
+    tail = 1.0  # P(X >= k)
+    for k in range(facts + 1):
+        if tail <= alpha:
+            return k
+        tail -= math.comb(facts, k) * rate**k * (1 - rate) ** (facts - k)
+    return facts + 1
+
+
+def relation_average(change: np.ndarray, p_before: np.ndarray, corpus: Corpus) -> float:
+    """Dai et al.'s average of a relative change: per relation, the mean change of p over the mean
+    p before (their code's ave_delta_ratio), then the mean over relations. ``change``: each fact's
+    p_after / p_before - 1, ``p_before``: (facts,)."""
+    relations = [f.relation for f in corpus.facts]
+    delta, p = np.asarray(change) * np.asarray(p_before), np.asarray(p_before)
+    ratios = []
+    for relation in dict.fromkeys(relations):
+        rows = [r == relation for r in relations]
+        ratios.append(delta[rows].mean() / p[rows].mean())
+    return float(np.mean(ratios))
+
+
+@torch_threads(1)
+def near_kinks(model: LanguageModel, corpus: Corpus, within: float = 1e-7) -> int:
+    """How many FFN units, over both layers and every prompt, have their input x W1 + b1 within
+    ``within`` of zero at the prompt's last word: units a change that small switches on or off.
+    The input is read from the stream at ``layers.i.hook_resid_mid``, through the block's
+    LayerNorm and W1."""
+    prompts, _ = corpus.prompts()
+    names = [f"layers.{i}.hook_resid_mid" for i in range(len(model.layers))]
+    with torch.no_grad():
+        _, cache = model.run_with_cache(prompts, names_filter=names)
+        near = 0
+        for layer, name in zip(model.layers, names, strict=True):
+            inputs = layer.ffn.linear1(layer.sublayers[1].norm(cache[name][:, -1]))
+            near += int((inputs.abs() < within).sum())
+    return near
 
 
 def _own_changes(model: LanguageModel, corpus: Corpus, chosen: list, factor: float) -> np.ndarray:
@@ -187,12 +184,15 @@ def random_unit_effects(
     model: LanguageModel, corpus: Corpus, count: int = 5, factor: float = 0.0, seed: int = 0
 ) -> np.ndarray:
     """The control for knowledge neurons: each fact's relative change of p(answer) when ``count``
-    units drawn at random (seeded, over both layers) are scaled by ``factor``: (facts,)."""
+    units drawn at random (seeded) among those that fire at its prompt's last word, over both
+    layers, are scaled by ``factor``: (facts,). (A unit that does not fire there would change
+    nothing: drawn from all units, about half the draw would be idle.)"""
     rng = np.random.default_rng(seed)
-    total = len(model.layers) * model.d_ff
-    chosen = [rng.choice(total, positive_int("count", count), replace=False)
-              for _ in corpus.facts]  # fmt: skip
+    prompts, _ = corpus.prompts()
     with torch.no_grad():
+        active = model.ffn_hidden(prompts)[:, :, -1].permute(1, 0, 2).flatten(1)  # (facts, units)
+        chosen = [rng.choice(np.flatnonzero(row.numpy() > 0), positive_int("count", count),
+                             replace=False) for row in active]  # fmt: skip
         return _own_changes(model, corpus, chosen, factor)
 
 
@@ -229,43 +229,3 @@ def next_token_probabilities(
         before = model(prompt)[0, -1].softmax(-1)
         after = model(prompt, scale_units(units, scale))[0, -1].softmax(-1)
     return before.numpy(), after.numpy()
-
-
-@dataclass(frozen=True)
-class LayerContributions:
-    """How each layer's FFN units (their values, h W2, at the prompt's last word) raise the
-    answer's logit, (facts, layers) each. ``direct``: read straight by the final LayerNorm and E,
-    the LayerNorm's scale frozen at the clean run's; ``total``: the logit's drop when all of the
-    layer's units are zeroed there, every later path included; ``total - direct``: what reaches
-    the output through later layers (and the LayerNorm's rescaling)."""
-
-    direct: np.ndarray
-    total: np.ndarray
-
-
-@torch_threads(1)
-def layer_contributions(model: LanguageModel, corpus: Corpus) -> LayerContributions:
-    """Each layer's FFN contribution to the answer's logit, split into its direct path and the rest
-    (lesson 4: in a pre-norm stack every FFN writes into the residual stream the output reads)."""
-    prompts, answers = corpus.prompts()
-    rows = torch.arange(len(answers))
-    hidden: dict[int, torch.Tensor] = {}
-
-    def keep(index: int, h: torch.Tensor) -> torch.Tensor:
-        hidden[index] = h[:, -1]
-        return h
-
-    with torch.no_grad():
-        stream = model.residual_stream(prompts, keep)[:, -1]  # (facts, d_model)
-        logits = model.norm(stream) @ model.unembedding.T
-        clean = logits[rows, answers]
-        sigma = (stream.var(-1, unbiased=False, keepdim=True) + model.norm.eps).sqrt()
-        readout = model.norm.weight * model.unembedding[answers]  # (facts, d_model): γ ⊙ E[a]
-        direct, total = [], []
-        for index, layer in enumerate(model.layers):
-            values = hidden[index] @ layer.ffn.linear2.weight.T  # h W2, no bias: the units' part
-            centred = values - values.mean(-1, keepdim=True)
-            direct.append(((centred / sigma) * readout).sum(-1))
-            zeroed = model(prompts, scale_units([(index, u) for u in range(model.d_ff)], 0.0))
-            total.append(clean - zeroed[:, -1][rows, answers])
-    return LayerContributions(torch.stack(direct, 1).numpy(), torch.stack(total, 1).numpy())

@@ -11,22 +11,29 @@ import numpy as np
 
 from course_lib.core.experiments.memory import KNOWLEDGE_THRESHOLD, knowledge_neurons
 from course_lib.core.i18n import N_, tr
-from course_lib.lessons.l05_ffn_memory.papers import DAI_2022, GEVA_2021_AGREEMENT, LI_2023
+from course_lib.lessons.l05_ffn_memory.papers import (
+    DAI_2022,
+    GEVA_2021_AGREEMENT,
+    GEVA_2021_VOCABULARY,
+    LI_2023,
+)
+
+COULD_NOT_TELL = "could not tell"  # a direction whose interval holds both signs
 
 
 @dataclass(frozen=True)
 class Row:
     """One line of the scoreboard. ``claim`` is the lesson's sentence about the row, ``holds``
     whether this run confirms it; ``same`` whether the toy agrees with the paper (a direction: the
-    same sign; a level: within a factor of 2), None where the two are not measured alike;
-    ``tested`` what the lesson measured about the difference or the agreement, "" where it
-    measured nothing."""
+    same sign; a level: within a factor of 2), None where the two are not measured alike,
+    ``COULD_NOT_TELL`` where the toy's interval holds either answer; ``tested`` what the lesson
+    measured about the difference or the agreement, "" where it measured nothing."""
 
     study: str
     measure: str
     paper: str
     toy: str
-    same: bool | None
+    same: bool | str | None
     tested: str
     claim: str
     holds: bool
@@ -44,78 +51,91 @@ def _percent(value: float, digits: int = 1) -> str:
     return f"{100 * value:+.{digits}f} %"
 
 
-def scoreboard(
-    agreement, semantic, erased, doubled, neurons, trained, untrained, sweep, p_answer, paths
-) -> list[Row]:
+def scoreboard(agreement, vocabulary, semantic, untrained_semantic, erased, doubled, neurons,
+               trained, untrained, sweep, p_answer, paths) -> list[Row]:  # fmt: skip
     """The rows, from the lesson's own measurements: ``agreement`` (``value_agreement``),
-    ``semantic`` (layer -> semantic keys), ``erased`` and ``doubled`` (``knowledge_neuron_effects``
-    at 0 and 2), ``neurons`` (``knowledge_neuron_counts``), ``trained`` and ``untrained``
-    (``active_fraction``, (layers,)), ``sweep`` (the sparsity sweep), ``p_answer`` (each fact's
-    p(answer) before any edit, (facts,)), ``paths`` (``doubling.doubling_paths``)."""
-    rate, chance = agreement.rate, agreement.chance
+    ``vocabulary`` (the toy's words), ``semantic`` (layer -> semantic keys) and
+    ``untrained_semantic`` (the same rule on untrained draws, (draws, layers)), ``erased`` and
+    ``doubled`` (``knowledge_neuron_effects`` at 0 and 2), ``neurons`` (``knowledge_neuron_counts``
+    by the paper's equation and by the authors' code's path, two (facts,)), ``trained`` and
+    ``untrained`` (``active_fraction``, (layers,)), ``sweep`` (the sparsity sweep), ``p_answer``
+    (each fact's p(answer) before any edit, (facts,)), ``paths`` (``doubling.doubling_paths``)."""
+    return [
+        *_geva_rows(agreement, vocabulary, semantic, np.asarray(untrained_semantic)),
+        *_dai_rows(erased, doubled, neurons, np.asarray(p_answer), paths),
+        *_li_rows(np.asarray(trained), np.asarray(untrained), sweep),
+    ]
+
+
+def _geva_rows(agreement, vocabulary: int, semantic, untrained: np.ndarray) -> list[Row]:
+    """Geva et al.'s rows. The agreement level depends on the vocabulary (83 words here, about
+    267k theirs), so only the ratio to a shuffled pairing is shown beside it; its rise with depth
+    is a difference of two rates of 256 units, given with its interval; the semantic keys are
+    counted by the lesson's own rule, which random weights also order either way."""
+    rate, null = agreement.rate, agreement.null
     low, high = GEVA_2021_AGREEMENT
-    runs = np.asarray(sweep.trained)  # (seeds, widths, layers)
-    narrow, wide = sweep.settings.widths[0], sweep.settings.widths[-1]
-    wider_sparser = bool((runs[:, -1] < runs[:, 0]).all())
-    trained, untrained = np.asarray(trained), np.asarray(untrained)
-    sparser = bool((trained < untrained).all())
-    level = min(LI_2023.values()), max(LI_2023.values())
-    near_paper = bool(((trained <= 2 * level[1]) & (trained >= level[0] / 2)).all())
+    rise, lo, hi = agreement.rise()
+    rises = COULD_NOT_TELL if lo < 0 < hi else bool(lo > 0)
+    upper_more = untrained[:, -1] > untrained[:, 0]  # (draws,)
+    either = bool(upper_more.any() and not upper_more.all())
     return [
         Row(
             tr("Geva et al. 2021"),
-            tr("value's top token = top trigger's next word, lower / upper layer"),
-            f"{100 * low:.0f} % / {100 * high:.1f} %",
-            f"{100 * rate[0]:.0f} % / {100 * rate[1]:.0f} %",
-            bool(rate[-1] > rate[0]),
-            tr("both layers over 5 times chance (section 3)"),
-            N_("Geva et al.: far above chance here, but not rising with depth"),
-            bool((rate > 5 * chance).all() and rate[-1] <= rate[0]),
+            tr("value's top token = top trigger's next word, lower / upper layer (level)"),
+            tr(
+                "{low:.0f} % / {high:.1f} % (about {words}k words)",
+                low=100 * low,
+                high=100 * high,
+                words=GEVA_2021_VOCABULARY // 1000,
+            ),  # fmt: skip
+            tr(
+                "{low:.0f} % / {high:.0f} % ({words} words)",
+                low=100 * rate[0],
+                high=100 * rate[-1],
+                words=vocabulary,
+            ),  # fmt: skip
+            None,
+            tr(
+                "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)",
+                a=rate[0] / null[0],
+                b=rate[-1] / null[-1],
+            ),  # fmt: skip
+            N_("Geva et al.: agreement levels not comparable; the vocabularies differ 3,000-fold"),
+            bool(GEVA_2021_VOCABULARY > 1000 * vocabulary and (rate > 3 * null).all()),
+        ),
+        Row(
+            tr("Geva et al. 2021"),
+            tr("agreement, lower -> upper layer (direction)"),
+            tr("rises"),
+            tr(
+                "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}",
+                rise=100 * rise,
+                lo=100 * lo,
+                hi=100 * hi,
+            ),  # fmt: skip
+            rises,
+            "",
+            N_("Geva et al.: whether agreement rises with depth, the toy could not tell"),
+            rises == COULD_NOT_TELL,
         ),
         Row(
             tr("Geva et al. 2021"),
             tr("semantic keys, lower / upper layer"),
             tr("more in upper layers"),
-            f"{semantic[0]} / {semantic[1]}",
-            bool(semantic[1] > semantic[0]),
-            "",
-            N_("Geva et al.: the upper layer holds no more semantic keys here"),
-            bool(semantic[1] <= semantic[0]),
-        ),
-        *_dai_rows(erased, doubled, neurons, np.asarray(p_answer), paths),
-        Row(
-            tr("Li et al. 2023"),
-            tr("units active per token, trained (level)"),
-            ", ".join(f"{100 * v:.1f} % ({k})" for k, v in LI_2023.items()),
-            " / ".join(f"{100 * v:.0f} %" for v in trained),
-            near_paper,
-            "",
-            N_("Li et al.: the toy's FFN stays near half active, many times the paper's level"),
-            not near_paper and bool((abs(trained - 0.5) < 0.1).all()),  # "near half": 0.4 to 0.6
-        ),
-        Row(
-            tr("Li et al. 2023"),
-            tr("training lowers the units active per token (direction)"),
-            tr("yes"),
-            " / ".join(
-                f"{100 * u:.0f} % -> {100 * t:.0f} %"
-                for u, t in zip(untrained, trained, strict=True)
+            tr("{lower} / {upper} (the lesson's own rule)", lower=semantic[0], upper=semantic[1]),
+            None,
+            tr(
+                "untrained, the upper layer has more in {n} of {draws} draws (section 2)",
+                n=int(upper_more.sum()),
+                draws=len(upper_more),
+            )
+            if either
+            else "",  # fmt: skip
+            N_(
+                "Geva et al.: semantic keys by layer not comparable; the lesson's own rule, and "
+                "random weights order them either way"
             ),
-            sparser,
-            tr("in both layers (section 5)") if sparser else "",
-            N_("Li et al.: training makes the FFN sparser here too"),
-            sparser,
-        ),
-        Row(
-            tr("Li et al. 2023"),
-            tr("units active per token, narrowest FFN -> widest (direction)"),
-            tr("fewer in larger models"),
-            f"{100 * runs[:, 0].mean():.0f} % -> {100 * runs[:, -1].mean():.0f} % "
-            f"(d_ff {narrow} -> {wide})",
-            wider_sparser,
-            tr("in every seed (section 5)") if wider_sparser else "",
-            N_("Li et al.: a wider FFN is sparser here too, in every seed"),
-            wider_sparser,
+            either,
         ),
     ]
 
@@ -123,9 +143,10 @@ def scoreboard(
 def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row]:
     """Dai et al.'s rows. Their levels are not measured alike here: their knowledge neurons are
     refined over paraphrases (about 4 a fact), the toy's are a fact's top 5 on its one prompt;
-    and every answer here starts above p 0.95, where a relative change can hardly rise and cannot
-    fall below -100 %. So the levels are marked not comparable (``same`` None), with what the
-    lesson measured about them; the directions are compared."""
+    their attribution scales a whole layer, the toy's ranks one unit alone; and every answer here
+    starts above p 0.95, where a relative change can hardly rise and cannot fall below -100 %.
+    So the levels, the count and where the units sit are marked not comparable (``same`` None),
+    with what the lesson measured about them; the direction of erasing is compared."""
     falls = int((erased.own < 0).sum())
     unrelated_less = bool(erased.unrelated.mean() > erased.own.mean())
     saturated = bool(p_answer.min() > 0.95)
@@ -134,6 +155,8 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
     through = bool((as_run < 0).all() and held.mean() > as_run.mean() and (both > 0).mean() > 0.75)
     bottom = float((paths.layers == 0).mean())
     only = {layer: float(np.nanmean(change)) for layer, change in paths.only.items()}
+    equation, code = (float(np.mean(n)) for n in neurons)
+    unrelated = float(erased.unrelated.mean())
     return [
         Row(
             tr("Dai et al. 2022"),
@@ -157,6 +180,16 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
             "",
             N_("Dai et al.: erasing levels not comparable; every answer here starts above p 0.95"),
             saturated,
+        ),
+        Row(
+            tr("Dai et al. 2022"),
+            tr("erase them: change of p of unrelated facts (level)"),
+            tr("measured by their code, not quoted here"),
+            _percent(unrelated),
+            None,
+            "",
+            N_("Dai et al.: unrelated facts not compared; here they lose about a quarter"),
+            -0.35 < unrelated < -0.15,
         ),
         Row(
             tr("Dai et al. 2022"),
@@ -184,29 +217,83 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
             tr("Dai et al. 2022"),
             tr("where a fact's top units sit"),
             tr("mostly the top layers"),
-            tr("{share:.0f} % in layer 0 of 2 (top 5, not refined)", share=100 * bottom),
-            False,
+            tr("{share:.0f} % in layer 0 of 2 (top 5 of one prompt)", share=100 * bottom),
+            None,
             tr(
                 "doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} "
                 "(section 4)",
                 first=only[0],
                 second=only[1],
             ),
-            N_(
-                "Dai et al.: a fact's top units sit in the bottom layer here, the paper's in the "
-                "top layers"
-            ),
+            N_("Dai et al.: where the top units sit not comparable; here most sit in layer 0"),
             bottom > 0.75,
         ),
         Row(
             tr("Dai et al. 2022"),
             tr("units per fact above 0.2 x the largest attribution"),
-            tr("≈{n:.0f}, after refining over paraphrases").format(n=DAI_2022["neurons"]),
-            tr("{n:.0f}, one prompt, not refined").format(n=float(np.mean(neurons))),
+            tr("≈{n:.0f}, after refining over paraphrases", n=DAI_2022["neurons"]),
+            tr(
+                "{a:.0f} (paper's equation) or {b:.0f} (their code's path), one prompt",
+                a=equation,
+                b=code,
+            ),
             None,
             "",
-            N_("Dai et al.: not comparable; before any refining a fact has more such units here"),
-            bool(np.mean(neurons) > 2 * DAI_2022["neurons"]),
+            N_("Dai et al.: counts not comparable; here the count depends on the path integrated"),
+            code > 2 * equation,
+        ),
+    ]
+
+
+def _li_rows(trained: np.ndarray, untrained: np.ndarray, sweep) -> list[Row]:
+    """Li et al.'s rows: the level (comparable: the fraction of units that fire), training's
+    direction, and width's direction (the paper's models grow deeper and wider together; the
+    toy's width alone)."""
+    runs = np.asarray(sweep.trained)  # (seeds, widths, layers)
+    narrow, wide = sweep.settings.widths[0], sweep.settings.widths[-1]
+    wider_sparser = bool((runs[:, -1] < runs[:, 0]).all())
+    sparser = bool((trained < untrained).all())
+    level = min(LI_2023.values()), max(LI_2023.values())
+    near_paper = bool(((trained <= 2 * level[1]) & (trained >= level[0] / 2)).all())
+    return [
+        Row(
+            tr("Li et al. 2023"),
+            tr("units active per token, trained (level)"),
+            ", ".join(f"{100 * v:.1f} % ({k})" for k, v in LI_2023.items()),
+            " / ".join(f"{100 * v:.0f} %" for v in trained),
+            near_paper,
+            "",
+            N_("Li et al.: the toy's FFN stays near half active, many times the paper's level"),
+            not near_paper and bool((abs(trained - 0.5) < 0.1).all()),  # "near half": 0.4 to 0.6
+        ),
+        Row(
+            tr("Li et al. 2023"),
+            tr("training lowers the units active per token (direction)"),
+            tr("yes"),
+            " / ".join(
+                f"{100 * u:.0f} % -> {100 * t:.0f} %"
+                for u, t in zip(untrained, trained, strict=True)
+            ),
+            sparser,
+            tr("in both layers (section 5)") if sparser else "",
+            N_("Li et al.: training makes the FFN sparser here too"),
+            sparser,
+        ),
+        Row(
+            tr("Li et al. 2023"),
+            tr("units active per token, smaller model -> larger (direction)"),
+            tr("fewer in larger models, deeper and wider"),
+            tr(
+                "lower in {n} of {pairs} (seed, layer) pairs, d_ff {narrow} -> {wide} (width alone)",
+                n=int((runs[:, -1] < runs[:, 0]).sum()),
+                pairs=runs[:, 0].size,
+                narrow=narrow,
+                wide=wide,
+            ),  # fmt: skip
+            wider_sparser,
+            tr("in every seed (section 5)") if wider_sparser else "",
+            N_("Li et al.: a wider FFN is sparser here too, in every seed"),
+            wider_sparser,
         ),
     ]
 
@@ -222,8 +309,9 @@ def markdown(rows: list[Row]) -> str:
         tr("tested here"),
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    verdicts = {None: tr("not comparable"), True: tr("yes"), False: tr("no"),
+                COULD_NOT_TELL: tr("could not tell")}  # fmt: skip
     for row in rows:
-        same = tr("not comparable") if row.same is None else tr("yes") if row.same else tr("no")
-        cells = [row.study, row.measure, row.paper, row.toy, same, row.tested or "—"]
+        cells = [row.study, row.measure, row.paper, row.toy, verdicts[row.same], row.tested or "—"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

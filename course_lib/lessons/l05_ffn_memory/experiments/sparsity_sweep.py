@@ -84,9 +84,11 @@ class Sweep:
 
 def run_one(settings: Settings) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
     """One run of the sweep: the active fractions at initialisation and trained, (layers,) each,
-    the facts right after training and the loss curve (steps,)."""
+    counted at every position of the corpus (the <bos> that opens each line included, as the
+    stored file was built), the facts right after training and the loss curve (steps,)."""
     corpus = corpus_of(settings)
-    initial = active_fraction(build_model(settings, len(corpus.vocabulary)), corpus)
+    model = build_model(settings, len(corpus.vocabulary))
+    initial = active_fraction(model, corpus)
     model, curve = train_language_model(settings)
     right = int(fact_predictions(model, corpus)[1].sum())
     return initial, active_fraction(model, corpus), right, curve
@@ -106,6 +108,29 @@ def run_sweep(settings: SweepSettings = SETTINGS) -> Sweep:
     return Sweep(
         settings, trained, initial, right, facts.pop(), losses, time.perf_counter() - start
     )
+
+
+def slopes(sweep: Sweep) -> np.ndarray:
+    """Each seed's change of the trained fraction per doubling of d_ff, a least-squares line over
+    the widths against log2 d_ff: (seeds, layers)."""
+    x = np.log2(np.array(sweep.settings.widths, dtype=float))
+    x = x - x.mean()
+    y = sweep.trained - sweep.trained.mean(axis=1, keepdims=True)  # (seeds, widths, layers)
+    return np.einsum("w,swl->sl", x, y) / (x @ x)
+
+
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306}
+
+
+def mean_interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mean over the first axis (the seeds) and its 95 % interval by Student's t: (mean,
+    low, high), each of the remaining shape."""
+    n = len(values)
+    if n - 1 not in T_975:
+        raise ValueError(f"values must hold 2 to {max(T_975) + 1} seeds, got {n}")
+    mean = values.mean(axis=0)
+    half = T_975[n - 1] * values.std(axis=0, ddof=1) / np.sqrt(n)
+    return mean, mean - half, mean + half
 
 
 def save_sweep(sweep: Sweep, path: Path = SWEEP_FILE) -> int:
