@@ -280,8 +280,12 @@ MESSAGES: dict[str, str] = {
     "after your step the decoder's directions have norms from {low:.3f} to {high:.3f}, not 1: divide each row of W_dec by its norm after optimiser.step()": (
         "你的这一步之后，解码器方向的范数在 {low:.3f} 到 {high:.3f} 之间，而不是 1：应在 optimiser.step() 之后把 W_dec 的每一行除以它的范数"
     ),
-    "the directions have norm 1, but the step differs from the reference: take the plain step (zero_grad, loss, backward, step), then divide each row of W_dec by its norm": (
-        "方向的范数是 1，但这一步与参考实现不同：先走普通的一步（zero_grad、loss、backward、step），再把 W_dec 的每一行除以它的范数"
+    "the directions have norm 1, but the step differs from the reference: take the plain step (zero_grad, loss, backward, step), optionally removing the gradient's component along each row before it, then divide each row of W_dec by its norm": (
+        "方向的范数是 1，但这一步与参考实现不同：先走普通的一步（zero_grad、loss、backward、step），"
+        "走之前可以先去掉梯度沿每一行的分量，然后把 W_dec 的每一行除以它的范数"
+    ),
+    "the gradient's component along each row is removed, but a step of finite size along the sphere still leaves it: divide each row of W_dec by its norm after optimiser.step() as well": (
+        "梯度沿每一行的分量去掉了，但沿球面走一步有限的步长，仍会离开球面：optimiser.step() 之后也要把 W_dec 的每一行除以它的范数"
     ),
     "every direction is back at norm 1 after each step: the L1 penalty can only be lowered by sparser activations, not by shrinking f and growing W_dec.": (
         "每一步之后每个方向都回到范数 1：L1 惩罚只能靠更稀疏的激活来降低，而不能靠缩小 f、放大 W_dec。"
