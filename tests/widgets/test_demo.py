@@ -451,3 +451,19 @@ def test_the_palette_is_okabe_itos_and_every_concept_colour_comes_from_it():
 def test_tint_mixes_a_colour_with_white():
     assert tint("#0072B2", 0.0) == (1.0, 1.0, 1.0)
     assert tint("#0072B2", 1.0) == pytest.approx((0.0, 0x72 / 255, 0xB2 / 255))
+
+
+def test_a_control_with_a_label_shows_its_words_in_the_learners_language_and_keeps_its_name():
+    from course_lib.core.i18n import N_, set_language
+
+    sparsity = Control("sparsity", (0.0, 0.9), 0.9, label=N_("on"))  # any catalogued words
+    demo = Demo("t", (Control("d_ff", (1, 2), 1), sparsity), data=Recorder(), view=LineView)
+    assert sparsity.title() == "on" and Control("d_ff", (1, 2), 1).title() == "d_ff"
+    set_language("zh")
+    try:
+        controls, _, _ = widget_parts(build(demo))
+        assert sparsity.title() == "开"
+    finally:
+        set_language("en")
+    assert set(controls) == {"开", "d_ff"}  # the label in Chinese; no label: the name, as before
+    assert controls["开"].value == 0.9  # the data function still gets the value

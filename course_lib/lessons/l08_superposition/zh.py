@@ -30,6 +30,9 @@ MESSAGES: dict[str, str] = {
     "The 452 (fact, unit) pairs would fit on 512 units one each: the model shared units while it had room not to.": (
         "452 个（事实，单元）对，每对占一个单元，512 个单元也放得下：模型在有余地不共用时共用了单元。"
     ),
+    # course_lib.lessons.l08_superposition.demos: the controls' labels
+    "sparsity S": "稀疏度 S",
+    "importance decay": "重要性衰减",
     # notebooks/08_superposition.ipynb: section 1, the toy
     "loss {first:.3f} at the first step, {last:.3f} at the last": "第一步的损失 {first:.3f}，最后的损失 {last:.3f}",
     "‖W_i‖ of features 0-4: {norms}": "特征 0–4 的 ‖W_i‖：{norms}",
