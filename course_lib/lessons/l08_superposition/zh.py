@@ -338,6 +338,7 @@ MESSAGES: dict[str, str] = {
     "feature {feature}": "特征 {feature}",
     # course_lib.lessons.l08_superposition.figures (dictionaries)
     "trained model: {units} units": "训练好的模型：{units} 个单元",
+    "shuffled by layer and write size: {units:.0f} units": "按层和写入量打乱：{units:.0f} 个单元",
     "shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, 2.5–97.5 %)": (
         "随机打乱，每条事实的知识神经元数不变：{units:.0f} 个单元（{shuffles} 次的平均，2.5–97.5%）"
     ),

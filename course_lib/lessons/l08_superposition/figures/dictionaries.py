@@ -51,48 +51,57 @@ def _facts_per_unit(name: str, values) -> np.ndarray:
 def sharing_figure(
     model_facts_per_unit: np.ndarray,
     shuffled_facts_per_unit: Sequence[np.ndarray],
+    matched_facts_per_unit: Sequence[np.ndarray] | None = None,
     *,
     edges: Sequence[int] = EDGES,
 ) -> Figure:
     """The units that are knowledge neurons of some fact, counted by how many facts each serves:
     the trained model's as bars (model_facts_per_unit: (units,)), each shuffle's (a list of
-    (units_s,), every one holding the same (fact, unit) pairs) as its mean and 2.5–97.5 % range."""
+    (units_s,), every one holding the same (fact, unit) pairs) as its mean and 2.5–97.5 % range;
+    ``matched_facts_per_unit``, the shuffles matched by layer and write size, beside them."""
     model = _facts_per_unit("model_facts_per_unit", model_facts_per_unit)
-    if len(shuffled_facts_per_unit) == 0:
-        raise ValueError("shuffled_facts_per_unit must hold at least one shuffle, got none")
-    shuffles = [_facts_per_unit("each shuffle", s) for s in shuffled_facts_per_unit]
+    nulls = [(shuffled_facts_per_unit, PALETTE[1], -0.12,
+              N_("shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, "
+                 "2.5–97.5 %)"))]  # fmt: skip
+    if matched_facts_per_unit is not None:
+        nulls.append((matched_facts_per_unit, PALETTE[2], 0.12,
+                      N_("shuffled by layer and write size: {units:.0f} units")))  # fmt: skip
     pairs = int(model.sum())
-    sums = sorted({int(s.sum()) for s in shuffles})
-    if sums != [pairs]:
-        raise ValueError(
-            f"each shuffle must share out the model's {pairs} (fact, unit) pairs, got sums {sums}"
-        )
     if list(edges) != sorted(set(edges)) or edges[0] != 1:
         raise ValueError(f"edges must rise from 1 without repeats, got {list(edges)}")
-    counts = np.stack([per_bin(s, edges) for s in shuffles])  # (shuffles, bins)
-    mean = counts.mean(0)
-    low, high = np.percentile(counts, [2.5, 97.5], axis=0)
     x = np.arange(len(edges))
     fig = new_figure(7.4, 4.4, dpi=80)
     ax = fig.subplots()
     model_label = tr("trained model: {units} units", units=len(model))
     bars = ax.bar(x, per_bin(model, edges), width=0.6, color=tint(PALETTE[0], 0.8),
                   edgecolor=PALETTE[0], label=model_label)  # fmt: skip
-    shuffle_label = tr(
-        "shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, 2.5–97.5 %)",
-        units=np.mean([len(s) for s in shuffles]), shuffles=len(shuffles),
-    )  # fmt: skip
-    # the range as its own bar: a skewed count's mean can lie outside its 2.5–97.5 % range
-    spread = ax.errorbar(x, (low + high) / 2, yerr=(high - low) / 2, fmt="none",
-                         ecolor=PALETTE[1], capsize=4, linewidth=1.2)  # fmt: skip
-    (markers,) = ax.plot(x, mean, "o", color=PALETTE[1], markersize=6, label=shuffle_label)
+    handles, labels, top = [bars], [model_label], per_bin(model, edges).max()
+    for shuffled, colour, shift, label in nulls:
+        if len(shuffled) == 0:
+            raise ValueError("each set of shuffles must hold at least one shuffle, got none")
+        shuffles = [_facts_per_unit("each shuffle", s) for s in shuffled]
+        sums = sorted({int(s.sum()) for s in shuffles})
+        if sums != [pairs]:
+            raise ValueError(
+                f"each shuffle must share out the model's {pairs} (fact, unit) pairs, got sums "
+                f"{sums}"
+            )
+        counts = np.stack([per_bin(s, edges) for s in shuffles])  # (shuffles, bins)
+        low, high = np.percentile(counts, [2.5, 97.5], axis=0)
+        # the range as its own bar: a skewed count's mean can lie outside its 2.5–97.5 % range
+        spread = ax.errorbar(x + shift, (low + high) / 2, yerr=(high - low) / 2, fmt="none",
+                             ecolor=colour, capsize=4, linewidth=1.2)  # fmt: skip
+        (markers,) = ax.plot(x + shift, counts.mean(0), "o", color=colour, markersize=6)
+        handles.append((spread, markers))
+        labels.append(tr(label, units=np.mean([len(s) for s in shuffles]),
+                         shuffles=len(shuffles)))  # fmt: skip
+        top = max(top, high.max())
     ax.set_xticks(x, bin_labels(edges))
     ax.set_xlim(-0.6, len(edges) - 0.4)
-    ax.set_ylim(0, max(high.max(), per_bin(model, edges).max()) * 1.08)
+    ax.set_ylim(0, top * 1.08)
     ax.set_xlabel(tr("facts a unit is a knowledge neuron of"))
     ax.set_ylabel(tr("number of units"))
-    ax.legend([bars, (spread, markers)], [model_label, shuffle_label], loc="upper right",
-              fontsize=9)  # fmt: skip
+    ax.legend(handles, labels, loc="upper right", fontsize=9)
     ax.set_title(
         tr("{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves", pairs=pairs),
         fontsize=11,
