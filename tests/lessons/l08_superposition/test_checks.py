@@ -374,7 +374,7 @@ def _projected_only(sae, x, optimiser, l1):
 def test_the_projected_step_differs_from_the_plain_one_so_accepting_it_is_a_choice():
     for seed in TRIALS:
         plain, projected = trajectory(REFERENCE, seed), trajectory(_projected, seed)
-        assert not all(close(a["W_dec"], b["W_dec"]) for a, b in zip(plain, projected))
+        assert not all(close(a["W_dec"], b["W_dec"]) for a, b in zip(plain, projected, strict=True))
 
 
 def test_the_decoder_checker_passes_the_projection_then_renormalisation():
