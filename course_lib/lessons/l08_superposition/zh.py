@@ -3,10 +3,10 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加：特征比神经元多（superposition）",
-    "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them; then rewrite a fact through one transcoder feature and compare it with the rank-one edit at matched strength": (
-        "训练叠加的玩具模型，读出各个特征的方向和特征维度数；数一数第 5 课模型的每个单元服务多少条事实；"
-        "再用稀疏自编码器和转码器分解它的 FFN，并按论文的方式测量；最后通过一个转码器特征编辑一条事实，"
-        "并在相同强度下与秩一编辑比较"
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, measure SAEs and transcoders as the papers do, and rewrite a fact through one transcoder feature beside the rank-one edit at matched strength": (
+        "训练叠加的玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型的单元服务的事实是否多于对齐后的随机水平；"
+        "分辨一个稀疏字典是学到了特征还是背下了输入；像论文那样测量 SAE 和转码器；"
+        "最后通过一个转码器特征改写一条事实，在相同强度下与秩一编辑并排比较"
     ),
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
@@ -27,8 +27,9 @@ MESSAGES: dict[str, str] = {
         "果真如此，擦除它就会拿走 45 个答案；归因说的是这个单元对每个答案有帮助，而不是答案保存在它里面。"
     ),
     "that the model ran out of units": "说明模型的单元不够用了",
-    "The 452 (fact, unit) pairs would fit on 512 units one each: the model shared units while it had room not to.": (
-        "452 个（事实，单元）对，每对占一个单元，512 个单元也放得下：模型在有余地不共用时共用了单元。"
+    "Nothing forced the sharing: the 48 facts would fit one to a dimension in the stream's 64, and layer 0 alone has 256 units. Superposition is about features against dimensions, and this count does not measure either.": (
+        "没有什么逼着它们共用：48 条事实一条占一个维度，残差流的 64 个维度也放得下，单是第 0 层就有 256 个单元。"
+        "叠加说的是特征与维度谁多谁少，而这个计数两样都没有量。"
     ),
     # course_lib.lessons.l08_superposition.demos: the controls' labels
     "sparsity S": "稀疏度 S",
@@ -81,6 +82,25 @@ MESSAGES: dict[str, str] = {
         "稀疏（密度 ≤ 0.1）：多出来的特征即使不如特征 0 重要，也会以叠加的方式保留下来"
     ),
     "{share:.0%} of those cells": "这些格子中的 {share:.0%}",
+    "the stored seed 0 is the model just trained": "存下的种子 0 就是刚刚训练的模型",
+    "model": "模型",
+    "held-out loss": "留出输入上的损失",
+    "features with a direction": "有方向的特征",
+    "{low:.4f} to {high:.4f}": "{low:.4f} 到 {high:.4f}",
+    "without the ReLU, every seed keeps only m = 2 features, the two most important: no superposition": (
+        "去掉 ReLU，每个种子都只保留 m = 2 个特征，即最重要的两个：没有叠加"
+    ),
+    "with b held at 0, more than 2 share the plane in every seed, at a higher loss than the same seed with its bias": (
+        "b 固定为 0 时，每个种子都有两个以上的特征共用平面，损失比同一种子带偏置时高"
+    ),
+    "D_i of seed 0: {D}": "种子 0 的 D_i：{D}",
+    "every seed settles as a pentagon (each D_i within 0.05 of 2/5) or as two antipodal pairs with the fifth feature dropped": (
+        "每个种子最后要么是五边形（每个 D_i 与 2/5 相差不到 0.05），要么是两个对跖对，第五个特征被舍弃"
+    ),
+    "pentagon in {p} of {n}": "{n} 个中有 {p} 个是五边形",
+    "the pentagons have all five biases below −0.1; the other seeds do not": (
+        "成五边形的种子，五个偏置都低于 −0.1；其余的种子不是这样"
+    ),
     # section 2: polysemantic units
     "{pairs} (fact, unit) pairs on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": (
         "{pairs} 个（事实，单元）对，落在 {units} 个单元中的 {used} 个上；一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
@@ -97,6 +117,25 @@ MESSAGES: dict[str, str] = {
         "被多条事实共用的单元，按关系算并不比随机打乱的更纯"
     ),
     "{ours:.2f} against {low:.2f} to {high:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}",
+    "{pairs} (fact, unit) pairs, {layer0} of them in layer 0, on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": (
+        "{pairs} 个（事实，单元）对，其中 {layer0} 个在第 0 层，落在 {units} 个单元中的 {used} 个上；"
+        "一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
+    ),
+    "superposition is about features against dimensions: the 48 facts would fit one to a dimension in the stream's 64, and in layer 0's 256 units": (
+        "叠加问的是特征与维度谁多：48 条事实一条占一个维度，残差流的 64 维放得下，第 0 层的 256 个单元也放得下"
+    ),
+    "drawn from every firing unit, the shuffle spreads the pairs over far more units": (
+        "从全部激活的单元里抽时，打乱后的对散落在多得多的单元上"
+    ),
+    "{ours} units against {lo} to {hi}": "{ours} 个单元，对比 {lo} 到 {hi} 个",
+    "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": (
+        "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
+    ),
+    "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f}": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; one above its 97.5th percentile would have shown": (
+        "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；若高过打乱的第 97.5 百分位，本可以看出来"
+    ),
+    "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "{positions:,} scored positions, {distinct} distinct FFN inputs; hidden units {shape}": (
         "计分的位置 {positions:,} 个，不同的 FFN 输入 {distinct} 个；隐藏单元 {shape}"
@@ -347,6 +386,13 @@ MESSAGES: dict[str, str] = {
     "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
         "{pairs} 个（事实，知识神经元）对：每个单元服务多少条事实"
     ),
+    "(a) trained on the corpus' contexts ({n})": "(a) 只用语料里的上下文训练（{n} 个）",
+    "(b) trained on the grammar's contexts ({n})": "(b) 用语法能造出的上下文训练（{n} 个）",
+    "L1": "L1",
+    "TopK": "TopK",
+    "{rule}: held-out contexts": "{rule}：留出的上下文",
+    "{rule}: its training contexts": "{rule}：训练用的上下文",
+    "copy of the nearest training context": "照抄最近的训练上下文",
     "SAE, L1": "SAE，L1",
     "SAE, TopK": "SAE，TopK",
     "transcoder, L1": "转码器，L1",

@@ -63,6 +63,9 @@ TRANSCODERS = tuple((rule, size) for rule in RULES for size in SIZES)
 # prompts' last words; or the one active at the fewest positions of the lines that state no fact
 # (which, like C from filler, never sees the prompts)
 CHOICES = ("top", "narrowest carrying", "narrowest active", "quietest on filler")
+CHOICE_LABELS = {"top": N_("top by attribution"), "narrowest carrying": N_("narrowest carrying"),
+                 "narrowest active": N_("narrowest active"),
+                 "quietest on filler": N_("quietest on filler")}  # fmt: skip
 CARRIES = 0.2
 
 

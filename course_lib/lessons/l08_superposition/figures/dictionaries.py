@@ -1,8 +1,7 @@
 """Lesson 8's pictures of lesson 5's fact model under the microscope: how many facts each of its
 knowledge-neuron units serves, against the same facts shared out at random (``sharing_figure``),
-and its sparse dictionaries, SAEs and transcoders at 1×, 4× and 16× its units, with the L1 and the
-TopK rule: their live and dead features and what they leave unexplained (``dictionary_figure``).
-Both take plain arrays and numbers; the notebook measures them."""
+and which regime its SAEs are in, what they miss of their training contexts against contexts they
+never saw (``regime_figure``). Both take plain arrays and numbers; the notebook measures them."""
 
 from __future__ import annotations
 
@@ -10,19 +9,12 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullLocator, PercentFormatter
+from matplotlib.ticker import NullLocator
 
 from course_lib.core.i18n import N_, tr
 from course_lib.core.plots import GREY, PALETTE, new_figure, tint
 
 EDGES = (1, 2, 3, 4, 5, 10, 20)  # each bin runs from its edge to the next one's, the last one open
-LINES = {  # (kind, rule) -> its name, colour and line style, in the legend's order
-    ("sae", "l1"): (N_("SAE, L1"), PALETTE[0], "-", "o"),
-    ("sae", "topk"): (N_("SAE, TopK"), PALETTE[0], "--", "s"),
-    ("transcoder", "l1"): (N_("transcoder, L1"), PALETTE[1], "-", "o"),
-    ("transcoder", "topk"): (N_("transcoder, TopK"), PALETTE[1], "--", "s"),
-}
-NEEDED = ("alive", "dead", "fvu")
 
 
 def bin_labels(edges: Sequence[int] = EDGES) -> list[str]:
@@ -60,10 +52,11 @@ def sharing_figure(
     (units_s,), every one holding the same (fact, unit) pairs) as its mean and 2.5–97.5 % range;
     ``matched_facts_per_unit``, the shuffles matched by layer and write size, beside them."""
     model = _facts_per_unit("model_facts_per_unit", model_facts_per_unit)
-    nulls = [(shuffled_facts_per_unit, PALETTE[1], -0.12,
+    both = matched_facts_per_unit is not None  # then each set's markers beside the other's
+    nulls = [(shuffled_facts_per_unit, PALETTE[1], -0.12 if both else 0.0,
               N_("shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, "
                  "2.5–97.5 %)"))]  # fmt: skip
-    if matched_facts_per_unit is not None:
+    if both:
         nulls.append((matched_facts_per_unit, PALETTE[2], 0.12,
                       N_("shuffled by layer and write size: {units:.0f} units")))  # fmt: skip
     pairs = int(model.sum())
@@ -91,10 +84,11 @@ def sharing_figure(
         # the range as its own bar: a skewed count's mean can lie outside its 2.5–97.5 % range
         spread = ax.errorbar(x + shift, (low + high) / 2, yerr=(high - low) / 2, fmt="none",
                              ecolor=colour, capsize=4, linewidth=1.2)  # fmt: skip
-        (markers,) = ax.plot(x + shift, counts.mean(0), "o", color=colour, markersize=6)
-        handles.append((spread, markers))
         labels.append(tr(label, units=np.mean([len(s) for s in shuffles]),
                          shuffles=len(shuffles)))  # fmt: skip
+        (markers,) = ax.plot(x + shift, counts.mean(0), "o", color=colour, markersize=6,
+                             label=labels[-1])  # fmt: skip
+        handles.append((spread, markers))
         top = max(top, high.max())
     ax.set_xticks(x, bin_labels(edges))
     ax.set_xlim(-0.6, len(edges) - 0.4)
@@ -107,21 +101,6 @@ def sharing_figure(
         fontsize=11,
     )
     return fig
-
-
-def _checked(sizes: Sequence[int], measures: Mapping) -> list[tuple[str, str]]:
-    """The (kind, rule) keys of ``measures`` in the legend's order, each checked."""
-    unknown = [key for key in measures if key not in LINES]
-    if unknown or not measures:
-        raise ValueError(f"measures must be keyed by some of {list(LINES)}, got {list(measures)}")
-    for key, values in measures.items():
-        for name in NEEDED:
-            if name not in values or len(values[name]) != len(sizes):
-                raise ValueError(
-                    f"measures[{key}] must hold {list(NEEDED)}, each one value per size "
-                    f"({len(sizes)}), got {name!r}: {values.get(name)!r}"
-                )
-    return [key for key in LINES if key in measures]
 
 
 def _size_axis(ax, sizes: np.ndarray, units: int) -> None:
@@ -140,51 +119,47 @@ def _mark(ax, value: float, label: str, linestyle: str, left: bool) -> None:
             color=GREY, ha="left" if left else "right", va="bottom")  # fmt: skip
 
 
-def dictionary_figure(
+REGIME_PANELS = {"corpus": N_("(a) trained on the corpus' contexts ({n})"),
+                 "grammar": N_("(b) trained on the grammar's contexts ({n})")}  # fmt: skip
+RULE_LINES = {"l1": (N_("L1"), PALETTE[0], "o"), "topk": (N_("TopK"), PALETTE[3], "s")}
+
+
+def regime_figure(
     sizes: Sequence[int],
-    measures: Mapping[tuple[str, str], Mapping[str, Sequence[float]]],
+    fvu: Mapping[tuple[str, str], Mapping[str, Sequence[float]]],
+    contexts: Mapping[str, int],
+    lookup: Mapping[str, float],
     *,
     units: int = 256,
-    reference: tuple[float, str] | None = None,
-    paper_marks: Sequence[tuple[float, str]] = (),
-    fvu: bool = True,
 ) -> Figure:
-    """Sparse dictionaries against their size (sizes: features, ``units`` the FFN's): (a) live
-    features, with a dashed line at ``reference`` (value, label), (b) the share dead, with a dotted
-    line per ``paper_marks`` (share, label), (c) if ``fvu``, the fraction of variance unexplained.
-    measures: {(kind, rule): {"alive", "dead", "fvu": one value per size}}; labels as shown."""
-    keys = _checked(sizes, measures)
+    """Which regime each SAE is in: one panel per training set (``contexts``: {"corpus",
+    "grammar": how many contexts it trains on}), the fraction of variance unexplained against the
+    dictionary's size, on the contexts it was trained on (dashed, open) and on the held-out ones
+    (solid, filled), for each rule; a grey line at ``lookup`` (its training set's nearest-input
+    copy of the held-out contexts). fvu: {(trained on, rule): {"train", "held out": one value per
+    size}}."""
+    missing = [(on, rule) for on in contexts for rule in RULE_LINES if (on, rule) not in fvu]
+    if missing or set(contexts) - set(REGIME_PANELS) or set(lookup) != set(contexts):
+        raise ValueError(
+            f"fvu must hold every (trained on, rule) of {list(contexts)} x {list(RULE_LINES)} and "
+            f"lookup one value per training set, got {list(fvu)} and {list(lookup)}"
+        )
     sizes = np.asarray(sizes, dtype=float)
-    fig = new_figure(12.0 if fvu else 8.4, 4.3, dpi=80)
-    axes = fig.subplots(1, 3 if fvu else 2)
-    panels = [("alive", N_("(a) live features"), N_("features that fire on some input")),
-              ("dead", N_("(b) dead features"), N_("share of the dictionary never firing")),
-              ("fvu", N_("(c) what the dictionary misses"),
-               N_("fraction of variance unexplained"))][: len(axes)]  # fmt: skip
-    for ax, (measure, title, ylabel) in zip(axes, panels, strict=True):
-        for key in keys:
-            name, colour, style, marker = LINES[key]
-            y = np.asarray(measures[key][measure], dtype=float)
-            y = y / sizes if measure == "dead" else y
-            ax.plot(sizes, y, color=colour, linestyle=style, marker=marker, markersize=6,
-                    markerfacecolor="white" if marker == "s" else colour, label=tr(name))  # fmt: skip
+    fig = new_figure(9.6, 4.2, dpi=80)
+    axes = fig.subplots(1, len(contexts), sharey=True)
+    for ax, on in zip(np.atleast_1d(axes), contexts, strict=True):
+        for rule, (name, colour, marker) in RULE_LINES.items():
+            values = fvu[on, rule]
+            ax.plot(sizes, values["held out"], color=colour, marker=marker, markersize=6,
+                    label=tr("{rule}: held-out contexts", rule=tr(name)))  # fmt: skip
+            ax.plot(sizes, values["train"], color=colour, marker=marker, markersize=6,
+                    linestyle="--", markerfacecolor="white",
+                    label=tr("{rule}: its training contexts", rule=tr(name)))  # fmt: skip
+        _mark(ax, lookup[on], tr("copy of the nearest training context"), ":", left=True)
         _size_axis(ax, sizes, units)
-        ax.set_title(tr(title), fontsize=10)
-        ax.set_ylabel(tr(ylabel), fontsize=9)
-    alive_ax, dead_ax = axes[:2]
-    if reference is not None:
-        value, label = reference
-        _mark(alive_ax, value, f"{label}: {value:g}", "--", left=True)
-        top = max(max(measures[key]["alive"]) for key in keys)
-        alive_ax.set_ylim(0, max(top, value) * 1.12)
-    else:
-        alive_ax.set_ylim(bottom=0)
-    for value, label in paper_marks:
-        _mark(dead_ax, value, label, ":", left=True)
-    dead_ax.set_ylim(0, 1.0)
-    dead_ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    if fvu:
-        axes[2].set_yscale("log")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(keys), fontsize=9)
+        ax.set_yscale("log")
+        ax.set_title(tr(REGIME_PANELS[on], n=contexts[on]), fontsize=10)
+    np.atleast_1d(axes)[0].set_ylabel(tr("fraction of variance unexplained"), fontsize=9)
+    handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize=9)
     return fig
