@@ -83,7 +83,6 @@ MESSAGES: dict[str, str] = {
     ),
     "{share:.0%} of those cells": "这些格子中的 {share:.0%}",
     "the stored seed 0 is the model just trained": "存下的种子 0 就是刚刚训练的模型",
-    "model": "模型",
     "held-out loss": "留出输入上的损失",
     "features with a direction": "有方向的特征",
     "{low:.4f} to {high:.4f}": "{low:.4f} 到 {high:.4f}",
