@@ -154,10 +154,15 @@ def test_the_regime_figure_draws_each_sets_fvu_on_its_own_and_held_out_contexts(
             assert list(x) == list(SIZES3)
             assert np.allclose(held, FVU[on, rule]["held out"])
             assert np.allclose(train, FVU[on, rule]["train"])
-        marks = [line for line in ax.get_lines() if line.get_label().startswith("_")]
-        assert [float(m.get_ydata()[0]) for m in marks] == [LOOKUP[on]]
+        (mark,) = [line for line in ax.get_lines()
+                   if line.get_label() == "copy of the nearest training context"]  # fmt: skip
+        assert float(mark.get_ydata()[0]) == LOOKUP[on] and mark.get_linestyle() == ":"
         assert [t.get_text() for t in ax.get_xticklabels()] == ["1×", "4×", "8×"]
         assert ax.get_yscale() == "log"
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "L1: held-out contexts", "L1: its training contexts", "TopK: held-out contexts",
+        "TopK: its training contexts", "copy of the nearest training context"]  # fmt: skip
 
 
 def test_the_regime_figure_refuses_a_missing_training_set_or_rule():

@@ -112,13 +112,6 @@ def _size_axis(ax, sizes: np.ndarray, units: int) -> None:
     ax.grid(axis="y", color=tint(GREY, 0.3), linewidth=0.6)
 
 
-def _mark(ax, value: float, label: str, linestyle: str, left: bool) -> None:
-    """A grey horizontal line at ``value`` with its label just above it, at one end."""
-    ax.axhline(value, color=GREY, linestyle=linestyle, linewidth=1)
-    ax.text(0.02 if left else 0.98, value, label, transform=ax.get_yaxis_transform(), fontsize=8,
-            color=GREY, ha="left" if left else "right", va="bottom")  # fmt: skip
-
-
 REGIME_PANELS = {"corpus": N_("(a) trained on the corpus' contexts ({n})"),
                  "grammar": N_("(b) trained on the grammar's contexts ({n})")}  # fmt: skip
 RULE_LINES = {"l1": (N_("L1"), PALETTE[0], "o"), "topk": (N_("TopK"), PALETTE[3], "s")}
@@ -155,11 +148,12 @@ def regime_figure(
             ax.plot(sizes, values["train"], color=colour, marker=marker, markersize=6,
                     linestyle="--", markerfacecolor="white",
                     label=tr("{rule}: its training contexts", rule=tr(name)))  # fmt: skip
-        _mark(ax, lookup[on], tr("copy of the nearest training context"), ":", left=True)
+        ax.axhline(lookup[on], color=GREY, linestyle=":", linewidth=1.2,
+                   label=tr("copy of the nearest training context"))  # fmt: skip
         _size_axis(ax, sizes, units)
         ax.set_yscale("log")
         ax.set_title(tr(REGIME_PANELS[on], n=contexts[on]), fontsize=10)
     np.atleast_1d(axes)[0].set_ylabel(tr("fraction of variance unexplained"), fontsize=9)
     handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize=9)
+    fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize=9)
     return fig
