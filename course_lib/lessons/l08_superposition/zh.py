@@ -3,10 +3,9 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加：特征比神经元多（superposition）",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, measure SAEs and transcoders as the papers do, and rewrite a fact through one transcoder feature beside the rank-one edit at matched strength": (
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, and measure SAEs and transcoders as the papers do": (
         "训练叠加的玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型的单元服务的事实是否多于对齐后的随机水平；"
-        "分辨一个稀疏字典是学到了特征还是背下了输入；像论文那样测量 SAE 和转码器；"
-        "最后通过一个转码器特征改写一条事实，在相同强度下与秩一编辑并排比较"
+        "分辨一个稀疏字典是学到了特征还是背下了输入；像论文那样测量 SAE 和转码器"
     ),
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
