@@ -702,36 +702,6 @@ def _toy_seeds_first_losses() -> tuple[Callable, Callable]:
     return fresh, stored
 
 
-def _feature_edit(fact: int) -> tuple[Callable, Callable]:
-    """Lesson 8's edits through a feature, a unit and the rank-one update: ``fact`` rewritten to
-    its first new answer by every method at every scale, and every method's gates."""
-
-    def arrays(found: dict, edit: int) -> Arrays:
-        from course_lib.core.experiments.edit_measures import METRICS
-        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
-
-        out = {}
-        for m in FE.METHODS:
-            rows = found[f"results|{m}"][edit]
-            out |= {f"{m} | {name}": rows[:, j] for j, name in enumerate(METRICS)}
-            out[f"{m} | changed"] = found[f"changed|{m}"][edit]
-            out[f"{m} | gates"] = found[f"gates|{m}"]
-        return out
-
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.memory import stored_model
-        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
-
-        return arrays(FE.sweep_feature_edits(*stored_model(), [fact], answers=1), 0)
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
-
-        return arrays(FE.stored_feature_edits(), fact * FE.TARGETS)
-
-    return fresh, stored
-
-
 QUANTITIES = (
     *QUANTITIES,
     Quantity("toy grids: losses at steps 0 and 100", *_toy_first_steps(100)),
@@ -740,7 +710,6 @@ QUANTITIES = (
         "transcoder, 256 features, L1: first 20 losses",
         *_dictionary_first_losses("transcoder", 20),
     ),
-    Quantity("feature edits: fact 5, first answer", *_feature_edit(5), SWEEP_DISCRETE),
     Quantity("toy seeds: first 20 losses", *_toy_seeds_first_losses()),
     Quantity(
         "split SAE, 256 features, L1, grammar: first 20 losses", *_split_first_losses("grammar", 20)

@@ -17,7 +17,9 @@ y* being the FFN's own output at the edited word, and differs only in that detec
 
 At the edited word all of them add exactly scale x (v* - y*). What differs is where else they
 fire: the measures of ``edit_measures``.
-Rebuild: ``python -m course_lib.lessons.l08_superposition.experiments.feature_edit``.
+Rebuild: ``python -m course_lib.lessons.l08_superposition.experiments.feature_edit``. Not stored
+since the transcoders were retrained on the grammar's contexts (``dictionary_runs``): the lesson
+does not show these edits until the sweep is remade over them.
 """
 
 from __future__ import annotations
@@ -63,9 +65,6 @@ TRANSCODERS = tuple((rule, size) for rule in RULES for size in SIZES)
 # prompts' last words; or the one active at the fewest positions of the lines that state no fact
 # (which, like C from filler, never sees the prompts)
 CHOICES = ("top", "narrowest carrying", "narrowest active", "quietest on filler")
-CHOICE_LABELS = {"top": N_("top by attribution"), "narrowest carrying": N_("narrowest carrying"),
-                 "narrowest active": N_("narrowest active"),
-                 "quietest on filler": N_("quietest on filler")}  # fmt: skip
 CARRIES = 0.2
 
 
