@@ -596,9 +596,10 @@ def _dictionary_first_losses(kind: str, steps: int) -> tuple[Callable, Callable]
         from course_lib.core.threads import torch_threads
         from course_lib.lessons.l08_superposition.experiments import dictionary_runs as R
         from course_lib.lessons.l08_superposition.experiments import fact_dictionaries as F
+        from course_lib.lessons.l08_superposition.experiments.grammar import grammar_contexts
 
         with torch_threads(1):
-            rows = F.layer_rows(*stored_model())
+            rows = grammar_contexts(*stored_model()).rows
             x, y = (rows.hidden, rows.hidden) if kind == "sae" else (rows.ffn_in, rows.ffn_out)
             _, losses = F.train_dictionary(x, y, rows.weight, 256, None, R.L1, R.SEED, steps)
         return {"losses": losses}
@@ -611,32 +612,49 @@ def _dictionary_first_losses(kind: str, steps: int) -> tuple[Callable, Callable]
     return fresh, stored
 
 
-def _feature_edit(fact: int) -> tuple[Callable, Callable]:
-    """Lesson 8's edits through a feature, a unit and the rank-one update: ``fact`` rewritten to
-    its first new answer by every method at every scale, and every method's gates."""
-
-    def arrays(found: dict, edit: int) -> Arrays:
-        from course_lib.core.experiments.edit_measures import METRICS
-        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
-
-        out = {}
-        for m in FE.METHODS:
-            rows = found[f"results|{m}"][edit]
-            out |= {f"{m} | {name}": rows[:, j] for j, name in enumerate(METRICS)}
-            out[f"{m} | changed"] = found[f"changed|{m}"][edit]
-            out[f"{m} | gates"] = found[f"gates|{m}"]
-        return out
+def _split_first_losses(trained_on: str, steps: int) -> tuple[Callable, Callable]:
+    """The 1× L1 SAE trained without the held-out contexts (on the grammar's others, or the
+    corpus' others) again for ``steps`` steps, against the first losses its stored run kept."""
 
     def fresh() -> Arrays:
         from course_lib.core.experiments.memory import stored_model
-        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
+        from course_lib.core.threads import torch_threads
+        from course_lib.lessons.l08_superposition.experiments import dictionary_split as S
+        from course_lib.lessons.l08_superposition.experiments import fact_dictionaries as F
+        from course_lib.lessons.l08_superposition.experiments.grammar import grammar_contexts
 
-        return arrays(FE.sweep_feature_edits(*stored_model(), [fact], answers=1), 0)
+        with torch_threads(1):
+            contexts = grammar_contexts(*stored_model())
+            train = S.training_rows(contexts, trained_on)
+            x = contexts.rows.hidden[train]
+            weight = x.new_full((len(x),), 1 / len(x))
+            _, losses = F.train_dictionary(x, x, weight, 256, None, S.L1, S.SEED, steps)
+        return {"losses": losses}
 
     def stored() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import feature_edit as FE
+        from course_lib.lessons.l08_superposition.experiments import dictionary_split as S
 
-        return arrays(FE.stored_feature_edits(), fact * FE.TARGETS)
+        return {"losses": S.stored_first_losses(trained_on, "sae", "l1", 256)[:steps]}
+
+    return fresh, stored
+
+
+def _toy_seeds_first_losses() -> tuple[Callable, Callable]:
+    """Lesson 8's toy at its default setting from every stored seed, each variant, trained again
+    for its first stored steps: the losses, against the stored ones."""
+
+    def fresh() -> Arrays:
+        from course_lib.lessons.l08_superposition.experiments import toy_seeds as T
+
+        return {f"{variant} {seed}": T.train_seed(seed, variant, T.FIRST).losses[0]
+                for variant in T.VARIANTS for seed in T.SEEDS}  # fmt: skip
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l08_superposition.experiments import toy_seeds as T
+
+        first = T.stored_seeds().first_losses
+        return {f"{variant} {seed}": first[i, j] for i, variant in enumerate(T.VARIANTS)
+                for j, seed in enumerate(T.SEEDS)}  # fmt: skip
 
     return fresh, stored
 
@@ -649,7 +667,13 @@ QUANTITIES = (
         "transcoder, 256 features, L1: first 20 losses",
         *_dictionary_first_losses("transcoder", 20),
     ),
-    Quantity("feature edits: fact 5, first answer", *_feature_edit(5), SWEEP_DISCRETE),
+    Quantity("toy seeds: first 20 losses", *_toy_seeds_first_losses()),
+    Quantity(
+        "split SAE, 256 features, L1, grammar: first 20 losses", *_split_first_losses("grammar", 20)
+    ),
+    Quantity(
+        "split SAE, 256 features, L1, corpus: first 20 losses", *_split_first_losses("corpus", 20)
+    ),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
 

@@ -497,3 +497,19 @@ def test_every_control_reads_in_the_learners_language_or_as_a_symbol(demo):
         assert control.title() == tr(control.label, "en") == control.label
         chinese = tr(control.label, "zh")
         assert re.search(r"[\u4e00-\u9fff]", chinese), f"{demo.name}: {control.name}: {chinese!r}"
+
+
+def test_a_control_with_a_label_shows_its_words_in_the_learners_language_and_keeps_its_name():
+    from course_lib.core.i18n import N_, set_language
+
+    sparsity = Control("sparsity", (0.0, 0.9), 0.9, label=N_("on"))  # any catalogued words
+    demo = Demo("t", (Control("d_ff", (1, 2), 1), sparsity), data=Recorder(), view=LineView)
+    assert sparsity.title() == "on" and Control("d_ff", (1, 2), 1).title() == "d_ff"
+    set_language("zh")
+    try:
+        controls, _, _ = widget_parts(build(demo))
+        assert sparsity.title() == "开"
+    finally:
+        set_language("en")
+    assert set(controls) == {"开", "d_ff"}  # the label in Chinese; no label: the name, as before
+    assert controls["开"].value == 0.9  # the data function still gets the value

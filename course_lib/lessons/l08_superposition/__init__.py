@@ -8,16 +8,15 @@ LESSON = Lesson(
     number=8,
     topic="superposition",
     title=N_("Superposition: more features than neurons (叠加)"),
-    minutes=85,
+    minutes=80,
     goal=N_(
-        "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them; then rewrite a fact through one transcoder feature and compare it with the rank-one edit at matched strength"
+        "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, and measure SAEs and transcoders as the papers do"
     ),
     mechanisms=(
         "dimensionality",
         "topk_encode",
         "dictionary.SparseDictionary",
         "fact_dictionaries.transcoder_hooks",
-        "lesson.feature_edit.FeatureEdit",
     ),
 )
 

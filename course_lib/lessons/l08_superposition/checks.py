@@ -141,19 +141,35 @@ def _rows_to_one(W: torch.Tensor, dim: int = 1, power: int = 1) -> None:
     W /= W.norm(dim=dim, keepdim=True) ** power
 
 
-def _step(sae, x, optimiser, l1, before=None, after=None) -> None:
+def _step(sae, x, optimiser, l1, before=None, after=None, project=False) -> None:
     """One Adam step on dictionary_loss, with ``before`` / ``after`` applied to the dictionary
-    (under no_grad) around it: the reference normalises W_dec's rows after it."""
+    (under no_grad) around it: the reference normalises W_dec's rows after it. ``project``: the
+    gradient's component along each row of W_dec taken off before the step."""
     with torch.no_grad():
         (before or (lambda _: None))(sae)
     optimiser.zero_grad()
     dictionary_loss(sae, x, x, l1).backward()
+    if project:
+        with torch.no_grad():
+            remove_parallel_gradient(sae)
     optimiser.step()
     with torch.no_grad():
         (after or (lambda _: None))(sae)
 
 
+def remove_parallel_gradient(sae: SparseDictionary) -> None:
+    """The gradient of each decoder row less its component along the row (rows of norm 1), so
+    that a small step turns the direction without lengthening it: SAELens's and EleutherAI's
+    ``remove_gradient_parallel_to_decoder_directions``."""
+    W, grad = sae.W_dec, sae.W_dec.grad
+    grad -= (grad * W).sum(dim=1, keepdim=True) * W
+
+
 REFERENCE = partial(_step, after=lambda sae: sae.normalise_decoder())
+# SAELens's and EleutherAI's step: the parallel gradient removed, the step, then the rows
+# renormalised (a step of finite size along the sphere still leaves it)
+PROJECTED = partial(_step, after=lambda sae: sae.normalise_decoder(), project=True)
+ACCEPTED = (REFERENCE, PROJECTED)
 
 
 def _step_suspects() -> list[tuple[str, Callable]]:
@@ -173,6 +189,9 @@ def _step_suspects() -> list[tuple[str, Callable]]:
         (tr("the rows are normalised before optimiser.step(): the step moves them off norm 1 "
             "again, and the dictionary the last step leaves is not normalised; normalise after "
             "the step"), partial(_step, before=lambda sae: sae.normalise_decoder())),
+        (tr("the gradient's component along each row is removed, but a step of finite size "
+            "along the sphere still leaves it: divide each row of W_dec by its norm after "
+            "optimiser.step() as well"), partial(_step, project=True)),
     ]  # fmt: skip
 
 
@@ -242,19 +261,21 @@ def _step_hint(step: Callable, got: list[dict], seed: int) -> str:
                   "{high:.3f}, not 1: divide each row of W_dec by its norm after "
                   "optimiser.step()", low=norms.min().item(), high=norms.max().item())  # fmt: skip
     return tr("the directions have norm 1, but the step differs from the reference: take the "
-              "plain step (zero_grad, loss, backward, step), then divide each row of W_dec by "
-              "its norm")  # fmt: skip
+              "plain step (zero_grad, loss, backward, step), optionally removing the gradient's "
+              "component along each row before it, then divide each row of W_dec by its "
+              "norm")  # fmt: skip
 
 
 def check_decoder_norm(fn: Callable) -> CheckResult:
     """``fn(sae, x, optimiser, l1)`` must take one Adam step on ``dictionary_loss`` and then hold
-    every decoder direction (a row of W_dec) at norm 1; checked over a few steps of small L1
+    every decoder direction (a row of W_dec) at norm 1, with or without the gradient's component
+    along each row removed before the step (``ACCEPTED``); checked over a few steps of small L1
     sparse autoencoders drawn at random."""
 
     def check() -> str:
         for seed in (0, 1, 2):
             got = trajectory(fn, seed)
-            if not _same(got, trajectory(REFERENCE, seed)):
+            if not any(_same(got, trajectory(step, seed)) for step in ACCEPTED):
                 raise Hint(_step_hint(fn, got, seed))
         return tr(
             "every direction is back at norm 1 after each step: the L1 penalty can only be "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from course_lib.core._validate import grid_value
+from course_lib.core.i18n import N_
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l08_superposition.experiments.toy import dimensionality
 from course_lib.lessons.l08_superposition.experiments.toy_grid import (
@@ -46,8 +47,8 @@ def demos() -> list[Demo]:
         Demo(
             "toy",
             (
-                Control("sparsity", SHOWN_SPARSITIES, default),
-                Control("decay", DECAYS, 0.9, kind="toggle"),
+                Control("sparsity", SHOWN_SPARSITIES, default, label=N_("sparsity S")),
+                Control("decay", DECAYS, 0.9, kind="toggle", label=N_("importance decay")),
             ),
             data=toy_data,
             view=ToyView,

@@ -40,3 +40,8 @@ GAO_2024 = {"dead with mitigations": 0.07, "dead without, up to": 0.90, "release
 # MLP's (normalised) input and is trained to produce the MLP's output; on GPT-2 small, 24,576
 # features per layer (32x the model's 768 dimensions).
 DUNEFSKY_2024 = {"features": 24_576, "d_model": 768}
+# Cunningham et al. 2023 (Sparse Autoencoders Find Highly Interpretable Features in Language
+# Models), figure 2: SAE features scored by automated interpretability against four baselines,
+# the neuron basis, PCA, ICA and random directions. (Bricken et al. 2023 compared their features
+# with the neurons and with an SAE trained on a transformer with random weights.)
+CUNNINGHAM_2023 = {"baselines": ("neurons", "PCA", "ICA", "random directions")}

@@ -41,8 +41,9 @@ QUESTIONS = (
             Choice(
                 N_("that the model ran out of units"),
                 N_(
-                    "The 452 (fact, unit) pairs would fit on 512 units one each: the model shared "
-                    "units while it had room not to."
+                    "Nothing forced the sharing: the 48 facts would fit one to a dimension in the "
+                    "stream's 64, and layer 0 alone has 256 units. Superposition is about features "
+                    "against dimensions, and this count does not measure either."
                 ),
             ),
         ),

@@ -3,10 +3,9 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加：特征比神经元多（superposition）",
-    "train the toy model of superposition and read its features' directions and dimensionality, count how many facts each unit of lesson 5's model serves, and decompose its FFN with a sparse autoencoder and a transcoder, measured as the papers measure them; then rewrite a fact through one transcoder feature and compare it with the rank-one edit at matched strength": (
-        "训练叠加的玩具模型，读出各个特征的方向和特征维度数；数一数第 5 课模型的每个单元服务多少条事实；"
-        "再用稀疏自编码器和转码器分解它的 FFN，并按论文的方式测量；最后通过一个转码器特征编辑一条事实，"
-        "并在相同强度下与秩一编辑比较"
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, and measure SAEs and transcoders as the papers do": (
+        "训练叠加的玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型的单元服务的事实是否多于对齐后的随机水平；"
+        "分辨一个稀疏字典是学到了特征还是背下了输入；像论文那样测量 SAE 和转码器"
     ),
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
@@ -27,9 +26,13 @@ MESSAGES: dict[str, str] = {
         "果真如此，擦除它就会拿走 45 个答案；归因说的是这个单元对每个答案有帮助，而不是答案保存在它里面。"
     ),
     "that the model ran out of units": "说明模型的单元不够用了",
-    "The 452 (fact, unit) pairs would fit on 512 units one each: the model shared units while it had room not to.": (
-        "452 个（事实，单元）对，每对占一个单元，512 个单元也放得下：模型在有余地不共用时共用了单元。"
+    "Nothing forced the sharing: the 48 facts would fit one to a dimension in the stream's 64, and layer 0 alone has 256 units. Superposition is about features against dimensions, and this count does not measure either.": (
+        "没有什么逼着它们共用：48 条事实一条占一个维度，残差流的 64 个维度也放得下，单是第 0 层就有 256 个单元。"
+        "叠加说的是特征与维度谁多谁少，而这个计数两样都没有量。"
     ),
+    # course_lib.lessons.l08_superposition.demos: the controls' labels
+    "sparsity S": "稀疏度 S",
+    "importance decay": "重要性衰减",
     # notebooks/08_superposition.ipynb: section 1, the toy
     "loss {first:.3f} at the first step, {last:.3f} at the last": "第一步的损失 {first:.3f}，最后的损失 {last:.3f}",
     "‖W_i‖ of features 0-4: {norms}": "特征 0–4 的 ‖W_i‖：{norms}",
@@ -43,13 +46,6 @@ MESSAGES: dict[str, str] = {
     "{name}: held-out loss {loss:.4f}, features with a direction {kept}": (
         "{name}：留出输入上的损失 {loss:.4f}，有方向的特征 {kept} 个"
     ),
-    "without the ReLU, the model keeps only m = 2 features, the two most important: no superposition": (
-        "去掉 ReLU，模型只保留 m = 2 个特征，即最重要的两个：没有叠加"
-    ),
-    "with the ReLU and b at 0, more than 2 share the plane, at a higher loss": (
-        "有 ReLU 而 b 固定为 0 时，共用平面的特征多于 2 个，损失更高"
-    ),
-    "in this run (seed 0), the trained biases are all negative": "在这次运行中（种子 0），训练出来的偏置都是负的",
     "D_i at S = 0.9: {D}": "S = 0.9 时的 D_i：{D}",
     "the lesson's library computes the same D_i": "本课的库算出的 D_i 与此相同",
     "a pentagon: every D_i within 0.05 of 2/5 and neighbours 72° ± 10° apart": (
@@ -78,32 +74,69 @@ MESSAGES: dict[str, str] = {
         "稀疏（密度 ≤ 0.1）：多出来的特征即使不如特征 0 重要，也会以叠加的方式保留下来"
     ),
     "{share:.0%} of those cells": "这些格子中的 {share:.0%}",
+    "the stored seed 0 is the model just trained": "存下的种子 0 就是刚刚训练的模型",
+    "without the ReLU, every seed keeps only m = 2 features, the two most important: no superposition": (
+        "去掉 ReLU，每个种子都只保留 m = 2 个特征，即最重要的两个：没有叠加"
+    ),
+    "with b held at 0, more than 2 share the plane in every seed, at a higher loss than the same seed with its bias": (
+        "b 固定为 0 时，每个种子都有两个以上的特征共用平面，损失比同一种子带偏置时高"
+    ),
+    "every seed settles as a pentagon (each D_i within 0.05 of 2/5) or as two antipodal pairs with the fifth feature dropped": (
+        "每个种子最后要么是五边形（每个 D_i 与 2/5 相差不到 0.05），要么是两个对跖对，第五个特征被舍弃"
+    ),
+    "pentagon in {p} of {n}": "{n} 个中有 {p} 个是五边形",
+    "the pentagons have all five biases below −0.1; the other seeds do not": (
+        "成五边形的种子，五个偏置都低于 −0.1；其余的种子不是这样"
+    ),
     # section 2: polysemantic units
-    "{pairs} (fact, unit) pairs on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": (
-        "{pairs} 个（事实，单元）对，落在 {units} 个单元中的 {used} 个上；一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
-    ),
-    "one knowledge neuron per pair would have fit: there are more units than pairs": (
-        "每对各用一个知识神经元本来也放得下：单元比对数多"
-    ),
     "the busiest unit serves facts of all four relations": "最忙的单元服务的事实涵盖全部四种关系",
-    "the trained model concentrates its facts on far fewer units than the shuffle": (
-        "训练好的模型把事实集中在少得多的单元上，远少于随机打乱的结果"
+    "{pairs} (fact, unit) pairs, {layer0} of them in layer 0, on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": (
+        "{pairs} 个（事实，单元）对，其中 {layer0} 个在第 0 层，落在 {units} 个单元中的 {used} 个上；"
+        "一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
     ),
-    "{ours} units against {low:.0f} to {high:.0f}": "{ours} 个单元，对比 {low:.0f} 到 {high:.0f} 个",
-    "a unit shared by several facts is no purer in relation than the shuffle's": (
-        "被多条事实共用的单元，按关系算并不比随机打乱的更纯"
+    "superposition is about features against dimensions: the 48 facts would fit one to a dimension in the stream's 64, and in layer 0's 256 units": (
+        "叠加问的是特征与维度谁多：48 条事实一条占一个维度，残差流的 64 维放得下，第 0 层的 256 个单元也放得下"
     ),
-    "{ours:.2f} against {low:.2f} to {high:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}",
+    "drawn from every firing unit, the shuffle spreads the pairs over far more units": (
+        "从全部激活的单元里抽时，打乱后的对散落在多得多的单元上"
+    ),
+    "{ours} units against {lo} to {hi}": "{ours} 个单元，对比 {lo} 到 {hi} 个",
+    "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": (
+        "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
+    ),
+    "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f}": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; one above its 97.5th percentile would have shown": (
+        "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；若高过打乱的第 97.5 百分位，本可以看出来"
+    ),
+    "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
-    "{positions:,} scored positions, {distinct} distinct FFN inputs; hidden units {shape}": (
-        "计分的位置 {positions:,} 个，不同的 FFN 输入 {distinct} 个；隐藏单元 {shape}"
+    "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
+        "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
     ),
-    "fewer distinct inputs than 4 × 256 features: a 4× dictionary could give each its own": (
-        "不同的输入比 4 × 256 个特征还少：4× 的字典可以给每个输入一个专属的特征"
-    ),
-    "the 16× SAE's stored loss recovered is what its stored weights give": (
-        "16× SAE 存下的损失恢复率，与用它存下的权重重新算出的一致"
-    ),
+    "{positions:,} scored positions, {distinct} distinct contexts in the corpus; {grammar:,} in the grammar": "计分的位置 {positions:,} 个，语料里不同的上下文 {distinct} 个；语法里有 {grammar:,} 个",
+    "the grammar holds every context of the corpus": "语法包含语料里的每一个上下文",
+    "the 8× SAE's stored loss recovered is what its stored weights give": "8× SAE 存下的损失恢复率，正是用它存下的权重算出的值",
+    "learnt": "学到特征",
+    "memorising": "死记硬背",
+    "FVU, training": "未解释方差（训练）",
+    "FVU, held out": "未解释方差（留出）",
+    "ratio": "比值",
+    "regime": "状态",
+    "trained on the grammar's contexts, every SAE misses less of the held-out contexts than its twin trained on the corpus' alone": "用语法的上下文训练时，每个 SAE 在留出上下文上遗漏的，都比只用语料上下文训练的孪生字典少",
+    "FVU {a:.3f} to {b:.3f} against {c:.3f} to {d:.3f}": "未解释方差 {a:.3f} 到 {b:.3f}，对比 {c:.3f} 到 {d:.3f}",
+    "within 5×: the three L1 SAEs; over 10×: the 4× and 8× TopK SAEs and every transcoder; the 1× TopK SAE just over 5×": "5 倍以内：三个 L1 SAE；超过 10 倍：4× 和 8× 的 TopK SAE，以及全部转码器；1× TopK SAE 刚好超过 5 倍",
+    "on the held-out contexts, no SAE beats copying the nearest training context by more than 10 %": "在留出的上下文上，没有哪个 SAE 比照抄最近的训练上下文好出 10% 以上",
+    "FVU {low:.3f} to {high:.3f} against {copy:.3f}": "未解释方差 {low:.3f} 到 {high:.3f}，对比 {copy:.3f}",
+    "spliced in at the held-out contexts' positions only, the L1 SAEs recover over 90 % of the loss there": "只在留出上下文的位置接入时，L1 SAE 能恢复那里 90% 以上的损失",
+    "units: {n} counted, entity purity {e:.2f}": "单元：计入 {n} 个，实体纯度 {e:.2f}",
+    "SAE": "SAE",
+    "entity purity": "实体纯度",
+    "p, uncorrected": "p（未校正）",
+    "p, Holm": "p（多重检验校正后）",
+    "after Holm's correction over the six SAEs, the 4× and 8× SAEs' features, with either rule, are more entity-specific than the units (adjusted p < 0.05)": "对六个 SAE 的检验做多重检验校正后，4× 和 8× SAE 的特征（两种规则都是）比单元更专于实体（校正后 p < 0.05）",
+    "the 1× SAEs' cannot be told from the units; the 1× TopK SAE's purity rests on 4 features": "1× SAE 的特征与单元分不出差别；1× TopK SAE 的纯度只靠 4 个特征",
+    "units: {u:.1f} per fact carry its answer, of {n:.0f} firing; the transcoders' features: {lo:.1f} to {hi:.1f}, of {a:.0f} to {b:.0f} active": "单元：每条事实有 {u:.1f} 个承载答案，激活的有 {n:.0f} 个；转码器的特征：{lo:.1f} 到 {hi:.1f} 个，激活的有 {a:.0f} 到 {b:.0f} 个",
+    "in every transcoder fewer features than units carry a fact, but a larger share of what is active": "每个转码器里，承载一条事实的特征都比单元少，但占激活部分的比例更大",
     "loss as trained {clean:.3f}; layer 0's units zero-ablated {ablated:.3f}": (
         "训练好的模型损失 {clean:.3f}；第 0 层单元置零后 {ablated:.3f}"
     ),
@@ -111,45 +144,8 @@ MESSAGES: dict[str, str] = {
     "kind": "类型",
     "rule": "规则",
     "features": "特征数",
-    "FVU": "未解释方差比例",
     "L0": "L0",
     "dead": "死特征",
-    "live": "存活",
-    "loss recovered": "损失恢复率",
-    "facts": "事实",
-    "the dead share grows with the dictionary": "死特征的比例随字典变大而上升",
-    "from 4× to 16× the L1 SAE gains no live features: within 5 %": (
-        "从 4× 到 16×，L1 SAE 没有多出存活的特征：变化在 5% 以内"
-    ),
-    "every SAE recovers at least 99 % of the loss the layer's units are worth": (
-        "这一层的单元值多少损失，每个 SAE 都至少恢复了其中的 99%"
-    ),
-    "{low:.3f} to {high:.3f}": "{low:.3f} 到 {high:.3f}",
-    "TopK reconstructs better than L1 at every size, with at most 0.25 more active features": (
-        "每种大小下 TopK 都比 L1 重建得更好，激活的特征至多多 0.25 个"
-    ),
-    "FVU ratio TopK / L1 {r}; L0 difference {d}": "未解释方差比例之比 TopK / L1：{r}；L0 之差：{d}",
-    "Bricken A/1 (8×)": "Bricken A/1（8×）",
-    "Gao: up to, without mitigations": "Gao：不加缓解措施时最多可达",
-    "distinct inputs": "不同的输入数",
-    "{rule:4s} {size:5,}: FVU {train:.3f} on its inputs, {held:.3f} on new ones; L0 {l0:.1f} → {l0_held:.1f}": (
-        "{rule:4s} {size:5,}：未解释方差比例在自己的输入上 {train:.3f}，在新输入上 {held:.3f}；L0 {l0:.1f} → {l0_held:.1f}"
-    ),
-    "every split SAE misses more than 10 times as much of new inputs as of its own": (
-        "每个在划分上训练的 SAE，在新输入上遗漏的部分都是在自己的输入上的 10 倍以上"
-    ),
-    "{low:.0f} to {high:.0f} times": "{low:.0f} 到 {high:.0f} 倍",
-    "live features that fire on one distinct input only: {s}": "只在一个不同输入上激活的存活特征：{s}",
-    "the wider the dictionary, the more of its live features fire on a single input": (
-        "字典越宽，存活特征中只在单个输入上激活的比例越高"
-    ),
-    "on new inputs the SAEs do about as well as copying the nearest training input: within a factor 1.5 of its FVU": (
-        "在新输入上，SAE 的表现与照搬最近的训练输入差不多：未解释方差比例与它相差在 1.5 倍以内"
-    ),
-    "{low:.2f} to {high:.2f} against {lookup:.2f}": "{low:.2f} 到 {high:.2f}，对比 {lookup:.2f}",
-    "spliced in at the new inputs' positions only, they still recover over 95 % of the loss there": (
-        "只在新输入的位置上接入模型，它们仍能恢复那里 95% 以上的损失"
-    ),
     "{low:.1%} to {high:.1%}": "{low:.1%} 到 {high:.1%}",
     "units": "单元",
     "rotated units": "旋转后的单元",
@@ -165,30 +161,11 @@ MESSAGES: dict[str, str] = {
         "单元基并不特殊：旋转后的纯度与它相差不到 0.1"
     ),
     "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
-    "SAE {rule} {size:5,}: p(entity purity above the units') {e:.4f}, p(relation below) {r:.4f}": (
-        "SAE {rule} {size:5,}：p(实体纯度高于单元) {e:.4f}，p(关系纯度低于单元) {r:.4f}"
-    ),
-    "the 4× and 16× TopK SAEs' features are more entity-specific and less relation-specific than the units (permutation tests, p < 0.01 each)": (
-        "4× 和 16× TopK SAE 的特征比单元更专于实体、更不专于关系（置换检验，每项都是 p < 0.01）"
-    ),
-    "the 1× TopK and every L1 SAE's features differ from the units in neither (p > 0.05 each)": (
-        "1× TopK SAE 和每个 L1 SAE 的特征在这两方面都与单元没有差别（每项都是 p > 0.05）"
-    ),
     # section 4: a transcoder
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts": (
         "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条"
     ),
     "{low} to {high}": "{low} 到 {high}",
-    "units: {u:.1f} per fact of {n:.0f} firing": "单元：每条事实由 {u:.1f} 个承载，激活的共 {n:.0f} 个",
-    "transcoder {rule}, 4×: {f:.1f} features per fact of {a:.1f} active": (
-        "转码器 {rule}，4×：每条事实由 {f:.1f} 个特征承载，激活的共 {a:.1f} 个"
-    ),
-    "with either rule, fewer transcoder features than units carry a fact": (
-        "无论哪种规则，承载一条事实的转码器特征都比单元少"
-    ),
-    "but as a share of what is active, more of the features carry each answer than units do": (
-        "但按占激活部分的比例算，承载每个答案的特征比单元多"
-    ),
     # section 5: the scoreboard
     "same level": "同一水平",
     "differs": "不同",
@@ -201,7 +178,6 @@ MESSAGES: dict[str, str] = {
     "dead share": "死特征比例",
     "dead share without their mitigations": "不用他们的缓解措施时的死特征比例",
     "loss not recovered, on inputs not trained on": "未恢复的损失（在没训练过的输入上）",
-    "not alike": "不可比",
     # course_lib.lessons.l08_superposition.figures (toy)
     "orthogonal": "正交",
     "antipodal pair": "对跖对",
@@ -280,8 +256,12 @@ MESSAGES: dict[str, str] = {
     "after your step the decoder's directions have norms from {low:.3f} to {high:.3f}, not 1: divide each row of W_dec by its norm after optimiser.step()": (
         "你的这一步之后，解码器方向的范数在 {low:.3f} 到 {high:.3f} 之间，而不是 1：应在 optimiser.step() 之后把 W_dec 的每一行除以它的范数"
     ),
-    "the directions have norm 1, but the step differs from the reference: take the plain step (zero_grad, loss, backward, step), then divide each row of W_dec by its norm": (
-        "方向的范数是 1，但这一步与参考实现不同：先走普通的一步（zero_grad、loss、backward、step），再把 W_dec 的每一行除以它的范数"
+    "the directions have norm 1, but the step differs from the reference: take the plain step (zero_grad, loss, backward, step), optionally removing the gradient's component along each row before it, then divide each row of W_dec by its norm": (
+        "方向的范数是 1，但这一步与参考实现不同：先走普通的一步（zero_grad、loss、backward、step），"
+        "走之前可以先去掉梯度沿每一行的分量，然后把 W_dec 的每一行除以它的范数"
+    ),
+    "the gradient's component along each row is removed, but a step of finite size along the sphere still leaves it: divide each row of W_dec by its norm after optimiser.step() as well": (
+        "梯度沿每一行的分量去掉了，但沿球面走一步有限的步长，仍会离开球面：optimiser.step() 之后也要把 W_dec 的每一行除以它的范数"
     ),
     "every direction is back at norm 1 after each step: the L1 penalty can only be lowered by sparser activations, not by shrinking f and growing W_dec.": (
         "每一步之后每个方向都回到范数 1：L1 惩罚只能靠更稀疏的激活来降低，而不能靠缩小 f、放大 W_dec。"
@@ -331,6 +311,7 @@ MESSAGES: dict[str, str] = {
     "feature {feature}": "特征 {feature}",
     # course_lib.lessons.l08_superposition.figures (dictionaries)
     "trained model: {units} units": "训练好的模型：{units} 个单元",
+    "shuffled by layer and write size: {units:.0f} units": "按层和写入量打乱：{units:.0f} 个单元",
     "shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, 2.5–97.5 %)": (
         "随机打乱，每条事实的知识神经元数不变：{units:.0f} 个单元（{shuffles} 次的平均，2.5–97.5%）"
     ),
@@ -339,16 +320,14 @@ MESSAGES: dict[str, str] = {
     "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
         "{pairs} 个（事实，知识神经元）对：每个单元服务多少条事实"
     ),
-    "SAE, L1": "SAE，L1",
-    "SAE, TopK": "SAE，TopK",
-    "transcoder, L1": "转码器，L1",
-    "transcoder, TopK": "转码器，TopK",
+    "(a) trained on the corpus' contexts ({n})": "(a) 只用语料里的上下文训练（{n} 个）",
+    "(b) trained on the grammar's contexts ({n})": "(b) 用语法能造出的上下文训练（{n} 个）",
+    "L1": "L1",
+    "TopK": "TopK",
+    "{rule}: held-out contexts": "{rule}：留出的上下文",
+    "{rule}: its training contexts": "{rule}：训练用的上下文",
+    "copy of the nearest training context": "照抄最近的训练上下文",
     "dictionary size (× the FFN's {units} units)": "字典大小（FFN 的 {units} 个单元的倍数）",
-    "(a) live features": "(a) 存活的特征",
-    "features that fire on some input": "至少在一个输入上激活的特征数",
-    "(b) dead features": "(b) 死特征",
-    "share of the dictionary never firing": "从不激活的特征占字典的比例",
-    "(c) what the dictionary misses": "(c) 字典遗漏的部分",
     "fraction of variance unexplained": "未解释方差比例",
     # course_lib.lessons.l08_superposition.experiments.feature_edit
     "rank-one, C over the corpus": "秩一，C 取整个语料",
@@ -366,59 +345,5 @@ MESSAGES: dict[str, str] = {
     "narrowest carrying feature, {rule} {width}×": "最窄的承载特征，{rule} {width}×",
     "narrowest active feature, {rule} {width}×": "最窄的激活特征，{rule} {width}×",
     # lesson 8's notebook: rewriting a fact through one feature
-    "other facts changed": "被改变的其他事实数",
-    "share of the answer": "承载答案的份额",
     "reached 0.9": "达到 0.9 的比例",
-    "distinct": "不同个数",
-    "matched: the methods that reach p(new) 0.9 on every edit are within 0.02 of each other in mean p(new) there, and each has ES 100": (
-        "强度已对齐：在每次编辑上都达到 p(新答案) 0.9 的方法，在那里的平均 p(新答案) 彼此相差不到 0.02，"
-        "ES 都是 100"
-    ),
-    "{n} of {all} methods": "{all} 种方法中的 {n} 种",
-    "the model as trained keeps under 95 % of the neighbours (NS also asks the second phrasing, which this model never read)": (
-        "训练好的模型保住的邻域不到 95%（NS 也考第二种句式，而这个模型从没读过它）"
-    ),
-    "NS {ns:.0f}, over the {n} edits that have neighbours": "NS {ns:.0f}，针对有邻居的 {n} 次编辑",
-    "the rank-one edit with the corpus' C changes under 1 other fact and keeps NS within 10 of the model as trained": (
-        "C 取整个语料的秩一编辑平均改变不到 1 条其他事实，NS 与训练好的模型相差不到 10"
-    ),
-    "{c:.1f} facts, NS {ns:.0f}": "{c:.1f} 条事实，NS {ns:.0f}",
-    "with C from filler it changes over 5 and keeps under a third of the neighbours": (
-        "C 取自填充句时，它改变超过 5 条，保住的邻域不到三分之一"
-    ),
-    "every edit through a unit or a feature that carries the answer changes over 10 other facts and keeps under a fifth of the neighbours": (
-        "通过承载答案的单元或特征做的每一种编辑，都改变超过 10 条其他事实，保住的邻域不到五分之一"
-    ),
-    "{lo:.0f} to {hi:.0f} facts": "{lo:.0f} 到 {hi:.0f} 条事实",
-    "the top features are not the facts' own: at most 4 features are the top of all 48 facts in each transcoder": (
-        "归因最大的特征并不是这些事实自己的：每个转码器里至多 4 个特征包揽了全部 48 条事实的第一名"
-    ),
-    "the narrowest active features change under 10 other facts and keep over half of the neighbours, but carry under a tenth of the answer": (
-        "最窄的激活特征改变的其他事实不到 10 条，保住一半以上的邻域，但承载的答案不到十分之一"
-    ),
-    "{lo:.1f} to {hi:.1f} facts": "{lo:.1f} 到 {hi:.1f} 条事实",
-    "the L1 ones raise the filler loss by over 0.1, the TopK ones by under 0.1": (
-        "L1 的这类特征让填充句损失升高 0.1 以上，TopK 的则不到 0.1"
-    ),
-    "blind to the prompts, the 4× and 16× TopK transcoders' features quietest on filler change fewer other facts than the rank-one edit with C from filler, and keep over twice its NS": (
-        "不看提示时，4× 和 16× TopK 转码器中在填充句上最安静的特征，改变的其他事实比 C 取自填充句的"
-        "秩一编辑少，NS 是它的两倍以上"
-    ),
-    "{lo:.1f} to {hi:.1f} facts against {r:.1f}": "{lo:.1f} 到 {hi:.1f} 条事实，对比 {r:.1f}",
-    "the other transcoders' change over 10": "其他转码器的这类特征改变超过 10 条",
-    "no choice of unit does as well: each changes over 15 other facts": (
-        "没有哪种挑选单元的方式做得到：每一种都改变超过 15 条其他事实"
-    ),
-    "{lo:.1f} to {hi:.1f}": "{lo:.1f} 到 {hi:.1f}",
-    "other prompts past 0.5": "门控值超过 0.5 的其他提示数",
-    "the rank-one detector with the corpus' C passes over half of the edit to under 1 other prompt on average": (
-        "C 取整个语料时，秩一编辑的检测器平均只把一半以上的编辑量传给不到 1 个其他提示"
-    ),
-    "every carrying unit's or feature's passes it to over 20 of the 47, and so does the rank-one detector with C from filler": (
-        "每个承载答案的单元或特征都把它传给 47 个中的 20 个以上，C 取自填充句的秩一检测器也是如此"
-    ),
-    "{lo:.0f} to {hi:.0f}": "{lo:.0f} 到 {hi:.0f}",
-    "each narrowest active feature reaches the entity's other prompts at a higher rate than those of the relation or of other relations": (
-        "每个最窄的激活特征波及该实体其他提示的比例，都高于波及同一关系或其他关系提示的比例"
-    ),
 }

@@ -340,3 +340,52 @@ def test_every_checker_speaks_chinese_with_no_missing_entry(capsys):
     assert [r.status for r in results] == ["passed"] + ["failed"] * 4
     assert "绝对值" in results[1].message and "解码器" in results[2].message
     assert "从 0 开始" in results[3].message and "比你预测的 60% 少" in results[4].message
+
+
+# ---- the projected step (SAELens, EleutherAI's sparsify): also right
+
+
+def _projected(sae, x, optimiser, l1):
+    """SAELens's step: the gradient's component along each decoder row removed, the step, then
+    the rows renormalised."""
+    optimiser.zero_grad()
+    loss = dictionary_loss(sae, x, x, l1)
+    loss.backward()
+    with torch.no_grad():
+        W = sae.W_dec
+        W.grad -= torch.einsum("fd,fd->f", W.grad, W)[:, None] * W
+    optimiser.step()
+    with torch.no_grad():
+        _unit_rows(sae)
+    return loss.item()
+
+
+def _projected_only(sae, x, optimiser, l1):
+    optimiser.zero_grad()
+    loss = dictionary_loss(sae, x, x, l1)
+    loss.backward()
+    with torch.no_grad():
+        W = sae.W_dec
+        W.grad -= (W.grad * W).sum(1, keepdim=True) * W
+    optimiser.step()
+    return loss.item()
+
+
+def test_the_projected_step_differs_from_the_plain_one_so_accepting_it_is_a_choice():
+    for seed in TRIALS:
+        plain, projected = trajectory(REFERENCE, seed), trajectory(_projected, seed)
+        assert not all(close(a["W_dec"], b["W_dec"]) for a, b in zip(plain, projected, strict=True))
+
+
+def test_the_decoder_checker_passes_the_projection_then_renormalisation():
+    assert check_decoder_norm(_projected).status == "passed"
+
+
+def test_the_decoder_checker_rejects_the_projection_without_renormalisation():
+    result = check_decoder_norm(_projected_only)
+    assert _failed_with(result, "a step of finite size along the sphere still leaves it")
+
+
+def test_the_decoder_checker_still_rejects_the_unnormalised_step_with_or_without_projection():
+    assert check_decoder_norm(_plain).status == "failed"
+    assert check_decoder_norm(_projected_only).status == "failed"

@@ -148,3 +148,21 @@ def test_a_random_rotation_is_orthogonal_and_differs_by_seed():
     q = monosemantic.random_rotation(16, seed=2)
     assert torch.allclose(q @ q.T, torch.eye(16, dtype=q.dtype), atol=1e-12)
     assert not torch.allclose(q, monosemantic.random_rotation(16, seed=3))
+
+
+def test_the_permutation_p_value_is_small_for_a_clear_shift_and_large_without_one():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(1.0, 1.0, 30), rng.normal(0.0, 1.0, 30)
+    assert monosemantic.permutation_p(a, b, draws=2000) < 0.01
+    assert monosemantic.permutation_p(b, a, draws=2000) > 0.9
+    assert monosemantic.permutation_p(a, a, draws=2000) > 0.3  # no shift: not rejected
+
+
+def test_an_entity_pure_top_four_is_a_quarter_pure_in_relation():
+    """Each entity has one fact per relation, so the two purities move together: one effect."""
+    relations = np.array(["capital", "colour", "animal", "food"] * 2)
+    entities = np.array(["velor"] * 4 + ["brask"] * 4)
+    acts = np.zeros((8, 1))
+    acts[:4, 0] = [4.0, 3.0, 2.0, 1.0]  # fires on velor's four facts only
+    assert monosemantic.top_purity(acts, entities)[0] == 1.0
+    assert monosemantic.top_purity(acts, relations)[0] == 0.25

@@ -1,6 +1,6 @@
 """experiments.feature_edit: the three edits add the same vector at the edited word and, elsewhere,
 that vector times their detector's gate; a feature edit leaves the model exact where the feature
-is silent; the features are chosen as the lesson says; the stored sweep is what sweeping gives."""
+is silent; the features are chosen as the rules say."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from course_lib.core.experiments.memory import stored_model
 from course_lib.lessons.l08_superposition.experiments import feature_edit as fe
 from course_lib.lessons.l08_superposition.experiments.dictionary_runs import stored_dictionary
 from course_lib.lessons.l08_superposition.experiments.transcoder import feature_attributions
-from devtools.spread.record import check_fresh_run
 
 FACT = 9
 
@@ -135,23 +134,3 @@ def test_the_chosen_feature_rules_reject_what_they_must():
     assert fe.chosen_feature(scores, active, fires, quiet, "narrowest carrying") == 1
     assert fe.chosen_feature(scores, active, fires, quiet, "narrowest active") == 3
     assert fe.chosen_feature(scores, active, fires, quiet, "quietest on filler") == 2
-
-
-def test_the_stored_sweep_covers_every_fact_three_ways_and_every_method():
-    arrays = fe.stored_feature_edits()
-    assert len(arrays["fact"]) == 144 and set(arrays["fact"].tolist()) == set(range(48))
-    for method in fe.METHODS:
-        assert arrays[f"results|{method}"].shape == (144, len(fe.SCALES), 12)
-        assert arrays[f"gates|{method}"].shape == (48, 48)
-    assert arrays["unedited"].shape == (144, 12)
-    # the model as trained: every edit's old answer on top, nothing changed yet
-    assert (arrays["unedited"][:, 4] == 0).all() and (arrays["unedited"][:, 9] == 1).all()
-
-
-def test_one_stored_feature_edit_is_what_sweeping_it_again_gives():
-    """Fact 5 rewritten to its first new answer by every method at every scale, and every gate.
-    Tolerance: 10 × the spread make spread measured (at most 9.9e-01, docs/spread.md: the gates of
-    a feature active barely above FIRING at its edited word, where a gate is a ratio to a float32
-    activation of 1e-4; every measure of every edit moved by at most 2.4e-06)."""
-    fresh, _ = check_fresh_run("feature edits: fact 5, first answer")
-    assert fresh[f"{fe.RANK_ONE} | p(new)"].shape == (len(fe.SCALES),)

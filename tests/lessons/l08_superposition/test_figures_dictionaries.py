@@ -1,6 +1,6 @@
 """Lesson 8's figures of lesson 5's fact model: the bars count the units serving each number of
-facts, the markers the shuffles' mean count, the lines the dictionaries' measures they are given;
-read back from the drawn artists, on hand-made inputs and on the stored runs."""
+facts, the markers the shuffles' mean count, the lines each SAE's FVU on its training and its
+held-out contexts; read back from the drawn artists, on hand-made inputs and on the stored runs."""
 
 from __future__ import annotations
 
@@ -9,19 +9,15 @@ import pytest
 from matplotlib.container import BarContainer, ErrorbarContainer
 
 from course_lib.core.experiments.memory import stored_attributions, stored_model
-from course_lib.lessons.l08_superposition.experiments.dictionary_runs import (
-    KINDS,
-    RULES,
-    SIZES,
-    stored_dictionary,
-)
+from course_lib.lessons.l08_superposition.experiments.dictionary_runs import RULES, SIZES
+from course_lib.lessons.l08_superposition.experiments.dictionary_split import stored_split
 from course_lib.lessons.l08_superposition.experiments.polysemantic import (
     firing_units,
     knowledge_mask,
     shuffled_masks,
 )
 from course_lib.lessons.l08_superposition.figures.dictionaries import (
-    dictionary_figure,
+    regime_figure,
     sharing_figure,
 )
 
@@ -35,14 +31,14 @@ def counted(facts_per_unit) -> list[int]:
     return [int(((v >= lo) & (v <= hi)).sum()) for lo, hi in ranges]
 
 
-def drawn_sharing(fig) -> dict:
-    """The sharing figure as drawn: its bars' heights, the shuffle markers' heights, each range's
-    (low, high), the tick labels, the legend's texts and the title."""
+def drawn_sharing(fig, which: int = 1) -> dict:
+    """The sharing figure as drawn: its bars' heights, the ``which``-th shuffles' markers'
+    heights, each range's (low, high), the tick labels, the legend's texts and the title."""
     (ax,) = fig.axes
     (bars,) = [c for c in ax.containers if isinstance(c, BarContainer)]
-    (spread,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    spread = [c for c in ax.containers if isinstance(c, ErrorbarContainer)][which - 1]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    (markers,) = [line for line in ax.get_lines() if line.get_label() == legend[1]]
+    (markers,) = [line for line in ax.get_lines() if line.get_label() == legend[which]]
     segments = spread.lines[2][0].get_segments()
     return {
         "bars": [b.get_height() for b in bars.patches],
@@ -97,6 +93,19 @@ def test_the_sharing_figure_draws_the_stored_model_against_its_shuffles():
     assert drawn["title"].startswith(f"{mask.sum()} (fact, knowledge neuron) pairs")
 
 
+def test_the_sharing_figure_draws_the_matched_shuffles_beside_the_uniform_ones():
+    matched = [np.array([1] * 13 + [20, 80]), np.array([1] * 11 + [2, 20, 80])]  # 113 pairs
+    fig = sharing_figure(MODEL, SHUFFLES, matched)
+    uniform, beside = drawn_sharing(fig, 1), drawn_sharing(fig, 2)
+    assert np.allclose(beside["markers"], np.mean([counted(s) for s in matched], axis=0))
+    assert np.allclose(uniform["markers"], np.mean([counted(s) for s in SHUFFLES], axis=0))
+    assert beside["legend"][2] == "shuffled by layer and write size: 14 units"
+    assert (beside["marker_x"] > beside["bar_x"]).all()  # the two sets stand apart
+    assert (uniform["marker_x"] < uniform["bar_x"]).all()
+    with pytest.raises(ValueError, match=r"share out the model's 113"):
+        sharing_figure(MODEL, SHUFFLES, [np.array([1, 2])])
+
+
 def test_the_sharing_figure_refuses_shuffles_of_other_pairs_and_counts_that_are_not_counts():
     with pytest.raises(ValueError, match=r"share out the model's 113 \(fact, unit\) pairs"):
         sharing_figure(MODEL, [*SHUFFLES, np.array([1, 2])])
@@ -106,6 +115,8 @@ def test_the_sharing_figure_refuses_shuffles_of_other_pairs_and_counts_that_are_
         sharing_figure(MODEL, [np.array([0, 113])])
     with pytest.raises(ValueError, match="at least one shuffle"):
         sharing_figure(MODEL, [])
+    with pytest.raises(ValueError, match="at least one shuffle"):
+        sharing_figure(MODEL, SHUFFLES, [])
 
 
 def drawn_lines(ax) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -117,82 +128,55 @@ def drawn_lines(ax) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     }
 
 
-def marks(ax, linestyle: str) -> list[float]:
-    """The heights of a panel's horizontal marks drawn in ``linestyle``."""
-    return sorted(float(line.get_ydata()[0]) for line in ax.get_lines()
-                  if line.get_label().startswith("_") and line.get_linestyle() == linestyle)  # fmt: skip
-
-
-NAMES = {("sae", "l1"): "SAE, L1", ("sae", "topk"): "SAE, TopK",
-         ("transcoder", "l1"): "transcoder, L1", ("transcoder", "topk"): "transcoder, TopK"}  # fmt: skip
-HAND = {
-    ("transcoder", "topk"): {"alive": [7, 20, 60], "dead": [1, 12, 68], "fvu": [0.2, 0.1, 0.05]},
-    ("sae", "l1"): {"alive": [6, 10, 11], "dead": [2, 22, 117], "fvu": [0.3, 0.3, 0.25]},
+SIZES3 = (256, 1024, 2048)
+FVU = {
+    ("corpus", "l1"): {"train": [0.02, 0.01, 0.01], "held out": [0.09, 0.1, 0.12]},
+    ("corpus", "topk"): {"train": [0.01, 0.004, 0.002], "held out": [0.07, 0.08, 0.09]},
+    ("grammar", "l1"): {"train": [0.015, 0.012, 0.011], "held out": [0.033, 0.035, 0.04]},
+    ("grammar", "topk"): {"train": [0.011, 0.005, 0.003], "held out": [0.031, 0.034, 0.036]},
 }
+CONTEXTS = {"corpus": 517, "grammar": 1205}
+LOOKUP = {"corpus": 0.081, "grammar": 0.037}
 
 
-def test_the_dictionary_figure_draws_each_dictionarys_measures_against_its_size():
-    sizes = (8, 32, 128)
-    fig = dictionary_figure(sizes, HAND, units=8, reference=(50.0, "contexts"),
-                            paper_marks=[(0.25, "paper A"), (0.75, "paper B")])  # fmt: skip
-    alive_ax, dead_ax, fvu_ax = fig.axes
-    for ax, measure in ((alive_ax, "alive"), (dead_ax, "dead"), (fvu_ax, "fvu")):
+def test_the_regime_figure_draws_each_sets_fvu_on_its_own_and_held_out_contexts():
+    fig = regime_figure(SIZES3, FVU, CONTEXTS, LOOKUP)
+    axes = fig.axes
+    assert [ax.get_title() for ax in axes] == [
+        "(a) trained on the corpus' contexts (517)",
+        "(b) trained on the grammar's contexts (1205)",
+    ]
+    for ax, on in zip(axes, CONTEXTS, strict=True):
         lines = drawn_lines(ax)
-        assert sorted(lines) == sorted(NAMES[key] for key in HAND)
-        for key, values in HAND.items():
-            x, y = lines[NAMES[key]]
-            expected = np.divide(values[measure], sizes) if measure == "dead" else values[measure]
-            assert np.allclose(x, sizes) and np.allclose(y, expected)
-        assert [t.get_text() for t in ax.get_xticklabels()] == ["1×", "4×", "16×"]
-        assert ax.get_xscale() == "log"
-    assert np.allclose(drawn_lines(dead_ax)["SAE, L1"][1], [0.25, 22 / 32, 117 / 128])
-    assert marks(alive_ax, "--") == [50.0]
-    assert "contexts: 50" in [t.get_text() for t in alive_ax.texts]
-    assert marks(dead_ax, ":") == [0.25, 0.75]
-    assert {t.get_text() for t in dead_ax.texts} == {"paper A", "paper B"}
-    assert alive_ax.get_ylim()[1] > 60 and fvu_ax.get_yscale() == "log"
+        for rule, name in (("l1", "L1"), ("topk", "TopK")):
+            x, held = lines[f"{name}: held-out contexts"]
+            _, train = lines[f"{name}: its training contexts"]
+            assert list(x) == list(SIZES3)
+            assert np.allclose(held, FVU[on, rule]["held out"])
+            assert np.allclose(train, FVU[on, rule]["train"])
+        (mark,) = [line for line in ax.get_lines()
+                   if line.get_label() == "copy of the nearest training context"]  # fmt: skip
+        assert float(mark.get_ydata()[0]) == LOOKUP[on] and mark.get_linestyle() == ":"
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["1×", "4×", "8×"]
+        assert ax.get_yscale() == "log"
     (legend,) = fig.legends
-    assert [t.get_text() for t in legend.get_texts()] == ["SAE, L1", "transcoder, TopK"]
-    assert "× the FFN's 8 units" in alive_ax.get_xlabel()
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "L1: held-out contexts", "L1: its training contexts", "TopK: held-out contexts",
+        "TopK: its training contexts", "copy of the nearest training context"]  # fmt: skip
 
 
-def test_the_dictionary_figure_leaves_out_what_it_is_not_given():
-    fig = dictionary_figure((8, 32, 128), HAND, units=8, fvu=False)
-    alive_ax, dead_ax = fig.axes
-    assert marks(alive_ax, "--") == [] and marks(dead_ax, ":") == []
-    assert len(alive_ax.texts) == 0 and len(dead_ax.texts) == 0
+def test_the_regime_figure_refuses_a_missing_training_set_or_rule():
+    with pytest.raises(ValueError, match="fvu must hold every"):
+        regime_figure(SIZES3, {k: v for k, v in FVU.items() if k[1] == "l1"}, CONTEXTS, LOOKUP)
+    with pytest.raises(ValueError, match="fvu must hold every"):
+        regime_figure(SIZES3, FVU, CONTEXTS, {"corpus": 0.1})
 
 
-def test_the_dictionary_figure_draws_the_stored_dictionaries():
-    measures = {(k, r): {m: [stored_dictionary(k, r, s).measures[m] for s in SIZES]
-                         for m in ("dead", "alive", "fvu", "l0", "recovered")}
-                for k in KINDS for r in RULES}  # fmt: skip
-    fig = dictionary_figure(SIZES, measures, reference=(661, "distinct contexts"))
-    alive_ax, dead_ax, fvu_ax = fig.axes
-    for (kind, rule), values in measures.items():
-        name = NAMES[kind, rule]
-        assert np.allclose(drawn_lines(alive_ax)[name][1], values["alive"])
-        assert np.allclose(drawn_lines(dead_ax)[name][1], np.divide(values["dead"], SIZES))
-        assert np.allclose(drawn_lines(fvu_ax)[name][1], values["fvu"])
-        assert np.allclose(np.add(values["alive"], values["dead"]), SIZES)  # every feature counted
-    assert marks(alive_ax, "--") == [661]
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == list(NAMES.values())
-
-
-def test_the_dictionary_figure_refuses_unknown_dictionaries_and_missing_values():
-    with pytest.raises(ValueError, match=r"measures must be keyed by some of .*\('sae', 'l2'\)"):
-        dictionary_figure((8, 32), {("sae", "l2"): HAND["sae", "l1"]})
-    short = {("sae", "l1"): {"alive": [6, 10], "dead": [2, 22], "fvu": [0.3, 0.3]}}
-    with pytest.raises(ValueError, match=r"one value per size \(3\), got 'alive'"):
-        dictionary_figure((8, 32, 128), short)
-
-
-def test_the_read_back_helpers_tell_other_data_apart():
-    drawn = drawn_sharing(sharing_figure(MODEL, SHUFFLES))
-    assert drawn["bars"] != counted(MODEL[1:])
-    assert not np.allclose(drawn["markers"], np.mean([counted(s) for s in SHUFFLES[:2]], axis=0))
-    swapped = {key: {**v, "alive": v["alive"][::-1]} for key, v in HAND.items()}
-    fig = dictionary_figure((8, 32, 128), swapped, units=8)
-    _, y = drawn_lines(fig.axes[0])["SAE, L1"]
-    assert not np.allclose(y, HAND["sae", "l1"]["alive"])
-    assert marks(fig.axes[0], "--") != [50.0]
+def test_the_regime_figure_draws_the_stored_split():
+    split = stored_split()
+    fvu = {(on, rule): {part: [split[on, "sae", rule, s][f"fvu {part}"] for s in SIZES]
+                        for part in ("train", "held out")}
+           for on in ("corpus", "grammar") for rule in RULES}  # fmt: skip
+    fig = regime_figure(SIZES, fvu, CONTEXTS, LOOKUP)
+    held = drawn_lines(fig.axes[1])["L1: held-out contexts"][1]
+    assert np.allclose(held, [split["grammar", "sae", "l1", s]["fvu held out"] for s in SIZES])

@@ -1,9 +1,11 @@
 """Lesson 8's stored dictionaries on lesson 5's fact model (layer 0's FFN): SAEs on its hidden
-units and transcoders in its place, each at 1×, 4× and 16× the FFN's 256 units, with the L1 rule
+units and transcoders in its place, each at 1×, 4× and 8× the FFN's 256 units, with the L1 rule
 (λ = ``L1``) and with TopK, k set to the L1 dictionary's L0 of the same kind and size (rounded):
-the two rules compared at matched sparsity. Each is stored with its measures, measured once over
-the corpus (fraction of variance unexplained, L0, dead features, the loss spliced, the facts still
-answered), and its live features' weights (a dead feature never fires, so it changes nothing).
+the two rules compared at matched sparsity. Each is trained on every distinct context the corpus'
+grammar can make (``grammar``: 1,506, each once) and stored with its measures over them (fraction
+of variance unexplained, L0, dead features), the corpus' loss with it spliced in and the facts
+still answered, its training loss every ``EVERY`` steps, and its live features' weights (a dead
+feature never fires, so it changes nothing). ``dictionary_split`` says which regime each is in.
 
 ``python -m course_lib.lessons.l08_superposition.experiments.dictionary_runs --jobs 2`` retrains
 every dictionary and rewrites ``DICTIONARY_FILE``.
@@ -27,7 +29,6 @@ from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDi
 from course_lib.lessons.l08_superposition.experiments.fact_dictionaries import (
     STEPS,
     ablation_hooks,
-    layer_rows,
     loss_recovered,
     measures,
     sae_hooks,
@@ -36,15 +37,17 @@ from course_lib.lessons.l08_superposition.experiments.fact_dictionaries import (
     train_dictionary,
     transcoder_hooks,
 )
+from course_lib.lessons.l08_superposition.experiments.grammar import grammar_contexts
 
 DICTIONARY_FILE = DATA / "fact_dictionaries.npz"
-SIZES = (256, 1024, 4096)  # 1×, 4×, 16× the FFN's d_ff
+SIZES = (256, 1024, 2048)  # 1×, 4×, 8× the FFN's d_ff (Bricken et al.'s A/1: 8×)
 KINDS = ("sae", "transcoder")
 RULES = ("l1", "topk")
 L1 = 1.0
 SEED = 0
 MEASURES = ("fvu", "l0", "dead", "alive", "loss", "recovered", "facts", "k")
 FIRST = 20  # training losses kept: a fresh run's first steps are compared with them
+EVERY = 100  # and every 100th, to show where training stopped
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class StoredDictionary:
     measures: dict[str, float]
     dictionary: SparseDictionary
     first_losses: np.ndarray  # the training loss at the first ``FIRST`` steps
+    curve: np.ndarray  # the training loss every ``EVERY`` steps, and at the last
 
 
 def _train(job: tuple[str, int, int | None]) -> dict[str, np.ndarray]:
@@ -65,7 +69,7 @@ def _train(job: tuple[str, int, int | None]) -> dict[str, np.ndarray]:
     kind, size, k = job
     with torch_threads(1):
         model, corpus = stored_model()
-        rows = layer_rows(model, corpus)
+        rows = grammar_contexts(model, corpus).rows
         x, y = (rows.hidden, rows.hidden) if kind == "sae" else (rows.ffn_in, rows.ffn_out)
         d, losses = train_dictionary(x, y, rows.weight, size, k, 0.0 if k else L1, SEED, STEPS)
         found = measures(d, x, y, rows.weight)
@@ -80,7 +84,7 @@ def _train(job: tuple[str, int, int | None]) -> dict[str, np.ndarray]:
         row = [found.fvu, found.l0, found.dead, found.alive, loss,
                loss_recovered(clean, loss, ablated), spliced_facts(model, corpus, hooks).sum(),
                k or 0]  # fmt: skip
-    first = {"first losses": losses[:FIRST]}
+    first = {"first losses": losses[:FIRST], "curve": np.append(losses[::EVERY], losses[-1])}
     return (
         {"measures": np.array(row, dtype=float)}
         | first
@@ -100,7 +104,8 @@ def save_runs(path: Path = DICTIONARY_FILE, jobs: int = 1) -> int:
     for (kind, size, k), run in runs.items():
         rule = "topk" if k else "l1"
         arrays |= {f"{kind}|{rule}|{size}|{name}": value for name, value in run.items()}
-    settings = {"sizes": SIZES, "l1": L1, "seed": SEED, "steps": STEPS, "measures": MEASURES}
+    settings = {"sizes": SIZES, "l1": L1, "seed": SEED, "steps": STEPS, "measures": MEASURES,
+                "every": EVERY}  # fmt: skip
     return save_npz(path, arrays, settings)
 
 
@@ -118,7 +123,7 @@ def stored_dictionary(
         )
     key = f"{kind}|{rule}|{size}|"
     values = dict(zip(settings["measures"], arrays[key + "measures"].tolist(), strict=True))
-    first_losses = arrays[key + "first losses"]
+    first_losses, curve = arrays[key + "first losses"], arrays[key + "curve"]
     W_dec = torch.as_tensor(arrays[key + "W_dec"])
     d_in = arrays[key + "W_enc"].shape[0]
     k = int(values["k"]) or None
@@ -126,7 +131,7 @@ def stored_dictionary(
     with torch.no_grad():
         for name, parameter in d.named_parameters():
             parameter.copy_(torch.as_tensor(arrays[key + name]))
-    return StoredDictionary(kind, rule, size, values, d.eval(), first_losses)
+    return StoredDictionary(kind, rule, size, values, d.eval(), first_losses, curve)
 
 
 @lru_cache(maxsize=1)

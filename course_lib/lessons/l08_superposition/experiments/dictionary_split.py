@@ -1,12 +1,15 @@
-"""Lesson 8's test of the memorising regime: SAEs trained on 80 % of the distinct FFN inputs and
-measured on the other 20 %, which they never saw: their FVU and L0 there, and the loss recovered
-when the reconstruction is spliced in at the held-out positions only, scored at those positions.
-A dictionary that has learnt features of the layer reconstructs new inputs about as well as its
-training inputs; one that has memorised its inputs does not. Beside them, a lookup: each held-out
-input replaced by the nearest training input.
+"""Lesson 8's test of which regime a dictionary is in: each stored dictionary's twin (same kind,
+rule, size, k, steps and seed), trained without the grammar's held-out contexts (``grammar``: a
+seeded 20 %, 301 of 1,506) and measured on them, which it never saw: its FVU and L0 there, and
+the loss recovered when it is spliced in at the held-out positions only, scored at those
+positions. A dictionary that has learnt features of the layer reconstructs new inputs about as
+well as its training inputs; one that has memorised its inputs does not. Beside them, SAEs of
+the same settings trained on the contexts lesson 5's corpus has (517 once the held-out ones are
+left out), tested on the same held-out contexts: the regime the corpus alone gives. And a lookup:
+each held-out input replaced by the nearest training input.
 
-``python -m course_lib.lessons.l08_superposition.experiments.dictionary_split --jobs 2``
-retrains them and rewrites ``SPLIT_FILE`` (about a minute).
+``python -m course_lib.lessons.l08_superposition.experiments.dictionary_split --jobs 1``
+retrains them and rewrites ``SPLIT_FILE`` (it reads the stored dictionaries' k).
 """
 
 from __future__ import annotations
@@ -20,121 +23,167 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.core.experiments.facts import Corpus
-from course_lib.core.experiments.memory import stored_model, training_tokens
+from course_lib.core.experiments.memory import stored_model
 from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
 from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDictionary
-from course_lib.lessons.l08_superposition.experiments.dictionary_runs import L1, SEED
+from course_lib.lessons.l08_superposition.experiments.dictionary_runs import (
+    KINDS,
+    L1,
+    RULES,
+    SEED,
+    SIZES,
+    stored_dictionary,
+)
 from course_lib.lessons.l08_superposition.experiments.fact_dictionaries import (
     LAYER,
     STEPS,
-    layer_rows,
     measures,
     train_dictionary,
 )
+from course_lib.lessons.l08_superposition.experiments.grammar import Contexts, grammar_contexts
 
 SPLIT_FILE = DATA / "dictionary_split.npz"
-SIZES = (256, 1024)
-HELD_OUT = 0.2  # of the distinct inputs
-SPLIT_SEED = 0
-# k of each TopK SAE: the full runs' (dictionary_runs: the L1 SAE's L0 rounded), 3 at both sizes
-TOPK = 3
+TRAINED_ON = ("grammar", "corpus")  # every context but the held-out ones; the corpus' only
+COLUMNS = ("fvu train", "fvu held out", "l0 train", "l0 held out", "loss clean",
+           "loss spliced", "loss ablated", "contexts")  # fmt: skip
 
 
-def split(rows: int, seed: int = SPLIT_SEED) -> tuple[np.ndarray, np.ndarray]:
-    """(training rows, held-out rows): a seeded permutation of ``rows`` distinct inputs cut at
-    1 − ``HELD_OUT``."""
-    order = np.random.default_rng(seed).permutation(rows)
-    cut = round(rows * (1 - HELD_OUT))
-    return np.sort(order[:cut]), np.sort(order[cut:])
+def training_rows(contexts: Contexts, trained_on: str) -> np.ndarray:
+    """The contexts a split dictionary trains on: every one not held out, or of those only the
+    ones lesson 5's corpus has: (contexts,) bool."""
+    if trained_on not in TRAINED_ON:
+        raise ValueError(f"trained_on must be one of {list(TRAINED_ON)}, got {trained_on!r}")
+    kept = ~contexts.held_out
+    return kept & contexts.in_corpus if trained_on == "corpus" else kept
+
+
+def _pair(contexts: Contexts, kind: str) -> tuple[torch.Tensor, torch.Tensor]:
+    rows = contexts.rows
+    return (rows.hidden, rows.hidden) if kind == "sae" else (rows.ffn_in, rows.ffn_out)
 
 
 def held_out_losses(
-    model: LanguageModel,
-    corpus: Corpus,
-    sae: SparseDictionary,
-    row_of: torch.Tensor,
-    held: torch.Tensor,
+    model: LanguageModel, contexts: Contexts, dictionary: SparseDictionary, kind: str
 ) -> tuple[float, float, float]:
-    """The mean next-word loss at the positions whose input is a held-out row (``row_of``:
-    ``LayerRows.row_of``): as trained, with the layer's units replaced by the SAE's reconstruction
-    at those positions, and zeroed there."""
-    tokens = training_tokens(corpus)
-    at = torch.isin(row_of, held)  # (lines, L): the held-out positions
+    """The mean next-word loss over the grammar's lines at the positions whose context is held
+    out: as trained, with the dictionary spliced in at those positions (an SAE's reconstruction
+    for the units, a transcoder's output for the FFN's) and with the units zeroed there."""
+    tokens = contexts.tokens
+    held = torch.as_tensor(np.flatnonzero(contexts.held_out))
+    at = torch.isin(contexts.rows.row_of, held)[..., None]  # (lines, L, 1): held-out positions
+    norm, seen = model.layers[LAYER].sublayers[1].norm, {}
 
-    def loss(replace) -> float:
-        def hook(h: torch.Tensor, _hook) -> torch.Tensor:
-            return torch.where(at[..., None], replace(h), h)
+    def keep(stream: torch.Tensor, _hook) -> None:
+        seen["x"] = norm(stream)  # the FFN's input, which a transcoder reads
 
-        with torch.no_grad(), model.hooks([(f"layers.{LAYER}.ffn.hook_hidden", hook)]):
+    def loss(point: str, replace) -> float:
+        hooks = [(f"layers.{LAYER}.hook_resid_mid", keep),
+                 (f"layers.{LAYER}.ffn.hook_{point}",
+                  lambda value, _hook: torch.where(at, replace(value), value))]  # fmt: skip
+        with torch.no_grad(), model.hooks(hooks):
             logits = model(tokens[:, :-1])
         each = F.cross_entropy(logits.transpose(1, 2), tokens[:, 1:], reduction="none")
-        return float(each[at].mean())
+        return float(each[at[..., 0]].mean())
 
-    return (loss(lambda h: h), loss(lambda h: sae(h.float())[0].to(h.dtype)),
-            loss(torch.zeros_like))  # fmt: skip
+    def spliced(value: torch.Tensor) -> torch.Tensor:
+        source = value if kind == "sae" else seen["x"]
+        return dictionary(source.float())[0].to(value.dtype)
 
-
-def nearest_input_fvu(hidden: torch.Tensor, weight: torch.Tensor) -> float:
-    """The lookup baseline: each held-out row replaced by the nearest training row, its FVU on the
-    held-out rows (weighted by their counts)."""
-    train, held = (torch.as_tensor(i) for i in split(len(hidden)))
-    y, w = hidden[held], (weight[held] / weight[held].sum()).to(hidden.dtype)
-    nearest = hidden[train][torch.cdist(y, hidden[train]).argmin(1)]
-    return float((w @ ((nearest - y) ** 2).sum(-1)) / (w @ ((y - w @ y) ** 2).sum(-1)))
+    point = "hidden" if kind == "sae" else "out"
+    return (loss(point, lambda value: value), loss(point, spliced),
+            loss("hidden", torch.zeros_like))  # fmt: skip
 
 
-def _train(job: tuple[int, int | None]) -> np.ndarray:
-    """FVU and L0 on the training rows and on the held-out rows, and the held-out positions'
-    losses (as trained, spliced, zero-ablated), of one SAE."""
-    size, k = job
+def nearest_input_fvu(contexts: Contexts, trained_on: str, kind: str = "sae") -> float:
+    """The lookup baseline: each held-out context's target replaced by that of the nearest
+    training context (nearest by the dictionary's input), its FVU on the held-out contexts."""
+    x, y = _pair(contexts, kind)
+    train, held = training_rows(contexts, trained_on), contexts.held_out
+    nearest = torch.cdist(x[held], x[train]).argmin(1)
+    copied, target = y[train][nearest], y[held]
+    return float(((copied - target) ** 2).sum() / ((target - target.mean(0)) ** 2).sum())
+
+
+FIRST = 20  # training losses kept: a fresh run's first steps are compared with them
+
+
+def _train(job: tuple[str, str, int, int | None]) -> tuple[np.ndarray, np.ndarray]:
+    """The ``COLUMNS`` of one split dictionary (trained on, kind, size, k; k None: the L1 rule)
+    and its first ``FIRST`` training losses."""
+    trained_on, kind, size, k = job
     with torch_threads(1):
         model, corpus = stored_model()
-        rows = layer_rows(model, corpus)
-        train, held = (torch.as_tensor(i) for i in split(len(rows.hidden)))
-        h, w = rows.hidden, rows.weight
+        contexts = grammar_contexts(model, corpus)
+        x, y = _pair(contexts, kind)
+        train = torch.as_tensor(training_rows(contexts, trained_on))
+        held = torch.as_tensor(contexts.held_out)
+        weight = torch.full((int(train.sum()),), 1 / int(train.sum()), dtype=x.dtype)
+        held_weight = torch.full((int(held.sum()),), 1 / int(held.sum()), dtype=x.dtype)
+        inputs = x[train]
+        targets = inputs if kind == "sae" else y[train]  # the same tensor: an autoencoder
+        d, curve = train_dictionary(inputs, targets, weight, size, k, 0.0 if k else L1, SEED,
+                                    STEPS)  # fmt: skip
+        seen = measures(d, inputs, targets, weight)
+        unseen = measures(d, x[held], y[held], held_weight)
+        losses = held_out_losses(model, contexts, d, kind)
+    row = np.array([seen.fvu, unseen.fvu, seen.l0, unseen.l0, *losses, int(train.sum())])
+    return row, curve[:FIRST]
 
-        def part(index: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            return h[index], w[index] / w[index].sum()
 
-        x, weight = part(train)
-        sae, _ = train_dictionary(x, x, weight, size, k, 0.0 if k else L1, SEED, STEPS)
-        y, held_weight = part(held)
-        seen, unseen = measures(sae, x, x, weight), measures(sae, y, y, held_weight)
-        losses = held_out_losses(model, corpus, sae, rows.row_of, held)
-    return np.array([seen.fvu, unseen.fvu, seen.l0, unseen.l0, *losses])
+def plan() -> list[tuple[str, str, int, int | None, str]]:
+    """Every split dictionary: (trained on, kind, size, k, rule), k the stored dictionary's."""
+    jobs = []
+    for trained_on in TRAINED_ON:
+        for kind in KINDS if trained_on == "grammar" else ("sae",):
+            for rule in RULES:
+                for size in SIZES:
+                    k = stored_dictionary(kind, rule, size).dictionary.k
+                    jobs.append((trained_on, kind, size, k, rule))
+    return jobs
 
 
 def save_split(path: Path = SPLIT_FILE, jobs: int = 1) -> int:
-    plan = [(size, k) for size in SIZES for k in (None, TOPK)]
+    runs = plan()
     with ProcessPoolExecutor(jobs) as pool:
-        found = dict(zip(plan, pool.map(_train, plan), strict=True))
-    arrays = {f"{'topk' if k else 'l1'}|{size}": row for (size, k), row in found.items()}
-    settings = {"sizes": SIZES, "held_out": HELD_OUT, "split_seed": SPLIT_SEED, "topk": TOPK,
-                "columns": ("fvu train", "fvu held out", "l0 train", "l0 held out",
-                            "loss clean", "loss spliced", "loss ablated")}  # fmt: skip
+        found = list(pool.map(_train, [job[:4] for job in runs]))
+    arrays = {}
+    for (on, kind, size, _, rule), (row, first) in zip(runs, found, strict=True):
+        arrays |= {f"{on}|{kind}|{rule}|{size}": row, f"first|{on}|{kind}|{rule}|{size}": first}
+    settings = {"sizes": SIZES, "seed": SEED, "columns": COLUMNS}
     return save_npz(path, arrays, settings)
 
 
+def stored_first_losses(trained_on: str, kind: str, rule: str, size: int,
+                        path: Path = SPLIT_FILE) -> np.ndarray:  # fmt: skip
+    """The first ``FIRST`` training losses of one stored split dictionary."""
+    arrays, _ = load_npz(path, "set of split dictionaries",
+                         "course_lib.lessons.l08_superposition.experiments.dictionary_split")  # fmt: skip
+    return arrays[f"first|{trained_on}|{kind}|{rule}|{size}"]
+
+
 @lru_cache(maxsize=1)
-def stored_split(path: Path = SPLIT_FILE) -> dict[tuple[str, int], dict[str, float]]:
-    """{(rule, size): {"fvu train", "fvu held out", "l0 train", "l0 held out", "loss clean",
-    "loss spliced", "loss ablated"}}, the losses at the held-out positions (``python -m
-    course_lib.lessons.l08_superposition.experiments.dictionary_split`` rebuilds it)."""
+def stored_split(path: Path = SPLIT_FILE) -> dict[tuple[str, str, str, int], dict[str, float]]:
+    """{(trained on, kind, rule, size): {"fvu train", "fvu held out", "l0 train", "l0 held out",
+    "loss clean", "loss spliced", "loss ablated", "contexts"}}, the losses at the held-out
+    positions (``python -m course_lib.lessons.l08_superposition.experiments.dictionary_split``
+    rebuilds it)."""
     arrays, settings = load_npz(
         path,
-        "set of split SAEs",
+        "set of split dictionaries",
         "course_lib.lessons.l08_superposition.experiments.dictionary_split",
     )
     out = {}
     for key, row in arrays.items():
-        rule, size = key.split("|")
-        out[rule, int(size)] = dict(zip(settings["columns"], row.tolist(), strict=True))
+        if key.startswith("first|"):
+            continue
+        trained_on, kind, rule, size = key.split("|")
+        out[trained_on, kind, rule, int(size)] = dict(zip(settings["columns"], row.tolist(),
+                                                          strict=True))  # fmt: skip
     return out
 
 
 if __name__ == "__main__":  # python -m …experiments.dictionary_split [--jobs N]
     workers = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
-    rebuild(lambda: save_split(jobs=workers), SPLIT_FILE, "the SAEs trained on a split")
+    rebuild(lambda: save_split(jobs=workers), SPLIT_FILE, "the dictionaries trained on a split")

@@ -17,7 +17,9 @@ y* being the FFN's own output at the edited word, and differs only in that detec
 
 At the edited word all of them add exactly scale x (v* - y*). What differs is where else they
 fire: the measures of ``edit_measures``.
-Rebuild: ``python -m course_lib.lessons.l08_superposition.experiments.feature_edit``.
+Rebuild: ``python -m course_lib.lessons.l08_superposition.experiments.feature_edit``. Not stored
+since the transcoders were retrained on the grammar's contexts (``dictionary_runs``): the lesson
+does not show these edits until the sweep is remade over them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """Lesson 8's count of polysemantic units in lesson 5's fact model: for each FFN unit, how many of
 the 48 facts count it among their knowledge neurons (Dai et al.'s threshold on lesson 5's
-attributions), and how many relations and entities those facts span, against a shuffle that keeps
-each fact's number of knowledge neurons but draws them from the units that fire at its prompt.
+attributions), and how many relations and entities those facts span, against two shuffles that
+keep each fact's number of knowledge neurons: one draws them from the units that fire at its
+prompt, the other as the real ones are, from the same layer and the same tenth of those units by
+how much each writes into the stream there (‖h_i v_i‖), so that only which unit it is is left
+to chance.
 """
 
 from __future__ import annotations
@@ -73,6 +76,49 @@ def knowledge_mask(scores) -> np.ndarray:
     """Each fact's knowledge neurons as a (facts, layers · d_ff) mask."""
     mask = knowledge_neurons(scores)
     return mask.reshape(len(mask), -1)
+
+
+def write_sizes(model: LanguageModel, corpus: Corpus) -> np.ndarray:
+    """How much each unit writes into the stream at each fact prompt's last word, h_i ‖v_i‖
+    (v_i its value vector): (facts, layers · d_ff)."""
+    prompts, _ = corpus.prompts()
+    with torch.no_grad():
+        hidden = model.ffn_hidden(prompts)[:, :, -1]  # (layers, facts, d_ff)
+        norms = torch.stack([model.values(i).norm(dim=-1) for i in range(len(hidden))])
+        return (hidden * norms[:, None]).permute(1, 0, 2).reshape(len(prompts), -1).numpy()
+
+
+def matched_pools(
+    mask: np.ndarray, fires: np.ndarray, write: np.ndarray, d_ff: int, bins: int = 10
+) -> list[tuple[int, np.ndarray, int]]:
+    """Where the matched shuffle draws: (fact, pool, count) for each fact, layer and tenth
+    (``bins``) of the layer's firing units ranked by ``write`` at that fact's prompt, the pool
+    being the units of that tenth and count the fact's knowledge neurons among them."""
+    pools = []
+    for fact in range(len(mask)):
+        for start in range(0, mask.shape[1], d_ff):  # one layer at a time
+            firing = start + np.flatnonzero(fires[fact, start : start + d_ff])
+            ranked = firing[np.argsort(-write[fact, firing], kind="stable")]
+            tenth = np.arange(len(ranked)) * bins // max(len(ranked), 1)
+            for b in np.unique(tenth[mask[fact, ranked]]):
+                pool = ranked[tenth == b]
+                pools.append((fact, pool, int(mask[fact, pool].sum())))
+    return pools
+
+
+def matched_masks(
+    mask: np.ndarray, pools: list[tuple[int, np.ndarray, int]], shuffles: int, seed: int = 0
+) -> list[np.ndarray]:
+    """``shuffles`` masks in which each fact keeps its number of knowledge neurons in each layer
+    and tenth by write size (``matched_pools``), drawn at random within them."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(shuffles):
+        drawn = np.zeros_like(mask)
+        for fact, pool, count in pools:
+            drawn[fact, rng.choice(pool, size=count, replace=False)] = True
+        out.append(drawn)
+    return out
 
 
 def shuffled_masks(

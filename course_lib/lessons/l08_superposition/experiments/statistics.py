@@ -1,0 +1,43 @@
+"""Lesson 8's statistics: intervals by resampling the facts, and Holm's correction when several
+tests ask one question (Holm 1979: the i-th smallest of m p-values is multiplied by m − i + 1,
+and the products are kept from falling)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+DRAWS = 2000  # resamples of the facts
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's adjusted p-values, in the order given: (tests,) -> (tests,), each at most 1. A test
+    is rejected at level alpha when its adjusted p is below alpha; the chance that any of the
+    tests is rejected wrongly is then at most alpha, whatever their dependence."""
+    p = np.asarray(p_values, dtype=float)
+    if p.ndim != 1 or ((p < 0) | (p > 1)).any():
+        raise ValueError(f"p_values must be a 1-D sequence of numbers in [0, 1], got {p_values!r}")
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, p[order] * (len(p) - np.arange(len(p))))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted
+
+
+def resampled_means(per_fact: np.ndarray, draws: int = DRAWS, seed: int = 0) -> np.ndarray:
+    """The mean over the facts of ``per_fact`` (..., facts), recomputed on ``draws`` resamples of
+    the facts (drawn with replacement, the same resamples for every row): (..., draws)."""
+    values = np.asarray(per_fact, dtype=float)
+    picks = np.random.default_rng(seed).integers(values.shape[-1], size=(draws, values.shape[-1]))
+    return values[..., picks].mean(-1)
+
+
+def interval(per_fact: np.ndarray, draws: int = DRAWS, seed: int = 0) -> np.ndarray:
+    """The 95 % bootstrap interval of the mean over the facts: (..., facts) -> (..., 2)."""
+    return np.percentile(resampled_means(per_fact, draws, seed), [2.5, 97.5], axis=-1).T
+
+
+def p_below(differences: np.ndarray, draws: int = DRAWS, seed: int = 0) -> np.ndarray:
+    """One-sided bootstrap p-value that the mean of ``differences`` (..., facts) is below 0: the
+    share of resamples whose mean is not, counting the data as one of them: (...,)."""
+    means = resampled_means(differences, draws, seed)
+    return ((means >= 0).sum(-1) + 1) / (draws + 1)

@@ -1,0 +1,42 @@
+"""Lesson 8's statistics: Holm's correction against its definition, bootstrap intervals that
+cover the mean and narrow with more facts, and a one-sided p-value that rejects a clear shift."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from course_lib.lessons.l08_superposition.experiments import statistics
+
+
+def test_holm_multiplies_the_ith_smallest_by_m_minus_i_and_keeps_them_from_falling():
+    p = [0.01, 0.04, 0.03, 0.5]
+    # sorted: 0.01 x 4 = 0.04, 0.03 x 3 = 0.09, 0.04 x 2 = 0.08 -> 0.09 (monotone), 0.5 x 1
+    assert statistics.holm(p) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert statistics.holm([0.6, 0.7]) == pytest.approx([1.0, 1.0])  # capped at 1
+
+
+def test_holm_rejects_what_bonferroni_rejects_and_sometimes_more():
+    p = np.array([0.001, 0.012, 0.02, 0.3])
+    assert (statistics.holm(p) <= np.minimum(1, p * len(p))).all()
+    assert (statistics.holm(p) < 0.05).sum() > (p * len(p) < 0.05).sum()
+
+
+def test_holm_rejects_a_p_value_outside_0_to_1():
+    with pytest.raises(ValueError, match="p_values must be"):
+        statistics.holm([0.2, 1.5])
+
+
+def test_the_interval_holds_the_mean_and_narrows_with_more_facts():
+    rng = np.random.default_rng(0)
+    few, many = rng.normal(5, 2, 20), rng.normal(5, 2, 400)
+    for values in (few, many):
+        low, high = statistics.interval(values)
+        assert low < values.mean() < high
+    assert np.ptp(statistics.interval(many)) < np.ptp(statistics.interval(few)) / 2
+
+
+def test_p_below_is_small_for_a_clear_drop_and_near_1_for_a_rise():
+    rng = np.random.default_rng(1)
+    assert statistics.p_below(rng.normal(-1, 1, 48)) < 0.01
+    assert statistics.p_below(rng.normal(1, 1, 48)) > 0.99
