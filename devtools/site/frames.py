@@ -168,7 +168,7 @@ def render_frames(demo, edition: str, out: Path, limit: int = FULL_PRODUCT_LIMIT
         demo.clear_cache()  # the PNGs are on disk; trained models stay in their lru_cache
     with speaking(edition):  # a value that is a word reads in the page's language
         manifest["controls"] = [
-            {"name": c.name, "kind": c.kind, "values": c.shown(), "default": i}
+            {"name": c.title(), "kind": c.kind, "values": c.shown(), "default": i}
             for c, i in zip(demo.controls, defaults, strict=True)
         ]
     manifest["index"] = {",".join(map(str, key)): n for n, key in enumerate(keys)}

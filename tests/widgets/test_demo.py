@@ -95,6 +95,31 @@ def test_control_keeps_what_it_was_given():
     )
 
 
+def test_a_control_is_shown_by_its_name_unless_a_label_names_it_in_words():
+    from course_lib.core.i18n import N_, set_language
+
+    plain = Control("d_ff", (8, 16), 8)
+    worded = Control("residual", ("a", "b"), "a", kind="toggle", label=N_("on"))
+    assert plain.title() == "d_ff" and worded.title() == "on"
+    set_language("zh")
+    try:
+        assert worded.title() == "开"  # the label, in the learner's language
+    finally:
+        set_language("en")
+    assert worded.name == "residual"  # the data function's keyword stays the name
+
+
+def test_a_built_control_reads_its_label():
+    demo = Demo(
+        "labelled demo",
+        (Control("d_ff", (8, 16, 32), 16, label="width of the layer"),),
+        data=Recorder(),
+        view=LineView,
+    )
+    (widget,) = build(demo, schedule=None).children[0].children
+    assert widget.description == "width of the layer"
+
+
 # --- Demo -------------------------------------------------------------------------------------
 
 

@@ -30,7 +30,8 @@ KINDS = ("slider", "dropdown", "toggle")
 
 @dataclass(frozen=True)
 class Control:
-    """One control: ``name`` is both the data function's keyword and the label the learner sees.
+    """One control: ``name`` is the data function's keyword, and the label the learner sees
+    unless ``label`` (marked with ``N_``, shown in the learner's language) names it in words.
     ``labels`` (one per value, marked with ``N_``) are shown instead of values that are words,
     in the learner's language; numbers and code names show as they are."""
 
@@ -39,6 +40,7 @@ class Control:
     default: Any
     kind: str = "slider"
     labels: tuple[str, ...] | None = None
+    label: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -54,6 +56,11 @@ class Control:
             )
         if self.default not in self.values:
             raise ValueError(f"default {self.default!r} of {self.name!r} is not among its values")
+
+    def title(self) -> str:
+        """What the learner reads beside the control: its ``label`` in the current language, or
+        its name."""
+        return self.name if self.label is None else tr(self.label)
 
     def shown(self) -> list[str]:
         """What the learner reads for each value: its label in the current language, or the value."""
@@ -213,7 +220,7 @@ class Prefetch:
 def _make_control(control: Control):
     import ipywidgets as w
 
-    common = {"description": control.name, "style": {"description_width": "initial"}}
+    common = {"description": control.title(), "style": {"description_width": "initial"}}
     options = list(zip(control.shown(), control.values, strict=True))  # (label, value) pairs
     if control.kind == "dropdown":
         return w.Dropdown(options=options, value=control.default, **common)
