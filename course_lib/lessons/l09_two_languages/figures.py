@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 from course_lib.core.i18n import N_, tr
 from course_lib.core.plots import GREY, PALETTE, new_figure
@@ -48,12 +49,16 @@ def transfer_figure(results: dict[str, object], measure: str) -> Figure:
     return fig
 
 
+LOGIT_TICKS = (0.01, 0.1, 0.5, 0.9, 0.99)
+
+
 def dose_response_figure(curves: dict[str, dict[str, np.ndarray]]) -> Figure:
     """One panel per language edited (label -> {method: (strengths, 3)}: for each strength the
     mean p(new) after the edited prompt, after the other language's prompt, and the other
     language's mean p(new) over the relation's facts the edit was not asked to change). Each
     method a line of the edited fact's other-language p(new) against its p(new) where edited,
-    solid, and the unedited facts' beside it, dashed; the other language's axis logarithmic."""
+    solid, and the unedited facts' beside it, dashed; the other language's axis logarithmic, the
+edited language's a logit scale (p near 1 spread out)."""
     fig = new_figure(3.3 * len(curves), 3.0, dpi=80)
     axes = np.atleast_1d(fig.subplots(1, len(curves), sharey=True))
     for ax, (label, methods) in zip(axes, curves.items(), strict=True):
@@ -61,7 +66,10 @@ def dose_response_figure(curves: dict[str, dict[str, np.ndarray]]) -> Figure:
             ax.plot(rows[:, 0], rows[:, 1], "o-", color=colour, markersize=3, label=tr(method))
             ax.plot(rows[:, 0], rows[:, 2], "--", color=colour, linewidth=0.9)
         ax.set_yscale("log")
-        ax.set_xlim(0, 1)
+        ax.set_xscale("logit")  # p(new) near 1 spread out: 0.9, 0.99, ...
+        ax.set_xlim(0.005, 0.998)
+        ax.set_xticks(LOGIT_TICKS, [f"{t:g}" for t in LOGIT_TICKS], fontsize=7)
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(tr("p(new), edited language"), fontsize=8)
         ax.set_title(label, fontsize=8)
     axes[0].set_ylabel(tr("p(new), other language"), fontsize=8)

@@ -149,11 +149,19 @@ class Transfer:
 
 
 def _bootstrap(values: np.ndarray, picks: np.ndarray) -> tuple[float, float, float]:
-    """The mean of ``values`` (facts, languages) and the 2.5th and 97.5th percentiles of its
-    mean over ``picks`` (draws, facts), rows of resampled facts."""
+    """The mean of ``values`` (items, ...) and the 2.5th and 97.5th percentiles of its mean over
+    ``picks`` (draws, items), rows of resampled items."""
     means = values[picks].reshape(len(picks), -1).mean(axis=1)
     low, high = np.percentile(means, [2.5, 97.5])
     return float(values.mean()), float(low), float(high)
+
+
+def mean_interval(values, draws: int = 2000, seed: int = 0) -> tuple[float, float, float]:
+    """The mean of ``values`` (items, ...) and its 95 % bootstrap interval, the items (rows)
+    resampled ``draws`` times by a local generator seeded ``seed``: (mean, low, high)."""
+    values = np.asarray(values, dtype=float)
+    picks = np.random.default_rng(seed).integers(len(values), size=(draws, len(values)))
+    return _bootstrap(values, picks)
 
 
 def paired(answers: dict[tuple[int, str], Asked], ways: dict[tuple[int, str], np.ndarray],
