@@ -146,7 +146,7 @@ def check_activation_fix(fn: Callable) -> CheckResult:
 
 # ---- predict: how many facts taught only in English the model answers in Chinese
 
-PREDICTION_TOLERANCE = 6  # facts: about two standard deviations of a count near 1 in 8 of 36
+PREDICTION_TOLERANCE = 6  # facts: three standard deviations of a count of 36 guesses at 1 in 8
 
 
 def check_transfer_prediction(fn: Callable, measured: int, facts: int) -> CheckResult:

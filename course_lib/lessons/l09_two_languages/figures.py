@@ -5,6 +5,7 @@ one fact edited in one language and read in both."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from textwrap import fill
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -14,8 +15,8 @@ from course_lib.core.i18n import N_, tr
 from course_lib.core.plots import GREY, PALETTE, new_figure
 
 WAY_NAMES = {
-    "taught here": N_("taught in the language asked"),
-    "taught only in the other": N_("taught only in the other"),
+    "taught here": N_("taught as it is asked"),
+    "taught only in the other": N_("taught only the other way"),
     "never taught": N_("never taught"),
 }
 MEASURE_NAMES = {
@@ -39,13 +40,14 @@ def transfer_figure(results: dict[str, object], measure: str) -> Figure:
         colours = [PALETTE[0], PALETTE[1], GREY]
         ax.bar(range(len(ways)), means, 0.7, color=colours, yerr=spans, capsize=3,
                error_kw={"linewidth": 0.8})  # fmt: skip
-        for x, m in enumerate(means):
-            ax.text(x, m, f"{m:.2f}", ha="center", va="bottom", fontsize=7)
-        ax.set_xticks(range(len(ways)), [tr(WAY_NAMES[w]).replace(" ", "\n", 2) for w in ways],
-                      fontsize=6)  # fmt: skip
+        for x, (m, w) in enumerate(zip(means, ways, strict=True)):  # above the interval
+            ax.text(x, result.by_way[w][2] + 0.02, f"{m:.2f}", ha="center", va="bottom",
+                    fontsize=7)  # fmt: skip
+        ax.set_xticks(range(len(ways)), [fill(tr(WAY_NAMES[w]), 12) for w in ways], fontsize=7)
         ax.set_title(label, fontsize=8)
+        ax.set_ylim(0, 1.12 * max(1.0, max(result.by_way[w][2] for w in ways)))
     axes[0].set_ylabel(tr(MEASURE_NAMES[measure]), fontsize=8)
-    fig.suptitle(tr("each fact asked in one language, by how it was taught"), fontsize=9)
+    fig.suptitle(tr("each fact asked one way, by how it was taught"), fontsize=9)
     return fig
 
 
