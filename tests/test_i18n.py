@@ -481,7 +481,8 @@ HIDDEN_BEHIND = ("image/png", "application/vnd.jupyter.widget-view+json", "text/
 CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)  # code shown as code (show_source)
 
 
-DATA_CONTROLS = {"prompt"}  # lesson 5's prompts: the toy corpus's sentences, data the model learnt
+# the toy corpus's prompts, data the model learnt: lesson 5's control, and lesson 9's, labelled 提示
+DATA_CONTROLS = {"prompt", "提示"}
 
 
 def shown_texts(path: Path) -> dict[str, str]:

@@ -85,7 +85,7 @@ def demos() -> list[Demo]:
         Demo(
             "edit across languages",
             (
-                Control("prompt", prompts(), prompts()[0], kind="dropdown", label=N_("fact")),
+                Control("prompt", prompts(), prompts()[0], kind="dropdown", label=N_("prompt")),
                 Control(
                     "edited_in",
                     LANGUAGES,
@@ -95,7 +95,12 @@ def demos() -> list[Demo]:
                     label=N_("edit made in"),
                 ),
                 Control(
-                    "method", METHODS, METHODS[0], kind="dropdown", labels=METHODS, label=N_("edit")
+                    "method",
+                    METHODS,
+                    METHODS[0],
+                    kind="dropdown",
+                    labels=METHODS,
+                    label=N_("method"),
                 ),
             ),  # fmt: skip
             data=cross_edit_data,

@@ -60,7 +60,7 @@ def dose_response_figure(curves: dict[str, dict[str, np.ndarray]]) -> Figure:
     language's mean p(new) over the relation's facts the edit was not asked to change). Each
     method a line of the edited fact's other-language p(new) against its p(new) where edited,
     solid, and the unedited facts' beside it, dashed; the other language's axis logarithmic, the
-edited language's a logit scale (p near 1 spread out)."""
+    edited language's a logit scale (p near 1 spread out)."""
     fig = new_figure(3.3 * len(curves), 3.0, dpi=80)
     axes = np.atleast_1d(fig.subplots(1, len(curves), sharey=True))
     for ax, (label, methods) in zip(axes, curves.items(), strict=True):

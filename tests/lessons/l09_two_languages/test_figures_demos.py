@@ -86,7 +86,7 @@ def test_the_view_draws_the_frames_bars_and_marks_the_edited_language(frame):
 
 def test_the_demos_controls_are_labelled_in_words():
     (demo,) = demos.demos()
-    assert [c.title() for c in demo.controls] == ["fact", "edit made in", "edit"]
+    assert [c.title() for c in demo.controls] == ["prompt", "edit made in", "method"]
     assert [c.name for c in demo.controls] == ["prompt", "edited_in", "method"]
 
 
