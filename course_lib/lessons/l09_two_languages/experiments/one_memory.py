@@ -301,14 +301,17 @@ class Deactivation:
     p_contrast: float
 
 
-def deactivation(seed: int) -> list[Deactivation]:
+def deactivation(seed: int, probability: np.ndarray | None = None) -> list[Deactivation]:
     """``Deactivation`` of each language's selection in the stored model of ``seed`` (none for a
-    language the rule gives no unit)."""
+    language the rule gives no unit); ``probability``: the model's ``activation_probability``,
+    computed here unless given."""
     from course_lib.lessons.l09_two_languages.experiments.bilingual import split_corpus
     from course_lib.lessons.l09_two_languages.experiments.bilingual_model import stored_model
 
     model, corpus = stored_model(seed), split_corpus(seed)
-    chosen = language_specific(activation_probability(model, corpus))
+    if probability is None:
+        probability = activation_probability(model, corpus)
+    chosen = language_specific(probability)
     base = language_losses(model, corpus)
     out = []
     for language, units in chosen.items():
