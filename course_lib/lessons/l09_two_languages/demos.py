@@ -28,7 +28,7 @@ from course_lib.lessons.l09_two_languages.experiments.cross_edits import (
     new_answer,
     results,
 )
-from course_lib.lessons.l09_two_languages.figures import CrossEdit, CrossEditView
+from course_lib.lessons.l09_two_languages.figures import METHOD_NAMES, CrossEdit, CrossEditView
 
 SHOWN_FACTS = 8  # of seed 0's facts taught in both languages: the dropdown's and the site's frames
 TARGET = 0.9  # matched strength: the weakest reaching p(new) 0.9 after the edited prompt
@@ -99,7 +99,7 @@ def demos() -> list[Demo]:
                     METHODS,
                     METHODS[0],
                     kind="dropdown",
-                    labels=METHODS,
+                    labels=tuple(METHOD_NAMES.get(m, m) for m in METHODS),
                     label=N_("method"),
                 ),
             ),  # fmt: skip

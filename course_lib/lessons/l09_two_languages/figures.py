@@ -54,6 +54,16 @@ def transfer_figure(results: dict[str, object], measure: str) -> Figure:
 LOGIT_TICKS = (0.01, 0.1, 0.5, 0.9, 0.99)
 
 
+# The methods as this lesson names them: the rank-one edit is made at the prompt's last token,
+# which in Chinese is the character 是, not a word.
+METHOD_NAMES = {"rank-one, layer 1, last word": N_("rank-one, layer 1, last token")}
+
+
+def method_name(method: str) -> str:
+    """``method`` (a name of ``cross_edits.METHODS``) as the lesson shows it, translated."""
+    return tr(METHOD_NAMES.get(method, method))
+
+
 def dose_response_figure(curves: dict[str, dict[str, np.ndarray]]) -> Figure:
     """One panel per language edited (label -> {method: (strengths, 3)}: for each strength the
     mean p(new) after the edited prompt, after the other language's prompt, and the other
@@ -65,7 +75,9 @@ def dose_response_figure(curves: dict[str, dict[str, np.ndarray]]) -> Figure:
     axes = np.atleast_1d(fig.subplots(1, len(curves), sharey=True))
     for ax, (label, methods) in zip(axes, curves.items(), strict=True):
         for colour, (method, rows) in zip(PALETTE, methods.items(), strict=False):
-            ax.plot(rows[:, 0], rows[:, 1], "o-", color=colour, markersize=3, label=tr(method))
+            ax.plot(
+                rows[:, 0], rows[:, 1], "o-", color=colour, markersize=3, label=method_name(method)
+            )
             ax.plot(rows[:, 0], rows[:, 2], "--", color=colour, linewidth=0.9)
         ax.set_yscale("log")
         ax.set_xscale("logit")  # p(new) near 1 spread out: 0.9, 0.99, ...
@@ -135,6 +147,6 @@ class CrossEditView:
             mark = tr(" (edited)") if language == data.edited_in else ""
             text.set_text(tr(LANGUAGE_NAMES[language]) + mark + f": “{data.prompts[i]}”")
         self.title.set_text(tr("{method}, {strength}, edited with the {language} prompt",
-                               method=tr(data.method), strength=data.strength,
+                               method=method_name(data.method), strength=data.strength,
                                language=tr(LANGUAGE_NAMES[data.edited_in])))  # fmt: skip
         return self.figure

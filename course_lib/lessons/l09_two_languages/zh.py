@@ -108,6 +108,7 @@ MESSAGES: dict[str, str] = {
     " (edited)": "（被编辑）",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
     "prompt": "提示",
+    "rank-one, layer 1, last token": "秩一，第 1 层，最后一个 token",
     "edit made in": "编辑所用的语言",
     # notebooks/09_two_languages.ipynb: section 1, the facts in two languages
     "中文": "中文",
@@ -152,8 +153,8 @@ MESSAGES: dict[str, str] = {
     "{low:+.2f} to {high:+.2f}": "{low:+.2f} 至 {high:+.2f}",
     # section 4: language-specific neurons
     "your LAPE and the lesson's agree on the model's units": "在模型的单元上，你算的语言激活概率熵与本课的一致",
-    "seed 0's LAPE per layer: lowest {low}, median {median} (log 2 = {top:.2f})": (
-        "种子 0 各层的语言激活概率熵：最低 {low}，中位数 {median}（log 2 = {top:.2f}）"
+    "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
+        "种子 0 第 0 层和第 1 层的语言激活概率熵：最低分别为 {low}，中位数分别为 {median}（log 2 = {top:.2f}）"
     ),
     "seed": "种子",
     "units of": "单元所属语言",
@@ -189,13 +190,14 @@ MESSAGES: dict[str, str] = {
     "I(route; language)": "I(路由; 语言)",
     "95 % of shuffled types": "打乱 token 类型后的 95% 分位数",
     "Chinese share per expert": "各专家的中文比例",
-    "in every seed and layer, the token explains most of the route's entropy (over half)": (
-        "在每个种子的每一层，token 都能解释路由熵的大部分，即一半以上"
+    "in both layers the token explains most of the route's entropy (over half)": (
+        "在两层里，token 都能解释路由熵的大部分，即一半以上"
     ),
     "at least {x:.0%}": "至少 {x:.0%}",
-    "beyond a shuffled split of the vocabulary after Holm's correction: {n} of the 6 tests; the route holds {lo:.2f} to {hi:.2f} of the {bits:.2f} bits": (
-        "Holm 校正后，超过词表随机划分的检验有 6 次中的 {n} 次；路由含有总共 {bits:.2f} 比特中的 {lo:.2f} 到 {hi:.2f} 比特"
+    "after Holm's correction, layer 0's routes split the languages more than a shuffled split of the vocabulary does; layer 1's could not be told from one": (
+        "Holm 校正后，第 0 层的路由对两种语言的区分超过词表的随机划分；第 1 层的路由与随机划分分不出差别"
     ),
+    "I = {a:.2f} and {b:.2f} of the {bits:.2f} bits": "I 分别为 {a:.2f} 和 {b:.2f}，总共 {bits:.2f} 比特",
     "and no expert takes over 90 % of its tokens from one language": (
         "而且没有哪个专家有 90% 以上的 token 来自同一种语言"
     ),
@@ -205,9 +207,22 @@ MESSAGES: dict[str, str] = {
     "purity": "纯度",
     "by chance": "随机时",
     "p, purity": "p，纯度",
-    "after Holm's correction over the 12: information {a} tests, purity {b}; both {c}": (
-        "对这 12 次检验做 Holm 校正后：互信息通过 {a} 次，纯度通过 {b} 次，两者都通过 {c} 次"
+    "after Holm's correction over the {n}: information {a} tests, purity {b}; both {c}": (
+        "对这 {n} 次检验做 Holm 校正后：互信息通过 {a} 次，纯度通过 {b} 次，两者都通过 {c} 次"
     ),
+    "by both measures, the English prompts' routes in layer 1 carry their relation": (
+        "按两种量法，第 1 层英文提示的路由都带有它的关系"
+    ),
+    "where the two measures disagree, information finds the relation and purity does not, and there the shuffled relations are already over 0.6 pure by chance": (
+        "两种量法不一致的地方，都是互信息找到了关系，纯度没有；而在那里，打乱关系后的纯度本来就超过 0.6"
+    ),
+    "{k} of {n} tests": "{n} 次检验中的 {k} 次",
+    "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
+        "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
+    ),
+    "{language}, layer {layer}": "{language}，第 {layer} 层",
+    "none": "无",
+    ", ": "、",
     "zeroing a selection raises its own language's perplexity by under 3 %, most selections' by under 1 %": (
         "把一组选出的单元置零，它们所属语言的困惑度上升不到 3%，多数选择不到 1%"
     ),

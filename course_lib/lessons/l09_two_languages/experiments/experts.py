@@ -3,9 +3,9 @@ by neither?
 
 The model is lesson 7's "equal total" mixture (lesson 5's model, each FFN split into 4 experts of
 width 64, top 2, balancing loss alpha 0.01) trained on ``bilingual.split_corpus`` (no
-dictionary) once per seed, the dense models' split and initial weights. ``python -m course_lib.lessons.l09_two_languages.experiments.experts
-[SEED ...]`` retrains the stored models (4 to 10 minutes each, one thread); a test retrains the
-first steps of one and compares.
+dictionary) with seed 0's split and initial weights: one model, so what it shows is one seed's.
+``python -m course_lib.lessons.l09_two_languages.experiments.experts`` retrains it (4 to 10
+minutes on one thread); a test retrains its first steps and compares.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from course_lib.lessons.l09_two_languages.experiments.bilingual_model import (
 )
 from course_lib.lessons.l09_two_languages.experiments.one_memory import line_language
 
-SEEDS = (0, 1, 2)  # three of the dense models' seeds (splits and initial weights)
+SEEDS = (0,)  # the dense models' first seed (its split and initial weights)
 
 
 def settings_of(seed: int) -> Settings:
