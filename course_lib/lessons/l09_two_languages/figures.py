@@ -26,6 +26,15 @@ MEASURE_NAMES = {
 }
 
 
+def _wrapped(text: str, width: int = 12) -> str:
+    """``text`` on lines of about ``width`` columns: at spaces, or every width // 2 characters
+    for text without spaces (Chinese, two columns a character)."""
+    if " " in text or text.isascii():
+        return fill(text, width)
+    step = width // 2
+    return "\n".join(text[i : i + step] for i in range(0, len(text), step))
+
+
 def transfer_figure(results: dict[str, object], measure: str) -> Figure:
     """One panel per condition (label -> ``transfer.Transfer`` of ``measure``): the mean of each
     way a fact was taught, asked in one language, with its 95 % interval as an error bar, and the
@@ -43,7 +52,7 @@ def transfer_figure(results: dict[str, object], measure: str) -> Figure:
         for x, (m, w) in enumerate(zip(means, ways, strict=True)):  # above the interval
             ax.text(x, result.by_way[w][2] + 0.02, f"{m:.2f}", ha="center", va="bottom",
                     fontsize=7)  # fmt: skip
-        ax.set_xticks(range(len(ways)), [fill(tr(WAY_NAMES[w]), 12) for w in ways], fontsize=7)
+        ax.set_xticks(range(len(ways)), [_wrapped(tr(WAY_NAMES[w])) for w in ways], fontsize=7)
         ax.set_title(label, fontsize=8)
         ax.set_ylim(0, 1.12 * max(1.0, max(result.by_way[w][2] for w in ways)))
     axes[0].set_ylabel(tr(MEASURE_NAMES[measure]), fontsize=8)
