@@ -42,7 +42,8 @@ def test_the_dose_response_figure_draws_each_methods_two_curves():
     assert edited.get_ydata().tolist() == rows[:, 1].tolist()
     assert rest.get_ydata().tolist() == rows[:, 2].tolist() and rest.get_linestyle() == "--"
     assert ax.get_yscale() == "log" and ax.get_title() == "edited in English"
-    assert ax.get_legend().get_texts()[0].get_text() == RANK_ONE
+    assert ax.get_legend().get_texts()[0].get_text() == figures.method_name(RANK_ONE)
+    assert figures.method_name(RANK_ONE) == "rank-one, layer 1, last token"  # not "word": 是
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +96,8 @@ def test_a_control_value_outside_the_grid_is_named():
         demos.cross_edit_data(demos.prompts()[0], "fr", RANK_ONE)
     with pytest.raises(ValueError, match="prompt must be one of"):
         demos.cross_edit_data("the capital of nowhere is", "en", RANK_ONE)
+
+
+def test_a_tick_label_without_spaces_is_wrapped_every_few_characters():
+    assert figures._wrapped("按所问的方式教过") == "按所问的方式\n教过"
+    assert figures._wrapped("never taught") == "never taught"
