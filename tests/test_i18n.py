@@ -468,7 +468,7 @@ CODE_WORDS = {
     "Hase", "FT", "KN", "ES", "PS", "NS",  # a paper, the editing baselines and scores by name
     "logit", "std",  # the measures lesson 5 names
     "Elhage", "Bricken", "Gao", "SAE", "TopK",  # lesson 8: papers and method names
-    "Chen", "Tang", "Wang", "Anthropic", "Bandarkar", "LAPE", "EM",  # lesson 9: papers, measures
+    "Chen", "Tang", "Wang", "Anthropic", "Bandarkar", "LAPE", "EM", "Holm",  # lesson 9
     "Claude", "Haiku", "LLaMA", "BLOOM",  # and the models the papers studied
 }  # fmt: skip
 # a model's name, the paper's name of the block, and the probability lesson 5 measures

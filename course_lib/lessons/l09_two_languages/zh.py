@@ -112,10 +112,10 @@ MESSAGES: dict[str, str] = {
     "edit made in": "编辑所用的语言",
     # notebooks/09_two_languages.ipynb: section 1, the facts in two languages
     "中文": "中文",
-    "capital · 首都": "首都 · capital",
-    "colour · 代表色": "代表色 · colour",
-    "animal · 国兽": "国兽 · animal",
-    "food · 特产": "特产 · food",
+    "capital · 首都": "首都",
+    "colour · 代表色": "代表色",
+    "animal · 国兽": "国兽",
+    "food · 特产": "特产",
     "{sentence}  ->  prompt of {n} tokens, answer token {answer!r}, subject at {where}": (
         "“{sentence}”  ->  提示共 {n} 个 token，答案 token 为 {answer!r}，主语位于 {where}"
     ),
@@ -154,7 +154,7 @@ MESSAGES: dict[str, str] = {
     # section 4: language-specific neurons
     "your LAPE and the lesson's agree on the model's units": "在模型的单元上，你算的语言激活概率熵与本课的一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
-        "种子 0 第 0 层和第 1 层的语言激活概率熵：最低分别为 {low}，中位数分别为 {median}（log 2 = {top:.2f}）"
+        "种子 0 第 0 层和第 1 层的语言激活概率熵：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
     ),
     "seed": "种子",
     "units of": "单元所属语言",
@@ -232,7 +232,7 @@ MESSAGES: dict[str, str] = {
     ),
     "with the dictionary, every model translates every word of it both ways (its top token after 'tumen =' is 图, after '图 蒙 =' is tumen)": (
         "带词典时，每个模型都能把词典里的每个词双向译对（“tumen =”之后的首选 token 是 图，"
-        "“图 蒙 =”之后是 tumen）"
+        "“图 蒙 =”之后是“tumen”）"
     ),
     "taught only in the other language, a fact could not be told from one never taught: for every measure the 95 % interval of the difference holds 0, without the dictionary and with it": (
         "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种量法，差值的 95% 区间都包含 0，"

@@ -193,7 +193,7 @@ def test_an_untrained_model_knows_almost_none(corpus):
 def test_a_fresh_run_of_the_rebuild_starts_as_the_stored_one(quantity):
     """The warm-up's learning rate does not depend on the number of steps, so a fresh run's first
     8 steps are the stored run's first 8. Tolerance: 10 × the spread make spread measured
-    (docs/spread.md)."""
+    (at most 1.3e-08 without the dictionary, 1.8e-08 with it, docs/spread.md)."""
     fresh, _ = check_fresh_run(quantity)
     assert fresh["losses"].shape == (8,) and fresh["losses"][-1] < fresh["losses"][0]
 
