@@ -487,7 +487,7 @@ CODE_WORDS = {
     "Hase", "FT", "KN", "ES", "PS", "NS",  # a paper, the editing baselines and scores by name
     "logit", "std",  # the measures lesson 5 names
     "Elhage", "Bricken", "Gao", "SAE", "TopK",  # lesson 8: papers and method names
-    "Chen", "Tang", "Wang", "Anthropic", "Bandarkar", "LAPE", "EM",  # lesson 9: papers, measures
+    "Chen", "Tang", "Wang", "Anthropic", "Bandarkar", "LAPE", "EM", "Holm",  # lesson 9
     "Claude", "Haiku", "LLaMA", "BLOOM",  # and the models the papers studied
 }  # fmt: skip
 # a model's name, the paper's name of the block, and the probability lesson 5 measures
@@ -500,7 +500,8 @@ HIDDEN_BEHIND = ("image/png", "application/vnd.jupyter.widget-view+json", "text/
 CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)  # code shown as code (show_source)
 
 
-DATA_CONTROLS = {"prompt"}  # lesson 5's prompts: the toy corpus's sentences, data the model learnt
+# the toy corpus's prompts, data the model learnt: lesson 5's control, and lesson 9's, labelled 提示
+DATA_CONTROLS = {"prompt", "提示"}
 
 
 def shown_texts(path: Path) -> dict[str, str]:

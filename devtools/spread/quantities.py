@@ -678,100 +678,101 @@ QUANTITIES = (
 BY_NAME = {q.name: q for q in QUANTITIES}
 
 
-# ---- lesson 9: the bilingual fact model's first steps
+# ---- lesson 9: the bilingual fact models' first steps, their edits and their random units
 
 
-def _bilingual_first_losses(dictionary: bool, steps: int) -> tuple[Callable, Callable]:
+def _first_losses(train: Callable, file_of: Callable, steps: int) -> tuple[Callable, Callable]:
+    """A stored model's rebuild, its first ``steps`` steps: ``train(settings, corpus)`` fresh, the
+    loss curve ``file_of()`` holds stored."""
+
     def fresh() -> Arrays:
+        return {"losses": train(steps)}
+
+    def stored() -> Arrays:
+        with np.load(file_of()) as data:
+            return {"losses": data["losses"][:steps]}
+
+    return fresh, stored
+
+
+def _bilingual_losses(dictionary: bool, steps: int) -> tuple[Callable, Callable]:
+    def train(n: int) -> np.ndarray:
         from course_lib.core.experiments.memory import train_language_model
         from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
 
-        settings = replace(bilingual_model.settings_of(0), steps=steps)
-        corpus = bilingual.bilingual_corpus(dictionary=dictionary)
-        return {"losses": train_language_model(settings, corpus=corpus)[1]}
+        settings = replace(bilingual_model.settings_of(0), steps=n)
+        corpus = bilingual.split_corpus(0, dictionary)
+        return train_language_model(settings, corpus=corpus)[1]
 
-    def stored() -> Arrays:
+    def file_of():
         from course_lib.lessons.l09_two_languages.experiments import bilingual_model
 
-        with np.load(bilingual_model.model_file(0, dictionary)) as data:
-            return {"losses": data["losses"][:steps]}
+        return bilingual_model.model_file(0, dictionary)
 
-    return fresh, stored
+    return _first_losses(train, file_of, steps)
 
 
-def _bilingual_experts_first_losses(steps: int) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
+def _phrasings_losses(steps: int) -> tuple[Callable, Callable]:
+    def train(n: int) -> np.ndarray:
+        from course_lib.core.experiments.memory import train_language_model
+        from course_lib.lessons.l09_two_languages.experiments import bilingual_model, transfer
+
+        settings = replace(bilingual_model.settings_of(0), steps=n)
+        return train_language_model(settings, corpus=transfer.phrasing_corpus(0))[1]
+
+    def file_of():
+        from course_lib.lessons.l09_two_languages.experiments import transfer
+
+        return transfer.phrasing_file(0)
+
+    return _first_losses(train, file_of, steps)
+
+
+def _bilingual_experts_losses(steps: int) -> tuple[Callable, Callable]:
+    def train(n: int) -> np.ndarray:
         from course_lib.core.experiments.memory import train_language_model
         from course_lib.lessons.l09_two_languages.experiments import bilingual, experts
 
-        settings = replace(experts.settings_of(0), steps=steps)
-        return {"losses": train_language_model(settings, corpus=bilingual.bilingual_corpus())[1]}
+        settings = replace(experts.settings_of(0), steps=n)
+        return train_language_model(settings, corpus=bilingual.split_corpus(0))[1]
 
-    def stored() -> Arrays:
+    def file_of():
         from course_lib.lessons.l09_two_languages.experiments import experts
 
-        with np.load(experts.model_file(0)) as data:
-            return {"losses": data["losses"][:steps]}
+        return experts.model_file(0)
 
-    return fresh, stored
+    return _first_losses(train, file_of, steps)
 
 
 def _cross_edit(fact: int) -> tuple[Callable, Callable]:
-    """Lesson 9's stored edits across languages: ``fact`` of seed 0's model (no dictionary)
-    rewritten with its English prompt and with its Chinese one, by every method at every
-    strength, and the model's reading before the edit."""
+    """Lesson 9's stored edits across languages: ``fact`` of seed 0's model (taught in both
+    languages) rewritten with its English prompt and with its Chinese one, by every method at
+    every strength, and the model's reading before the edit."""
 
-    def arrays(language: str, results: dict[str, np.ndarray], before: np.ndarray) -> Arrays:
-        from course_lib.core.experiments.edit_measures import METRICS
+    def arrays(language: str, rows: dict[str, np.ndarray]) -> Arrays:
+        from course_lib.lessons.l09_two_languages.experiments.cross_edits import MEASURES
 
-        out = {f"{language} | {method} | {name}": rows[:, j]
-               for method, rows in results.items() for j, name in enumerate(METRICS)}  # fmt: skip
-        return out | {f"{language} | before": before}
+        return {f"{language} | {key} | {name}": values[..., j]
+                for key, values in rows.items() for j, name in enumerate(MEASURES)}  # fmt: skip
 
     def fresh() -> Arrays:
         from course_lib.lessons.l09_two_languages.experiments import bilingual_model, cross_edits
 
         model, out = bilingual_model.stored_model(0), {}
         for language in ("en", "zh"):
-            s = cross_edits.sweep(model, language, facts=[fact])
-            out |= arrays(language, {m: rows[0] for m, rows in s.results.items()}, s.before[0])
+            out |= arrays(language, cross_edits.sweep_fact(model, 0, fact, language))
         return out
 
     def stored() -> Arrays:
-        from course_lib.core.experiments.edit_sweep import METHODS
         from course_lib.lessons.l09_two_languages.experiments import cross_edits
 
+        row = list(cross_edits.edited_facts(0)).index(fact)
         out = {}
         for language in ("en", "zh"):
-            before = cross_edits.before(language)[0, fact]
-            results = {m.name: cross_edits.results(m.name, language)[0, fact] for m in METHODS}
-            out |= arrays(language, results, before)
+            rows = {m: cross_edits.results(m, language)[0, row] for m in cross_edits.METHODS}
+            rows["before"] = cross_edits.before(language)[0, row]
+            out |= arrays(language, rows)
         return out
-
-    return fresh, stored
-
-
-def _cross_edit_control(fact: int, language: str) -> tuple[Callable, Callable]:
-    """Lesson 9's stored control of its edits: ``fact`` of seed 0's model rewritten with its
-    ``language`` prompt, each control method at each strength, measured on the other facts."""
-
-    def arrays(results: dict[str, np.ndarray]) -> Arrays:
-        from course_lib.lessons.l09_two_languages.experiments.cross_edits import CONTROL_MEASURES
-
-        return {f"{method} | {name}": rows[:, j] for method, rows in results.items()
-                for j, name in enumerate(CONTROL_MEASURES)}  # fmt: skip
-
-    def fresh() -> Arrays:
-        from course_lib.lessons.l09_two_languages.experiments import bilingual_model, cross_edits
-
-        rows = cross_edits.control_sweep(bilingual_model.stored_model(0), language, [fact])
-        return arrays({method: r[0] for method, r in rows.items()})
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l09_two_languages.experiments import cross_edits
-
-        return arrays({m: cross_edits.control(m, language)[0, fact]
-                       for m in cross_edits.CONTROL_METHODS})  # fmt: skip
 
     return fresh, stored
 
@@ -781,23 +782,23 @@ def _random_units(seed: int, language: str, draws: int) -> tuple[Callable, Calla
     random units as ``language``'s selection holds are zeroed, its first ``draws`` draws (a draw
     is the same whether more follow: one local generator, ten draws per forward pass)."""
 
-    def fresh() -> Arrays:
+    def selection():
         from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
         from course_lib.lessons.l09_two_languages.experiments import one_memory as M
 
-        model, corpus = bilingual_model.stored_model(seed), bilingual.bilingual_corpus()
+        model, corpus = bilingual_model.stored_model(seed), bilingual.split_corpus(seed)
         units = M.language_specific(M.activation_probability(model, corpus))[language]
+        return M, model, corpus, units
+
+    def fresh() -> Arrays:
+        M, model, corpus, units = selection()
         return {
             f"rise, {asked}": M.random_units_rise(model, corpus, len(units), asked, draws)
             for asked in ("en", "zh")
         }
 
     def stored() -> Arrays:
-        from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
-        from course_lib.lessons.l09_two_languages.experiments import one_memory as M
-
-        model, corpus = bilingual_model.stored_model(seed), bilingual.bilingual_corpus()
-        units = M.language_specific(M.activation_probability(model, corpus))[language]
+        M, _, _, units = selection()
         return {
             f"rise, {asked}": M.stored_random_rise(seed, language, len(units), asked)[:draws]
             for asked in ("en", "zh")
@@ -808,19 +809,15 @@ def _random_units(seed: int, language: str, draws: int) -> tuple[Callable, Calla
 
 QUANTITIES = (
     *QUANTITIES,
-    Quantity("bilingual edits: seed 0, fact 5, both languages", *_cross_edit(5), SWEEP_DISCRETE),
+    Quantity("bilingual edits: seed 0, fact 0, both languages", *_cross_edit(0)),
     Quantity(
         "bilingual random units: seed 0, Chinese selection, first 10 draws",
         *_random_units(0, "zh", 10),
     ),
-    Quantity(
-        "bilingual edits' control: seed 0, fact 27, English",
-        *_cross_edit_control(27, "en"),
-        ("relation's other facts answering the new word, other language",),
-    ),
-    Quantity("bilingual experts: first 8 losses", *_bilingual_experts_first_losses(8)),
-    Quantity("bilingual model: first 8 losses", *_bilingual_first_losses(False, 8)),
-    Quantity("bilingual model, dictionary: first 8 losses", *_bilingual_first_losses(True, 8)),
+    Quantity("bilingual experts: first 8 losses", *_bilingual_experts_losses(8)),
+    Quantity("bilingual model: first 8 losses", *_bilingual_losses(False, 8)),
+    Quantity("bilingual model, dictionary: first 8 losses", *_bilingual_losses(True, 8)),
+    Quantity("two phrasings: first 8 losses", *_phrasings_losses(8)),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
 

@@ -345,5 +345,4 @@ MESSAGES: dict[str, str] = {
     "narrowest carrying feature, {rule} {width}×": "最窄的承载特征，{rule} {width}×",
     "narrowest active feature, {rule} {width}×": "最窄的激活特征，{rule} {width}×",
     # lesson 8's notebook: rewriting a fact through one feature
-    "reached 0.9": "达到 0.9 的比例",
 }

@@ -8,11 +8,11 @@ LESSON = Lesson(
     number=9,
     topic="two_languages",
     title=N_("One memory, two languages (跨语言)"),
-    minutes=60,
+    minutes=65,
     goal=N_(
-        "train lesson 5's fact model on its facts in English and in Chinese, find whether the same FFN units store a fact in both languages, and whether an edit made in one language reaches the other"
+        "train lesson 5's fact model on its facts in English and in Chinese, some in one language only, and find whether a fact taught in one language is recalled in the other, with and without a dictionary, beside what the units, an edit and the experts show"
     ),
-    mechanisms=("memory.overlap_matrix", "memory.erased", "activation_probability", "lape"),
+    mechanisms=("bilingual.taught", "transfer.ask", "activation_probability", "lape"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

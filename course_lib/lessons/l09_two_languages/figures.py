@@ -1,60 +1,105 @@
-"""Lesson 9 figures: the top units' overlap of the same fact in two languages beside two different
-facts' and chance, causal tracing of the English and the Chinese prompt side by side, and the
-demo's view of one fact edited in one language and read in both."""
+"""Lesson 9 figures: facts asked in one language by how they were taught (the transfer
+experiment), an edit's reach into the other language as its strength rises, and the demo's view of
+one fact edited in one language and read in both."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from textwrap import fill
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 from course_lib.core.i18n import N_, tr
 from course_lib.core.plots import GREY, PALETTE, new_figure
 
-SAME, DIFFERENT, CHANCE = N_("the same fact"), N_("two different facts"), N_("random units")
+WAY_NAMES = {
+    "taught here": N_("taught as it is asked"),
+    "taught only in the other": N_("taught only the other way"),
+    "never taught": N_("never taught"),
+}
+MEASURE_NAMES = {
+    "top-1": N_("share answered right (top-1)"),
+    "p(answer)": N_("p(answer)"),
+    "rank": N_("rank among the relation's 8 answers"),
+}
 
 
-def overlap_figure(models: dict[str, tuple[float, float]], chance: float, k: int) -> Figure:
-    """For each model (label -> (same fact's mean overlap, different facts' mean overlap)), two
-    bars: how many of the ``k`` top units the two statements share; ``chance`` a dashed line."""
-    fig = new_figure(6.4, 3.0, dpi=80)
-    ax = fig.subplots()
-    x = np.arange(len(models))
-    same = [v[0] for v in models.values()]
-    different = [v[1] for v in models.values()]
-    ax.bar(x - 0.2, same, 0.4, color=PALETTE[0], label=tr(SAME))
-    ax.bar(x + 0.2, different, 0.4, color=GREY, label=tr(DIFFERENT))
-    ax.axhline(chance, color=PALETTE[3], linestyle="--", label=tr(CHANCE))
-    for i, (a, b) in enumerate(zip(same, different, strict=True)):
-        ax.text(i - 0.2, a, f"{a:.1f}", ha="center", va="bottom", fontsize=7)
-        ax.text(i + 0.2, b, f"{b:.1f}", ha="center", va="bottom", fontsize=7)
-    ax.set_xticks(x, [label.replace(", ", ",\n").replace("，", "，\n") for label in models],
-                  fontsize=7)  # fmt: skip
-    ax.set_ylim(0, k)
-    ax.set_ylabel(tr("shared units of the top {k}", k=k), fontsize=8)
-    ax.legend(fontsize=7, loc="upper left")
-    ax.set_title(tr("top units shared by two statements"), fontsize=9)
+def _wrapped(text: str, width: int = 12) -> str:
+    """``text`` on lines of about ``width`` columns: at spaces, or every width // 2 characters
+    for text without spaces (Chinese, two columns a character)."""
+    if " " in text or text.isascii():
+        return fill(text, width)
+    step = width // 2
+    return "\n".join(text[i : i + step] for i in range(0, len(text), step))
+
+
+def transfer_figure(results: dict[str, object], measure: str) -> Figure:
+    """One panel per condition (label -> ``transfer.Transfer`` of ``measure``): the mean of each
+    way a fact was taught, asked in one language, with its 95 % interval as an error bar, and the
+    mean written above it."""
+    fig = new_figure(2.3 * len(results), 2.8, dpi=80)
+    axes = np.atleast_1d(fig.subplots(1, len(results), sharey=True))
+    for ax, (label, result) in zip(axes, results.items(), strict=True):
+        ways = list(result.by_way)
+        means = np.array([result.by_way[w][0] for w in ways])
+        spans = np.array([[m - result.by_way[w][1], result.by_way[w][2] - m]
+                          for w, m in zip(ways, means, strict=True)]).T  # fmt: skip
+        colours = [PALETTE[0], PALETTE[1], GREY]
+        ax.bar(range(len(ways)), means, 0.7, color=colours, yerr=spans, capsize=3,
+               error_kw={"linewidth": 0.8})  # fmt: skip
+        for x, (m, w) in enumerate(zip(means, ways, strict=True)):  # above the interval
+            ax.text(x, result.by_way[w][2] + 0.02, f"{m:.2f}", ha="center", va="bottom",
+                    fontsize=7)  # fmt: skip
+        ax.set_xticks(range(len(ways)), [_wrapped(tr(WAY_NAMES[w])) for w in ways], fontsize=7)
+        ax.set_title(label, fontsize=8)
+        ax.set_ylim(0, 1.12 * max(1.0, max(result.by_way[w][2] for w in ways)))
+    axes[0].set_ylabel(tr(MEASURE_NAMES[measure]), fontsize=8)
+    fig.suptitle(tr("each fact asked one way, by how it was taught"), fontsize=9)
     return fig
 
 
-def trace_pair_figure(effects: dict[str, np.ndarray], words: dict[str, list[str]]) -> Figure:
-    """Causal tracing of the FFN's output, one panel per language: the share of p(answer) that
-    restoring layer i's FFN output at each position brings back (``effects[language]`` (layers,
-    positions)), each cell written in it; ``words[language]`` label the positions."""
-    fig = new_figure(3.4 * len(effects), 2.4, dpi=80)
-    axes = np.atleast_1d(fig.subplots(1, len(effects)))
-    for ax, (language, effect) in zip(axes, effects.items(), strict=True):
-        ax.imshow(effect, cmap="Blues", vmin=0, vmax=1, aspect="auto")
-        for (row, position), value in np.ndenumerate(effect):
-            colour = "white" if value > 0.6 else PALETTE[-1]
-            ax.text(position, row, f"{value + 0.0:.2f}".replace("-0.00", "0.00"), ha="center", va="center", color=colour,
-                    fontsize=7)  # fmt: skip
-        ax.set_xticks(range(len(words[language])), words[language], fontsize=7)
-        ax.set_yticks(range(effect.shape[0]), [tr("layer {i}", i=i) for i in range(len(effect))],
-                      fontsize=8)  # fmt: skip
-        ax.set_title(tr(LANGUAGE_NAMES[language]), fontsize=9)
-    fig.suptitle(tr("restoring the FFN's output: the mean over the 48 facts"), fontsize=10)
+LOGIT_TICKS = (0.01, 0.1, 0.5, 0.9, 0.99)
+
+
+# The methods as this lesson names them: the rank-one edit is made at the prompt's last token,
+# which in Chinese is the character 是, not a word.
+METHOD_NAMES = {"rank-one, layer 1, last word": N_("rank-one, layer 1, last token")}
+
+
+def method_name(method: str) -> str:
+    """``method`` (a name of ``cross_edits.METHODS``) as the lesson shows it, translated."""
+    return tr(METHOD_NAMES.get(method, method))
+
+
+def dose_response_figure(curves: dict[str, dict[str, np.ndarray]]) -> Figure:
+    """One panel per language edited (label -> {method: (strengths, 3)}: for each strength the
+    mean p(new) after the edited prompt, after the other language's prompt, and the other
+    language's mean p(new) over the relation's facts the edit was not asked to change). Each
+    method a line of the edited fact's other-language p(new) against its p(new) where edited,
+    solid, and the unedited facts' beside it, dashed; the other language's axis logarithmic, the
+    edited language's a logit scale (p near 1 spread out)."""
+    fig = new_figure(3.3 * len(curves), 3.0, dpi=80)
+    axes = np.atleast_1d(fig.subplots(1, len(curves), sharey=True))
+    for ax, (label, methods) in zip(axes, curves.items(), strict=True):
+        for colour, (method, rows) in zip(PALETTE, methods.items(), strict=False):
+            ax.plot(
+                rows[:, 0], rows[:, 1], "o-", color=colour, markersize=3, label=method_name(method)
+            )
+            ax.plot(rows[:, 0], rows[:, 2], "--", color=colour, linewidth=0.9)
+        ax.set_yscale("log")
+        ax.set_xscale("logit")  # p(new) near 1 spread out: 0.9, 0.99, ...
+        ax.set_xlim(0.005, 0.998)
+        ax.set_xticks(LOGIT_TICKS, [f"{t:g}" for t in LOGIT_TICKS], fontsize=7)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel(tr("p(new), edited language"), fontsize=8)
+        ax.set_title(label, fontsize=8)
+    axes[0].set_ylabel(tr("p(new), other language"), fontsize=8)
+    axes[0].plot([], [], "--", color=GREY, linewidth=0.9, label=tr("facts not edited"))
+    axes[0].legend(fontsize=6, loc="upper left")
+    fig.suptitle(tr("the edit's strength rising: its fact in the other language, and the rest"),
+                 fontsize=9)  # fmt: skip
     return fig
 
 
@@ -111,6 +156,6 @@ class CrossEditView:
             mark = tr(" (edited)") if language == data.edited_in else ""
             text.set_text(tr(LANGUAGE_NAMES[language]) + mark + f": “{data.prompts[i]}”")
         self.title.set_text(tr("{method}, {strength}, edited with the {language} prompt",
-                               method=tr(data.method), strength=data.strength,
+                               method=method_name(data.method), strength=data.strength,
                                language=tr(LANGUAGE_NAMES[data.edited_in])))  # fmt: skip
         return self.figure

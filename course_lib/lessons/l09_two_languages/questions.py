@@ -10,43 +10,44 @@ QUESTIONS = (
         "dictionary",
         "explain",
         N_(
-            "With the dictionary, the model translates every name both ways, and still shows no "
-            "detectable sign of one memory per fact. What does that show?"
+            "With the dictionary the model translates every word both ways, yet a fact taught "
+            "only in English is answered in Chinese no better than a fact never taught, while a "
+            "fact taught in one English phrasing is answered in the other. What does that show?"
         ),
         (
             Choice(
                 N_(
-                    "that knowing a word's translation left no detectable sign of one memory, in "
-                    "this model"
+                    "that this model looks a fact up from the tokens it was taught with: knowing "
+                    "each word's translation is not used to recall the fact in the other language"
                 ),
                 N_(
-                    "Right: the link between the words was learned, and no sign of one memory was "
-                    "found. Other links (facts stated across languages, a larger model) are not "
-                    "tested."
+                    "Right: the link between the words was learned, and the fact still did not "
+                    "cross; where every token is shared (two phrasings), it did. Other links "
+                    "(parallel sentences, shared names) and scale are not tested."
                 ),
                 correct=True,
             ),
             Choice(
-                N_("that multilingual models keep one memory per language"),
+                N_("that a model this small cannot carry a fact from one context to another"),
                 N_(
-                    "Chen et al. report knowledge neurons shared across languages in real "
-                    "multilingual models; one two-layer model on 48 facts cannot speak for them."
+                    "The positive control says it can: taught in one phrasing, a fact is "
+                    "answered in the other far above the guess. What the two languages lack is "
+                    "shared tokens, not a model able to carry facts."
                 ),
             ),
             Choice(
                 N_("that the dictionary was too small to be learned"),
                 N_(
-                    "The model answers every dictionary entry both ways: it was learned. What it "
-                    "did not show is any sign of storing the facts once."
+                    "The model translates every dictionary word both ways, in every seed: it was "
+                    "learned. It was not used to recall facts."
                 ),
             ),
             Choice(
-                N_("that the attribution cannot find shared units"),
+                N_("that multilingual language models keep one memory per language"),
                 N_(
-                    "It resolves a fraction of a unit, and on lesson 6's model it finds what two "
-                    "phrasings of a fact share beyond their answer: it has the power to find "
-                    "sharing of that size, for two phrasings of one name; for two different names "
-                    "its power is untested."
+                    "One two-layer model trained on 48 facts cannot speak for them: real models "
+                    "read text where languages meet, and Xu, Li and Xiong find their facts cross "
+                    "in part."
                 ),
             ),
         ),

@@ -30,7 +30,6 @@ MESSAGES: dict[str, str] = {
     'mean over the tokens, prefix "query: "': '各 token 的平均，前缀 "query: "',
     'first token\'s state, prefix "query: "': '第一个 token 的状态，前缀 "query: "',
     'mean over the tokens, prefix "passage: "': '各 token 的平均，前缀 "passage: "',
-    "none": "无",
     "the English-specific units": "英文特定单元",
     "the Chinese-specific units": "中文特定单元",
     "as many random units, matched to the English ones": "同样多的随机单元，与英文单元的激活率匹配",
@@ -148,4 +147,6 @@ MESSAGES: dict[str, str] = {
     "feature {f}:": "特征 {f}：",
     "theirs": "论文的结果",
     "  {language}: {contexts}": "  {language}：{contexts}",
+    "this model": "本课的模型",
+    "alike?": "可比吗？",
 }

@@ -53,7 +53,7 @@ def test_a_stub_is_not_attempted():
 
     assert checks.check_lape(stub).status == "not attempted"
     assert checks.check_activation_fix(stub).status == "not attempted"
-    assert checks.check_crossing_prediction(stub, 0, 48).status == "not attempted"
+    assert checks.check_transfer_prediction(stub, 0, 36).status == "not attempted"
 
 
 def _counted(hidden, tokens, language, counted):
@@ -99,22 +99,22 @@ def test_the_cases_have_padding_that_fires_and_lines_of_both_languages():
 
 @pytest.mark.parametrize(
     ("guess", "status", "says"),
-    [(3, "passed", "measured: 1 of 48"), (20, "failed", "Too many"), (0, "passed", "measured")],
+    [(4, "passed", "measured: 2 of 36"), (20, "failed", "Too many"), (0, "passed", "measured")],
 )
 def test_the_prediction_passes_near_the_measured_count_and_says_which_way_it_missed(
     guess, status, says
 ):
-    result = checks.check_crossing_prediction(lambda: guess, 1, 48)
+    result = checks.check_transfer_prediction(lambda: guess, 2, 36)
     assert result.status == status and says in result.message
 
 
 def test_a_prediction_that_is_not_a_count_is_named():
-    result = checks.check_crossing_prediction(lambda: "half", 1, 48)
-    assert result.status == "failed" and "a number from 0 to 48" in result.message
-    low = checks.check_crossing_prediction(lambda: 0, 30, 48)
+    result = checks.check_transfer_prediction(lambda: "half", 2, 36)
+    assert result.status == "failed" and "a number from 0 to 36" in result.message
+    low = checks.check_transfer_prediction(lambda: 0, 20, 36)
     assert low.status == "failed" and "Too few" in low.message
 
 
-def test_a_measured_count_above_the_edits_is_refused():
-    with pytest.raises(ValueError, match="measured must be at most edits=48, got 50"):
-        checks.check_crossing_prediction(lambda: 1, 50, 48)
+def test_a_measured_count_above_the_facts_is_refused():
+    with pytest.raises(ValueError, match="measured must be at most facts=36, got 50"):
+        checks.check_transfer_prediction(lambda: 1, 50, 36)

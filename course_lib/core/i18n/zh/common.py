@@ -55,4 +55,5 @@ MESSAGES: dict[str, str] = {
     "Right: 1 + n + n(n−1)/2 = 1 + 3 + 3; the middle triangle is the 7th region.": "对：1 + n + n(n−1)/2 = 1 + 3 + 3；中间的小三角形就是第 7 个区域。",
     "8": "8",
     "8 = 2³ on/off patterns, but three lines in general position leave one pattern without a region.": "开/关模式共有 8 = 2³ 种，但处于一般位置的三条直线总会让其中一种模式没有对应的区域。",
+    "none": "无",  # lessons 9 and 10
 }

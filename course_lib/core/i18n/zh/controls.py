@@ -20,6 +20,7 @@ MESSAGES: dict[str, str] = {
     "scale factor": "缩放倍数",
     "new answer": "新答案",
     "method": "方法",
+    "edit made in": "编辑所用的语言",
     "experts": "专家数",
     "balance weight α": "均衡损失权重 α",
     "FFN layer": "FFN 层",

@@ -2,10 +2,10 @@
 by neither?
 
 The model is lesson 7's "equal total" mixture (lesson 5's model, each FFN split into 4 experts of
-width 64, top 2, balancing loss alpha 0.01) trained on ``bilingual.bilingual_corpus`` once per
-seed of its initial weights. ``python -m course_lib.lessons.l09_two_languages.experiments.experts
-[SEED ...]`` retrains the stored models (4 to 10 minutes each, one thread); a test retrains the
-first steps of one and compares.
+width 64, top 2, balancing loss alpha 0.01) trained on ``bilingual.split_corpus`` (no
+dictionary) with seed 0's split and initial weights: one model, so what it shows is one seed's.
+``python -m course_lib.lessons.l09_two_languages.experiments.experts`` retrains it (4 to 10
+minutes on one thread); a test retrains its first steps and compares.
 """
 
 from __future__ import annotations
@@ -35,30 +35,34 @@ from course_lib.core.model.moe import MixtureOfExperts
 from course_lib.core.threads import torch_threads
 from course_lib.lessons.l09_two_languages.experiments.bilingual import (
     LANGUAGES,
-    bilingual_corpus,
     in_language,
-    stated,
+    prompt_groups,
+    split_corpus,
 )
-from course_lib.lessons.l09_two_languages.experiments.bilingual_model import SEEDS, known
+from course_lib.lessons.l09_two_languages.experiments.bilingual_model import known
 from course_lib.lessons.l09_two_languages.experiments.bilingual_model import (
     settings_of as dense_settings,
 )
 from course_lib.lessons.l09_two_languages.experiments.one_memory import line_language
 
+SEEDS = (0,)  # the dense models' first seed (its split and initial weights)
+
 
 def settings_of(seed: int) -> Settings:
     """Lesson 7's "equal total" settings, the initial weights drawn from ``seed`` (one of
     ``SEEDS``, the dense models' seeds)."""
+    if seed not in SEEDS:
+        raise ValueError(f"seed must be one of {list(SEEDS)}, got {seed!r}")
     return replace(dense_settings(seed), ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01)
 
 
 def model_file(seed: int) -> Path:
-    return DATA / f"fact_moe_bilingual_{seed}.npz"
+    return DATA / f"bilingual_moe_{seed}.npz"
 
 
 def train(seed: int) -> tuple[LanguageModel, np.ndarray]:
     """The bilingual mixture of ``seed`` and its loss curve (steps,), the next-token loss alone."""
-    return train_language_model(settings_of(seed), corpus=bilingual_corpus())
+    return train_language_model(settings_of(seed), corpus=split_corpus(seed))
 
 
 @lru_cache(maxsize=len(SEEDS))
@@ -71,7 +75,7 @@ def stored_moe(seed: int = 0) -> LanguageModel:
             f"{path} is missing; rebuild it with python -m "
             "course_lib.lessons.l09_two_languages.experiments.experts"
         )
-    model = build_model(settings_of(seed), len(bilingual_corpus().vocabulary))
+    model = build_model(settings_of(seed), len(split_corpus(seed).vocabulary))
     model.load_state_dict({k: torch.from_numpy(v) for k, v in stored_weights(path).items()})
     return model.eval()
 
@@ -236,17 +240,15 @@ def _shuffled_information(
 
 @dataclass(frozen=True)
 class LanguageSplit:
-    """How one layer's routes split by language. ``by_line``: I(route; language) against the
-    languages shuffled among the lines; ``by_type``: the same value against the languages
-    shuffled among the token types (as many Chinese types kept): is the split into English words
-    and Chinese characters more than any split of the vocabulary into two such parts? (No token
-    but <bos> occurs in both languages, so the token fixes the language: I(route; language |
-    token) is 0 by construction.) ``language_bits``: H(language), the most I can be;
-    ``token_share``: I(route; token) / H(route), how much of the routing the token alone
-    explains. ``chinese``: each expert's share of its tokens (k per token) that are Chinese,
-    (experts,); ``base_rate``: the share of the tokens that are Chinese."""
+    """How one layer's routes split by language. ``by_type``: I(route; language) against the
+    languages shuffled among the token types (as many Chinese types kept): is the split into
+    English words and Chinese characters more than any split of the vocabulary into two such
+    parts? (No token but <bos> occurs in both languages, so the token fixes the language.)
+    ``language_bits``: H(language), the most I can be; ``token_share``: I(route; token) /
+    H(route), how much of the routing the token alone explains. ``chinese``: each expert's share
+    of its tokens (k per token) that are Chinese, (experts,); ``base_rate``: the share of the
+    tokens that are Chinese."""
 
-    by_line: Test
     by_type: Test
     language_bits: float
     token_share: float
@@ -270,7 +272,6 @@ def language_split(r: Routing, corpus: Corpus, layer: int, seed: int = 0) -> Lan
     n_experts = int(experts.max()) + 1
     chinese = np.array([language[(experts == e).any(axis=1)].mean() for e in range(n_experts)])
     return LanguageSplit(
-        by_line=permutation_test(routes, lines, r.line, seed=seed),
         by_type=permutation_test(routes, type_language, type_of, seed=seed),
         language_bits=float(entropy(language)),
         token_share=float(mutual_information(routes, r.token) / entropy(routes)),
@@ -279,62 +280,33 @@ def language_split(r: Routing, corpus: Corpus, layer: int, seed: int = 0) -> Lan
     )
 
 
-def fact_lines(corpus: Corpus, language: str) -> dict[int, int]:
-    """The first line of ``corpus`` stating each fact in ``language``: {line index: fact index}."""
-    sentences = {stated(f.english, language).sentence: i for i, f in enumerate(corpus.facts)}
-    found: dict[int, int] = {}
-    for index, line in enumerate(corpus.lines):
-        if line in sentences and sentences[line] not in found.values():
-            found[index] = sentences[line]
-    return found
-
-
 def prompt_routes(model: LanguageModel, corpus: Corpus, language: str) -> np.ndarray:
     """The experts each layer's router picks at the last token of each fact's prompt in
     ``language`` ("is", "是": one token for every fact), (layers, facts, k)."""
-    prompts, _ = in_language(corpus, language).prompts()
-    with torch.no_grad(), router_logits(model) as logits:
-        model(prompts)
+    groups = prompt_groups(in_language(corpus, language))
     ks = [layer.ffn.k for layer in model.layers if isinstance(layer.ffn, MixtureOfExperts)]
-    return np.stack([picked(z[:, -1], k).numpy() for z, k in zip(logits, ks, strict=True)])
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """Whether a fact's English and Chinese prompts take the same route at their last token:
-    ``same`` the share of facts whose two prompts go to the same experts, ``chance`` its mean
-    when each English prompt is paired with a random Chinese one, and the permutation p-value."""
-
-    same: float
-    chance: float
-    p_value: float
-
-
-def route_agreement(
-    english: np.ndarray, chinese: np.ndarray, shuffles: int = SHUFFLES, seed: int = 0
-) -> Agreement:
-    """``Agreement`` of the routes (facts, k) of the same facts' English and Chinese prompts."""
-    en, zh = route_codes(english), route_codes(chinese)
-    same = float((en == zh).mean())
-    g = np.random.default_rng(seed)
-    null = np.array([(en == zh[g.permutation(len(zh))]).mean() for _ in range(shuffles)])
-    return Agreement(same, float(null.mean()), float((1 + (null >= same).sum()) / (1 + shuffles)))
+    out = np.zeros((len(ks), len(corpus.facts), max(ks)), dtype=np.int64)
+    for index, prompts, _ in groups:
+        with torch.no_grad(), router_logits(model) as logits:
+            model(prompts)
+        for layer, (z, k) in enumerate(zip(logits, ks, strict=True)):
+            out[layer, index] = picked(z[:, -1], k).numpy()
+    return out
 
 
 @dataclass(frozen=True)
 class RelationSplit:
-    """How one layer's routes split by relation, in one language. ``at_prompt``: I(route;
-    relation) at the last token of the 48 prompts, the relations shuffled among the facts; that
-    token is the same for every fact, so only the context can set the route. ``in_sentence``:
-    over the tokens of the 48 fact sentences (each once), I(route; relation | token), the
-    relations shuffled among the sentences: what the relation tells of the route once the token
-    is known. ``purity``: lesson 7's purity of the prompts' routes (the share sent to their
-    relation's most common pair of experts), and ``chance_purity`` its mean over the shuffles."""
+    """How one layer's routes split by relation at the last token of the 48 prompts of one
+    language, a token the same for every fact, so that only the context can set the route.
+    ``information``: I(route; relation), the relations shuffled among the facts; ``purity``:
+    lesson 7's purity of the routes (the share of prompts sent to their relation's most common
+    pair of experts), ``chance_purity`` its mean over the same shuffles and ``purity_p`` the share
+    of them at least as pure, (1 + #) / (1 + shuffles)."""
 
-    at_prompt: Test
-    in_sentence: Test
+    information: Test
     purity: float
     chance_purity: float
+    purity_p: float
 
 
 def route_purity(routes: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -348,25 +320,22 @@ def route_purity(routes: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def relation_split(
-    model: LanguageModel, r: Routing, corpus: Corpus, layer: int, language: str, seed: int = 0
+    model: LanguageModel, corpus: Corpus, layer: int, language: str, seed: int = 0
 ) -> RelationSplit:
-    """``RelationSplit`` of ``layer`` in ``language``, ``r`` the routes of ``corpus``."""
+    """``RelationSplit`` of ``layer`` in ``language`` over ``corpus``'s 48 facts."""
     relations = sorted({f.english.relation for f in corpus.facts})
     relation = np.array([relations.index(f.english.relation) for f in corpus.facts])
-    at_prompt = prompt_routes(model, corpus, language)[layer]  # (facts, k)
-    lines = fact_lines(corpus, language)
-    keep = np.isin(r.line, list(lines))
-    sentence = np.array([lines[int(i)] for i in r.line[keep]])  # each token's fact
-    g = np.random.default_rng(seed)
+    routes = route_codes(prompt_routes(model, corpus, language)[layer])  # (facts,)
+    g = np.random.default_rng(seed)  # the permutation test's shuffles, drawn alike
     shuffled = relation[np.argsort(g.random((SHUFFLES, len(relation))), axis=1)]
+    purity = float(route_purity(routes, relation)[0])
+    null = route_purity(routes, shuffled)
     return RelationSplit(
-        at_prompt=permutation_test(route_codes(at_prompt), relation, np.arange(len(relation)),
-                                   seed=seed),
-        in_sentence=permutation_test(r.routes[layer][keep], relation, sentence,
-                                     given=r.token[keep], seed=seed),
-        purity=float(route_purity(route_codes(at_prompt), relation)[0]),
-        chance_purity=float(route_purity(route_codes(at_prompt), shuffled).mean()),
-    )  # fmt: skip
+        information=permutation_test(routes, relation, np.arange(len(relation)), seed=seed),
+        purity=purity,
+        chance_purity=float(null.mean()),
+        purity_p=float((1 + np.sum(null >= purity - 1e-12)) / (1 + SHUFFLES)),
+    )
 
 
 @dataclass(frozen=True)
@@ -380,14 +349,14 @@ class ExpertSplits:
 @lru_cache(maxsize=len(SEEDS))
 def expert_splits(seed: int = 0) -> ExpertSplits:
     """``ExpertSplits`` of the stored model of ``seed``, computed once; callers must not edit."""
-    model, corpus = stored_moe(seed), bilingual_corpus()
+    model, corpus = stored_moe(seed), split_corpus(seed)
     with torch_threads(1):
         r = routing(model, corpus)
         layers = range(r.routes.shape[0])
         return ExpertSplits(
             language=tuple(language_split(r, corpus, i) for i in layers),
             relation={
-                lang: tuple(relation_split(model, r, corpus, i, lang) for i in layers)
+                lang: tuple(relation_split(model, corpus, i, lang) for i in layers)
                 for lang in LANGUAGES
             },
         )
@@ -398,21 +367,18 @@ def report(seed: int) -> str:
     splits, out = expert_splits(seed), []
     for layer, lang in enumerate(splits.language):
         out.append(
-            f"seed {seed} layer {layer}: language I={lang.by_line.value:.3f} of "
-            f"{lang.language_bits:.3f} bits (lines shuffled: 95% {lang.by_line.null95:.3f}, "
-            f"p={lang.by_line.p_value:.3f}; types shuffled: 95% {lang.by_type.null95:.3f}, "
-            f"mean {lang.by_type.null_mean:.3f}, p={lang.by_type.p_value:.3f}); token explains "
-            f"{lang.token_share:.0%} of the routing; Chinese share per expert "
-            f"{np.round(lang.chinese, 2).tolist()} (base {lang.base_rate:.3f}), "
-            f"{lang.one_language} experts >{ONE_LANGUAGE:.0%} one language"
+            f"seed {seed} layer {layer}: language I={lang.by_type.value:.3f} of "
+            f"{lang.language_bits:.3f} bits (types shuffled: 95% {lang.by_type.null95:.3f}, "
+            f"p={lang.by_type.p_value:.3f}); token explains {lang.token_share:.0%} of the "
+            f"routing; Chinese share per expert {np.round(lang.chinese, 2).tolist()} (base "
+            f"{lang.base_rate:.3f}), {lang.one_language} experts >{ONE_LANGUAGE:.0%} one language"
         )
         for language, rel in splits.relation.items():
-            a, s = rel[layer].at_prompt, rel[layer].in_sentence
+            a = rel[layer].information
             out.append(
-                f"    relation ({language}): at prompt I={a.value:.3f} (95% {a.null95:.3f}, "
+                f"    relation ({language}): I={a.value:.3f} (95% {a.null95:.3f}, "
                 f"p={a.p_value:.3f}), purity {rel[layer].purity:.2f} vs "
-                f"{rel[layer].chance_purity:.2f}; in sentence I(.|token)={s.value:.3f} "
-                f"(95% {s.null95:.3f}, p={s.p_value:.3f})"
+                f"{rel[layer].chance_purity:.2f} (p={rel[layer].purity_p:.3f})"
             )
     return "\n".join(out)
 
@@ -422,7 +388,7 @@ if __name__ == "__main__":
         start = time.perf_counter()
         model, curve = train(seed)
         size = save_model(model, settings_of(seed), curve, model_file(seed))
-        right = {lang: int(r.sum()) for lang, r in known(model).items()}
+        right = {lang: int(r.sum()) for lang, r in known(model, split_corpus(seed)).items()}
         print(
             f"seed {seed}: {time.perf_counter() - start:.0f} s, loss {curve[-1]:.3f}, "
             f"facts right {right}, {size / 1e3:.0f} kB in {model_file(seed).name}",

@@ -1,11 +1,11 @@
-"""One memory or two: do the same FFN units carry a fact asked in English and in Chinese?
+"""One memory or two: the units that carry a fact asked in English and in Chinese, and the units
+each language's text depends on.
 
 Each fact's units are ranked by lesson 5's attribution (``memory.attributions``: p(answer) as
-trained minus p(answer) with the one unit zeroed at the prompt's last word), once for the English
-prompt and once for the Chinese. Compared: the top units' overlap for the same fact, for two
-different facts and by chance; what erasing one language's top units does to the other language's
-answer; and which units fire in one language only (Tang et al. 2024's language activation
-probability entropy, LAPE, and their perplexity test).
+trained minus p(answer) with the one unit zeroed at the prompt's last token), once for the English
+prompt and once for the Chinese, and the top units compared: for the same fact, for two different
+facts and by chance. Then the units that fire in one language only or mostly (Tang et al. 2024's
+language activation probability entropy, LAPE, and their perplexity test).
 """
 
 from __future__ import annotations
@@ -19,12 +19,15 @@ import torch.nn.functional as F
 
 from course_lib.core._validate import choice as one_of
 from course_lib.core._validate import positive_int
-from course_lib.core.experiments.edit_measures import neighbours
-from course_lib.core.experiments.facts import Corpus, Fact
-from course_lib.core.experiments.memory import attributions, corpus_of, load_model
+from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import attributions
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
-from course_lib.core.model.language_model import HiddenEdit, LanguageModel
-from course_lib.lessons.l09_two_languages.experiments.bilingual import LANGUAGES, in_language
+from course_lib.core.model.language_model import LanguageModel
+from course_lib.lessons.l09_two_languages.experiments.bilingual import (
+    LANGUAGES,
+    in_language,
+    prompt_groups,
+)
 
 TOP = 10  # units per fact and language (of 2 x 256)
 ACTIVE = 1e-4  # a unit fires above this: near 0 a ReLU unit's sign is the CPU's rounding
@@ -43,99 +46,54 @@ def overlap_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Overlap:
-    """Shared top units: the same fact in both statements (facts,), two different facts (the mean
-    over the other facts, (facts,)), of which the same relation, the same entity or the same
-    answer (NaN for a fact whose answer no other fact has), what random units would share, the
-    permutation p-value of the same-fact mean and the standard deviation of that mean over the
-    permutations (the null): the resolution of the test."""
+    """Shared top units of each fact's two prompts: the same fact (facts,), two different facts
+    (the mean over the other facts, (facts,)), how often the two lists intersect at all (Chen et
+    al.'s count) for the same fact and for two different facts, what random units would share, and
+    the permutation p-value of the same-fact mean (each English list paired with a random Chinese
+    one, 1,000 times)."""
 
     same: np.ndarray
     different: np.ndarray
-    same_relation: np.ndarray
-    same_entity: np.ndarray
-    same_answer: np.ndarray
+    meets_same: float
+    meets_different: float
     chance: float
     p_value: float
-    null_sd: float
-
-    @property
-    def excess_bound(self) -> float:
-        """How many more units the same fact could share than two different facts, at most, at
-        95 % confidence: the measured excess plus 1.645 null standard deviations."""
-        return float(self.same.mean() - self.different.mean() + 1.645 * self.null_sd)
 
 
-def overlap(top_en: np.ndarray, top_zh: np.ndarray, corpus: Corpus, units: int) -> Overlap:
-    """The shared top units of English and Chinese prompts (``top_units`` of each), against two
-    different facts and against ``units`` drawn at random (k² / units expected)."""
+def overlap(top_en: np.ndarray, top_zh: np.ndarray, units: int) -> Overlap:
+    """The shared top units of English and Chinese prompts (``top_units`` of each, (facts, k)),
+    against two different facts and against ``units`` drawn at random (k² / units expected)."""
     m = overlap_matrix(top_en, top_zh)
     n, k = m.shape[0], top_en.shape[1]
     off = ~np.eye(n, dtype=bool)
-    facts = [getattr(f, "english", None) or f for f in corpus.facts]
-    relation = np.array([[a.relation == b.relation for b in facts] for a in facts]) & off
-    entity = np.array([[a.entity == b.entity for b in facts] for a in facts]) & off
-    answer = np.array([[a.answer == b.answer for b in facts] for a in facts]) & off
     rng = np.random.default_rng(0)
     same = np.diag(m).astype(float)
     shuffled = [m[np.arange(n), rng.permutation(n)].mean() for _ in range(1000)]
     return Overlap(
         same=same,
         different=np.array([m[i, off[i]].mean() for i in range(n)]),
-        same_relation=np.array([m[i, relation[i]].mean() for i in range(n)]),
-        same_entity=np.array([m[i, entity[i]].mean() for i in range(n)]),
-        same_answer=np.array(
-            [m[i, answer[i]].mean() if answer[i].any() else np.nan for i in range(n)]
-        ),  # fmt: skip
+        meets_same=float((same > 0).mean()),
+        meets_different=float((m[off] > 0).mean()),
         chance=k * k / units,
         p_value=float((1 + sum(s >= same.mean() for s in shuffled)) / (1 + len(shuffled))),
-        null_sd=float(np.std(shuffled)),
     )
 
 
-def _answer(
-    model: LanguageModel, prompts: torch.Tensor, answers: torch.Tensor, edit: HiddenEdit | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """p(answer) after each prompt and whether it is the top word: (n,) each."""
-    with torch.no_grad():
-        p = model(prompts, edit)[:, -1].softmax(-1)
-    return p[torch.arange(len(answers)), answers].numpy(), (p.argmax(-1) == answers).numpy()
+def fact_attributions(model: LanguageModel, corpus: Corpus, facts: np.ndarray) -> torch.Tensor:
+    """``memory.attributions`` of ``facts`` (indices into ``corpus.facts``), prompts of any
+    length: (len(facts), layers, d_ff)."""
+    chosen = replace(corpus, facts=tuple(corpus.facts[i] for i in facts))
+    out = torch.zeros(len(facts), len(model.layers), model.d_ff, dtype=torch.float64)
+    for index, _, _ in prompt_groups(chosen):
+        part = replace(chosen, facts=tuple(chosen.facts[i] for i in index))
+        out[torch.from_numpy(index)] = attributions(model, part)
+    return out
 
 
-def erased(
-    model: LanguageModel, prompts: torch.Tensor, answers: torch.Tensor, chosen: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each fact's prompt (facts, L) with its ``chosen`` units (facts, k; flat indices) zeroed at
-    the last word: p(answer) after / before - 1 and whether the answer (facts,) stays top-1,
-    (facts,) each. One pass: row i of the batch erases row i's units only."""
-    layer, unit = np.divmod(chosen, model.d_ff)  # (facts, k) each
-    rows = np.repeat(np.arange(len(chosen)), chosen.shape[1]).reshape(chosen.shape)
-
-    def erase(index: int, h: torch.Tensor) -> torch.Tensor:
-        here = layer == index
-        h = h.clone()
-        h[rows[here], -1, unit[here]] = 0.0
-        return h
-
-    before, _ = _answer(model, prompts, answers, None)
-    after, kept = _answer(model, prompts, answers, erase)
-    return after / before - 1, kept
-
-
-def other_fact(corpus: Corpus) -> np.ndarray:
-    """For each fact, a control: the next entity's fact of the same relation, (facts,)."""
-    facts = [getattr(f, "english", f) for f in corpus.facts]
-    out = []
-    for i, f in enumerate(facts):
-        same = [j for j, g in enumerate(facts) if g.relation == f.relation]
-        out.append(same[(same.index(i) + 1) % len(same)])
-    return np.array(out)
-
-
-def tops(model: LanguageModel, corpus: Corpus, k: int = TOP) -> dict[str, np.ndarray]:
-    """Each language's top units per fact: {language: (facts, k)}."""
-    return {
-        lang: top_units(attributions(model, in_language(corpus, lang)), k) for lang in LANGUAGES
-    }
+def tops(model: LanguageModel, corpus: Corpus, facts: np.ndarray, k: int = TOP):
+    """Each language's top units for each of ``facts``: {language: (len(facts), k)}."""
+    return {lang: top_units(fact_attributions(model, in_language(corpus, lang), facts), k)
+            for lang in LANGUAGES}  # fmt: skip
 
 
 # ---- units that fire in one language only (Tang et al. 2024)
@@ -280,12 +238,12 @@ def random_baselines() -> dict[str, np.ndarray]:
     ``random_units_rise`` of as many random units, ``RANDOM_DRAWS`` draws, in each language (the
     same draws: one generator seeded alike): {"seed|selection's language|asked in": (draws,)},
     and the size of each selection under "count|seed|language"."""
-    from course_lib.lessons.l09_two_languages.experiments.bilingual import bilingual_corpus
+    from course_lib.lessons.l09_two_languages.experiments.bilingual import split_corpus
     from course_lib.lessons.l09_two_languages.experiments.bilingual_model import SEEDS, stored_model
 
-    corpus, out = bilingual_corpus(), {}
+    out = {}
     for seed in SEEDS:
-        model = stored_model(seed)
+        model, corpus = stored_model(seed), split_corpus(seed)
         chosen = language_specific(activation_probability(model, corpus))
         for language, units in chosen.items():
             if units:
@@ -326,141 +284,63 @@ def stored_random_rise(
 
 
 @dataclass(frozen=True)
-class Subject:
-    """How alike one layer reads an entity's two names, at the subject's last token: the mean
-    cosine of its FFN hidden units between an English and a Chinese prompt about the same entity
-    and about different entities; the permutation p-value of their gap (the entities' Chinese
-    names shuffled)."""
+class Deactivation:
+    """Tang et al.'s test of one selection: the ``units`` Tang et al.'s rule gives ``language`` in
+    the model of ``seed``, zeroed at every position; each language's perplexity rise (own, other:
+    exp of the loss change, minus 1); the 95th percentile of the own rise over as many random
+    units (the stored draws), and the p-values against those draws of the own rise and of the
+    contrast, own rise minus the other's: (1 + #{draws at least as large}) / (1 + draws)."""
 
-    same: float
-    different: float
-    p_value: float
-
-    @property
-    def gap(self) -> float:
-        return self.same - self.different
-
-
-def subject_similarity(
-    model: LanguageModel, corpus: Corpus, layer: int, draws: int = 1000
-) -> Subject:
-    """``Subject`` of ``layer`` over ``corpus``'s facts."""
-    hidden = {}
-    for language in LANGUAGES:
-        view = in_language(corpus, language)
-        prompts, _ = view.prompts()
-        with torch.no_grad():
-            h = model.ffn_hidden(prompts)[layer, :, view.facts[0].subject_positions[-1]]
-        hidden[language] = F.normalize(h, dim=-1)
-    across = (hidden["en"] @ hidden["zh"].T).numpy()
-    entities = np.array([f.english.entity for f in corpus.facts])
-    names = np.unique(entities)
-
-    def gap(chinese: np.ndarray) -> float:
-        same = entities[:, None] == chinese[None, :]
-        return float(across[same].mean() - across[~same].mean())
-
-    measured = gap(entities)
-    rng = np.random.default_rng(0)
-    shuffled = []
-    for _ in range(draws):
-        renamed = dict(zip(names, rng.permutation(names), strict=True))
-        shuffled.append(gap(np.array([renamed[e] for e in entities])))
-    same = entities[:, None] == entities[None, :]
-    return Subject(
-        same=float(across[same].mean()),
-        different=float(across[~same].mean()),
-        p_value=float((1 + sum(s >= measured for s in shuffled)) / (1 + draws)),
-    )
+    seed: int
+    language: str
+    units: int
+    own: float
+    other: float
+    random95: float
+    p_own: float
+    p_contrast: float
 
 
-@dataclass(frozen=True)
-class Report:
-    """One model's answer to "one memory or two?": the top units' overlap, each language's
-    answer after erasing its own top units, the other language's top units of the same fact and
-    of a control fact (mean change of p(answer), share still top-1), and the subject's hidden
-    units' cosine across languages per layer (``Subject``); ``top``: each language's top units
-    per fact, {language: (facts, k)} flat indices, as ``tops`` gives them."""
+def deactivation(seed: int, probability: np.ndarray | None = None) -> list[Deactivation]:
+    """``Deactivation`` of each language's selection in the stored model of ``seed`` (none for a
+    language the rule gives no unit); ``probability``: the model's ``activation_probability``,
+    computed here unless given."""
+    from course_lib.lessons.l09_two_languages.experiments.bilingual import split_corpus
+    from course_lib.lessons.l09_two_languages.experiments.bilingual_model import stored_model
 
-    overlap: Overlap
-    erasures: dict[
-        tuple[str, str], tuple[float, float]
-    ]  # (asked in, whose units) -> (change, kept)
-    subject: tuple[Subject, ...]  # per layer
-    top: dict[str, np.ndarray]
-
-
-def report(model: LanguageModel, corpus: Corpus, k: int = TOP) -> Report:
-    """``Report`` of ``model`` on ``corpus``'s facts."""
-    top = tops(model, corpus, k)
-    control = other_fact(corpus)
-    erasures = {}
-    for asked in LANGUAGES:
-        other = LANGUAGES[1 - LANGUAGES.index(asked)]
-        for whose, chosen in (("own", top[asked]), ("same fact", top[other]),
-                              ("other fact", top[other][control])):  # fmt: skip
-            change, kept = erased(model, *in_language(corpus, asked).prompts(), chosen)
-            erasures[asked, whose] = (float(change.mean()), float(kept.mean()))
-    units = len(model.layers) * model.d_ff
-    return Report(
-        overlap(top["en"], top["zh"], corpus, units),
-        erasures,
-        tuple(subject_similarity(model, corpus, layer) for layer in range(len(model.layers))),
-        top,
-    )
-
-
-# ---- the test's power: lesson 6's model, each fact in two English phrasings
-
-TWO_PHRASINGS_FILE = DATA / "fact_lm_paraphrased.npz"  # lesson 6's stored model
-
-
-@dataclass(frozen=True)
-class _Asked(Fact):
-    """A fact asked with its paraphrase ("in tumen the capital is")."""
-
-    @property
-    def prompt(self) -> tuple[str, ...]:
-        return ("in", self.entity, "the", self.relation, "is")
-
-
-@lru_cache(maxsize=1)
-def _phrasings(k: int) -> tuple[LanguageModel, tuple[Corpus, Corpus], tuple[np.ndarray, ...]]:
-    """Lesson 6's model, its corpus asked in the first and in the second phrasing, and each
-    phrasing's top units (facts, k), read once; callers must not edit them."""
-    model, settings, _ = load_model(TWO_PHRASINGS_FILE)
-    first = corpus_of(settings)
-    second = replace(
-        first, facts=tuple(_Asked(f.entity, f.relation, f.answer) for f in first.facts)
-    )
-    views = (first, second)
-    return model, views, tuple(top_units(attributions(model, c), k) for c in views)
-
-
-def phrasings_report(k: int = TOP) -> Overlap:
-    """``overlap`` of the top units of each fact's two English phrasings, in the model trained on
-    both (lesson 6's): where one memory serves two statements, the test should find it."""
-    model, (corpus, _), (first, second) = _phrasings(k)
-    return overlap(first, second, corpus, len(model.layers) * model.d_ff)
-
-
-def phrasings_erasures(k: int = TOP) -> dict[str, tuple[float, float, float]]:
-    """The erasure test's positive control, on lesson 6's model: each fact asked in one phrasing
-    with the other phrasing's top units zeroed at the last word, those of the same fact, of
-    ``other_fact``'s and of another fact with the same answer (CounterFact's first neighbour):
-    {"first asked" | "second asked": (mean change of p(answer) with each), over the facts that
-    have a fact of the same answer}."""
-    model, views, tops_ = _phrasings(k)
-    partner = np.array([(neighbours(views[0], i) or [-1])[0] for i in range(len(views[0].facts))])
-    has = partner >= 0
-    controls = (np.arange(len(partner)), other_fact(views[0]), np.where(has, partner, 0))
-    out = {}
-    for asked, name in enumerate(("first asked", "second asked")):
-        prompts, answers = views[asked].prompts()
-        other = tops_[1 - asked]
-        changes = [erased(model, prompts, answers, other[c])[0][has].mean() for c in controls]
-        out[name] = tuple(float(x) for x in changes)
+    model, corpus = stored_model(seed), split_corpus(seed)
+    if probability is None:
+        probability = activation_probability(model, corpus)
+    chosen = language_specific(probability)
+    base = language_losses(model, corpus)
+    out = []
+    for language, units in chosen.items():
+        if not units:
+            continue
+        own = LANGUAGES.index(language)
+        rise = np.expm1(language_losses(model, corpus, units) - base)
+        random = [np.expm1(stored_random_rise(seed, language, len(units), asked))
+                  for asked in LANGUAGES]  # fmt: skip
+        contrast, random_contrast = rise[own] - rise[1 - own], random[own] - random[1 - own]
+        out.append(Deactivation(
+            seed, language, len(units), float(rise[own]), float(rise[1 - own]),
+            float(np.percentile(random[own], 95)),
+            float((1 + (random[own] >= rise[own]).sum()) / (1 + len(random[own]))),
+            float((1 + (random_contrast >= contrast).sum()) / (1 + len(random_contrast))),
+        ))  # fmt: skip
     return out
+
+
+def holm(p_values, alpha: float = 0.05) -> np.ndarray:
+    """Which of the hypotheses Holm's step-down procedure rejects at family-wise level ``alpha``:
+    the k-th smallest p (from k = 0) is compared with alpha / (m - k), and the first that fails
+    stops the rest. (m,) p-values -> (m,) bool, in the given order."""
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    passed = p[order] <= alpha / (len(p) - np.arange(len(p)))
+    rejected = np.zeros(len(p), dtype=bool)
+    rejected[order] = np.cumprod(passed).astype(bool)
+    return rejected
 
 
 if __name__ == "__main__":
