@@ -168,7 +168,7 @@ def render_frames(demo, edition: str, out: Path, limit: int = FULL_PRODUCT_LIMIT
         demo.clear_cache()  # the PNGs are on disk; trained models stay in their lru_cache
     with speaking(edition):  # a value that is a word reads in the page's language
         manifest["controls"] = [
-            {"name": c.title(), "kind": c.kind, "values": c.shown(), "default": i}
+            dict(name=c.name, label=c.title(), kind=c.kind, values=c.shown(), default=i)
             for c, i in zip(demo.controls, defaults, strict=True)
         ]
     manifest["index"] = {",".join(map(str, key)): n for n, key in enumerate(keys)}
@@ -195,7 +195,7 @@ def demo_html(manifest: dict, edition: str) -> str:
             )
             field = f'<select id="{cid}" data-control="{k}">{options}</select>'
         rows.append(
-            f'<div class="demo-control"><label for="{cid}">{esc(control["name"])}</label>'
+            f'<div class="demo-control"><label for="{cid}">{esc(control.get("label", control["name"]))}</label>'
             f"{field}</div>"
         )
     default_key = ",".join(str(c["default"]) for c in manifest["controls"])
