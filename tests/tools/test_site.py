@@ -174,7 +174,8 @@ def test_every_demo_is_on_its_page_in_both_editions_with_every_frame_its_mode_pr
             for frame in manifest["frames"]:
                 assert (out / edition / frame["src"]).resolve().is_file(), frame["src"]
                 assert frame["alt"].strip(), f"{demo.name}: a frame without alt text"
-            assert [c["name"] for c in manifest["controls"]] == [
+            assert [c["name"] for c in manifest["controls"]] == [c.name for c in demo.controls]
+            assert [c["label"] for c in manifest["controls"]] == [
                 c.name if c.label is None else tr(c.label, edition) for c in demo.controls
             ], f"{demo.name}: each control under its label in the page's language"
             default_key = ",".join(str(c["default"]) for c in manifest["controls"])
