@@ -1,5 +1,7 @@
 """Every quantity a test compares between a fresh run and a stored file: what the test computes
-now (``fresh``) and what the file holds (``stored``), as named arrays.
+now (``fresh``) and what the file holds (``stored``), as named arrays. Each lesson lists its own in
+``lessons/lNN_topic/spread.py``, found by the core's discovery; the ones below are still listed
+here, to move into their lessons' folders.
 
 The tests call these same functions, so the spread ``python -m devtools.spread`` measures is the
 spread of exactly what each test compares (``devtools.spread.record.tolerance``).
@@ -8,44 +10,14 @@ spread of exactly what each test compares (``devtools.spread.record.tolerance``)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
-Arrays = dict[str, np.ndarray]
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """``fresh()`` and ``stored()`` return the same names; ``discrete`` names hold counts or
-    shares of counts (accuracy, an edit's efficacy), whose spread is a whole number of items;
-    ``printed`` maps the names a lesson prints from the stored file to the formats it prints them
-    with (and the bounds its claims hold them to), so that what it shows can be held against the
-    spread of a rebuild."""
-
-    name: str
-    fresh: Callable[[], Arrays]
-    stored: Callable[[], Arrays]
-    discrete: tuple[str, ...] = ()
-    printed: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    whole_rebuild: bool = False  # measured for its printed digits only: a test re-runs a slice
-
+from course_lib.core.experiments.spread import Arrays, Quantity, lm_first_losses
+from course_lib.core.lesson import lesson_modules
 
 # ---- lesson 5's and 6's language models: the first steps of a fresh run of their rebuild
-
-
-def _lm_first_losses(settings_of: Callable, file_of: Callable, steps: int) -> Quantity:
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.memory import train_language_model
-
-        return {"losses": train_language_model(replace(settings_of(), steps=steps))[1]}
-
-    def stored() -> Arrays:
-        from course_lib.core.experiments.memory import load_model
-
-        return {"losses": load_model(file_of())[2][:steps]}
-
-    return fresh, stored
 
 
 def _memory_settings():
@@ -216,50 +188,7 @@ def _table_printed() -> dict[str, tuple[str, ...]]:
             if metric != "reached" or label == "matched"}  # fmt: skip
 
 
-# ---- lessons 2, 3 and 6: small networks on the 2-D tasks
-
-
-def _train_result(result, index: int = 0) -> Arrays:
-    from course_lib.core.experiments.stored_runs import FIELDS
-
-    arrays = {name: getattr(result, name).numpy() for name in FIELDS}
-    return arrays | {"losses": np.asarray(result.losses), "accuracy": np.asarray(result.accuracy)}
-
-
-def _stored_run(task: str, d_ff: int, activation: str) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.stored_runs import LR, N_POINTS, STEPS
-        from course_lib.core.experiments.training import train_mlp
-        from course_lib.core.threads import torch_threads
-
-        with torch_threads(1):
-            return _train_result(train_mlp(task, d_ff, activation, (0,), STEPS, LR, N_POINTS))
-
-    def stored() -> Arrays:
-        from course_lib.core.experiments.stored_runs import LR, N_POINTS, STEPS, stored_or_trained
-
-        return _train_result(stored_or_trained(task, d_ff, activation, 0, STEPS, LR, N_POINTS))
-
-    return fresh, stored
-
-
-def _trained_width(d_ff: int, activation: str) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.lessons.l03_triangle_regions.experiments import train_widths
-
-        return _width(train_widths.__wrapped__(activation, (d_ff,))[d_ff])
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l03_triangle_regions.experiments import stored_trained
-
-        return _width(stored_trained(d_ff, activation))
-
-    return fresh, stored
-
-
-def _width(result) -> Arrays:
-    arrays = {name: getattr(result, name).numpy() for name in ("W1", "b1", "W2", "b2")}
-    return arrays | {"losses": np.asarray(result.losses), "accuracy": np.asarray(result.accuracy)}
+# ---- lesson 7: the routers and the dense FFN on the spiral
 
 
 def _router_run(experts: int, k: int) -> tuple[Callable, Callable]:
@@ -285,27 +214,6 @@ def _router(runs, a: int, s: int) -> Arrays:
     return arrays | {"load": runs.load[a, s], "accuracy": np.asarray(runs.accuracy[a, s])}
 
 
-def _xor_sweep() -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.experiments.sweeps import (
-            load_sweep,
-            sweep_widths,
-        )
-
-        stored = load_sweep("xor")
-        return {
-            "accuracy": sweep_widths("xor", stored.widths[:4], ("relu",), stored.seeds).accuracy[0]
-        }
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.experiments.sweeps import load_sweep
-
-        sweep = load_sweep("xor")
-        return {"accuracy": sweep.accuracy[sweep.activations.index("relu"), :4]}
-
-    return fresh, stored
-
-
 def _dense_run(d_ff: int, seed: int) -> tuple[Callable, Callable]:
     def fresh() -> Arrays:
         from course_lib.lessons.l07_mixture_of_experts import experiments as M
@@ -317,71 +225,6 @@ def _dense_run(d_ff: int, seed: int) -> tuple[Callable, Callable]:
 
         runs = M.stored_dense_runs(d_ff)
         return _router(runs, 0, runs.seeds.index(seed))
-
-    return fresh, stored
-
-
-def _warmup_race(placement: str, warmup: int) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.lessons.l04_sublayer_connection.experiments import warmup_race
-
-        return _race_arrays(warmup_race.__wrapped__(placement, warmup))
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l04_sublayer_connection.experiments import (
-            RACES,
-            stored_warmup_races,
-        )
-
-        return _race_arrays(stored_warmup_races()[RACES.index((placement, warmup))])
-
-    return fresh, stored
-
-
-def _race_arrays(race) -> Arrays:
-    """The race's first steps, before the stalling seeds part from the learning ones
-    (``RACE_STEPS_COMPARED``), and what each seed ends with."""
-    first = {f"loss at step {step}": race.losses[:, step] for step in RACE_STEPS_COMPARED}
-    return first | {"accuracy": race.accuracy, "learned": race.learned}
-
-
-def _ratio_sweep(students: int) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.experiments.teacher import (
-            ratio_sweep,
-            stored_ratio_sweep,
-        )
-
-        ratios = stored_ratio_sweep().ratios[:students]
-        return {"unexplained": ratio_sweep.__wrapped__(ratios=ratios).unexplained}
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.experiments.teacher import (
-            stored_ratio_sweep,
-        )
-
-        return {"unexplained": stored_ratio_sweep().unexplained[:students]}
-
-    return fresh, stored
-
-
-def _depths(depths: int) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.experiments.stacking import (
-            DEPTHS_BUDGET,
-            DEPTHS_TASK,
-            compare_depths,
-            stored_depths,
-        )
-
-        chosen = stored_depths().depths[:depths]
-        result = compare_depths.__wrapped__(DEPTHS_TASK, chosen, DEPTHS_BUDGET)
-        return {"accuracy": result.accuracy}
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l02_dimension_expansion.experiments.stacking import stored_depths
-
-        return {"accuracy": stored_depths().accuracy[:depths]}
 
     return fresh, stored
 
@@ -441,14 +284,14 @@ def _sparsity(initial: bool) -> tuple[Callable, Callable]:
 def _quantities() -> tuple[Quantity, ...]:
     lm = [
         Quantity(
-            "lesson 5 model: first 8 losses", *_lm_first_losses(_memory_settings, _memory_file, 8)
+            "lesson 5 model: first 8 losses", *lm_first_losses(_memory_settings, _memory_file, 8)
         ),
         Quantity(
             "two-phrasing model: first 8 losses",
-            *_lm_first_losses(_paraphrased_settings, _paraphrased_file, 8),
+            *lm_first_losses(_paraphrased_settings, _paraphrased_file, 8),
         ),  # fmt: skip
         *(
-            Quantity(f"experts, {name}: first 8 losses", *_lm_first_losses(*_moe(name), 8))
+            Quantity(f"experts, {name}: first 8 losses", *lm_first_losses(*_moe(name), 8))
             for name in ("equal total", "equal active")
         ),
     ]
@@ -474,23 +317,9 @@ def _quantities() -> tuple[Quantity, ...]:
     ]
     toys = [
         *(
-            Quantity(f"stored run: {t} {d} {a}", *_stored_run(t, d, a), ("accuracy",))
-            for t, d, a in STORED_RUN_CASES
-        ),  # fmt: skip
-        *(
-            Quantity(f"trained width: {d} {a}", *_trained_width(d, a), ("accuracy",))
-            for d, a in TRAINED_WIDTH_CASES
-        ),  # fmt: skip
-        *(
             Quantity(f"router run: {e} experts, top {k}", *_router_run(e, k), ("load", "accuracy"))
             for e, k in ROUTER_CASES
         ),  # fmt: skip
-        Quantity("width sweep: xor, relu, 4 widths", *_xor_sweep(), ("accuracy",)),
-        Quantity("ratio sweep: the two narrowest students", *_ratio_sweep(2)),
-        Quantity("depth comparison: 1 and 2 layers", *_depths(2), ("accuracy",)),
-        Quantity(
-            "warmup race: post-norm, no warm-up", *_warmup_race("post", 0), ("accuracy", "learned")
-        ),
         Quantity("dense run: 12 units, seed 1", *_dense_run(12, 1), ("load", "accuracy")),
     ]
     starts = [
@@ -504,14 +333,7 @@ def _quantities() -> tuple[Quantity, ...]:
     return (*lm, *edits, *toys, *starts)
 
 
-STORED_RUN_CASES = (("triangles", 6, "relu"), ("xor", 3, "tanh"), ("ring", 8, "gelu"),
-                    ("spiral", 12, "gelu"))  # fmt: skip
-TRAINED_WIDTH_CASES = ((6, "relu"), (12, "tanh"), (2, "gelu"))
 ROUTER_CASES = ((2, 1), (4, 2))
-# The race's losses compared up to step 20: a 1e-7 change of the inputs moves them by 2e-14 at
-# step 0, 3e-13 at 5, 8e-11 at 10, 1e-7 at 20, then 0.02 at 40 and 0.3 at the last step, where a
-# tolerance of 10 x the spread would hold nothing.
-RACE_STEPS_COMPARED = (0, 5, 10, 20)
 QUANTITIES = _quantities()
 BY_NAME = {q.name: q for q in QUANTITIES}
 
@@ -544,280 +366,12 @@ def _load_history_first_steps(steps: int) -> tuple[Callable, Callable]:
 
 QUANTITIES = (
     *QUANTITIES,
-    Quantity(
-        "experts, shared expert: first 8 losses", *_lm_first_losses(*_moe("shared expert"), 8)
-    ),
+    Quantity("experts, shared expert: first 8 losses", *lm_first_losses(*_moe("shared expert"), 8)),
     Quantity(
         "load history: first 8 steps",
         *_load_history_first_steps(8),
         ("first", "assigned"),  # shares of the tokens: counts
     ),
-)
-BY_NAME = {q.name: q for q in QUANTITIES}
-
-
-# ---- lesson 8: the toy models' first 100 steps and a whole 1× transcoder
-
-
-def _toy_first_steps(steps: int) -> tuple[Callable, Callable]:
-    """Both toy grids from every seed for ``steps`` + 1 steps, each setting's stored (best) seed
-    kept: the loss at step 0 and at step ``steps``, as the stored curve keeps every 100th."""
-
-    def fresh() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import toy
-        from course_lib.lessons.l08_superposition.experiments import toy_grid as G
-
-        out = {}
-        for kind in ("superposition", "phase"):
-            sparsity, importance, m, seeds = G._settings(kind)
-            best = G.stored_grid(kind).seed_losses.reshape(len(sparsity), -1).argmin(1)
-            curves = np.stack([toy.train_toy(m, sparsity, importance, seed=s, steps=steps + 1)
-                               .losses[:, [0, steps]] for s in seeds])  # fmt: skip
-            out[kind] = curves[best, np.arange(len(best))]
-        return out
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import toy_grid as G
-
-        every = steps // G.CURVE_EVERY
-        return {kind: G.stored_grid(kind).curve.reshape(-1, G.stored_grid(kind).curve.shape[-1])
-                [:, [0, every]] for kind in ("superposition", "phase")}  # fmt: skip
-
-    return fresh, stored
-
-
-def _dictionary_first_losses(kind: str, steps: int) -> tuple[Callable, Callable]:
-    """The 1× L1 dictionary of ``kind`` trained again for ``steps`` steps: its training losses,
-    against the first ones its stored run kept. (Its 2,000 steps in full move L0 by up to 0.2
-    under another CPU: chaotic, so only the start is compared.)"""
-
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.memory import stored_model
-        from course_lib.core.threads import torch_threads
-        from course_lib.lessons.l08_superposition.experiments import dictionary_runs as R
-        from course_lib.lessons.l08_superposition.experiments import fact_dictionaries as F
-        from course_lib.lessons.l08_superposition.experiments.grammar import grammar_contexts
-
-        with torch_threads(1):
-            rows = grammar_contexts(*stored_model()).rows
-            x, y = (rows.hidden, rows.hidden) if kind == "sae" else (rows.ffn_in, rows.ffn_out)
-            _, losses = F.train_dictionary(x, y, rows.weight, 256, None, R.L1, R.SEED, steps)
-        return {"losses": losses}
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import dictionary_runs as R
-
-        return {"losses": R.stored_dictionary(kind, "l1", 256).first_losses[:steps]}
-
-    return fresh, stored
-
-
-def _split_first_losses(trained_on: str, steps: int) -> tuple[Callable, Callable]:
-    """The 1× L1 SAE trained without the held-out contexts (on the grammar's others, or the
-    corpus' others) again for ``steps`` steps, against the first losses its stored run kept."""
-
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.memory import stored_model
-        from course_lib.core.threads import torch_threads
-        from course_lib.lessons.l08_superposition.experiments import dictionary_split as S
-        from course_lib.lessons.l08_superposition.experiments import fact_dictionaries as F
-        from course_lib.lessons.l08_superposition.experiments.grammar import grammar_contexts
-
-        with torch_threads(1):
-            contexts = grammar_contexts(*stored_model())
-            train = S.training_rows(contexts, trained_on)
-            x = contexts.rows.hidden[train]
-            weight = x.new_full((len(x),), 1 / len(x))
-            _, losses = F.train_dictionary(x, x, weight, 256, None, S.L1, S.SEED, steps)
-        return {"losses": losses}
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import dictionary_split as S
-
-        return {"losses": S.stored_first_losses(trained_on, "sae", "l1", 256)[:steps]}
-
-    return fresh, stored
-
-
-def _toy_seeds_first_losses() -> tuple[Callable, Callable]:
-    """Lesson 8's toy at its default setting from every stored seed, each variant, trained again
-    for its first stored steps: the losses, against the stored ones."""
-
-    def fresh() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import toy_seeds as T
-
-        return {f"{variant} {seed}": T.train_seed(seed, variant, T.FIRST).losses[0]
-                for variant in T.VARIANTS for seed in T.SEEDS}  # fmt: skip
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l08_superposition.experiments import toy_seeds as T
-
-        first = T.stored_seeds().first_losses
-        return {f"{variant} {seed}": first[i, j] for i, variant in enumerate(T.VARIANTS)
-                for j, seed in enumerate(T.SEEDS)}  # fmt: skip
-
-    return fresh, stored
-
-
-QUANTITIES = (
-    *QUANTITIES,
-    Quantity("toy grids: losses at steps 0 and 100", *_toy_first_steps(100)),
-    Quantity("SAE, 256 features, L1: first 20 losses", *_dictionary_first_losses("sae", 20)),
-    Quantity(
-        "transcoder, 256 features, L1: first 20 losses",
-        *_dictionary_first_losses("transcoder", 20),
-    ),
-    Quantity("toy seeds: first 20 losses", *_toy_seeds_first_losses()),
-    Quantity(
-        "split SAE, 256 features, L1, grammar: first 20 losses", *_split_first_losses("grammar", 20)
-    ),
-    Quantity(
-        "split SAE, 256 features, L1, corpus: first 20 losses", *_split_first_losses("corpus", 20)
-    ),
-)
-BY_NAME = {q.name: q for q in QUANTITIES}
-
-
-# ---- lesson 9: the bilingual fact models' first steps, their edits and their random units
-
-
-def _first_losses(train: Callable, file_of: Callable, steps: int) -> tuple[Callable, Callable]:
-    """A stored model's rebuild, its first ``steps`` steps: ``train(settings, corpus)`` fresh, the
-    loss curve ``file_of()`` holds stored."""
-
-    def fresh() -> Arrays:
-        return {"losses": train(steps)}
-
-    def stored() -> Arrays:
-        with np.load(file_of()) as data:
-            return {"losses": data["losses"][:steps]}
-
-    return fresh, stored
-
-
-def _bilingual_losses(dictionary: bool, steps: int) -> tuple[Callable, Callable]:
-    def train(n: int) -> np.ndarray:
-        from course_lib.core.experiments.memory import train_language_model
-        from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
-
-        settings = replace(bilingual_model.settings_of(0), steps=n)
-        corpus = bilingual.split_corpus(0, dictionary)
-        return train_language_model(settings, corpus=corpus)[1]
-
-    def file_of():
-        from course_lib.lessons.l09_two_languages.experiments import bilingual_model
-
-        return bilingual_model.model_file(0, dictionary)
-
-    return _first_losses(train, file_of, steps)
-
-
-def _phrasings_losses(steps: int) -> tuple[Callable, Callable]:
-    def train(n: int) -> np.ndarray:
-        from course_lib.core.experiments.memory import train_language_model
-        from course_lib.lessons.l09_two_languages.experiments import bilingual_model, transfer
-
-        settings = replace(bilingual_model.settings_of(0), steps=n)
-        return train_language_model(settings, corpus=transfer.phrasing_corpus(0))[1]
-
-    def file_of():
-        from course_lib.lessons.l09_two_languages.experiments import transfer
-
-        return transfer.phrasing_file(0)
-
-    return _first_losses(train, file_of, steps)
-
-
-def _bilingual_experts_losses(steps: int) -> tuple[Callable, Callable]:
-    def train(n: int) -> np.ndarray:
-        from course_lib.core.experiments.memory import train_language_model
-        from course_lib.lessons.l09_two_languages.experiments import bilingual, experts
-
-        settings = replace(experts.settings_of(0), steps=n)
-        return train_language_model(settings, corpus=bilingual.split_corpus(0))[1]
-
-    def file_of():
-        from course_lib.lessons.l09_two_languages.experiments import experts
-
-        return experts.model_file(0)
-
-    return _first_losses(train, file_of, steps)
-
-
-def _cross_edit(fact: int) -> tuple[Callable, Callable]:
-    """Lesson 9's stored edits across languages: ``fact`` of seed 0's model (taught in both
-    languages) rewritten with its English prompt and with its Chinese one, by every method at
-    every strength, and the model's reading before the edit."""
-
-    def arrays(language: str, rows: dict[str, np.ndarray]) -> Arrays:
-        from course_lib.lessons.l09_two_languages.experiments.cross_edits import MEASURES
-
-        return {f"{language} | {key} | {name}": values[..., j]
-                for key, values in rows.items() for j, name in enumerate(MEASURES)}  # fmt: skip
-
-    def fresh() -> Arrays:
-        from course_lib.lessons.l09_two_languages.experiments import bilingual_model, cross_edits
-
-        model, out = bilingual_model.stored_model(0), {}
-        for language in ("en", "zh"):
-            out |= arrays(language, cross_edits.sweep_fact(model, 0, fact, language))
-        return out
-
-    def stored() -> Arrays:
-        from course_lib.lessons.l09_two_languages.experiments import cross_edits
-
-        row = list(cross_edits.edited_facts(0)).index(fact)
-        out = {}
-        for language in ("en", "zh"):
-            rows = {m: cross_edits.results(m, language)[0, row] for m in cross_edits.METHODS}
-            rows["before"] = cross_edits.before(language)[0, row]
-            out |= arrays(language, rows)
-        return out
-
-    return fresh, stored
-
-
-def _random_units(seed: int, language: str, draws: int) -> tuple[Callable, Callable]:
-    """Lesson 9's stored baseline for Tang et al.'s test: each language's loss rise when as many
-    random units as ``language``'s selection holds are zeroed, its first ``draws`` draws (a draw
-    is the same whether more follow: one local generator, ten draws per forward pass)."""
-
-    def selection():
-        from course_lib.lessons.l09_two_languages.experiments import bilingual, bilingual_model
-        from course_lib.lessons.l09_two_languages.experiments import one_memory as M
-
-        model, corpus = bilingual_model.stored_model(seed), bilingual.split_corpus(seed)
-        units = M.language_specific(M.activation_probability(model, corpus))[language]
-        return M, model, corpus, units
-
-    def fresh() -> Arrays:
-        M, model, corpus, units = selection()
-        return {
-            f"rise, {asked}": M.random_units_rise(model, corpus, len(units), asked, draws)
-            for asked in ("en", "zh")
-        }
-
-    def stored() -> Arrays:
-        M, _, _, units = selection()
-        return {
-            f"rise, {asked}": M.stored_random_rise(seed, language, len(units), asked)[:draws]
-            for asked in ("en", "zh")
-        }
-
-    return fresh, stored
-
-
-QUANTITIES = (
-    *QUANTITIES,
-    Quantity("bilingual edits: seed 0, fact 0, both languages", *_cross_edit(0)),
-    Quantity(
-        "bilingual random units: seed 0, Chinese selection, first 10 draws",
-        *_random_units(0, "zh", 10),
-    ),
-    Quantity("bilingual experts: first 8 losses", *_bilingual_experts_losses(8)),
-    Quantity("bilingual model: first 8 losses", *_bilingual_losses(False, 8)),
-    Quantity("bilingual model, dictionary: first 8 losses", *_bilingual_losses(True, 8)),
-    Quantity("two phrasings: first 8 losses", *_phrasings_losses(8)),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
 
@@ -888,3 +442,14 @@ QUANTITIES = (
     Quantity("real model retrieval: first 10 pairs", *_real_retrieval(10)),
 )
 BY_NAME = {q.name: q for q in QUANTITIES}
+
+
+# ---- every lesson's own: lessons/lNN_topic/spread.py, found as its demos are
+
+QUANTITIES = (
+    *QUANTITIES,
+    *(q for module in lesson_modules("spread").values() for q in module.QUANTITIES),
+)
+BY_NAME = {q.name: q for q in QUANTITIES}
+if len(BY_NAME) != len(QUANTITIES):
+    raise ValueError("two fresh-run quantities share a name")
