@@ -12,7 +12,7 @@ LESSON = Lesson(
     goal=N_(
         "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores"
     ),
-    mechanisms=("tracing.causal_trace", "rank_one", "edit_methods.rank_one_update_for"),
+    mechanisms=("tracing.causal_trace", "rank_one", "edit_methods.rank_one_change"),
 )
 
 __getattr__, __dir__ = submodules(__name__)
