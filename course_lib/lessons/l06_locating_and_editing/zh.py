@@ -2,7 +2,7 @@
 
 术语：rewrite / edit 编辑（改动一条事实，不用“改写”），paraphrase 同义句（同一条事实的另一种问法，
 不用“改述”“另一种说法”），efficacy 有效性，
-neighbourhood 邻域，specificity 特异性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调。"""
+neighbourhood 邻域，specificity 局部性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调。"""
 
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
@@ -173,8 +173,8 @@ MESSAGES = {
     "from its full update to 1.5 times it, PS {a:.0f} to {b:.0f}, NS {c:.0f} to {d:.0f}": (
         "从完整更新到 1.5 倍，PS 从 {a:.0f} 升到 {b:.0f}，NS 从 {c:.0f} 降到 {d:.0f}"
     ),
-    "the edits at the subject carry over to the other phrasing at no scale": (
-        "主语处的编辑在任何系数下都不推广到同义句"
+    "the edits at the subject hardly carry over to the other phrasing, at any scale": (
+        "主语处的编辑在任何系数下都几乎不推广到同义句"
     ),
     "PS at most {ps:.0f}": "PS 至多 {ps:.0f}",
     "every edit is read between two strengths within 0.01 of each other in p(new)": (
@@ -205,8 +205,8 @@ MESSAGES = {
         "在这里是追踪指向处、用填充句的 C 的那一种：S 为 {s:.0f}"
     ),
     "as in the paper, FT+L scores above fine-tuning": "与论文一样，约束微调的得分高于微调",
-    "unlike in the paper, ROME at the subject scores 0: it never carries over": (
-        "与论文不同，主语处的 ROME 得分为 0：它从不推广到同义句"
+    "unlike in the paper, ROME at the subject scores 0: at p(new) 0.9 it carries over for no edit": (
+        "与论文不同，主语处的 ROME 得分为 0：p(新答案) 为 0.9 时，没有一次编辑推广到同义句"
     ),
     "at their own settings both take every edit here and keep no neighbour": (
         "在各自的设置下，两者在这里都让每次编辑生效，却一个邻居也没保住"
@@ -245,4 +245,6 @@ MESSAGES = {
     "p(new) nearly the same for every fact at the last word (section 6)": (
         "在最后一个词处，每条事实的 p(新答案) 几乎相同（第 6 节）"
     ),
+    "{a}, {b}": "{a}、{b}",
+    "{a:.0f}, {b:.0f}": "{a:.0f}、{b:.0f}",
 }
