@@ -205,7 +205,7 @@ MESSAGES = {
         "在这里是追踪指向处、用填充句的 C 的那一种：S 为 {s:.0f}"
     ),
     "as in the paper, FT+L scores above fine-tuning": "与论文一样，约束微调的得分高于微调",
-    "unlike in the paper, ROME at the subject scores 0: at p(new) 0.9 it carries over for no edit": (
+    "unlike in the paper, ROME at the subject scores 0: at p(new) 0.9 no edit carries over": (
         "与论文不同，主语处的 ROME 得分为 0：p(新答案) 为 0.9 时，没有一次编辑推广到同义句"
     ),
     "at their own settings both take every edit here and keep no neighbour": (
