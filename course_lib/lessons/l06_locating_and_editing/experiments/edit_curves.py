@@ -40,10 +40,17 @@ from course_lib.core.i18n import N_
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
 from course_lib.lessons.l06_locating_and_editing.experiments import editing
+from course_lib.lessons.l06_locating_and_editing.experiments.matching import (
+    CLOSE,
+    TARGET,
+    bounded,
+    fine_tuning,
+    linear,
+    prompts_of,
+    read_rows,
+)
 
 FILE = DATA / "edit_curves.npz"
-TARGET = 0.9  # the p(new) every method is read at
-CLOSE = 0.01  # bisection stops once p(new) at the bracket's two ends is this close
 CAP = 1000  # v*'s search: at most this many Adam steps
 CHECKPOINTS = (10, 30, 100, 300, CAP)
 ROME_CONVERGED = replace(edit_methods.ROME, steps=CAP, stop_below=0.05, keep_best=True)
@@ -92,7 +99,6 @@ SITES = {RANK_ONE: (1, "last", fact_edits.CONVERGED, False),
          ROME_SITE: (0, "subject", ROME_CONVERGED, True),
          PLAIN_SUBJECT: (0, "subject", fact_edits.CONVERGED, False)}  # fmt: skip
 FT_LAYER = edit_sweep.FT_LAYER
-CHUNK = 16  # copies read in one forward pass
 
 
 @dataclass(frozen=True)
@@ -114,99 +120,6 @@ class Curves:
     edits: tuple[tuple[int, str], ...]
 
 
-# ---- reading many edited copies
-
-
-def _read(model, corpus, edits, changes: Callable, filler: bool = True) -> np.ndarray:
-    """Each edit measured with its own copy's change, ``changes(rows)`` for the edits' rows:
-    (edits, len(METRICS)); the filler loss NaN without ``filler``."""
-    out = []
-    for start in range(0, len(edits), CHUNK):
-        rows = list(range(start, min(start + CHUNK, len(edits))))
-        before = edit_measures.unedited_reading(model, corpus)
-        readings = edit_measures.read_changed(model, corpus, changes(rows), filler)
-        for row, reading in zip(rows, readings, strict=True):
-            fact, new = edits[row]
-            out.append(edit_measures.measured(reading, before, corpus, fact, new)[0])
-    return np.array(out)
-
-
-def _bracket(p_grid: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Each edit's first two neighbouring grid strengths whose p(new) brackets ``TARGET``:
-    (reached, low, high, p at low, p at high), (edits,) each."""
-    above = p_grid >= TARGET
-    reached = above.any(axis=1) & ~above[:, 0]
-    high = above.argmax(axis=1)
-    low = np.maximum(high - 1, 0)
-    rows = np.arange(len(p_grid))
-    return reached, grid[low], grid[high], p_grid[rows, low], p_grid[rows, high]
-
-
-def _bisect(p_at: Callable, lo, hi, p_lo, p_hi, iterations: int = 16):
-    """Narrow each bracket [lo, hi] (p(new) below, at or above ``TARGET``) by halving until p(new)
-    at its ends is within ``CLOSE``: ``p_at(x)`` gives p(new) at knob values x (edits,)."""
-    lo, hi, p_lo, p_hi = (np.array(a, dtype=float) for a in (lo, hi, p_lo, p_hi))
-    for _ in range(iterations):
-        wide = p_hi - p_lo > CLOSE
-        if not wide.any():
-            break
-        mid = np.where(wide, (lo + hi) / 2, lo)
-        p_mid = p_at(mid)
-        up = wide & (p_mid >= TARGET)
-        down = wide & ~up
-        hi, p_hi = np.where(up, mid, hi), np.where(up, p_mid, p_hi)
-        lo, p_lo = np.where(down, mid, lo), np.where(down, p_mid, p_lo)
-    return lo, hi
-
-
-def _match(edits, reached, lo, hi, read_at: Callable) -> tuple[np.ndarray, ...]:
-    """The edits that reach the target, each read at both ends of its bracket and interpolated
-    to p(new) = ``TARGET``: rows (edits, len(METRICS)), knob value, width (edits,)."""
-    n = len(edits)
-    rows, knob, width = np.full((n, len(METRICS)), np.nan), np.full(n, np.nan), np.full(n, np.nan)
-    if reached.any():
-        ends = np.stack([read_at(lo), read_at(hi)], axis=1)[reached]  # (reaching, 2, METRICS)
-        rows[reached], _, width[reached] = edit_measures.interpolated(ends, TARGET)
-        p = ends[..., METRICS.index("p(new)")]
-        share = np.divide(TARGET - p[:, 0], p[:, 1] - p[:, 0], out=np.ones(len(p)),
-                          where=p[:, 1] > p[:, 0])  # fmt: skip
-        knob[reached] = lo[reached] + share * (hi[reached] - lo[reached])
-    return rows, knob, width
-
-
-# ---- the edits whose change is linear in the knob: rank-one updates and knowledge neurons
-
-
-def _linear(model, corpus, edits, base: list[dict], grid) -> tuple[np.ndarray, ...]:
-    """Edits whose change at knob value x is x times ``base[edit]`` ({layer: (d_model, d_ff)}):
-    curves (edits, grid, METRICS), then the matched rows, knob values and widths."""
-    layers = sorted({layer for b in base for layer in b})
-    stacked = {layer: torch.stack([b.get(layer, torch.zeros_like(next(iter(b.values()))))
-                                   for b in base]) for layer in layers}  # fmt: skip
-
-    def at(x):  # x (edits,) -> changes for those rows
-        x = torch.as_tensor(np.asarray(x, dtype=float))
-        return lambda rows: {layer: x[rows, None, None] * stacked[layer][rows] for layer in layers}
-
-    curve = np.stack(
-        [_read(model, corpus, edits, at(np.full(len(edits), g)), g == 1) for g in grid], axis=1
-    )  # the filler's loss at the full update only
-    prompts, answers = _prompts(corpus, edits)
-
-    def p_at(x):
-        changes = at(x)(list(range(len(edits))))
-        return edit_measures.p_after_changed(model, prompts, answers, changes)
-
-    reached, lo, hi, p_lo, p_hi = _bracket(curve[..., METRICS.index("p(new)")], np.array(grid))
-    lo, hi = _bisect(p_at, lo, hi, p_lo, p_hi)
-    return (curve, *_match(edits, reached, lo, hi, lambda x: _read(model, corpus, edits, at(x))))
-
-
-def _prompts(corpus: Corpus, edits) -> tuple[torch.Tensor, torch.Tensor]:
-    prompts = corpus.prompts()[0][[fact for fact, _ in edits]]
-    return prompts, torch.tensor(corpus.encode([new for _, new in edits]))
-
-
 def _positions(corpus: Corpus, edits, where: str) -> torch.Tensor:
     last = corpus.prompts()[0].shape[1] - 1
     return torch.tensor([last if where == "last" else corpus.facts[f].subject_positions[-1]
@@ -215,7 +128,7 @@ def _positions(corpus: Corpus, edits, where: str) -> torch.Tensor:
 
 def _searches(model, corpus, edits) -> dict[str, fact_edits.ValueSearch]:
     """Every site's v* for every edit, to the stopping rule, with the checkpoints."""
-    prompts, answers = _prompts(corpus, edits)
+    prompts, answers = prompts_of(corpus, edits)
     others = torch.stack([edit_methods.other_prompts(corpus, fact) for fact, _ in edits])
     return {
         site: fact_edits.target_values(
@@ -240,65 +153,6 @@ def _site_changes(model, corpus, edits, site, values: torch.Tensor, C) -> list[d
             for i, (fact, _) in enumerate(edits)]  # fmt: skip
 
 
-# ---- fine-tuning and FT+L
-
-
-def _fine_tuning(model, corpus, edits, grid) -> tuple[np.ndarray, ...]:
-    """Fine-tuning at ``FT_RATE`` along its steps: curves at the grid's steps, and each edit read
-    where p(new) reaches the target, its last step taken in part (the change between two whole
-    steps' changes, a share of the way)."""
-    prompts, answers = _prompts(corpus, edits)
-    n, wanted = len(edits), {int(g): i for i, g in enumerate(grid)}
-    curve = np.zeros((n, len(grid), len(METRICS)))
-    before = np.full(n, np.nan)  # whole steps taken before the target is passed
-    start, end, previous = [None] * n, [None] * n, None
-    for step, change, p in edit_methods.fine_tune_changes(model, prompts, answers, FT_LAYER,
-                                                          max(wanted), FT_RATE):  # fmt: skip
-        if step in wanted:
-            curve[:, wanted[step]] = _read(model, corpus, edits,
-                                           lambda rows, c=change: {FT_LAYER: c[rows]}, False)  # fmt: skip
-        for i in np.flatnonzero(np.isnan(before) & (p >= TARGET)) if step else ():
-            start[i], end[i], before[i] = previous[i].clone(), change[i].clone(), step - 1
-        previous = change.clone()
-    zero = torch.zeros_like(previous[0])
-    base = torch.stack([s if s is not None else zero for s in start])
-    stride = torch.stack(
-        [e - s if s is not None else zero for s, e in zip(start, end, strict=True)]
-    )
-
-    def at(x):
-        x = torch.as_tensor(np.asarray(x, dtype=float))
-        return lambda rows: {FT_LAYER: base[rows] + x[rows, None, None] * stride[rows]}
-
-    def p_at(x):
-        return edit_measures.p_after_changed(model, prompts, answers, at(x)(list(range(n))))
-
-    reached, ones, zeros = ~np.isnan(before), np.ones(n), np.zeros(n)
-    lo, hi = _bisect(p_at, zeros, ones, p_at(zeros), p_at(ones))
-    rows, part, width = _match(edits, reached, lo, hi, lambda x: _read(model, corpus, edits, at(x)))
-    return curve, rows, before + part, width
-
-
-def _bounded(model, corpus, edits, grid) -> tuple[np.ndarray, ...]:
-    """FT+L at each bound of the grid (30 steps, learning rate 0.01, as ``edit_sweep``), and each
-    edit read where p(new) reaches the target, its bound found by bisection (a run each)."""
-    prompts, answers = _prompts(corpus, edits)
-
-    def run(bounds) -> tuple[torch.Tensor, np.ndarray]:
-        *_, (_, change, p) = edit_methods.fine_tune_changes(model, prompts, answers, FT_LAYER,
-                                                             30, bounds=bounds)  # fmt: skip
-        return change.clone(), p
-
-    def read_at(x, filler=True):
-        change, _ = run(x)
-        return _read(model, corpus, edits, lambda rows: {FT_LAYER: change[rows]}, filler)
-
-    curve = np.stack([read_at(np.full(len(edits), g), False) for g in grid], axis=1)
-    reached, lo, hi, p_lo, p_hi = _bracket(curve[..., METRICS.index("p(new)")], np.array(grid))
-    lo, hi = _bisect(lambda x: run(x)[1], lo, hi, p_lo, p_hi)
-    return (curve, *_match(edits, reached, lo, hi, read_at))
-
-
 # ---- the whole comparison
 
 
@@ -321,29 +175,32 @@ def curves(model: LanguageModel, corpus: Corpus, edits: Sequence[tuple[int, str]
         for site, search in found.items():
             layer = SITES[site][0]
             checkpoint[site] = np.stack([
-                _read(model, corpus, edits, _rows(_site_changes(model, corpus, edits, site,
+                read_rows(model, corpus, edits, _rows(_site_changes(model, corpus, edits, site,
                                                                 search.checkpoints[c], C[layer])),
                       False)
                 for c in CHECKPOINTS])  # fmt: skip
             base = _site_changes(model, corpus, edits, site, search.values, C[layer])
-            keep(site, _linear(model, corpus, edits, base, SCALES))
+            keep(site, linear(model, corpus, edits, base, SCALES))
         base = _site_changes(model, corpus, edits, RANK_ONE, found[RANK_ONE].values, filler)
-        keep(FILLER_C, _linear(model, corpus, edits, base, SCALES))
+        keep(FILLER_C, linear(model, corpus, edits, base, SCALES))
         scores = attributions(model, corpus)
         for name, form in ((COURSE_KN, edit_methods.COURSE_NEURONS),
                            (MENG_KN, edit_methods.MENG_NEURONS)):  # fmt: skip
             base = [edit_methods.neuron_form_change(model, corpus, fact, new, form, scores)
                     for fact, new in edits]  # fmt: skip
-            keep(name, _linear(model, corpus, edits, base, BY_NAME[name].grid))
-        keep(FINE_TUNING, _fine_tuning(model, corpus, edits, BY_NAME[FINE_TUNING].grid))
-        keep(BOUNDED, _bounded(model, corpus, edits, BY_NAME[BOUNDED].grid))
+            keep(name, linear(model, corpus, edits, base, BY_NAME[name].grid))
+        keep(
+            FINE_TUNING,
+            fine_tuning(model, corpus, edits, BY_NAME[FINE_TUNING].grid, FT_LAYER, FT_RATE),
+        )
+        keep(BOUNDED, bounded(model, corpus, edits, BY_NAME[BOUNDED].grid, FT_LAYER))
     search = {site: {"steps": s.steps, "loss": s.loss, "stopped": s.stopped}
               for site, s in found.items()}  # fmt: skip
     return Curves(**out, search=search, checkpoint=checkpoint, edits=edits)
 
 
 def _rows(changes: list[dict]) -> Callable[[Sequence[int]], dict]:
-    """A ``_read`` change function from one change per edit ({layer: (d_model, d_ff)})."""
+    """A ``read_rows`` change function from one change per edit ({layer: (d_model, d_ff)})."""
     return lambda rows: {layer: torch.stack([changes[r][layer] for r in rows])
                          for layer in changes[0]}  # fmt: skip
 
