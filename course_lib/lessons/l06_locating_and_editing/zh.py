@@ -70,7 +70,13 @@ MESSAGES = {
     "NS {a:.0f} against at most {b:.0f}": "NS 为 {a:.0f}，其他方法至多 {b:.0f}",
     # beside the paper
     # where to edit, ROME's safeguards
-    "|ρ| below 0.3; Hase et al.: ρ = {h}": "|ρ| 小于 0.3；Hase 等人：ρ = {h}",
+    "|ρ| below {c:.2f}, which chance passes 1 time in 20; Hase et al.: ρ = {h}": (
+        "|ρ| 小于 {c:.2f}，随机情形每 20 次越过一次；Hase 等人：ρ = {h}"
+    ),
+    "a correlation as weak as Hase et al.'s would pass that bound seldom": (
+        "像 Hase 等人那么弱的相关，很少能越过这个界限"
+    ),
+    "{p:.0%} of the time with 48 facts": "48 条事实下，只有 {p:.0%} 的机会",
     "with or without them, no subject edit carries over to the other phrasing": (
         "无论有没有这些措施，主语处的编辑都没有推广到同义句"
     ),
