@@ -16,7 +16,11 @@ stopping rule at every site, and each edit read where its own p(new) reaches ``T
   taken in part between two whole steps.
 
 ``python -m course_lib.lessons.l06_locating_and_editing.experiments.edit_curves`` remakes the
-file (several minutes); a test remakes one edit's rows (``curves(model, corpus, edits)``).
+file (about 19 minutes on two cores); a test remakes one edit's rows (``curves(model, corpus,
+edits)``). ROME's search at the subject circles its minimum, so where it keeps its best v* moves
+under a change in the last bits (fact 17's first edit: up to 150 steps, its p(new) by 0.04, docs/
+spread.md); a rebuild elsewhere may count ROME's edits differently. The spread of a whole rebuild
+(``devtools.spread.quantities.WHOLE_CURVES``) is not yet measured.
 """
 
 from __future__ import annotations
