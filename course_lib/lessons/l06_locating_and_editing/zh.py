@@ -192,8 +192,10 @@ MESSAGES = {
     ),
     "but it carries over to the other phrasing far less often": "但它推广到同义句的次数少得多",
     "PS {a:.0f} against at least {b:.0f}": "PS 为 {a:.0f}，其他方法至少 {b:.0f}",
-    "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits": (
-        "主语处的编辑达到 p(新答案) 0.9 的，不到三分之二"
+    "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits, fewer "
+    "than any other edit but Meng et al.'s knowledge neurons": (
+        "主语处的编辑达到 p(新答案) 0.9 的，不到三分之二；除了 Meng 等人的知识神经元编辑，"
+        "比其他任何编辑都少"
     ),
     "{a} and {b} of 144": "144 次中分别为 {a} 次和 {b} 次",
     "read at": "读数处",
