@@ -152,6 +152,17 @@ def test_a_count_is_allowed_its_spread_and_a_value_ten_times_its_spread(monkeypa
         )
 
 
+def test_a_measure_that_does_not_apply_in_both_runs_is_no_difference(monkeypatch):
+    """NaN in both (an edit's filler loss where it was not read) passes; NaN against a number
+    fails, as the spread counts them."""
+    fake = {"quantities": {"q": {"loss": {"spread": 1e-9, "discrete": False}}}}
+    monkeypatch.setattr(record, "measured", lambda: fake)
+    nan = float("nan")
+    record.assert_within_spread("q", {"loss": [1.0, nan]}, {"loss": [1.0, nan]})
+    with pytest.raises(AssertionError, match="differ by inf"):
+        record.assert_within_spread("q", {"loss": [1.0, 2.0]}, {"loss": [1.0, nan]})
+
+
 @pytest.mark.parametrize(
     ("value", "spec", "margin"),
     [(0.6349, ".2f", 0.0001), (0.63, ".2f", 0.005), (-0.4436, ".0%", 0.0014), (2.0, "+.1f", 0.05),

@@ -65,15 +65,18 @@ def largest_spread(quantity: str) -> float:
 
 def assert_within_spread(quantity: str, fresh: dict, stored: dict) -> None:
     """Every name of ``stored`` equals ``fresh``'s within ``tolerance``, or fail naming the name,
-    the difference and the measured spread."""
+    the difference and the measured spread; NaN in both (a measure that does not apply) is no
+    difference, as the spread counts it (``summary.gap``)."""
     import numpy as np
+
+    from devtools.spread.summary import gap as difference
 
     if set(fresh) != set(stored):
         raise AssertionError(f"{quantity}: fresh names {sorted(fresh)} against {sorted(stored)}")
     for key, value in stored.items():
         allowed, gap = (
             tolerance(quantity, key),
-            float(np.max(np.abs(np.subtract(fresh[key], value)))),
+            difference(np.atleast_1d(fresh[key]), np.atleast_1d(value)),
         )
         if not gap <= allowed:
             raise AssertionError(

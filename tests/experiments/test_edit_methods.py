@@ -126,3 +126,63 @@ def test_fine_tuning_changes_that_layers_w2_alone_and_ft_l_stays_within_its_boun
     assert corpus.decode([fact_predictions(free, corpus)[0][1]]) == [new]
     steps = [step for step, _ in edit_methods.fine_tune_steps(model, corpus, 1, new, 1, steps=4)]
     assert steps == [1, 2, 3, 4]
+
+
+def test_the_three_knowledge_neuron_edits_are_the_ones_their_codes_make(two):
+    """The course's edit is neuron_change's; Meng et al.'s (rome's KN baseline) changes every
+    unit above 0.2 x the largest attribution by e(new) - 2 e(top word); Dai et al.'s adds
+    8 |v_i| e(new)/|e(new)| and takes |v_i| e(old)/|e(old)|."""
+    model, corpus = two
+    scores, new = attributions(model, corpus), fact_edits.new_answer(corpus, 14)
+    course = edit_methods.neuron_form_change(model, corpus, 14, new, edit_methods.COURSE_NEURONS,
+                                             scores)  # fmt: skip
+    for layer, change in edit_methods.neuron_change(model, corpus, 14, new, scores=scores).items():
+        torch.testing.assert_close(course[layer], change)
+    units = edit_methods.neuron_units(scores, 14, None)
+    largest = float(scores[14].max())
+    above = (scores[14] > 0.2 * largest).nonzero().tolist()
+    assert sorted(units) == sorted(map(tuple, above)) and len(units) > 5
+    old_id, new_id = corpus.encode([corpus.facts[14].answer, new])
+    E = model.unembedding.detach()
+    meng = edit_methods.neuron_form_change(
+        model, corpus, 14, new, edit_methods.MENG_NEURONS, scores
+    )
+    dai = edit_methods.neuron_form_change(model, corpus, 14, new, edit_methods.DAI_NEURONS, scores)
+    for layer in range(2):
+        for unit in range(model.d_ff):
+            zero = torch.zeros(model.d_model, dtype=E.dtype)
+            if (layer, unit) not in units:
+                assert torch.equal(meng[layer][:, unit], zero)
+                assert torch.equal(dai[layer][:, unit], zero)
+                continue
+            torch.testing.assert_close(meng[layer][:, unit], E[new_id] - 2 * E[old_id])
+            v = model.layers[layer].ffn.linear2.weight[:, unit].detach()
+            expected = (
+                8 * v.norm() * E[new_id] / E[new_id].norm()
+                - v.norm() * E[old_id] / E[old_id].norm()
+            )
+            torch.testing.assert_close(dai[layer][:, unit], expected)
+
+
+def test_many_fine_tunings_at_once_are_each_the_one_fine_tuning_makes(two):
+    """fine_tune_changes runs each row on its own copy of W2 through the hook points: the same
+    change as fine_tune_steps, free and within an FT+L bound, each row with its own bound."""
+    model, corpus = two
+    prompts, _ = corpus.prompts()
+    facts = [1, 17]
+    news = [fact_edits.new_answer(corpus, f) for f in facts]
+    ids = torch.tensor(corpus.encode(news))
+    for bounds in (None, [0.004, 0.002]):
+        seen = list(edit_methods.fine_tune_changes(model, prompts[facts], ids, 1, 6, bounds=bounds))
+        assert [step for step, *_ in seen] == list(range(7))
+        _, change, p = seen[-1]
+        for row, (fact, new) in enumerate(zip(facts, news, strict=True)):
+            bound = None if bounds is None else bounds[row]
+            tuned = edit_methods.fine_tune_edit(model, corpus, fact, new, 1, steps=6, bound=bound)
+            W2 = lambda m: m.layers[1].ffn.linear2.weight.detach()  # noqa: E731
+            torch.testing.assert_close(change[row], W2(tuned) - W2(model), atol=1e-12, rtol=0)
+            with torch.no_grad():
+                alone = tuned(prompts[fact : fact + 1])[0, -1].softmax(-1)[ids[row]]
+            assert p[row] == pytest.approx(float(alone), abs=1e-12)
+            if bound is not None:
+                assert change[row].abs().max() <= bound + 1e-15

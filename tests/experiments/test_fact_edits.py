@@ -78,3 +78,59 @@ def test_each_fact_is_rewritten_to_another_answer_of_its_relation(two):
     assert len(set(shifted)) == 3 and shifted[0] == fact_edits.new_answer(corpus, 0)
     with pytest.raises(ValueError, match="shift"):
         fact_edits.new_answer(corpus, 0, -1)
+
+
+def test_many_value_searches_at_once_are_each_the_one_search_makes():
+    """target_values: without a stopping rule each row is target_value's v*; with one, a single
+    search (target_value delegates) and the batch agree, and a checkpoint is what a search
+    capped there returns."""
+    from dataclasses import replace
+
+    from course_lib.core.experiments import edit_methods
+    from course_lib.lessons.l06_locating_and_editing.experiments import editing
+
+    model, corpus = editing.paraphrased_model()
+    prompts, _ = corpus.prompts()
+    facts = [0, 17, 30]
+    ids = torch.tensor(corpus.encode([fact_edits.new_answer(corpus, f) for f in facts]))
+    others = torch.stack([edit_methods.other_prompts(corpus, f) for f in facts])
+    for recipe in (fact_edits.PLAIN, edit_methods.ROME):
+        batch = fact_edits.target_values(model, prompts[facts], ids, 0, 4, recipe, others)
+        for row, fact in enumerate(facts):
+            alone = fact_edits.target_value(model, prompts[fact : fact + 1], int(ids[row]), 0, 4,
+                                            recipe, others[row])  # fmt: skip
+            torch.testing.assert_close(batch.values[row], alone, atol=1e-11, rtol=0)
+    rule = replace(fact_edits.CONVERGED, steps=60)
+    batch = fact_edits.target_values(model, prompts[facts], ids, 0, 4, rule, checkpoints=(20,))
+    capped = fact_edits.target_values(model, prompts[facts], ids, 0, 4, replace(rule, steps=20))
+    torch.testing.assert_close(batch.checkpoints[20], capped.values, atol=1e-11, rtol=0)
+    for row, fact in enumerate(facts):
+        alone = fact_edits.target_value(model, prompts[fact : fact + 1], int(ids[row]), 0, 4, rule)
+        torch.testing.assert_close(batch.values[row], alone, atol=1e-11, rtol=0)
+    assert ((batch.loss < 0.05) == batch.stopped).all() and (batch.steps <= 60).all()
+    assert (batch.loss <= batch.checkpoint_loss[20] + 1e-15).all()  # the best, not the last
+
+
+def test_a_search_stops_below_its_threshold_and_keeps_its_best_value():
+    """The last word's v* passes loss 0.05 within a few steps and stops there; a search that
+    keeps its best returns the v* whose loss is lowest of all it met."""
+    from dataclasses import replace
+
+    from course_lib.lessons.l06_locating_and_editing.experiments import editing
+
+    model, corpus = editing.paraphrased_model()
+    prompts, _ = corpus.prompts()
+    ids = torch.tensor(corpus.encode([fact_edits.new_answer(corpus, 0)]))
+    found = fact_edits.target_values(model, prompts[:1], ids, 1, 5, fact_edits.CONVERGED)
+    assert found.stopped[0] and 0 < found.steps[0] < 20 and found.loss[0] < 0.05
+    losses = []
+    for steps in range(found.steps[0] + 1):
+        plain = replace(fact_edits.PLAIN, steps=steps)
+        v = fact_edits.target_value(model, prompts[:1], int(ids[0]), 1, 5, plain)
+        delta = v - fact_edits.ffn_output(model, prompts[:1], 1)[0, 5]
+        with torch.no_grad():
+            losses.append(
+                float(fact_edits.value_loss(model, prompts[:1], int(ids[0]), 1, delta, 5))
+            )
+    assert min(losses) == pytest.approx(found.loss[0], abs=1e-12) and losses[-1] < 0.05
+    assert all(loss >= 0.05 for loss in losses[:-1])

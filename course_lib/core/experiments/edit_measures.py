@@ -19,7 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from course_lib.core.experiments.fact_edits import fact_free_lines
+from course_lib.core.experiments.fact_edits import changed_w2, fact_free_lines
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.model.language_model import LanguageModel
 
@@ -41,11 +41,9 @@ def filler_tokens(corpus: Corpus) -> torch.Tensor:
     return tokens[:, : int((tokens != 0).sum(dim=1).max())]
 
 
-def read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarray, float]:
-    """Next-word probabilities after every prompt, first phrasing then the other (2 x facts,
-    vocab); every fact's top word (first phrasing); the filler lines' next-word loss. One forward
-    pass: the prompts, padded after their last word (the model is causal, so padding after a
-    word never changes what it predicts there), beside the filler lines."""
+def _reading_batch(corpus: Corpus) -> tuple[torch.Tensor, list[int], torch.Tensor]:
+    """What ``read`` runs: the prompts of both phrasings, padded after their last word, beside
+    the filler lines (lines, width); each phrasing's last position; the filler lines."""
     phrasings = [corpus.prompts(paraphrased)[0] for paraphrased in (False, True)]  # may differ
     n, filler = len(corpus.facts), filler_tokens(corpus)  # in length (another language's)
     width = max(*(p.shape[1] for p in phrasings), filler.shape[1] - 1)
@@ -53,10 +51,19 @@ def read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarray
     for i, prompts in enumerate(phrasings):
         batch[i * n : (i + 1) * n, : prompts.shape[1]] = prompts
     batch[2 * n :, : filler.shape[1] - 1] = filler[:, :-1]
+    return batch, [prompts.shape[1] - 1 for prompts in phrasings], filler
+
+
+def read(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, np.ndarray, float]:
+    """Next-word probabilities after every prompt, first phrasing then the other (2 x facts,
+    vocab); every fact's top word (first phrasing); the filler lines' next-word loss. One forward
+    pass: the prompts, padded after their last word (the model is causal, so padding after a
+    word never changes what it predicts there), beside the filler lines."""
+    batch, ends, filler = _reading_batch(corpus)
+    n = len(corpus.facts)
     with torch.no_grad():
         logits = model(batch)
-        p = torch.cat([logits[i * n : (i + 1) * n, prompts.shape[1] - 1]
-                       for i, prompts in enumerate(phrasings)]).softmax(-1)  # fmt: skip
+        p = torch.cat([logits[i * n : (i + 1) * n, end] for i, end in enumerate(ends)]).softmax(-1)
         lines = logits[2 * n :, : filler.shape[1] - 1]
         loss = F.cross_entropy(lines.transpose(1, 2), filler[:, 1:], ignore_index=0)
     return p, p[: len(corpus.facts)].argmax(-1).numpy(), float(loss)
@@ -87,10 +94,12 @@ def measure(
 ) -> tuple[np.ndarray, np.ndarray]:
     """One edit, measured: ``METRICS`` (len(METRICS),), neighbourhood NaN without neighbours; and
     which facts' top word (first phrasing) it changed, (facts,)."""
-    (_, top_before, loss_before), (p, top, loss) = (
-        unedited_reading(model, corpus),
-        read(edited, corpus),
-    )
+    return measured(read(edited, corpus), unedited_reading(model, corpus), corpus, fact, new)
+
+
+def measured(reading: tuple, before: tuple, corpus: Corpus, fact: int, new: str):
+    """``measure`` from an edited model's ``read`` and the unedited model's."""
+    (p, top, loss), (_, top_before, loss_before) = reading, before
     n, (old_id, new_id, old_2, new_2) = len(corpus.facts), answer_ids(corpus, fact, new)
     target = corpus.facts[fact]
     others = [i for i, f in enumerate(corpus.facts) if f.relation == target.relation and i != fact]
@@ -106,6 +115,46 @@ def measure(
         loss - loss_before,
     ], dtype=float)  # fmt: skip
     return metrics, top != top_before
+
+
+# ---- many edited copies of one model read at once (lesson 6's sweep)
+
+
+def read_changed(
+    model: LanguageModel, corpus: Corpus, changes: dict[int, torch.Tensor], filler: bool = True
+) -> list[tuple[torch.Tensor, np.ndarray, float]]:
+    """``read`` of every copy of ``model`` whose layer l's W2 is W2 + ``changes[l][r]``
+    (copies, d_model, d_ff), in one forward pass through the hook points: one reading each.
+    ``filler=False`` leaves the filler lines out (their loss NaN): the prompts alone, at a
+    fraction of the cost, where fluency is not asked."""
+    batch, ends, lines_of_filler = _reading_batch(corpus)
+    n = len(corpus.facts)
+    if not filler:
+        batch = batch[: 2 * n, : max(ends) + 1]
+    copies, lines = len(next(iter(changes.values()))), len(batch)
+    with torch.no_grad(), changed_w2(model, changes, lines):
+        logits = model(batch.repeat(copies, 1)).view(copies, lines, *batch.shape[1:], -1)
+    p = torch.cat([logits[:, i * n : (i + 1) * n, end] for i, end in enumerate(ends)], dim=1)
+    p = p.softmax(-1)  # (copies, 2 n, vocab)
+    loss = torch.full((copies,), float("nan"), dtype=p.dtype)
+    if filler:
+        targets = lines_of_filler[:, 1:]
+        tokens = F.cross_entropy(
+            logits[:, 2 * n :, : targets.shape[1]].flatten(0, 1).transpose(1, 2),
+            targets.repeat(copies, 1), ignore_index=0, reduction="none",
+        )  # fmt: skip
+        loss = tokens.view(copies, -1).sum(dim=1) / (targets != 0).sum()
+    return [(p[r], p[r, :n].argmax(-1).numpy(), float(loss[r])) for r in range(copies)]
+
+
+def measure_changed(
+    model: LanguageModel, corpus: Corpus, fact: int, new: str, changes: dict[int, torch.Tensor]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``measure`` of the edit of ``fact`` to ``new`` made as each copy of ``changes`` (see
+    ``read_changed``): metrics (copies, len(METRICS)), top words changed (copies, facts)."""
+    before = unedited_reading(model, corpus)
+    rows = [measured(r, before, corpus, fact, new) for r in read_changed(model, corpus, changes)]
+    return np.array([m for m, _ in rows]), np.array([c for _, c in rows])
 
 
 def weakest_reaching(p_new: np.ndarray, target: float) -> np.ndarray:
@@ -135,3 +184,37 @@ def counterfact(rows: np.ndarray) -> dict[str, float]:
     parts = (es, ps, ns)
     s = 0.0 if min(parts) == 0 else 3 / sum(1 / x for x in parts)
     return {"S": float(s), "ES": float(es), "PS": float(ps), "NS": float(ns)}
+
+
+def interpolated(results: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each edit read at p(new) = ``target`` along its own sweep, from one method's measurements
+    (edits, strengths, len(METRICS)), weakest first: between the first two neighbouring
+    strengths whose p(new) brackets the target, every measure interpolated linearly in p(new).
+    Returns the rows (edits, len(METRICS)), NaN for an edit that never reaches the target;
+    whether it does (edits,); and the bracket's width in p(new) (edits,), how far apart the two
+    strengths read are (0 where the weakest already reaches it)."""
+    p_new = results[..., METRICS.index("p(new)")]  # (edits, strengths)
+    reached = (p_new >= target).any(axis=1)
+    high = (p_new >= target).argmax(axis=1)  # the first strength at or past the target
+    low = np.maximum(high - 1, 0)
+    edits = np.arange(len(results))
+    p_low, p_high = p_new[edits, low], p_new[edits, high]
+    width = p_high - p_low
+    t = np.divide(target - p_low, width, out=np.ones_like(width), where=width > 0)
+    rows = results[edits, low] + t[:, None] * (results[edits, high] - results[edits, low])
+    rows[~reached] = np.nan
+    return rows, reached, np.where(reached, width, np.nan)
+
+
+def p_after_changed(
+    model: LanguageModel,
+    prompts: torch.Tensor,
+    answers: torch.Tensor,
+    changes: dict[int, torch.Tensor],
+) -> np.ndarray:
+    """p(``answers[r]``) after ``prompts[r]`` (copies, L) in the copy of ``model`` whose layer
+    l's W2 is W2 + ``changes[l][r]``: (copies,). A fraction of ``read_changed``'s work, where
+    only the edited prompt's p(new) is asked (to find the strength that reaches a target)."""
+    with torch.no_grad(), changed_w2(model, changes):
+        p = model(prompts)[:, -1].softmax(-1)
+    return p[torch.arange(len(prompts)), answers].numpy()

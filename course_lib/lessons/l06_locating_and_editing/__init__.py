@@ -8,11 +8,11 @@ LESSON = Lesson(
     number=6,
     topic="locating_and_editing",
     title=N_("Locate a fact, then rewrite it (定位并编辑事实)"),
-    minutes=55,
+    minutes=80,
     goal=N_(
         "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores"
     ),
-    mechanisms=("tracing.causal_trace", "rank_one", "edit_methods.rank_one_update_for"),
+    mechanisms=("tracing.causal_trace", "rank_one", "edit_methods.rank_one_change"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

@@ -179,39 +179,42 @@ class RewriteView:
 
 @dataclass(frozen=True)
 class SweepCurve:
-    """One edit method over its strengths (weakest first): the mean p(new) after the edited
-    prompt, CounterFact's neighbourhood score NS (percent) and the share of the other entities'
-    facts of the relation that keep their top word, each (strengths,); the index of its default
-    strength."""
+    """One edit method along its knob (weakest first): the mean p(new) after the edited prompt,
+    and CounterFact's neighbourhood score NS and paraphrase score PS (percent), each
+    (strengths,)."""
 
     method: str
     p_new: np.ndarray
     neighbourhood: np.ndarray
-    others_kept: np.ndarray
-    default: int
+    paraphrase: np.ndarray
 
 
-def sweep_figure(curves: list[SweepCurve]) -> Figure:
-    """Each method as a curve of what it leaves alone against how strongly it rewrites: left,
-    CounterFact's neighbourhood score; right, the other entities' facts that keep their answer;
-    both against the mean p(new). A dot per strength, the default ringed."""
-    fig = new_figure(8.0, 3.4)
+CURVE_COLORS = tuple(c for c in PALETTE if c != "#F0E442")  # yellow is too faint for a line
+
+
+def sweep_figure(curves: list[SweepCurve], target: float) -> Figure:
+    """Each method as a curve of what it leaves alone (left: CounterFact's neighbourhood score)
+    and what it carries to the other phrasing (right: the paraphrase score) against how strongly
+    it rewrites (the mean p(new)), a dot per strength, drawn up to the strength of its largest
+    mean p(new) (past it, a stronger knob makes a weaker edit); a dashed line at the p(new)
+    ``target`` the methods are compared at."""
+    fig = new_figure(8.0, 4.0)
     axes = fig.subplots(1, 2, sharex=True)
     panels = (("neighbourhood", N_("neighbourhood score NS (%)")),
-              ("others_kept", N_("other entities' facts kept")))  # fmt: skip
+              ("paraphrase", N_("paraphrase score PS (%)")))  # fmt: skip
     for ax, (field, label) in zip(axes, panels, strict=True):
         for i, curve in enumerate(curves):
-            y = getattr(curve, field)
-            colour = PALETTE[i % len(PALETTE)]
-            ax.plot(curve.p_new, y, marker="o", markersize=4, color=colour, label=tr(curve.method))
-            ax.plot(curve.p_new[curve.default], y[curve.default], marker="o", markersize=10,
-                    fillstyle="none", color=colour, linestyle="none")  # fmt: skip
+            end = int(np.argmax(curve.p_new)) + 1
+            ax.plot(curve.p_new[:end], getattr(curve, field)[:end], marker="o", markersize=3,
+                    color=CURVE_COLORS[i % len(CURVE_COLORS)], label=tr(curve.method))  # fmt: skip
+        ax.axvline(target, color=GREY, linestyle="--", linewidth=0.8)
         ax.set_xlabel(tr("mean p(new) after the edited prompt"), fontsize=9)
         ax.set_ylabel(tr(label), fontsize=9)
         ax.set_xlim(0, 1.02)
+        ax.set_ylim(-2, 102)
         ax.grid(alpha=0.3)
-    axes[0].set_ylim(0, 102)
-    axes[1].set_ylim(0, 1.02)
-    axes[1].legend(fontsize=7, loc="lower left")
-    fig.suptitle(tr("each edit at six strengths; the ring marks its default"), fontsize=10)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
+               fontsize=7, frameon=False)  # fmt: skip
+    fig.suptitle(tr("each edit along its knob; dashed: p(new) = {target:g}", target=target),
+                 fontsize=10)  # fmt: skip
     return fig

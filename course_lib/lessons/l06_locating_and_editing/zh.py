@@ -2,7 +2,7 @@
 
 术语：rewrite / edit 编辑（改动一条事实，不用“改写”），paraphrase 同义句（同一条事实的另一种问法，
 不用“改述”“另一种说法”），efficacy 有效性，
-neighbourhood 邻域，specificity 特异性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调。"""
+neighbourhood 邻域，specificity 局部性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调。"""
 
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
@@ -54,60 +54,29 @@ MESSAGES = {
     "others kept": "其他实体不变",
     "filler loss": "填充句损失",
     "reach 0.9": "达到 0.9",
-    "S, p(new) ≥ 0.9": "S（p(新答案) ≥ 0.9）",
-    "PS {a:.0f} against {b:.0f} with the corpus' C": "PS 为 {a:.0f}，用语料的 C 时为 {b:.0f}",
-    "efficacy": "有效性",
     "paraphrase": "同义句",
     "same entity kept": "同一实体不变",
     "filler loss change": "填充句损失变化",
     "tested here": "本课检验了什么",
     "Meng et al. 2022": "Meng 等人 2022",
     "Hase et al. 2023": "Hase 等人 2023",
-    "rank-one": "秩一",
     # the sweep's claims
-    "at their own strengths the edits are not equally strong": "各取默认强度时，这些编辑的强弱并不相同",
-    "mean p(new) from {lo:.1f} to {hi:.1f}": "p(新答案) 的平均值从 {lo:.1f} 到 {hi:.1f}",
-    "fine-tuning's 30 steps take every edit and keep no neighbour": (
-        "微调 30 步让每次编辑都生效，却没有保住任何一个邻居"
-    ),
-    "the rank-one edit where tracing points passes p(new) 0.95 at every strength": (
-        "追踪指向处的秩一编辑在每种强度下 p(新答案) 都超过 0.95"
-    ),
     "knowledge neurons, fine-tuning and FT+L lose neighbourhood as they grow stronger": (
         "知识神经元、微调和约束微调越强，邻域分数越低"
-    ),
-    "the edits at the subject never pass mean p(new) 0.6": (
-        "主语处的编辑，p(新答案) 的平均值从未超过 0.6"
     ),
     "scaling the rank-one edit up trades neighbourhood for paraphrase": (
         "放大秩一编辑，是拿邻域分数去换同义句分数"
     ),
-    "PS {a:.0f} to {b:.0f}, NS {c:.0f} to {d:.0f}": "PS 从 {a:.0f} 到 {b:.0f}，NS 从 {c:.0f} 到 {d:.0f}",
     "NS {a:.0f} against at most {b:.0f}": "NS 为 {a:.0f}，其他方法至多 {b:.0f}",
-    "knowledge neurons reach p(new) 0.9 on some edits only": (
-        "知识神经元只在部分编辑上让 p(新答案) 达到 0.9"
-    ),
-    "{n} of 144": "144 次中 {n} 次",
-    "at that strength the rank-one edit carries over less than fine-tuning": (
-        "在这个强度下，秩一编辑推广到同义句的次数比微调少"
-    ),
-    "PS {a:.0f} against {b:.0f}": "PS 为 {a:.0f}，微调为 {b:.0f}",
     # beside the paper
-    "as in the paper, the best score at the methods' own strengths is a rank-one edit's": (
-        "与论文一样：各取默认强度时，得分最高的是一种秩一编辑"
-    ),
-    "here where tracing points, S {s:.0f}": "在这里是追踪指向处的那一种，S 为 {s:.0f}",
-    "unlike in the paper, knowledge neurons at λ = 1 take every edit (its ES {paper})": (
-        "与论文不同，λ = 1 的知识神经元让每次编辑都生效，而论文中它的 ES 只有 {paper}"
-    ),
-    "ES {es:.0f}, NS {ns:.0f}": "ES 为 {es:.0f}，NS 为 {ns:.0f}",
-    "and ROME at the subject does far worse here than in GPT-2 XL": (
-        "而主语处的 ROME 在这里远不如在 GPT-2 XL 上"
-    ),
-    "ES {es:.0f}, PS {ps:.0f}": "ES 为 {es:.0f}，PS 为 {ps:.0f}",
     # where to edit, ROME's safeguards
-    "|ρ| below 0.3; Hase et al.: ρ = {h}": "|ρ| 小于 0.3；Hase 等人：ρ = {h}",
-    "{a:.2f} against {b:.2f}": "{a:.2f}，对比 {b:.2f}",
+    "|ρ| below {c:.2f}, which chance passes 1 time in 20; Hase et al.: ρ = {h}": (
+        "|ρ| 小于 {c:.2f}，随机情形每 20 次越过一次；Hase 等人：ρ = {h}"
+    ),
+    "a correlation as weak as Hase et al.'s would pass that bound seldom": (
+        "像 Hase 等人那么弱的相关，很少能越过这个界限"
+    ),
+    "{p:.0%} of the time with 48 facts": "48 条事实下，只有 {p:.0%} 的机会",
     "with or without them, no subject edit carries over to the other phrasing": (
         "无论有没有这些措施，主语处的编辑都没有推广到同义句"
     ),
@@ -120,12 +89,6 @@ MESSAGES = {
     "where an FFN output matters most": "哪个 FFN 输出最重要",
     "subject, middle layers": "主语处，中间层",
     "last word, layer 1": "最后一个词处，第 1 层",
-    "attention moves the subject to the last word first": "注意力先把主语搬到最后一个词上",
-    "best score S at the methods' own strengths": "各取默认强度时的最高分 S",
-    "fine-tuning's neighbourhood NS, against unedited": "微调的邻域分数 NS，对比未编辑的模型",
-    "at every strength (section 4)": "在每种强度下都如此（第 4 节）",
-    "knowledge neurons' efficacy ES": "知识神经元的有效性 ES",
-    "ES grows with λ (section 4)": "ES 随 λ 增大（第 4 节）",
     "a subject edit carries over, PS": "主语处的编辑能否推广到同义句：PS",
     "every row's verdict is what this lesson measured above": "每一行的结论都是本课前面测得的",
     # course_lib.lessons.l06_locating_and_editing.figures
@@ -134,11 +97,7 @@ MESSAGES = {
     "input": "输入",
     "after layer {i}": "第 {i} 层之后",
     "neighbourhood score NS (%)": "邻域分数 NS（%）",
-    "other entities' facts kept": "其他实体的事实保持原答案的比例",
     "mean p(new) after the edited prompt": "编辑所用提示之后 p(新答案) 的平均值",
-    "each edit at six strengths; the ring marks its default": (
-        "每种编辑取六种强度；圆圈标出它的默认强度"
-    ),
     "{method}, {strength}: {kept} of {others} other facts keep their answer; "
     "filler loss {change:+.2f}": (
         "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
@@ -166,8 +125,6 @@ MESSAGES = {
     "layer 0's, at the relation word, capital": "第 0 层的，在关系词 “capital” 处",
     # lesson 6 after review: by construction, C from filler, equal p(new), Hase et al.
     "C": "C",
-    "scale": "系数",
-    "p(new) ≥ 0.9": "p(新答案) ≥ 0.9",
     "corpus' C": "语料的 C",
     "C from filler": "填充句的 C",
     "rank-one, layer 1, last word, C from filler": "秩一，第 1 层，最后一个词，填充句的 C",
@@ -178,30 +135,15 @@ MESSAGES = {
     "at the last word, what leaves block 0 brings back most of p(answer)": (
         "在最后一个词处，离开第 0 块的残差流找回了 p(答案) 的大部分"
     ),
-    "knowledge neurons' efficacy grows with λ": "知识神经元的有效性随 λ 增大",
-    "ES {a:.0f} at λ = {lo:g} to {b:.0f} at λ = {hi:g}": (
-        "ES 从 λ = {lo:g} 时的 {a:.0f} 升到 λ = {hi:g} 时的 {b:.0f}"
-    ),
-    "at p(new) ≥ 0.9, the rank-one edit keeps nearly every neighbour, the others almost none": (
-        "p(新答案) ≥ 0.9 时，秩一编辑几乎保住了所有邻居，其他方法几乎一个也没保住"
-    ),
     "by construction, C does not change p(new) at the edited prompt": (
         "按构造成立：C 不改变被编辑提示处的 p(新答案)"
     ),
-    "with C from text that states no fact, the rank-one edit keeps far fewer neighbours": (
-        "用不陈述事实的文本计算 C，秩一编辑保住的邻居少得多"
-    ),
-    "NS {a:.0f} against {b:.0f}, at p(new) ≥ 0.9": "p(新答案) ≥ 0.9 时，NS 为 {a:.0f}，对比 {b:.0f}",
     "against at most {b:.0f}": "其他方法至多 {b:.0f}",
-    "and it carries over to the other phrasing far more often": "而且推广到同义句的次数多得多",
     "{m}: tracing effect {lo:.2f} to {hi:.2f}, p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}": (
         "{m}：追踪效应 {lo:.2f} 到 {hi:.2f}，p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}"
     ),
     "but where tracing points every fact's edits reach nearly the same p(new): little to predict": (
         "但在追踪指向的位置，每条事实的编辑都达到几乎相同的 p(新答案)：没有什么可预测的"
-    ),
-    "at equal p(new), ROME's safeguards keep no more of the entity's other facts": (
-        "在相同的 p(新答案) 下，ROME 的防护措施并没有多保住该实体的其他事实"
     ),
     "partly: a rank-one edit, not at ROME's site": "部分一致：是秩一编辑，但不在 ROME 的位置",
     "the rank-one edit keeps more neighbours than fine-tuning, NS": "秩一编辑比微调保住更多邻居，NS",
@@ -209,26 +151,108 @@ MESSAGES = {
     "no: linear ρ {r:+.2f}, 652 facts": "否：线性 ρ {r:+.2f}，652 条事实",
     "no: |Spearman ρ| < 0.3, 48 facts": "否：|秩相关 ρ| < 0.3，48 条事实",
     "not contradicted; too weak to tell": "不矛盾；检验太弱，无法判断",
-    "p(new) near 1 for every fact at the last word (section 6)": (
-        "在最后一个词处，每条事实的 p(新答案) 都接近 1（第 6 节）"
-    ),
     # the rewriting grid's rows: the relations
     "capital": "首都",
     "colour": "颜色",
     "animal": "动物",
     "food": "食物",
-    "{a:.0f} > {b:.0f} at p(new) ≥ 0.9; C from filler: {c:.0f}, at the full update {d:.0f}": (
-        "p(新答案) ≥ 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}，完整更新时 {d:.0f}"
-    ),
-    "partly: at a full update only with the corpus' C": "部分一致：完整更新时，只有用语料的 C 才成立",
     "C swapped (section 4)": "换用另一个 C（第 4 节）",
-    "but more than the baselines at their first grid point past 0.9": (
-        "但仍比各个基线在越过 0.9 的第一个网格点上保住的多"
-    ),
     "at either site, no correlation between a fact's tracing effect and its edit shows": (
         "在两个位置上，都看不出一条事实的追踪效应与其编辑之间有相关"
     ),
-    "the rank-one edit ends no weaker in p(new) than the three others": (
-        "秩一编辑停下时，p(新答案) 不低于另外三种方法"
+    # lesson 6: every edit along its knob, v* to one rule, read at p(new) 0.9
+    "knowledge neurons, the course's edit": "知识神经元，本课程的编辑",
+    "knowledge neurons, Meng et al.'s edit": "知识神经元，Meng 等人的编辑",
+    "multiple": "倍数",
+    "each edit along its knob; dashed: p(new) = {target:g}": "每种编辑走遍它的旋钮；虚线：p(新答案) = {target:g}",
+    "paraphrase score PS (%)": "同义句分数 PS（%）",
+    "site": "位置",
+    "loss below 0.05": "损失低于 0.05",
+    "median steps": "步数中位数",
+    "still improving at 1,000": "1,000 步时仍在改进",
+    "at the last word every search passes loss 0.05 within 10 steps": (
+        "在最后一个词处，每次搜索都在 10 步之内让损失降到 0.05 以下"
     ),
+    "at the subject most do not, and some are still improving at the cap": (
+        "在主语处，多数搜索做不到，有些到了步数上限还在改进"
+    ),
+    "from its full update to 1.5 times it, PS {a:.0f} to {b:.0f}, NS {c:.0f} to {d:.0f}": (
+        "从完整更新到 1.5 倍，PS 从 {a:.0f} 升到 {b:.0f}，NS 从 {c:.0f} 降到 {d:.0f}"
+    ),
+    "the edits at the subject hardly carry over to the other phrasing, at any scale": (
+        "主语处的编辑在任何系数下都几乎不推广到同义句"
+    ),
+    "PS at most {ps:.0f}": "PS 至多 {ps:.0f}",
+    "every edit is read between two strengths within 0.01 of each other in p(new)": (
+        "每次编辑都在 p(新答案) 相差不到 0.01 的两个强度之间读数"
+    ),
+    "on the {n} edits all six reach": "比较的是六种方法都达到的 {n} 次编辑",
+    "at p(new) 0.9 the rank-one edit where tracing points keeps every neighbour, the others at most a third": (
+        "p(新答案) 为 0.9 时，追踪指向处的秩一编辑保住了全部邻居，其他方法至多保住三分之一"
+    ),
+    "but it carries over to the other phrasing far less often": "但它推广到同义句的次数少得多",
+    "PS {a:.0f} against at least {b:.0f}": "PS 为 {a:.0f}，其他方法至少 {b:.0f}",
+    "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits, fewer "
+    "than any other edit but Meng et al.'s knowledge neurons": (
+        "主语处的编辑达到 p(新答案) 0.9 的，不到三分之二；除了 Meng 等人的知识神经元编辑，"
+        "比其他任何编辑都少"
+    ),
+    "{a} and {b} of 144": "144 次中分别为 {a} 次和 {b} 次",
+    "read at": "读数处",
+    "full update": "完整更新",
+    "with C from filler, the rank-one edit keeps fewer neighbours and carries over far more": (
+        "用填充句的 C，秩一编辑保住的邻居更少，推广到同义句的次数多得多"
+    ),
+    "NS {a:.0f}, PS {b:.0f} at p(new) 0.9": "p(新答案) 为 0.9 时 NS 为 {a:.0f}，PS 为 {b:.0f}",
+    "and still keeps more neighbours than knowledge neurons, fine-tuning or FT+L": (
+        "保住的邻居仍比知识神经元、微调和约束微调多"
+    ),
+    "this toy, at p(new) 0.9": "玩具模型，p(新答案) 为 0.9",
+    "as in the paper, the best score is a rank-one edit's": "与论文一样，得分最高的是一种秩一编辑",
+    "here where tracing points, with C from filler: S {s:.0f}": (
+        "在这里是追踪指向处、用填充句的 C 的那一种：S 为 {s:.0f}"
+    ),
+    "as in the paper, FT+L scores above fine-tuning": "与论文一样，约束微调的得分高于微调",
+    "unlike in the paper, ROME at the subject scores 0: at p(new) 0.9 no edit carries over": (
+        "与论文不同，主语处的 ROME 得分为 0：p(新答案) 为 0.9 时，没有一次编辑推广到同义句"
+    ),
+    "at their own settings both take every edit here and keep no neighbour": (
+        "在各自的设置下，两者在这里都让每次编辑生效，却一个邻居也没保住"
+    ),
+    "where its efficacy is the paper's, Meng et al.'s edit is within 10 points of its PS and NS": (
+        "在有效性与论文相同的地方，Meng 等人的编辑的 PS 和 NS 与论文相差不到 10 分"
+    ),
+    "at most {g:.0f} points apart": "至多相差 {g:.0f} 分",
+    "Meng et al.'s KN, GPT-2 XL": "Meng 等人的 KN，GPT-2 XL",
+    "at the subject, a longer search takes more edits": "在主语处，搜索得越久，生效的编辑越多",
+    "ES {a:.0f} and {b:.0f} after 30 steps, {c:.0f} and {d:.0f} after 1,000": (
+        "30 步后 ES 为 {a:.0f} 和 {b:.0f}，1,000 步后为 {c:.0f} 和 {d:.0f}"
+    ),
+    "after any number of steps, no subject edit carries over, and both keep their neighbours": (
+        "无论搜索多少步，主语处的编辑都不推广到同义句，也都保住了邻居"
+    ),
+    "other entities kept": "其他实体不变",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts": (
+        "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实"
+    ),
+    "{a:.2f} against {b:.2f}, {n} edits": "{a:.2f}，对比 {b:.2f}，共 {n} 次编辑",
+    "restoring each state (section 2)": "逐个恢复状态（第 2 节）",
+    "best score S": "最高分 S",
+    "C swapped; v* to one rule": "换用另一个 C；v* 按同一条规则搜索",
+    "FT+L scores above fine-tuning, S": "约束微调的得分高于微调：S",
+    "Meng et al.'s KN at ES 28.7: PS, NS": "Meng 等人的 KN 在 ES 28.7 处：PS、NS",
+    "within 10 points": "相差不到 10 分",
+    "the edit along its knob (section 5)": "沿旋钮读这个编辑（第 5 节）",
+    "every scale; v* to 1,000 steps (section 6)": "每种系数；v* 搜索到 1,000 步（第 6 节）",
+    "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
+        "p(新答案) 为 0.9 时 {name} {s:.0f}；主语处的 ROME {r:.0f}"
+    ),
+    "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}": (
+        "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}"
+    ),
+    "p(new) nearly the same for every fact at the last word (section 6)": (
+        "在最后一个词处，每条事实的 p(新答案) 几乎相同（第 6 节）"
+    ),
+    "{a}, {b}": "{a}、{b}",
+    "{a:.0f}, {b:.0f}": "{a:.0f}、{b:.0f}",
 }

@@ -12,10 +12,7 @@ import torch
 from course_lib.core.experiments import edit_measures, edit_methods, edit_sweep, fact_edits
 from course_lib.core.experiments.memory import next_token_loss
 from course_lib.lessons.l06_locating_and_editing.experiments import editing
-from course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep import (
-    stored_filler_c,
-    stored_sweep,
-)
+from course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep import stored_sweep
 from devtools.spread.record import check_fresh_run
 
 
@@ -133,17 +130,3 @@ def test_c_from_filler_is_taken_over_the_lines_that_state_no_fact_only():
     C = fact_edits.key_covariance(model, corpus, 1, facts=False)
     assert torch.allclose(C, expected)
     assert not torch.allclose(C, fact_edits.key_covariance(model, corpus, 1), atol=1e-3)
-
-
-def test_the_stored_filler_c_edits_cover_every_edit_at_every_scale():
-    rows = stored_filler_c()
-    assert rows.shape == (144, edit_sweep.STRENGTHS, len(edit_measures.METRICS))
-    assert np.isfinite(rows[..., edit_measures.METRICS.index("p(new)")]).all()
-
-
-def test_the_stored_filler_c_edits_are_what_one_edit_now_gives():
-    """Fact 17 rewritten to its first new answer by the rank-one edit with C from filler, at every
-    scale: the file's measurements (rebuilt by python -m course_lib.lessons.l06_locating_and_editing.experiments.edit_sweep
-    filler-c). Tolerance: 10 × the spread make spread measured (at most 8.7e-08,
-    docs/spread.md); counts exactly their spread."""
-    check_fresh_run("edit sweep, C from filler: fact 17, first answer")

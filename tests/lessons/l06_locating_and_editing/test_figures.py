@@ -42,27 +42,28 @@ def test_row_labels_name_the_stream_input_only_when_it_has_the_extra_row():
     assert row_labels(2, 2) == ["layer 0", "layer 1"]
 
 
-def test_the_sweep_figure_draws_each_methods_curve_with_its_default_ringed():
+def test_the_sweep_figure_draws_each_methods_ns_and_ps_against_its_p_new():
     curves = [
-        SweepCurve("rank-one, layer 1, last word", np.array([0.96, 0.99, 1.0]),
-                   np.array([99.0, 80.0, 32.0]), np.array([0.99, 0.9, 0.8]), default=1),
-        SweepCurve("knowledge neurons", np.array([0.1, 0.5, 0.81]), np.array([90.0, 20.0, 0.0]),
-                   np.array([0.95, 0.5, 0.16]), default=2),
+        SweepCurve("rank-one, layer 1, last word", np.array([0.0, 0.5, 0.96]),
+                   np.array([100.0, 99.0, 80.0]), np.array([0.0, 10.0, 60.0])),
+        SweepCurve("knowledge neurons", np.array([0.0, 0.5, 0.81, 0.6]),
+                   np.array([100.0, 20.0, 0.0, 0.0]), np.array([0.0, 50.0, 100.0, 100.0])),
     ]  # fmt: skip
-    fig = sweep_figure(curves)
-    ns_ax, kept_ax = fig.axes
-    for ax, field in ((ns_ax, "neighbourhood"), (kept_ax, "others_kept")):
-        lines = [line for line in ax.lines if line.get_linestyle() != "None"]
-        rings = [line for line in ax.lines if line.get_linestyle() == "None"]
+    shown = [3, 3]  # each drawn up to its largest mean p(new)
+    fig = sweep_figure(curves, 0.9)
+    ns_ax, ps_ax = fig.axes
+    for ax, field in ((ns_ax, "neighbourhood"), (ps_ax, "paraphrase")):
+        lines = [line for line in ax.lines if line.get_label() in {c.method for c in curves}]
         assert [line.get_label() for line in lines] == [c.method for c in curves]
-        for line, ring, curve, colour in zip(lines, rings, curves, PALETTE, strict=False):
-            np.testing.assert_array_equal(line.get_xdata(), curve.p_new)
-            np.testing.assert_array_equal(line.get_ydata(), getattr(curve, field))
-            assert list(ring.get_xdata()) == [curve.p_new[curve.default]]
-            assert list(ring.get_ydata()) == [getattr(curve, field)[curve.default]]
-            assert to_hex(line.get_color()) == to_hex(ring.get_color()) == to_hex(colour)
+        for line, curve, colour, n in zip(lines, curves, PALETTE, shown, strict=False):
+            np.testing.assert_array_equal(line.get_xdata(), curve.p_new[:n])
+            np.testing.assert_array_equal(line.get_ydata(), getattr(curve, field)[:n])
+            assert to_hex(line.get_color()) == to_hex(colour)
+        (target,) = [line for line in ax.lines if line.get_linestyle() == "--"]
+        assert list(target.get_xdata()) == [0.9, 0.9]
         assert ax.get_xlabel() == "mean p(new) after the edited prompt"
     assert ns_ax.get_ylabel() == "neighbourhood score NS (%)"
-    assert kept_ax.get_ylabel() == "other entities' facts kept"
-    legend = [t.get_text() for t in kept_ax.get_legend().get_texts()]
+    assert ps_ax.get_ylabel() == "paraphrase score PS (%)"
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert legend == [c.method for c in curves]
+    assert fig._suptitle.get_text() == "each edit along its knob; dashed: p(new) = 0.9"
