@@ -16,7 +16,6 @@ import numpy as np
 
 from course_lib.core.experiments.spread import Arrays, Quantity, lm_first_losses
 from course_lib.core.lesson import lesson_modules
-from devtools.spread import edit_curves
 
 # ---- lesson 5's and 6's language models: the first steps of a fresh run of their rebuild
 
@@ -33,56 +32,10 @@ def _memory_file():
     return WEIGHTS_FILE
 
 
-def _paraphrased_settings():
-    from course_lib.lessons.l06_locating_and_editing.experiments.editing import PARAPHRASED
-
-    return PARAPHRASED
-
-
-def _paraphrased_file():
-    from course_lib.lessons.l06_locating_and_editing.experiments.editing import PARAPHRASED_FILE
-
-    return PARAPHRASED_FILE
-
-
 def _moe(name: str):
     from course_lib.lessons.l07_mixture_of_experts.experiments import fact_experts as X
 
     return (lambda: X.settings_of(name, 0)), (lambda: X.model_file(name, 0))
-
-
-# ---- lesson 6: the stored sweep of edits, one edit made again
-
-
-def _sweep_edit(fact: int) -> tuple[Callable, Callable]:
-    def fresh() -> Arrays:
-        from course_lib.core.experiments.edit_sweep import sweep_edits
-        from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
-
-        model, corpus = ED.paraphrased_model()
-        return _sweep_arrays(sweep_edits(model, corpus, [fact], answers=1), 0)
-
-    def stored() -> Arrays:
-        from course_lib.core.experiments.edit_sweep import TARGETS
-        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
-
-        return _sweep_arrays(S.stored_sweep(), fact * TARGETS)
-
-    return fresh, stored
-
-
-def _sweep_arrays(sweep, edit: int) -> Arrays:
-    from course_lib.core.experiments.edit_measures import METRICS
-
-    out = {}
-    for method, rows in sweep.results.items():
-        out |= {f"{method} | {name}": rows[edit, :, j] for j, name in enumerate(METRICS)}
-        out[f"{method} | changed"] = sweep.changed[method][edit].astype(float)
-    return out
-
-
-SWEEP_DISCRETE = ("efficacy", "top-1", "paraphrase", "paraphrase top-1", "neighbourhood",
-                  "other entities kept", "same entity kept", "changed")  # fmt: skip
 
 
 # ---- lesson 7: the routers and the dense FFN on the spiral
@@ -183,24 +136,10 @@ def _quantities() -> tuple[Quantity, ...]:
         Quantity(
             "lesson 5 model: first 8 losses", *lm_first_losses(_memory_settings, _memory_file, 8)
         ),
-        Quantity(
-            "two-phrasing model: first 8 losses",
-            *lm_first_losses(_paraphrased_settings, _paraphrased_file, 8),
-        ),  # fmt: skip
         *(
             Quantity(f"experts, {name}: first 8 losses", *lm_first_losses(*_moe(name), 8))
             for name in ("equal total", "equal active")
         ),
-    ]
-    edits = [
-        Quantity("edit sweep: fact 17, first answer", *_sweep_edit(17), SWEEP_DISCRETE),
-        Quantity(
-            "edit curves: fact 17, first answer",
-            *edit_curves.slice_quantity(),
-            edit_curves.SLICE_DISCRETE,
-        ),
-        # WHOLE_CURVES (below) is not among them until it is measured: a rebuild of lesson 6's
-        # 144 edits takes about 19 minutes here, once under each of the 8 variants
     ]
     toys = [
         *(
@@ -217,17 +156,10 @@ def _quantities() -> tuple[Quantity, ...]:
         ),  # fmt: skip
         Quantity("sparsity sweep: first 3 losses", *_sparsity(initial=False)),
     ]
-    return (*lm, *edits, *toys, *starts)
+    return (*lm, *toys, *starts)
 
 
 ROUTER_CASES = ((2, 1), (4, 2))
-WHOLE_CURVES = Quantity(
-    "edit curves: every edit, what lesson 6 prints",
-    *edit_curves.whole_quantity(),
-    edit_curves.COUNTS,
-    edit_curves.printed_formats(),
-    whole_rebuild=True,
-)
 QUANTITIES = _quantities()
 BY_NAME = {q.name: q for q in QUANTITIES}
 

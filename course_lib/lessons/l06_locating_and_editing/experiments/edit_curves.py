@@ -20,7 +20,7 @@ file (about 19 minutes on two cores); a test remakes one edit's rows (``curves(m
 edits)``). ROME's search at the subject circles its minimum, so where it keeps its best v* moves
 under a change in the last bits (fact 17's first edit: up to 150 steps, its p(new) by 0.04, docs/
 spread.md); a rebuild elsewhere may count ROME's edits differently. The spread of a whole rebuild
-(``devtools.spread.quantities.WHOLE_CURVES``) is not yet measured.
+(``lessons/l06_locating_and_editing/spread.py``, ``WHOLE_CURVES``) is not yet measured.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Lesson 6's edits along their knobs (``course_lib/data/edit_curves.npz``): one edit made again,
-and what the lesson prints of all 144, each as named arrays (``devtools.spread.quantities``
-registers them)."""
+"""Lesson 6's fresh-run quantities: the two-phrasing model's first steps, one edit of the stored
+sweep made again, and its edits along their knobs (``course_lib/data/edit_curves.npz``): one edit
+made again, and what the lesson prints of all 144, each as named arrays
+(``course_lib.core.experiments.spread``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-Arrays = dict[str, np.ndarray]
+from course_lib.core.experiments.spread import Arrays, Quantity, lm_first_losses
+
 SLICE_EDIT = 51  # fact 17, its first new answer
 # an edit's counts: which prompts it takes, the facts it keeps, where its v* search ended
 SLICE_DISCRETE = ("efficacy", "top-1", "paraphrase", "paraphrase top-1", "neighbourhood",
@@ -187,3 +189,65 @@ def printed_formats() -> dict[str, tuple[str, ...]]:
     """Each printed name's formats, by the last part of its name."""
     return {name: FORMATS[name.split(" | ")[-1]] for name in _names()
             if name.split(" | ")[-1] in FORMATS}  # fmt: skip
+
+
+def _paraphrased_settings():
+    from course_lib.lessons.l06_locating_and_editing.experiments.editing import PARAPHRASED
+
+    return PARAPHRASED
+
+
+def _paraphrased_file():
+    from course_lib.lessons.l06_locating_and_editing.experiments.editing import PARAPHRASED_FILE
+
+    return PARAPHRASED_FILE
+
+
+def _sweep_edit(fact: int) -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.core.experiments.edit_sweep import sweep_edits
+        from course_lib.lessons.l06_locating_and_editing.experiments import editing as ED
+
+        model, corpus = ED.paraphrased_model()
+        return _sweep_arrays(sweep_edits(model, corpus, [fact], answers=1), 0)
+
+    def stored() -> Arrays:
+        from course_lib.core.experiments.edit_sweep import TARGETS
+        from course_lib.lessons.l06_locating_and_editing.experiments import edit_sweep as S
+
+        return _sweep_arrays(S.stored_sweep(), fact * TARGETS)
+
+    return fresh, stored
+
+
+def _sweep_arrays(sweep, edit: int) -> Arrays:
+    from course_lib.core.experiments.edit_measures import METRICS
+
+    out = {}
+    for method, rows in sweep.results.items():
+        out |= {f"{method} | {name}": rows[edit, :, j] for j, name in enumerate(METRICS)}
+        out[f"{method} | changed"] = sweep.changed[method][edit].astype(float)
+    return out
+
+
+SWEEP_DISCRETE = ("efficacy", "top-1", "paraphrase", "paraphrase top-1", "neighbourhood",
+                  "other entities kept", "same entity kept", "changed")  # fmt: skip
+
+
+QUANTITIES = (
+    Quantity(
+        "two-phrasing model: first 8 losses",
+        *lm_first_losses(_paraphrased_settings, _paraphrased_file, 8),
+    ),
+    Quantity("edit sweep: fact 17, first answer", *_sweep_edit(17), SWEEP_DISCRETE),
+    Quantity("edit curves: fact 17, first answer", *slice_quantity(), SLICE_DISCRETE),
+    # WHOLE_CURVES (below) is not among them until it is measured: a rebuild of lesson 6's
+    # 144 edits takes about 19 minutes here, once under each of the 8 variants
+)
+WHOLE_CURVES = Quantity(
+    "edit curves: every edit, what lesson 6 prints",
+    *whole_quantity(),
+    COUNTS,
+    printed_formats(),
+    whole_rebuild=True,
+)
