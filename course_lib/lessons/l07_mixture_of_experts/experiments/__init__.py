@@ -225,6 +225,30 @@ def isotropic_busiest(
     return (counts.max(dim=-1).values.double() / points).numpy()
 
 
+def frequency_busiest(
+    tokens: np.ndarray, d: int = 64, experts: int = 4, starts: int = 1000, seed: int = 0
+) -> np.ndarray:
+    """The busiest expert's share of first choices, (starts,), for ``starts`` bias-free routers
+    d -> ``experts`` (nn.Linear's uniform start) on ``tokens`` (token ids, one per position), each
+    word type given one isotropic Gaussian vector: the null ``isotropic_busiest`` draws, but with
+    the corpus's word frequencies (a position's input is its word's vector). What a starting load
+    looks like when only how often each word occurs is uneven, not its direction."""
+    ids = np.asarray(tokens).ravel()
+    if ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
+        raise TypeError(f"tokens must be a non-empty array of token ids, got {tokens!r}")
+    types, counts = np.unique(ids, return_counts=True)
+    g = torch.Generator().manual_seed(seed)
+    with torch_threads(1):
+        routers = torch.cat(
+            [uniform_layer(g, positive_int("d", d), experts)[0] for _ in range(starts)], dim=1
+        )
+        x = torch.randn(len(types), d, generator=g, dtype=routers.dtype)  # one per word type
+        first = (x @ routers).reshape(len(types), starts, experts).argmax(dim=-1)
+        weight = torch.as_tensor(counts, dtype=torch.float64)[:, None, None]
+        shares = (F.one_hot(first, experts).double() * weight).sum(dim=0) / weight.sum()
+    return shares.max(dim=-1).values.numpy()
+
+
 def load_cells(load: np.ndarray, share: float = 0.05) -> list[str]:
     """Loads (seeds, E) as three table cells, each listing the seeds as the learner's language
     lists numbers: the busiest expert's share, how many experts are ranked first on more than

@@ -32,6 +32,7 @@ from course_lib.core.experiments.memory import (
     corpus_of,
     fact_predictions,
     train_language_model,
+    training_tokens,
 )
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.model.moe import assignments, expert_load, top_k_gates
@@ -46,6 +47,13 @@ BASE = MOE_SETTINGS["equal total"]
 def settings_of(alpha: float, seed: int) -> Settings:
     """The equal-total model's settings with balancing weight ``alpha`` and ``seed``."""
     return replace(BASE, alpha=alpha, seed=seed)
+
+
+def real_tokens(seed: int) -> np.ndarray:
+    """The token ids the routers read in training, one per real position (padding left out), for
+    ``seed``'s corpus (each seed invents its own facts): what ``train_with_load`` counts."""
+    tokens = training_tokens(corpus_of(settings_of(0.0, seed)))[:, :-1]
+    return tokens[tokens != 0].numpy()
 
 
 @dataclass(frozen=True)
