@@ -210,6 +210,32 @@ def test_isotropic_starts_give_a_busiest_share_near_the_even_one_and_are_seeded(
     assert experiments.isotropic_busiest(d=2, experts=4, starts=200).mean() > busiest.mean() + 0.05
 
 
+def test_a_frequency_null_weighs_each_word_type_by_its_count():
+    even = np.arange(82).repeat(36)  # 82 word types, each as often
+    skewed = np.concatenate([np.zeros(1300, dtype=int), np.arange(1, 82).repeat(20)])
+    flat = experiments.frequency_busiest(even, starts=300)
+    heavy = experiments.frequency_busiest(skewed, starts=300)
+    assert flat.shape == heavy.shape == (300,) and (heavy >= 1300 / len(skewed)).all()
+    assert heavy.mean() > flat.mean() + 0.1  # one frequent word drags the busiest share up
+    assert np.array_equal(heavy, experiments.frequency_busiest(skewed, starts=300))
+    single = experiments.frequency_busiest(np.zeros(50, dtype=int), starts=20)
+    assert (single == 1).all()  # one word: every position goes to its expert
+    with pytest.raises(TypeError, match="tokens"):
+        experiments.frequency_busiest(np.array([0.5, 1.5]))
+
+
+def test_the_fact_models_tokens_are_its_real_positions_and_its_null_p_is_a_share():
+    from course_lib.lessons.l07_mixture_of_experts.experiments import load_history
+
+    tokens = load_history.real_tokens(0)
+    assert tokens.ndim == 1 and (tokens > 0).all() and len(np.unique(tokens)) > 50
+    p, mean, types, common = load_history.frequency_null(np.array([[0.0, 1.0]] * 3), starts=50)
+    assert p.shape == (3, 2) and (p[:, 0] == 1).all() and (p[:, 1] <= 0.1).all()
+    assert 0.25 < mean < 1 and types == len(np.unique(tokens)) and 0 < common < 1
+    with pytest.raises(ValueError, match="start must have shape"):
+        load_history.frequency_null(np.zeros(3))
+
+
 def test_load_cells_list_each_seeds_busiest_share_and_counts():
     load = np.array([[0.5, 0.5, 0.0, 0.0], [0.7, 0.26, 0.04, 0.0]])
     assert experiments.load_cells(load) == ["0.50, 0.70", "2, 2", "2, 1"]

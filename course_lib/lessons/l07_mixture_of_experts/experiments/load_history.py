@@ -56,6 +56,29 @@ def real_tokens(seed: int) -> np.ndarray:
     return tokens[tokens != 0].numpy()
 
 
+def frequency_null(
+    start: np.ndarray, seeds: tuple[int, ...] = SEEDS, starts: int = 1000
+) -> tuple[np.ndarray, float, int, float]:
+    """The busiest shares at the start, ``start`` (seeds, layers), against ``frequency_busiest``'s
+    null on each seed's own tokens (``starts`` random routers d_model -> E each): the p-values
+    (seeds, layers), the share of the null at least as busy; the null's mean over every seed; and
+    seed ``seeds[0]``'s number of word types and its 4 commonest words' share of the tokens."""
+    from course_lib.lessons.l07_mixture_of_experts.experiments import frequency_busiest
+
+    start = np.asarray(start, dtype=float)
+    if start.shape != (len(seeds), BASE.num_layers):
+        raise ValueError(
+            f"start must have shape {(len(seeds), BASE.num_layers)}, got {start.shape}"
+        )
+    tokens = [real_tokens(seed) for seed in seeds]
+    d, experts = BASE.d_model, BASE.num_experts
+    null = [frequency_busiest(t, d=d, experts=experts, starts=starts) for t in tokens]
+    p = np.array([[np.mean(n >= b) for b in row] for n, row in zip(null, start, strict=True)])
+    words = np.bincount(tokens[0])
+    common = float(np.sort(words)[-4:].sum() / words.sum())
+    return p, float(np.mean(null)), int((words > 0).sum()), common
+
+
 @dataclass(frozen=True)
 class LoadRun:
     """One model's training: every step's loads, (steps, layers, E), the loss curve (steps,) and
