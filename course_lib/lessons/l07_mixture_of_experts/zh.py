@@ -264,7 +264,7 @@ MESSAGES: dict[str, str] = {
     "and leaves the busiest expert a smaller share than α = 0, for 4 and 8 experts, either k": "最忙专家的份额也比 α = 0 时小，4 个和 8 个专家、k 取哪个都一样",
     'seed {seed}\'s expert {e}: {a} facts everywhere; at "is" it gates {n} of 48 prompts, its gate {g:.2f} averaged over all 48': "种子 {seed} 的专家 {e}：处处擦除 {a} 条；在“is”处，48 条提示中只有 {n} 条给它门控权重，对全部 48 条平均为 {g:.2f}",
     "but the corpus's word frequencies alone account for most of it: at most 1 of the 6 starts is beyond a null that draws one isotropic vector per word type, at the corpus's frequencies": "但光凭语料的词频就能解释大部分：给每种词随机取一个各向同性向量、按语料的词频出现，以此为零假设，6 个起点中至多 1 个超出它",
-    "{beyond} beyond it (Holm-corrected); the null's mean {mean:.2f}; {types} word types, the 4 commonest {common:.0%} of the tokens": "超出的有 {beyond} 个（经霍尔姆法校正）；零假设下平均为 {mean:.2f}；语料共 {types} 种词，最常见的 4 种占全部 token 的 {common:.0%}",
+    "{beyond} beyond it (Holm-corrected); the null's mean {mean:.2f}; {types} word types, the 4 commonest {common:.0%} of the tokens": "经霍尔姆法校正后超出的有 {beyond} 个；零假设下平均为 {mean:.2f}；语料共 {types} 种词，最常见的 4 种占全部 token 的 {common:.0%}",
     "early on, one expert of layer 1 takes over three quarters, in every run, α = 0 or 0.01": "训练早期，每次运行中第 1 层都有一个专家拿走四分之三以上的 token，α = 0 和 0.01 都是如此",
     "at least {least:.2f}, by step {when}": "至少 {least:.2f}，最晚在第 {when} 步",
     "then the load comes back, with or without the loss: layer 1's busiest share ends at least 0.2 below its early peak, in every run": "随后负载又恢复了，加不加损失都一样：每次运行中，第 1 层最忙专家的份额最后都比早期峰值低 0.2 以上",
@@ -273,4 +273,7 @@ MESSAGES: dict[str, str] = {
     "changes {low:+.2f} to {high:+.2f}": "变化从 {low:+.2f} 到 {high:+.2f}",
     "with the loss, every expert stays within 0.11 of 1/4 over the last 100 steps, in every run": "加上损失后，每次运行的最后 100 步里，每个专家与 1/4 相差都不到 0.11",
     "largest gap {gap:.3f}": "最大相差 {gap:.3f}",
+    "none has converged: trained for 1,200 steps, every one of these networks fits better": "这些网络都还没有收敛：训练 1,200 步后，个个都拟合得更好",
+    "and at 1,200 steps three results above change: at α = 0.1 at most 1 expert is never ranked first; the 48-unit FFN no longer fits better than every mixture on every seed; α = 0.01 lowers the busiest share on every seed": "训练 1,200 步后，上面有三条结论变了：α = 0.1 时从未排第一的专家至多 1 个；48 个单元的稠密 FFN 不再在每个种子上都比每个混合专家拟合得好；α = 0.01 在每个种子上都让最忙专家的份额下降",
+    "never ranked first at α = 0.1: {n}": "α = 0.1 时从未排第一的专家数：{n}",
 }

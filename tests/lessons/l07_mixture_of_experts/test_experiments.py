@@ -129,6 +129,23 @@ def test_a_stored_run_is_what_training_it_now_gives(quantity):
     assert set(fresh) == {*experiments.WEIGHTS, "load", "accuracy"}
 
 
+def test_a_stored_long_run_is_what_training_it_now_gives():
+    """One mixture of the 1,200-step regime check (8 experts, top 2, alpha 0.1, seed 1) trained
+    again now: every weight, its load and accuracy within 10 × their measured spread."""
+    fresh, _ = check_fresh_run("long router run: 8 experts, top 2")
+    assert set(fresh) == {*experiments.WEIGHTS, "load", "accuracy"}
+
+
+def test_the_long_runs_are_the_grids_networks_trained_longer():
+    mixture, dense = experiments.stored_long_runs()
+    short = experiments.router_runs(8, 2, experiments.GRID_ALPHAS)
+    assert (mixture.alphas, mixture.seeds) == (short.alphas, short.seeds)
+    assert mixture.load.shape == short.load.shape and dense.accuracy.shape == (1, 4)
+    assert dense.d_ff == experiments.DENSE_WIDTHS[1] and experiments.LONG_STEPS == 1200
+    with pytest.raises(ValueError, match="argv"):
+        experiments.main(["longer"])
+
+
 def test_a_stored_dense_ffn_is_what_training_it_now_gives():
     """The narrow dense FFN of the lesson (12 units, seed 1) trained again now: every weight within
     10 × the spread make spread measured (at most 2.3e-11, docs/spread.md), load and accuracy
