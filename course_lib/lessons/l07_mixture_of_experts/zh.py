@@ -249,7 +249,7 @@ MESSAGES: dict[str, str] = {
     "erased everywhere, layer 0's shared expert is needed by {low} to {high} of 48 facts, layer 1's by none, on every seed": "处处擦除时，每个种子上第 0 层的共享专家被 48 条事实中的 {low} 到 {high} 条需要，第 1 层的一条也不被需要",
     "{purity:.2f} ({chance:.2f})": "{purity:.2f}（{chance:.2f}）",
     # the second reading's mends
-    "FLOPs per token and MoE layer (router, experts)": "每 token 每个 MoE 层的 FLOPs（路由器与专家）",
+    "FLOPs per token and MoE layer (router, experts)": "每 token 每个混合专家层的 FLOPs（路由器与专家）",
     "while Mixtral holds over 3 times its parameters": "而 Mixtral 拥有的参数是它的 3 倍以上",
     "as the formula says, the balancing loss pushes the unchosen logit up: its gradient is negative on every token": "正如公式所示，均衡损失把未被选中专家的 logit 往上推：它在每个 token 上的梯度都是负的",
     "after 300 steps without the loss, no more experts are ranked first on more than 5 % of the points than at the start, on every seed": "不加损失训练 300 步后，每个种子上在 5% 以上的点排第一的专家都不比开始时多",
