@@ -273,7 +273,8 @@ MESSAGES: dict[str, str] = {
     "changes {low:+.2f} to {high:+.2f}": "变化从 {low:+.2f} 到 {high:+.2f}",
     "with the loss, every expert stays within 0.11 of 1/4 over the last 100 steps, in every run": "加上损失后，每次运行的最后 100 步里，每个专家与 1/4 相差都不到 0.11",
     "largest gap {gap:.3f}": "最大相差 {gap:.3f}",
-    "none has converged: trained for 1,200 steps, every one of these networks fits better": "这些网络都还没有收敛：训练 1,200 步后，个个都拟合得更好",
+    "none has converged: trained for 1,200 steps, each of the four arms fits better on average": "这些网络都还没有收敛：训练 1,200 步后，四组网络的平均准确率都更高",
+    "mean gain {low:+.2f} to {high:+.2f}": "平均提高 {low:+.2f} 到 {high:+.2f}",
     "and at 1,200 steps three results above change: at α = 0.1 at most 1 expert is never ranked first; the 48-unit FFN no longer fits better than every mixture on every seed; α = 0.01 lowers the busiest share on every seed": "训练 1,200 步后，上面有三条结论变了：α = 0.1 时从未排第一的专家至多 1 个；48 个单元的稠密 FFN 不再在每个种子上都比每个混合专家拟合得好；α = 0.01 在每个种子上都让最忙专家的份额下降",
     "never ranked first at α = 0.1: {n}": "α = 0.1 时从未排第一的专家数：{n}",
 }
