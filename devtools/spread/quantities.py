@@ -57,6 +57,22 @@ def _router_run(experts: int, k: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
+def _long_router_run() -> tuple[Callable, Callable]:
+    def fresh() -> Arrays:
+        from course_lib.lessons.l07_mixture_of_experts import experiments as M
+
+        long = M.TRAINING | {"steps": M.LONG_STEPS}
+        return _router(M.train_routers(num_experts=8, k=2, alphas=(0.1,), seeds=(1,), **long), 0, 0)
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l07_mixture_of_experts import experiments as M
+
+        runs, _ = M.stored_long_runs()
+        return _router(runs, runs.alphas.index(0.1), runs.seeds.index(1))
+
+    return fresh, stored
+
+
 def _router(runs, a: int, s: int) -> Arrays:
     from course_lib.lessons.l07_mixture_of_experts import experiments as M
 
@@ -147,6 +163,7 @@ def _quantities() -> tuple[Quantity, ...]:
             for e, k in ROUTER_CASES
         ),  # fmt: skip
         Quantity("dense run: 12 units, seed 1", *_dense_run(12, 1), ("load", "accuracy")),
+        Quantity("long router run: 8 experts, top 2", *_long_router_run(), ("load", "accuracy")),
     ]
     starts = [
         Quantity(

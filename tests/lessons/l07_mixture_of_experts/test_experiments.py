@@ -129,6 +129,25 @@ def test_a_stored_run_is_what_training_it_now_gives(quantity):
     assert set(fresh) == {*experiments.WEIGHTS, "load", "accuracy"}
 
 
+def test_a_stored_long_run_is_what_training_it_now_gives():
+    """One mixture of the 1,200-step regime check (8 experts, top 2, alpha 0.1, seed 1) trained
+    again now: every weight, its load and accuracy within 10 × their measured spread. That spread
+    is large (up to 1.8e+00 in a weight, docs/spread.md): at 1,200 steps the run hangs on its last
+    bits, so this test catches a broken rebuild, not a drift between machines."""
+    fresh, _ = check_fresh_run("long router run: 8 experts, top 2")
+    assert set(fresh) == {*experiments.WEIGHTS, "load", "accuracy"}
+
+
+def test_the_long_runs_are_the_grids_networks_trained_longer():
+    mixture, dense = experiments.stored_long_runs()
+    short = experiments.router_runs(8, 2, experiments.GRID_ALPHAS)
+    assert (mixture.alphas, mixture.seeds) == (short.alphas, short.seeds)
+    assert mixture.load.shape == short.load.shape and dense.accuracy.shape == (1, 4)
+    assert dense.d_ff == experiments.DENSE_WIDTHS[1] and experiments.LONG_STEPS == 1200
+    with pytest.raises(ValueError, match="argv"):
+        experiments.main(["longer"])
+
+
 def test_a_stored_dense_ffn_is_what_training_it_now_gives():
     """The narrow dense FFN of the lesson (12 units, seed 1) trained again now: every weight within
     10 × the spread make spread measured (at most 2.3e-11, docs/spread.md), load and accuracy
@@ -208,6 +227,32 @@ def test_isotropic_starts_give_a_busiest_share_near_the_even_one_and_are_seeded(
     assert np.array_equal(busiest, again)
     assert busiest.dtype == np.float64
     assert experiments.isotropic_busiest(d=2, experts=4, starts=200).mean() > busiest.mean() + 0.05
+
+
+def test_a_frequency_null_weighs_each_word_type_by_its_count():
+    even = np.arange(82).repeat(36)  # 82 word types, each as often
+    skewed = np.concatenate([np.zeros(1300, dtype=int), np.arange(1, 82).repeat(20)])
+    flat = experiments.frequency_busiest(even, starts=300)
+    heavy = experiments.frequency_busiest(skewed, starts=300)
+    assert flat.shape == heavy.shape == (300,) and (heavy >= 1300 / len(skewed)).all()
+    assert heavy.mean() > flat.mean() + 0.1  # one frequent word drags the busiest share up
+    assert np.array_equal(heavy, experiments.frequency_busiest(skewed, starts=300))
+    single = experiments.frequency_busiest(np.zeros(50, dtype=int), starts=20)
+    assert (single == 1).all()  # one word: every position goes to its expert
+    with pytest.raises(TypeError, match="tokens"):
+        experiments.frequency_busiest(np.array([0.5, 1.5]))
+
+
+def test_the_fact_models_tokens_are_its_real_positions_and_its_null_p_is_a_share():
+    from course_lib.lessons.l07_mixture_of_experts.experiments import load_history
+
+    tokens = load_history.real_tokens(0)
+    assert tokens.ndim == 1 and (tokens > 0).all() and len(np.unique(tokens)) > 50
+    p, mean, types, common = load_history.frequency_null(np.array([[0.0, 1.0]] * 3), starts=50)
+    assert p.shape == (3, 2) and (p[:, 0] == 1).all() and (p[:, 1] <= 0.1).all()
+    assert 0.25 < mean < 1 and types == len(np.unique(tokens)) and 0 < common < 1
+    with pytest.raises(ValueError, match="start must have shape"):
+        load_history.frequency_null(np.zeros(3))
 
 
 def test_load_cells_list_each_seeds_busiest_share_and_counts():

@@ -48,6 +48,17 @@ def test_interval_text_prints_the_mean_and_its_interval_in_the_learners_language
         set_language("en")
 
 
+def test_an_interval_matched_to_several_tests_is_wider_and_names_its_level():
+    values = [0.035, -0.08, 0.004, 0.047]
+    wide = stats.interval_text(values, 1 - 0.05 / 3)
+    assert wide.startswith("0.00 (98.3 % interval -0.")
+    _, low, high = stats.mean_interval(values, 1 - 0.05 / 3)
+    _, low95, high95 = stats.mean_interval(values)
+    assert low < low95 and high > high95
+    with pytest.raises(ValueError, match="level"):
+        stats.interval_text(values, 95)
+
+
 def test_fisher_is_the_hypergeometric_tail_no_likelier_than_the_table_seen():
     assert abs(stats.fisher_p(3, 3, 0, 3) - 0.1) < 1e-12  # 2 of the 20 deals: the best 3 of 3 gives
     assert stats.fisher_p(3, 3, 2, 3) == 1.0

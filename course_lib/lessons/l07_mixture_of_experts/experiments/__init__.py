@@ -50,6 +50,10 @@ DENSE_FILE = DATA / "dense_runs.npz"
 # the dense FFNs the lesson compares the 8-expert, top-2 mixture with: its active width (k · d_ff)
 # and its total width (E · d_ff)
 DENSE_WIDTHS = (2 * TRAINING["d_ff"], 8 * TRAINING["d_ff"])
+LONG_FILE = DATA / "router_runs_long.npz"
+# the regime check: the 8-expert, top-2 mixture at every alpha and the dense FFN of its total width,
+# every seed, trained four times as long as the grid (nothing else changed)
+LONG_STEPS = 4 * TRAINING["steps"]
 
 
 def moe_init(seed: int, num_experts: int, d_ff: int, out: int) -> dict[str, torch.Tensor]:
@@ -225,6 +229,30 @@ def isotropic_busiest(
     return (counts.max(dim=-1).values.double() / points).numpy()
 
 
+def frequency_busiest(
+    tokens: np.ndarray, d: int = 64, experts: int = 4, starts: int = 1000, seed: int = 0
+) -> np.ndarray:
+    """The busiest expert's share of first choices, (starts,), for ``starts`` bias-free routers
+    d -> ``experts`` (nn.Linear's uniform start) on ``tokens`` (token ids, one per position), each
+    word type given one isotropic Gaussian vector: the null ``isotropic_busiest`` draws, but with
+    the corpus's word frequencies (a position's input is its word's vector). What a starting load
+    looks like when only how often each word occurs is uneven, not its direction."""
+    ids = np.asarray(tokens).ravel()
+    if ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
+        raise TypeError(f"tokens must be a non-empty array of token ids, got {tokens!r}")
+    types, counts = np.unique(ids, return_counts=True)
+    g = torch.Generator().manual_seed(seed)
+    with torch_threads(1):
+        routers = torch.cat(
+            [uniform_layer(g, positive_int("d", d), experts)[0] for _ in range(starts)], dim=1
+        )
+        x = torch.randn(len(types), d, generator=g, dtype=routers.dtype)  # one per word type
+        first = (x @ routers).reshape(len(types), starts, experts).argmax(dim=-1)
+        weight = torch.as_tensor(counts, dtype=torch.float64)[:, None, None]
+        shares = (F.one_hot(first, experts).double() * weight).sum(dim=0) / weight.sum()
+    return shares.max(dim=-1).values.numpy()
+
+
 def load_cells(load: np.ndarray, share: float = 0.05) -> list[str]:
     """Loads (seeds, E) as three table cells, each listing the seeds as the learner's language
     lists numbers: the busiest expert's share, how many experts are ranked first on more than
@@ -387,6 +415,34 @@ def stored_dense_runs(d_ff: int, path: Path = DENSE_FILE) -> RouterRuns | None:
     return _unpacked(arrays, settings, f"dense-{d_ff}", 1, 1, d_ff)
 
 
+def save_long_runs(path: Path = LONG_FILE) -> int:
+    """Train the 8-expert, top-2 mixture for every alpha of the grid and the dense FFN of its total
+    width for ``LONG_STEPS`` steps, every seed, everything else as the grid; store them as
+    ``save_router_runs`` does and return the file's size in bytes."""
+    long, width = TRAINING | {"steps": LONG_STEPS}, DENSE_WIDTHS[1]
+    mixture = train_routers(num_experts=8, k=2, alphas=GRID_ALPHAS, seeds=SEEDS, **long)
+    dense = train_routers(
+        num_experts=1, k=1, alphas=(0.0,), seeds=SEEDS, **(long | {"d_ff": width})
+    )
+    arrays = _packed(mixture, "8-2") | _packed(dense, f"dense-{width}")
+    return save_npz(path, arrays, long | {"alphas": GRID_ALPHAS, "seeds": SEEDS, "width": width})
+
+
+@lru_cache(maxsize=1)
+def stored_long_runs(path: Path = LONG_FILE) -> tuple[RouterRuns, RouterRuns]:
+    """(the 8-expert, top-2 mixtures, the dense FFNs of their total width) trained for
+    ``LONG_STEPS`` steps, as ``save_long_runs`` stored them."""
+    arrays, settings = load_npz(
+        path,
+        "set of long router runs",
+        "course_lib.lessons.l07_mixture_of_experts.experiments long",
+    )
+    width = settings["width"]
+    mixture = _unpacked(arrays, settings, "8-2", 8, 2, settings["d_ff"])
+    dense = _unpacked(arrays, settings | {"alphas": (0.0,)}, f"dense-{width}", 1, 1, width)
+    return mixture, dense
+
+
 def router_runs(
     num_experts: int = 8, k: int = 2, alphas: Sequence[float] = (0.0, 0.1)
 ) -> RouterRuns:
@@ -398,17 +454,19 @@ def router_runs(
     return train_routers(num_experts=num_experts, k=k, alphas=alphas, seeds=SEEDS, **TRAINING)
 
 
-if (
-    __name__ == "__main__"
-):  # rebuild ROUTER_FILE: python -m course_lib.lessons.l07_mixture_of_experts.experiments [dense]
-    import sys
-
+def main(argv: Sequence[str]) -> None:
+    """Rebuild ``ROUTER_FILE`` (no argument), ``DENSE_FILE`` ("dense") or ``LONG_FILE`` ("long"):
+    ``python -m course_lib.lessons.l07_mixture_of_experts.experiments [dense|long]``."""
     began = time.perf_counter()
-    if sys.argv[1:] == ["dense"]:  # rebuild DENSE_FILE only
+    if list(argv) == ["dense"]:
         size, networks, path = save_dense_runs(), len(DENSE_WIDTHS) * len(SEEDS), DENSE_FILE
-    else:
+    elif list(argv) == ["long"]:
+        size, networks, path = save_long_runs(), (len(GRID_ALPHAS) + 1) * len(SEEDS), LONG_FILE
+    elif not argv:
         networks = len(GRID_EXPERTS) * len(GRID_K) * len(GRID_ALPHAS) * len(SEEDS)
         size, path = save_router_runs(), ROUTER_FILE
+    else:
+        raise ValueError(f"argv must be empty, ['dense'] or ['long'], got {list(argv)}")
     print(
         f"trained {networks} networks in {time.perf_counter() - began:.0f} s; "
         f"{size / 1024:.0f} KiB in {path}"

@@ -32,6 +32,7 @@ from course_lib.core.experiments.memory import (
     corpus_of,
     fact_predictions,
     train_language_model,
+    training_tokens,
 )
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.model.moe import assignments, expert_load, top_k_gates
@@ -46,6 +47,36 @@ BASE = MOE_SETTINGS["equal total"]
 def settings_of(alpha: float, seed: int) -> Settings:
     """The equal-total model's settings with balancing weight ``alpha`` and ``seed``."""
     return replace(BASE, alpha=alpha, seed=seed)
+
+
+def real_tokens(seed: int) -> np.ndarray:
+    """The token ids the routers read in training, one per real position (padding left out), for
+    ``seed``'s corpus (each seed invents its own facts): what ``train_with_load`` counts."""
+    tokens = training_tokens(corpus_of(settings_of(0.0, seed)))[:, :-1]
+    return tokens[tokens != 0].numpy()
+
+
+def frequency_null(
+    start: np.ndarray, seeds: tuple[int, ...] = SEEDS, starts: int = 1000
+) -> tuple[np.ndarray, float, int, float]:
+    """The busiest shares at the start, ``start`` (seeds, layers), against ``frequency_busiest``'s
+    null on each seed's own tokens (``starts`` random routers d_model -> E each): the p-values
+    (seeds, layers), the share of the null at least as busy; the null's mean over every seed; and
+    seed ``seeds[0]``'s number of word types and its 4 commonest words' share of the tokens."""
+    from course_lib.lessons.l07_mixture_of_experts.experiments import frequency_busiest
+
+    start = np.asarray(start, dtype=float)
+    if start.shape != (len(seeds), BASE.num_layers):
+        raise ValueError(
+            f"start must have shape {(len(seeds), BASE.num_layers)}, got {start.shape}"
+        )
+    tokens = [real_tokens(seed) for seed in seeds]
+    d, experts = BASE.d_model, BASE.num_experts
+    null = [frequency_busiest(t, d=d, experts=experts, starts=starts) for t in tokens]
+    p = np.array([[np.mean(n >= b) for b in row] for n, row in zip(null, start, strict=True)])
+    words = np.bincount(tokens[0])
+    common = float(np.sort(words)[-4:].sum() / words.sum())
+    return p, float(np.mean(null)), int((words > 0).sum()), common
 
 
 @dataclass(frozen=True)

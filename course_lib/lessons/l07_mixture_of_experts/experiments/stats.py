@@ -49,12 +49,18 @@ def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, 
     return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
 
 
-def interval_text(values: Sequence[float]) -> str:
-    """``mean_interval`` at 95 % as the lesson prints it, in the learner's language:
-    "+0.09 (95 % interval +0.02 to +0.16)" (a 0 unsigned)."""
+def interval_text(values: Sequence[float], level: float = 0.95) -> str:
+    """``mean_interval`` at ``level`` as the lesson prints it, in the learner's language:
+    "+0.09 (95 % interval +0.02 to +0.16)" (a 0 unsigned); another level is printed to one
+    decimal, e.g. 98.3 % for 1 - 0.05/3, an interval matched to three tests."""
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {level!r}")
     mean, low, high = (f"{x:+.2f}".replace("+0.00", "0.00").replace("-0.00", "0.00")
-                       for x in mean_interval(values))  # fmt: skip
-    return tr("{mean} (95 % interval {low} to {high})", mean=mean, low=low, high=high)
+                       for x in mean_interval(values, level))  # fmt: skip
+    if level == 0.95:
+        return tr("{mean} (95 % interval {low} to {high})", mean=mean, low=low, high=high)
+    return tr("{mean} ({level:.1f} % interval {low} to {high})", mean=mean, level=100 * level,
+              low=low, high=high)  # fmt: skip
 
 
 def t_test_p(values: Sequence[float]) -> float:
