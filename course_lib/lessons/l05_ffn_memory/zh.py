@@ -387,7 +387,7 @@ MESSAGES: dict[str, str] = {
     "every relation is hit more often than its own control": "每种关系的命中都多于它自己的对照",
     "the capitals, whose answers no other entity shares, have the lowest control": "首都的答案不与其他实体共享，它的对照最低",
     "layer 0: could not tell from its control": "第 0 层：无法与对照区分",
-    "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}": "{r.hits}/48，对照 {r.control:.1f}；在 5% 水平上检验需要 {n} 条",
+    "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}, and would see an effect of layer 1's size ({x:.1f} x the control) with probability {power:.0%}": "{r.hits}/48，对照 {r.control:.1f}；在 5% 水平上检验需要 {n} 条；若效应与第 1 层一样大，即对照的 {x:.1f} 倍，检验发现它的概率是 {power:.0%}",
     "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}，打乱配对 {null:.1%}）",
     "several times the shuffled pairing": "是打乱配对的好几倍",
     "over 4 times": "超过 4 倍",

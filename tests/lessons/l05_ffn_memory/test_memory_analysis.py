@@ -317,3 +317,17 @@ def test_value_agreement_has_a_shuffled_pairing_and_an_interval_for_its_rise():
 
     agreement = value_agreement(model, corpus)
     assert ((agreement.null > agreement.chance) & (agreement.null < agreement.rate / 3)).all()
+
+
+def test_detection_power_is_the_binomial_tail_from_the_hits_needed():
+    from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import detection_power
+
+    k = hits_needed(3.36, 48)  # 7
+    tail = sum(math.comb(48, j) * 0.2**j * 0.8 ** (48 - j) for j in range(k, 49))
+    assert detection_power(3.36, 48, 0.2) == pytest.approx(tail, rel=1e-12)
+    assert detection_power(3.36, 48, 3.36 / 48) <= 0.05  # at the control's own rate: at most alpha
+    assert (
+        detection_power(3.36, 48, 1.0) == pytest.approx(1.0) and detection_power(3.36, 48, 0) == 0
+    )
+    with pytest.raises(ValueError, match="rate"):
+        detection_power(3.36, 48, 1.5)

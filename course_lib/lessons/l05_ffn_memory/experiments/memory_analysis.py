@@ -137,6 +137,17 @@ def hits_needed(control: float, facts: int, alpha: float = 0.05) -> int:
     return facts + 1
 
 
+def detection_power(control: float, facts: int, rate: float, alpha: float = 0.05) -> float:
+    """The probability that the test of ``hits_needed`` calls the hits above the control when each
+    fact is hit with probability ``rate``: the test's power against that effect."""
+    if not 0 <= rate <= 1:
+        raise ValueError(f"rate must be a probability in [0, 1], got {rate!r}")
+    needed = hits_needed(control, facts, alpha)
+    return sum(
+        math.comb(facts, k) * rate**k * (1 - rate) ** (facts - k) for k in range(needed, facts + 1)
+    )
+
+
 def relation_average(change: np.ndarray, p_before: np.ndarray, corpus: Corpus) -> float:
     """Dai et al.'s average of a relative change: per relation, the mean change of p over the mean
     p before (their code's ave_delta_ratio), then the mean over relations. ``change``: each fact's
