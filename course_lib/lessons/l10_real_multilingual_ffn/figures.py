@@ -187,7 +187,9 @@ SCORES = {
 MATCH = {
     "geva": N_("the direction only: keys counted by one rule, not patterns labelled by hand"),
     "li": N_("the same measure (pre-activation above zero); another model, activation and data"),
-    "tang": N_("not alike: other models (7 and 6 languages), and here the frequency bar decides most of it"),
+    "tang": N_(
+        "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it"
+    ),
     "sae": N_("the same test, not the same training"),
     "anthropic": N_("not comparable: another measure, one model"),
 }
@@ -203,7 +205,9 @@ def ends_text(profile: dict[str, np.ndarray]) -> str:
 
 def tang_text() -> str:
     """Tang et al.'s released selections, as ``ends_text`` reads them."""
-    return "; ".join(f"{name}: {ends_text(profile)}" for name, profile in TANG_2024_PROFILES.items())
+    return "; ".join(
+        f"{name}: {ends_text(profile)}" for name, profile in TANG_2024_PROFILES.items()
+    )
 
 
 def scoreboard_rows(measured: dict[str, str]) -> list[list[str]]:

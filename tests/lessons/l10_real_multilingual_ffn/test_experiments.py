@@ -185,8 +185,9 @@ def test_bottom_against_top_counts_only_the_kept_units():
 def test_scripts_are_read_from_the_pieces():
     from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
 
-    assert [controls.script(p) for p in ("\u2581the", "网络", "\u2581W1", "12", "\u2581", "FFN网")] == [
-        0, 1, 0, 2, 2, 1]
+    assert [
+        controls.script(p) for p in ("\u2581the", "网络", "\u2581W1", "12", "\u2581", "FFN网")
+    ] == [0, 1, 0, 2, 2, 1]
 
 
 def test_eligible_units_are_those_above_the_frequency_bar():

@@ -65,6 +65,32 @@ def _top(values, tokens, new_values, new_tokens):
     return np.take_along_axis(v, best, 1), np.take_along_axis(t, best, 1)
 
 
+def _hooks(directions, content, language, where, here, keep, into):
+    """The pass's two hooks for one batch: ``project`` (the FFN's input onto the random keys)
+    and ``count`` (firing by script, and layer ``keep``'s GELU outputs)."""
+    top_value, top_token, fires, kept = into
+
+    def project(x: torch.Tensor, hook) -> None:
+        layer = int(hook.name.split(".")[1])
+        p = (x[content] @ directions[layer]).numpy()  # (n, DIRECTIONS)
+        for lang in range(2):
+            rows = language == lang
+            new_tokens = np.broadcast_to(where[rows], (DIRECTIONS, int(rows.sum())))
+            top_value[layer, :, lang], top_token[layer, :, lang] = _top(
+                top_value[layer, :, lang], top_token[layer, :, lang], p[rows].T, new_tokens
+            )
+
+    def count(hidden: torch.Tensor, hook) -> None:
+        layer = int(hook.name.split(".")[1])
+        h = hidden[content].numpy()
+        for s in range(len(SCRIPTS)):
+            fires[layer, :, s] += (h[here == s] > 0).sum(0)
+        if layer == keep:
+            kept.append((where, h.astype(np.float32)))
+
+    return project, count
+
+
 def controls_pass(corpus: Corpus, keep: int | None = None):
     """Run the model over every paragraph; returns (arrays, layer ``keep``'s GELU outputs in
     corpus order or None, text of each token)."""
@@ -87,26 +113,8 @@ def controls_pass(corpus: Corpus, keep: int | None = None):
         content = activations.content_mask(ids, mask, prefix)
         language = np.repeat([texts[i][1] for i in group], content.sum(1).numpy())
         where = np.concatenate([np.arange(start[i], start[i + 1]) for i in group])
-        here = token_script[where]
-
-        def project(x: torch.Tensor, hook) -> None:
-            layer = int(hook.name.split(".")[1])
-            p = (x[content] @ directions[layer]).numpy()  # (n, DIRECTIONS)
-            for lang in range(2):
-                rows_ = language == lang
-                new_t = np.broadcast_to(where[rows_], (DIRECTIONS, int(rows_.sum())))
-                top_value[layer, :, lang], top_token[layer, :, lang] = _top(
-                    top_value[layer, :, lang], top_token[layer, :, lang], p[rows_].T, new_t
-                )
-
-        def count(hidden: torch.Tensor, hook) -> None:
-            layer = int(hook.name.split(".")[1])
-            h = hidden[content].numpy()
-            for s in range(len(SCRIPTS)):
-                fires[layer, :, s] += (h[here == s] > 0).sum(0)
-            if layer == keep:
-                kept.append((where, h.astype(np.float32)))
-
+        project, count = _hooks(directions, content, language, where, token_script[where],
+                                keep, (top_value, top_token, fires, kept))  # fmt: skip
         names = [(f"layers.{i}.hook_resid_mid", project) for i in range(c.num_layers)]
         names += [(f"layers.{i}.ffn.hook_hidden", count) for i in range(c.num_layers)]
         with torch.no_grad(), model.hooks(names):
@@ -124,6 +132,21 @@ def controls_pass(corpus: Corpus, keep: int | None = None):
     return arrays, hidden, text_of
 
 
+def slice_fires(corpus: Corpus, per_language: int = activations.SLICE) -> np.ndarray:
+    """The first ``per_language`` paragraphs of each language run again: how often each unit
+    fires on their Latin-script and Han tokens, (layers, d_ff, 2). What a fresh-run test repeats."""
+    sub = Corpus(corpus.english[:per_language], corpus.chinese[:per_language],
+                 corpus.lesson[:per_language], corpus.cell[:per_language])  # fmt: skip
+    return controls_pass(sub)[0]["fires_by_script"]
+
+
+def add_slice(path=FILE) -> int:
+    """Store ``slice_fires`` beside the pass's arrays."""
+    arrays, settings = load_npz(path, "controls of the pass over the corpus", MODULE)
+    arrays["slice_fires_by_script"] = slice_fires(stored_corpus())
+    return save_npz(path, arrays, settings)
+
+
 def save(path=FILE) -> int:
     from course_lib.lessons.l10_real_multilingual_ffn.experiments import dictionary
 
@@ -131,7 +154,8 @@ def save(path=FILE) -> int:
     arrays, hidden, text_of = controls_pass(corpus, keep=dictionary.LAYER)
     dictionary.add_lookup(hidden, text_of, len(corpus.english))
     del hidden
-    return save_npz(path, arrays, {"directions": DIRECTIONS, "seed": DIRECTION_SEED})
+    save_npz(path, arrays, {"directions": DIRECTIONS, "seed": DIRECTION_SEED})
+    return add_slice(path)
 
 
 @cache

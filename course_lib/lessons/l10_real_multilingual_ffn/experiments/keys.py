@@ -52,7 +52,10 @@ def direction_shallow() -> np.ndarray:
     (layers, DIRECTIONS, languages)."""
     from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
 
-    return most_common_share(activations.stored()["tokens"][controls.stored()["direction_token"]]) >= SHARED
+    return (
+        most_common_share(activations.stored()["tokens"][controls.stored()["direction_token"]])
+        >= SHARED
+    )
 
 
 @cache
@@ -104,7 +107,10 @@ def bottom_against_top(shallow: np.ndarray | None = None, keep: np.ndarray | Non
     keep = readable() if keep is None else keep
     out = {}
     for i, lang in enumerate(activations.LANGUAGES):
-        low, high = shallow[:layers, :, i][keep[:layers, :, i]], shallow[-layers:, :, i][keep[-layers:, :, i]]
+        low, high = (
+            shallow[:layers, :, i][keep[:layers, :, i]],
+            shallow[-layers:, :, i][keep[-layers:, :, i]],
+        )
         p = two_proportion_p(int(low.sum()), low.size, int(high.sum()), high.size)
         out[lang] = (float(low.mean()), float(high.mean()), p)
     return out
