@@ -160,4 +160,5 @@ MESSAGES: dict[str, str] = {
     "{language} units zeroed: the mean margin changes by {own:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}); {draws} matched random sets: {rlo:+.4f} to {rhi:+.4f}, {above} of them at or above it (rank test, Holm p = {p:.2f}; {draws} draws cannot give less than {floor:.2f})": "{language}单元置零：平均间隔变化 {own:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元：{rlo:+.4f} 到 {rhi:+.4f}，其中 {above} 组不低于它（秩检验，霍尔姆校正的 p = {p:.2f}；{draws} 次抽样给出的 p 不可能小于 {floor:.2f}）",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03), less than some random sets change it": "把任一种语言的单元置零，平均间隔的变化不到 0.002（间隔本身约为 0.03），比有些随机单元组引起的变化还小",
     "at most {own:.4f}; random sets up to {random:.4f}": "至多 {own:.4f}；随机单元组最多 {random:.4f}",
+    "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
 }

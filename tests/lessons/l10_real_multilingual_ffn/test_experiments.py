@@ -213,3 +213,21 @@ def test_the_rank_p_is_small_only_when_the_own_change_lies_outside_the_random_dr
     tests = language_units.against_random(stored)
     assert tests["en"][3] == pytest.approx(0.1) and tests["zh"][3] == 1.0
     assert len(tests["en"][2]) == 19
+
+
+def test_the_relative_error_reads_only_the_rows_it_is_given():
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import quantisation
+
+    reference = torch.tensor([[100.0, 0.0], [1.0, 0.0]])
+    changed = reference + torch.tensor([[1.0, 0.0], [0.5, 0.0]])
+    rows = np.array([False, True])
+    assert quantisation.relative_error(changed, reference, rows) == pytest.approx(0.5)
+    assert quantisation.relative_error(changed, reference, ~rows) == pytest.approx(0.01)
+    assert quantisation.relative_error(changed, reference) < 0.02  # the large row dominates
+
+
+def test_the_ffn_inputs_mark_the_frame_tokens_of_each_text():
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import quantisation
+
+    x, frame = quantisation.ffn_inputs(["A key fires.", "键被激活。"], layer=0)
+    assert len(x) == len(frame) and int(frame.sum()) == 4  # <s> and </s> of each text
