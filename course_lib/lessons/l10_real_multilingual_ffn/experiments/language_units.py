@@ -58,6 +58,12 @@ def script_probability() -> np.ndarray:
     return stored["fires_by_script"] / stored["tokens_by_script"]
 
 
+def by_script() -> dict[str, np.ndarray]:
+    """Tang et al.'s selection with the tokens labelled by script (Latin for "en", Han for "zh")
+    instead of by their paragraph's language: each one's units per layer."""
+    return per_layer(language_specific(script_probability()))
+
+
 def other_language(probability: np.ndarray, selected: dict[str, np.ndarray]):
     """Per language: (median ratio of a selected unit's firing in its language to its firing in
     the other, median firing in the other language)."""
