@@ -71,8 +71,27 @@ def _real_retrieval(pairs: int) -> tuple[Callable, Callable]:
     return fresh, stored
 
 
+def _real_controls_slice() -> tuple[Callable, Callable]:
+    """Lesson 10's second pass (the controls): the first paragraphs of each language run again,
+    how often each unit fires on their Latin-script and Han tokens."""
+
+    def fresh() -> Arrays:
+        from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
+        from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import stored_corpus
+
+        return {"fires": controls.slice_fires(stored_corpus()).astype(float)}
+
+    def stored() -> Arrays:
+        from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
+
+        return {"fires": controls.stored()["slice_fires_by_script"].astype(float)}
+
+    return fresh, stored
+
+
 QUANTITIES = (
     Quantity("real model pass: first 6 paragraphs of each language", *_real_pass_slice()),
+    Quantity("real model controls: first 6 paragraphs of each language", *_real_controls_slice()),
     Quantity(
         "real model dictionary: first 8 losses on the slice", *_real_dictionary_first_losses(8)
     ),

@@ -39,6 +39,9 @@ def _block_suspects(block: bytes) -> dict[str, np.ndarray]:
             np.concatenate([low, high]) - 8),
         tr("the scale was read big-endian: the file is little-endian"): (
             np.concatenate([low, high]) - 8) * float(np.frombuffer(block[:2], ">f2")[0]),
+        tr("the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn "
+           "the codes into floats (or signed integers) before subtracting"): (
+            (np.concatenate([codes & 0x0F, codes >> 4]) - np.uint8(8)).astype(float) * d),
     }  # fmt: skip
 
 

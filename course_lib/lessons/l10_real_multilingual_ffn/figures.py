@@ -37,7 +37,8 @@ def layers_figure(active: np.ndarray, shallow: np.ndarray, chance: np.ndarray,
                   toy: float, lazy: float) -> Figure:  # fmt: skip
     """Two panels by layer: the share of GELU outputs above zero (``active`` (layers,), beside
     lesson 5's toy ``toy`` and Li et al.'s ReLU share ``lazy``), and the share of sampled units
-    whose top contexts mostly end on one token (``shallow`` (layers, languages), ``chance``)."""
+    whose top contexts mostly end on one token (``shallow`` (layers, languages)) beside the same
+    share for random keys (``chance``, (layers, languages)): random directions in the FFN's input."""
     fig = new_figure(7.2, 2.8, dpi=80)
     left, right = fig.subplots(1, 2)
     layers = np.arange(len(active))
@@ -54,28 +55,33 @@ def layers_figure(active: np.ndarray, shallow: np.ndarray, chance: np.ndarray,
     right.set_ylim(0, 1)
     right.set_xlabel(tr("layer"), fontsize=8)
     right.set_ylabel(tr("units whose top contexts share a token"), fontsize=8)
-    right.legend(fontsize=6, title=tr("dotted: random contexts"), title_fontsize=6)
+    right.legend(fontsize=6, title=tr("dotted: random keys"), title_fontsize=6)
     fig.suptitle(tr("sparsity and shallow keys, layer by layer"), fontsize=9)
     return fig
 
 
-def thirds(counts: np.ndarray) -> np.ndarray:
-    """Per-layer counts -> the share in the bottom, middle and top third of the depth."""
+FIRST, LAST = 2, 3  # the bottom layers and the top layers Tang et al. name
+
+
+def ends(counts: np.ndarray) -> np.ndarray:
+    """Per-layer counts -> the share in the first two layers, the layers between, the last three."""
     counts = np.asarray(counts, float)
-    which = np.minimum(3 * np.arange(len(counts)) // len(counts), 2)
-    return np.bincount(which, counts, minlength=3) / max(counts.sum(), 1)
+    parts = [counts[:FIRST].sum(), counts[FIRST:-LAST].sum(), counts[-LAST:].sum()]
+    return np.array(parts) / max(counts.sum(), 1)
 
 
 def profile_figure(profiles: dict[str, dict[str, np.ndarray]]) -> Figure:
-    """Where each model's language-specific units sit: the share in each third of its depth,
-    one panel per language, one group of bars per model."""
+    """Where each model's language-specific units sit: the share in its first two layers, the
+    layers between and its last three, one panel per language, one group of bars per model (a
+    profile may be one array for both panels: the units that clear the frequency bar)."""
     fig = new_figure(7.2, 2.6, dpi=80)
     axes = fig.subplots(1, 2, sharey=True)
-    labels = [tr("bottom third"), tr("middle third"), tr("top third")]
+    labels = [tr("first two layers"), tr("the layers between"), tr("last three layers")]
     width = 0.8 / len(profiles)
     for ax, lang in zip(axes, ("en", "zh"), strict=True):
         for i, (model, by_language) in enumerate(profiles.items()):
-            ax.bar(np.arange(3) + (i - (len(profiles) - 1) / 2) * width, thirds(by_language[lang]),
+            counts = by_language[lang] if isinstance(by_language, dict) else by_language
+            ax.bar(np.arange(3) + (i - (len(profiles) - 1) / 2) * width, ends(counts),
                    width, color=PALETTE[i], label=model)  # fmt: skip
         ax.set_xticks(range(3), labels, fontsize=7)
         ax.set_title(tr("{language} units", language=tr(LANGUAGE_NAMES[lang])), fontsize=9)
@@ -153,10 +159,22 @@ def condition_name(name: str) -> str:
     return tr(CONDITIONS[name])
 
 
+KEYS = {"units": N_("sampled units"), "random keys": N_("random keys")}
+
+
+def key_name(what: str) -> str:
+    return tr(KEYS[what])
+
+
+def eligible_name() -> str:
+    """The units that clear Tang et al.'s frequency bar in either language: the candidates."""
+    return tr("candidates (clear the frequency bar)")
+
+
 SCOREBOARD = {
     "geva": N_("Geva et al. 2021: keys with shallow patterns"),
     "li": N_("Li et al. 2023: units active per token"),
-    "tang": N_("Tang et al. 2024: units in the top third"),
+    "tang": N_("Tang et al. 2024: units in the first two and the last three layers"),
     "sae": N_("lesson 8: held-out FVU / training FVU"),
     "anthropic": N_("Anthropic 2025: features shared across languages"),
 }
@@ -167,20 +185,29 @@ SCORES = {
     "anthropic": N_("a larger share in a larger model"),
 }
 MATCH = {
-    "geva": N_("the direction only: one rule, not labels"),
-    "li": N_("in kind: GELU above zero, not ReLU's nonzero"),
-    "tang": N_("as a share of the depth; other models, 7 languages"),
-    "sae": N_("the same test"),
-    "anthropic": N_("one model: no comparison of sizes"),
+    "geva": N_("the direction only: keys counted by one rule, not patterns labelled by hand"),
+    "li": N_("the same measure (pre-activation above zero); another model, activation and data"),
+    "tang": N_(
+        "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it"
+    ),
+    "sae": N_("the same test, not the same training"),
+    "anthropic": N_("not comparable: another measure, one model"),
 }
 
 
+def ends_text(profile: dict[str, np.ndarray]) -> str:
+    """A model's language-specific units: English and Chinese shares in its first two and its last
+    three layers."""
+    en, zh = ends(profile["en"]), ends(profile["zh"])
+    return tr("English {a:.0%} and {b:.0%}, Chinese {c:.0%} and {d:.0%}", a=en[0], b=en[2],
+              c=zh[0], d=zh[2])  # fmt: skip
+
+
 def tang_text() -> str:
-    """Tang et al.'s released selections: the share of each language's units in the top third."""
-    llama, bloom = TANG_2024_PROFILES["LLaMA-2 7B"], TANG_2024_PROFILES["BLOOM 7B"]
-    return tr("LLaMA-2 7B: English {a:.0%}, Chinese {b:.0%}; BLOOM 7B: {c:.0%}, {d:.0%}",
-              a=thirds(llama["en"])[2], b=thirds(llama["zh"])[2], c=thirds(bloom["en"])[2],
-              d=thirds(bloom["zh"])[2])  # fmt: skip
+    """Tang et al.'s released selections, as ``ends_text`` reads them."""
+    return "; ".join(
+        f"{name}: {ends_text(profile)}" for name, profile in TANG_2024_PROFILES.items()
+    )
 
 
 def scoreboard_rows(measured: dict[str, str]) -> list[list[str]]:
@@ -200,9 +227,6 @@ def active_text(active: np.ndarray) -> str:
               lo=active[:-1].min(), hi=active[:-1].max(), last=active[-1])  # fmt: skip
 
 
-def top_text(top: dict[str, float]) -> str:
-    return tr("English {en:.0%}, Chinese {zh:.0%}", en=top["en"], zh=top["zh"])
-
-
-def shared_text(share: float, layer: int) -> str:
-    return tr("{share:.0%} of the features of layer {layer}", share=share, layer=layer)
+def shared_text(overlap: float, matched: float, layer: int) -> str:
+    return tr("layer {layer}: overlap {twins:.2f} for a paragraph and its translation, {matched:.2f} for paragraphs of the same length",
+              layer=layer, twins=overlap, matched=matched)  # fmt: skip

@@ -10,13 +10,16 @@ QUESTIONS = (
         "language-layers",
         "predict",
         N_(
-            "Tang et al. find most language-specific units of LLaMA-2 in the bottom and top "
+            "Tang et al. find LLaMA-2's language-specific units mostly in its first and its last "
             "layers. In this 12-layer encoder, where will the English and the Chinese units sit?"
         ),
         (
             Choice(
                 N_("mostly in the top layers"),
-                N_("Right for this model: count them below, layer by layer."),
+                N_(
+                    "Right for this model, above all for its Chinese units: count them below, "
+                    "layer by layer, beside the units that can be chosen at all."
+                ),
                 correct=True,
             ),
             Choice(

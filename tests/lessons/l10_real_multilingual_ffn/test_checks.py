@@ -35,6 +35,12 @@ def interleaved(block):
     return (q - 8) * float(np.frombuffer(block[:2], "<f2")[0])
 
 
+def wrapped(block):
+    codes = np.frombuffer(block[2:], np.uint8)
+    q = np.concatenate([codes & 0x0F, codes >> 4])  # still uint8: q - 8 wraps below 8
+    return (q - 8).astype(float) * float(np.frombuffer(block[:2], "<f2")[0])
+
+
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
@@ -42,6 +48,7 @@ def interleaved(block):
         (lambda b: right_block(b) / float(np.frombuffer(b[:2], "<f2")[0]), "scale is missing"),
         (lambda b: right_block(b) + 8 * float(np.frombuffer(b[:2], "<f2")[0]), "offset is missing"),
         (lambda b: np.concatenate([right_block(b)[16:], right_block(b)[:16]]), "swapped"),
+        (wrapped, "wrapped around"),
     ],
 )  # fmt: skip
 def test_the_block_checker_names_each_typical_mistake(wrong, hint):

@@ -115,11 +115,44 @@ def test_the_overlap_p_is_the_hypergeometric_tail_counted_by_hand():
         assert dictionary.overlap_p(both, english, chinese, pairs) == pytest.approx(by_hand)
 
 
-def test_the_stored_dictionary_is_outside_the_memorising_regime_and_its_control_is_null():
+def test_the_stored_dictionary_is_outside_the_memorising_regime_and_beats_the_lookup():
     data, settings = dictionary.stored()
     assert data["fvu_held_out"] < 1.2 * data["fvu_train"]
-    shared = dictionary.shared_features(data, len(corpus.stored_corpus().english))
-    assert shared.shuffled == 0 < shared.shared <= shared.alive
+    assert data["fvu_held_out"] < data["lookup_fvu_held_out"]
+
+
+def test_the_shared_feature_test_passes_fewer_features_under_each_control():
+    data, _ = dictionary.stored()
+    n = len(corpus.stored_corpus().english)
+    lengths = np.bincount(activations.stored()["text_of"])[n:]
+    shared = dictionary.shared_features(data, n, lengths)
+    assert shared.shuffled == 0 < max(shared.length_matched) < shared.shared <= shared.alive
+    assert len(shared.length_matched) == dictionary.MATCHED_DRAWS
+    assert shared.overlap > max(shared.overlap_matched)
+
+
+def test_a_length_matched_shuffle_keeps_no_twin_and_moves_within_similar_lengths():
+    lengths = np.arange(40) * 10
+    perm = dictionary.length_matched(lengths, seed=0, block=8)
+    assert sorted(perm.tolist()) == list(range(40))
+    assert (perm != np.arange(40)).all()
+    assert np.abs(lengths[perm] - lengths).max() <= 150  # within a block of 8 (or its remainder)
+
+
+def test_the_overlap_is_one_for_equal_sets_and_zero_for_disjoint_ones():
+    a = np.array([[1, 0], [1, 1], [0, 0]], bool)
+    assert dictionary.overlap(a, a) == 1.0
+    assert dictionary.overlap(a, ~a & np.array([[0, 1], [0, 0], [1, 1]], bool)) == 0.0
+    assert dictionary.overlap(a, np.array([[1, 0], [0, 1], [0, 0]], bool)) == pytest.approx(0.75)
+
+
+def test_the_lookup_baseline_is_zero_when_every_held_out_row_has_a_training_copy():
+    x = torch.randn(6, 3)
+    x = torch.cat([x, x])
+    held = np.arange(12) >= 6
+    assert dictionary.nearest_input_fvu(x, held) == pytest.approx(0.0, abs=1e-12)
+    far = torch.randn(40, 200, generator=torch.Generator().manual_seed(0))  # no copy: about 2
+    assert dictionary.nearest_input_fvu(far, np.arange(40) >= 20) > 1.5
 
 
 def test_the_stored_pass_counts_each_languages_own_tokens():
@@ -129,3 +162,72 @@ def test_the_stored_pass_counts_each_languages_own_tokens():
         int((stored["text_of"] < n).sum()), int((stored["text_of"] >= n).sum())
     ]  # fmt: skip
     assert (stored["fires"] <= stored["tokens_per_language"]).all()
+
+
+def test_units_with_fewer_top_contexts_than_kept_are_left_out_of_the_shallow_count():
+    readable = keys.readable()
+    stored = activations.stored()
+    assert (stored["top_value"][readable][:, -1] > 0).all()
+    assert (stored["top_value"][~readable][:, -1] <= 0).all() and (~readable).any()
+    share = keys.shallow_share()
+    assert share.shape == (12, 2) and ((share >= 0) & (share <= 1)).all()
+
+
+def test_bottom_against_top_counts_only_the_kept_units():
+    shallow = np.zeros((12, 4, 2), bool)
+    shallow[:4] = True
+    keep = np.ones_like(shallow)
+    keep[:4, 0] = False
+    low, high, p = keys.bottom_against_top(shallow, keep)["en"]
+    assert (low, high) == (1.0, 0.0) and p < 0.001
+
+
+def test_scripts_are_read_from_the_pieces():
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
+
+    assert [
+        controls.script(p) for p in ("\u2581the", "网络", "\u2581W1", "12", "\u2581", "FFN网")
+    ] == [0, 1, 0, 2, 2, 1]
+
+
+def test_eligible_units_are_those_above_the_frequency_bar():
+    p = np.zeros((2, 100, 2))
+    p[1, :10, 0] = 0.9  # 10 of 400 probabilities, above the 95th percentile
+    assert language_units.eligible_per_layer(p).tolist() == [0, 10]
+
+
+def test_other_language_firing_reads_the_selected_rows():
+    p = np.zeros((1, 3, 2))
+    p[0, 0] = (0.6, 0.2)
+    p[0, 1] = (0.1, 0.5)
+    ratio, other = language_units.other_language(p, {"en": np.array([[0, 0]]),
+                                                     "zh": np.array([[0, 1]])})["en"]  # fmt: skip
+    assert (ratio, other) == (pytest.approx(3.0), pytest.approx(0.2))
+
+
+def test_the_rank_p_is_small_only_when_the_own_change_lies_outside_the_random_draws():
+    base = np.eye(4) * 0.5
+    stored = {"base": base, **{f"random {lang} {d}": base + 0.001 * d * np.eye(4)
+                               for lang in ("en", "zh") for d in range(19)}}  # fmt: skip
+    stored |= {"zeroed en": base + np.eye(4), "zeroed zh": base + 0.009 * np.eye(4)}
+    tests = language_units.against_random(stored)
+    assert tests["en"][3] == pytest.approx(0.1) and tests["zh"][3] == 1.0
+    assert len(tests["en"][2]) == 19
+
+
+def test_the_relative_error_reads_only_the_rows_it_is_given():
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import quantisation
+
+    reference = torch.tensor([[100.0, 0.0], [1.0, 0.0]])
+    changed = reference + torch.tensor([[1.0, 0.0], [0.5, 0.0]])
+    rows = np.array([False, True])
+    assert quantisation.relative_error(changed, reference, rows) == pytest.approx(0.5)
+    assert quantisation.relative_error(changed, reference, ~rows) == pytest.approx(0.01)
+    assert quantisation.relative_error(changed, reference) < 0.02  # the large row dominates
+
+
+def test_the_ffn_inputs_mark_the_frame_tokens_of_each_text():
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import quantisation
+
+    x, frame = quantisation.ffn_inputs(["A key fires.", "键被激活。"], layer=0)
+    assert len(x) == len(frame) and int(frame.sum()) == 4  # <s> and </s> of each text

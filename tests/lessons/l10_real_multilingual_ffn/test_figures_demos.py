@@ -16,18 +16,23 @@ def test_the_layers_figure_plots_the_active_share_it_is_given():
     assert np.allclose(left.lines[0].get_ydata(), active)
     assert "active" in left.get_ylabel() and "layer" in left.get_xlabel()
     assert np.allclose(right.lines[0].get_ydata(), 0.5)
+    assert np.allclose(right.lines[1].get_ydata(), 0.1)  # the random keys, dotted
 
 
-def test_thirds_split_the_depth_into_bottom_middle_and_top():
-    assert figures.thirds([1, 0, 0, 0, 0, 1]).tolist() == [0.5, 0.0, 0.5]
-    assert figures.thirds(np.ones(12)).tolist() == pytest.approx([1 / 3] * 3)
+def test_ends_split_the_depth_into_the_first_two_the_between_and_the_last_three_layers():
+    assert figures.ends([1, 0, 0, 0, 0, 1]).tolist() == [0.5, 0.0, 0.5]
+    assert figures.ends(np.ones(12)).tolist() == pytest.approx([2 / 12, 7 / 12, 3 / 12])
+    assert figures.ends([0, 0, 4, 0, 0, 0]).tolist() == [0.0, 1.0, 0.0]
 
 
-def test_the_profile_figure_draws_each_models_thirds():
-    profiles = {"a": {"en": np.array([3, 0, 0, 1]), "zh": np.array([0, 0, 0, 4])}}
+def test_the_profile_figure_draws_each_models_ends_and_a_shared_profile_in_both_panels():
+    profiles = {"a": {"en": np.array([3, 0, 0, 0, 0, 1]), "zh": np.zeros(6)},
+                "b": np.array([0, 0, 1, 0, 0, 1])}  # fmt: skip
     fig = figures.profile_figure(profiles)
-    heights = [p.get_height() for p in fig.axes[0].patches]
-    assert heights == pytest.approx(figures.thirds([3, 0, 0, 1]).tolist())
+    left = [p.get_height() for p in fig.axes[0].patches]
+    right = [p.get_height() for p in fig.axes[1].patches]
+    assert left[:3] == pytest.approx(figures.ends([3, 0, 0, 0, 0, 1]).tolist())
+    assert left[3:] == right[3:] == pytest.approx([0.0, 0.5, 0.5])
 
 
 def test_the_unit_browser_shows_the_stored_top_contexts_for_every_frame():

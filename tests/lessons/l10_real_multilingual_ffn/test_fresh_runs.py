@@ -30,3 +30,12 @@ def test_retrieval_run_again_on_the_first_pairs_gives_the_stored_similarities():
     fresh, _ = check_fresh_run("real model retrieval: first 10 pairs")
     cos = fresh["cos"]
     assert (np.diag(cos) > 0.8).all() and (cos.argmax(1) == np.arange(10)).sum() >= 9
+
+
+def test_the_controls_pass_run_again_on_the_first_paragraphs_gives_the_stored_counts():
+    """The second pass's firing counts by script on the first 6 paragraphs of each language, run
+    again. Tolerance: 10 × the spread make spread measured (1.0e+00: a count moves by one under
+    MKL's generic path, docs/spread.md)."""
+    fresh, _ = check_fresh_run("real model controls: first 6 paragraphs of each language")
+    fires = fresh["fires"]
+    assert fires.shape == (12, 1536, 2) and (fires >= 0).all() and fires.sum() > 0

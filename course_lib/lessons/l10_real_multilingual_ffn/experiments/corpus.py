@@ -89,6 +89,18 @@ class Corpus:
             raise ValueError(f"language must be 'en' or 'zh', got {language!r}")
         return self.english if language == "en" else self.chinese
 
+    def duplicated_pairs(self) -> np.ndarray:
+        """The pairs whose English or Chinese paragraph also stands in another pair (the course
+        repeats a few short paragraphs, such as a glossary's heading)."""
+        out = set()
+        for texts in (self.english, self.chinese):
+            first: dict[str, int] = {}
+            for i, text in enumerate(texts):
+                if text in first:
+                    out |= {first[text], i}
+                first.setdefault(text, i)
+        return np.array(sorted(out), dtype=np.int64)
+
 
 def save(root: Path, path: Path = FILE) -> int:
     from course_lib.lessons.l10_real_multilingual_ffn.experiments.e5_model import load_model

@@ -23,6 +23,7 @@ FILE = DATA / "e5_dictionary.npz"
 MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.dictionary"
 LAYER, FEATURES, K = 6, 1024, 16  # the layer read (0-based), the dictionary's size, its top k
 STEPS, BATCH, LR, SEED = 400, 512, 1e-3, 0
+LOOKUP_EVERY = 4  # the lookup baseline is measured on every 4th held-out token
 HELD_OUT = 0.2  # the share of pairs kept out of training
 CARD = 8  # contexts kept per feature and language
 
@@ -99,26 +100,52 @@ def codes(
     return np.concatenate(indices), np.concatenate(values), error
 
 
+def split_fvu(sae: TopKDictionary, x: torch.Tensor, held: np.ndarray) -> tuple[float, float]:
+    """(training FVU, held-out FVU), each against its own rows' mean."""
+    out = []
+    for rows in (~held, held):
+        part = x[torch.as_tensor(rows)]
+        _, _, error = codes(sae, part)
+        out.append(error / float(((part.double() - part.double().mean(0)) ** 2).sum()))
+    return out[0], out[1]
+
+
+def nearest_input_fvu(x: torch.Tensor, held: np.ndarray, every: int = 1, chunk: int = 512) -> float:
+    """Lesson 8's lookup baseline: each held-out row replaced by the nearest training row (in
+    Euclidean distance); the FVU of that replacement on every ``every``-th held-out row."""
+    train_rows, y = x[torch.as_tensor(~held)], x[torch.as_tensor(held)][::every]
+    error = 0.0
+    for start in range(0, len(y), chunk):
+        part = y[start : start + chunk]
+        nearest = train_rows[torch.cdist(part, train_rows).argmin(1)]
+        error += float(((nearest - part).double() ** 2).sum())
+    return error / float(((y.double() - y.double().mean(0)) ** 2).sum())
+
+
+def add_lookup(hidden: np.ndarray, text_of: np.ndarray, n_pairs: int, path=FILE) -> int:
+    """Add lesson 8's lookup baseline to the stored dictionary: on the held-out paragraphs, the
+    FVU of copying the nearest training token's units (layer LAYER's ``hidden``)."""
+    arrays, settings = load_npz(path, "dictionary of one layer's FFN units", MODULE)
+    held = np.isin(text_of % n_pairs, held_out_texts(n_pairs))
+    arrays["lookup_fvu_held_out"] = nearest_input_fvu(torch.as_tensor(hidden), held, LOOKUP_EVERY)
+    return save_npz(path, arrays, {**settings, "lookup every": LOOKUP_EVERY})
+
+
 def save(hidden: np.ndarray, text_of: np.ndarray, n_pairs: int, first_losses: np.ndarray,
          path=FILE) -> int:  # fmt: skip
     """Train on layer LAYER's units ``hidden`` (n_tokens, d_ff) and store what the lesson reads,
-    with ``first_losses``, those of ``slice_losses`` (what a fresh-run test repeats)."""
+    with ``first_losses``, those of ``slice_losses`` (what a fresh-run test repeats), and the
+    lookup baseline (``add_lookup``)."""
     pair = text_of % n_pairs  # the pair a token's paragraph belongs to
     held = np.isin(pair, held_out_texts(n_pairs))
     x = torch.as_tensor(hidden)
     sae, losses = train(x[torch.as_tensor(~held)])
     index, value, _ = codes(sae, x)
-    total = ((x.double() - x.double().mean(0)) ** 2).sum(1)  # per-token variance parts
-    fvus = {}
-    for name, rows in (("train", ~held), ("held_out", held)):
-        _, _, error = codes(sae, x[torch.as_tensor(rows)])
-        part = x[torch.as_tensor(rows)].double()
-        fvus[name] = error / float(((part - part.mean(0)) ** 2).sum())
-    del total
+    fvus = dict(zip(("train", "held_out"), split_fvu(sae, x, held), strict=True))
     active = value > 0
     fires = np.zeros((FEATURES, 2 * n_pairs), bool)  # feature f fires somewhere in paragraph t
     fires[index[active], np.broadcast_to(text_of[:, None], index.shape)[active]] = True
-    return save_npz(
+    save_npz(
         path,
         {"losses": losses, "fvu_train": fvus["train"], "fvu_held_out": fvus["held_out"],
          "l0": active.sum(1).mean(), "fires_on_token": np.bincount(index[active], minlength=FEATURES),
@@ -127,6 +154,7 @@ def save(hidden: np.ndarray, text_of: np.ndarray, n_pairs: int, first_losses: np
         {"layer": LAYER, "features": FEATURES, "k": K, "steps": STEPS, "batch": BATCH, "lr": LR,
          "seed": SEED},
     )  # fmt: skip
+    return add_lookup(hidden, text_of, n_pairs, path)
 
 
 def _cards(index: np.ndarray, value: np.ndarray, text_of: np.ndarray, n_pairs: int) -> np.ndarray:
@@ -163,10 +191,15 @@ if __name__ == "__main__":
     rebuild(_save, FILE, "the dictionary")
 
 
-def _log_choose(n: int, k: np.ndarray) -> np.ndarray:
-    from math import lgamma
+@cache
+def _log_factorials(n: int) -> np.ndarray:
+    return np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1)))])
 
-    return np.vectorize(lambda kk: lgamma(n + 1) - lgamma(kk + 1) - lgamma(n - kk + 1))(k)
+
+def _log_choose(n: int, k: np.ndarray) -> np.ndarray:
+    f = _log_factorials(max(int(n), 1))
+    k = np.asarray(k)
+    return f[n] - f[k] - f[n - k]
 
 
 def overlap_p(both: int, english: int, chinese: int, pairs: int) -> float:
@@ -186,26 +219,58 @@ class Shared:
     alive: int  # features firing in at least MIN_TEXTS paragraphs of each language
     shared: int  # of them, firing on both sides of a pair beyond chance (Holm p < 0.05)
     shuffled: int  # the same count with the Chinese paragraphs shuffled among the pairs
+    length_matched: tuple[int, ...]  # the same count, Chinese paragraphs shuffled among pairs of
+    # similar length, one count per draw
+    overlap: float  # the mean overlap (IoU) of a pair's two sets of active features
+    overlap_matched: tuple[float, ...]  # the same for the length-matched non-twins, per draw
 
 
-MIN_TEXTS = 5
+MIN_TEXTS, MATCHED_DRAWS, BLOCK = 5, 5, 8
 
 
-def shared_features(data: dict[str, np.ndarray], pairs: int, seed: int = 0) -> Shared:
-    """Anthropic's question asked of the dictionary: which features fire on both paragraphs of a
-    pair more often than on a random English and Chinese paragraph?"""
+def length_matched(lengths: np.ndarray, seed: int, block: int = BLOCK) -> np.ndarray:
+    """A permutation of the pairs in which each pair gets the Chinese paragraph of another pair of
+    similar length: the pairs sorted by ``lengths`` (ties broken at random) and cut into blocks of
+    about ``block``; inside each, a random cycle, so that no pair keeps its own twin."""
+    rng = np.random.default_rng(seed)
+    order = np.lexsort((rng.random(len(lengths)), lengths))
+    perm = np.arange(len(lengths))
+    for part in np.array_split(order, max(len(lengths) // block, 1)):
+        cycle = rng.permutation(part)
+        perm[cycle] = np.roll(cycle, 1)
+    return perm
+
+
+def overlap(english: np.ndarray, chinese: np.ndarray) -> float:
+    """The mean, over the pairs, of |A ∩ B| / |A ∪ B| for the features active in the English (A)
+    and in the Chinese (B) paragraph: (features, pairs) each."""
+    union = (english | chinese).sum(0)
+    return float(((english & chinese).sum(0) / np.maximum(union, 1)).mean())
+
+
+def shared_features(data: dict[str, np.ndarray], pairs: int, lengths: np.ndarray,
+                    seed: int = 0) -> Shared:  # fmt: skip
+    """Which features fire on both paragraphs of a pair more often than on a random English and
+    Chinese paragraph; the same with the pairs shuffled, and shuffled among pairs of similar
+    length (``lengths``, (pairs,)), which keeps what length alone explains."""
     from course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units import holm
 
     fires = np.unpackbits(data["fires_in_text"], axis=1, count=2 * pairs).astype(bool)
     english, chinese = fires[:, :pairs], fires[:, pairs:]
     alive = np.flatnonzero((english.sum(1) >= MIN_TEXTS) & (chinese.sum(1) >= MIN_TEXTS))
-    shuffled = chinese[:, np.random.default_rng(seed).permutation(pairs)]
-    counts = []
-    for other in (chinese, shuffled):
+
+    def passing(other: np.ndarray) -> int:
         p = [overlap_p(int((english[f] & other[f]).sum()), int(english[f].sum()),
                        int(other[f].sum()), pairs) for f in alive]  # fmt: skip
-        counts.append(int((np.array(holm(p)) < 0.05).sum()) if p else 0)
-    return Shared(len(alive), *counts)
+        return int((np.array(holm(p)) < 0.05).sum()) if p else 0
+
+    matched = [chinese[:, length_matched(lengths, seed + 1 + d)] for d in range(MATCHED_DRAWS)]
+    return Shared(
+        len(alive), passing(chinese),
+        passing(chinese[:, np.random.default_rng(seed).permutation(pairs)]),
+        tuple(passing(m) for m in matched), overlap(english, chinese),
+        tuple(overlap(english, m) for m in matched),
+    )  # fmt: skip
 
 
 def slice_losses(corpus, steps: int = 8) -> np.ndarray:

@@ -26,9 +26,36 @@ def most_common_share(tokens: np.ndarray) -> np.ndarray:
     return np.array(shares).reshape(tokens.shape[:-1])
 
 
+def readable() -> np.ndarray:
+    """Which sampled units have TOP contexts above zero in a language: (layers, SAMPLED,
+    languages). A unit that fires on fewer tokens has its list filled with ties at zero, whose
+    order says nothing about it; it is left out of the counts."""
+    return activations.stored()["top_value"][..., -1] > 0
+
+
+def shallow_units() -> np.ndarray:
+    """Whether each sampled unit's top contexts mostly end on one token: (layers, SAMPLED,
+    languages)."""
+    return most_common_share(top_tokens()) >= SHARED
+
+
 def shallow_share() -> np.ndarray:
-    """The share of sampled units whose top contexts mostly end on one token: (layers, languages)."""
-    return (most_common_share(top_tokens()) >= SHARED).mean(1)
+    """The share of the readable sampled units whose top contexts mostly end on one token:
+    (layers, languages)."""
+    keep = readable()
+    return (shallow_units() & keep).sum(1) / keep.sum(1)
+
+
+def direction_shallow() -> np.ndarray:
+    """The same rule read on random keys: for each layer's random directions in the FFN's input
+    space, whether their TOP contexts (largest projections) mostly end on one token:
+    (layers, DIRECTIONS, languages)."""
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
+
+    return (
+        most_common_share(activations.stored()["tokens"][controls.stored()["direction_token"]])
+        >= SHARED
+    )
 
 
 @cache
@@ -72,12 +99,18 @@ def two_proportion_p(hits_a: int, n_a: int, hits_b: int, n_b: int) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def bottom_against_top(layers: int = 4) -> dict[str, tuple[float, float, float]]:
-    """Per language: (shallow share in the first ``layers`` layers, in the last, two-sided p)."""
-    shallow = most_common_share(top_tokens()) >= SHARED  # (layers, SAMPLED, languages)
+def bottom_against_top(shallow: np.ndarray | None = None, keep: np.ndarray | None = None,
+                       layers: int = 4) -> dict[str, tuple[float, float, float]]:  # fmt: skip
+    """Per language: (shallow share in the first ``layers`` layers, in the last, two-sided p),
+    over the sampled units (``shallow_units()`` and ``readable()`` unless given)."""
+    shallow = shallow_units() if shallow is None else shallow  # (layers, n, languages)
+    keep = readable() if keep is None else keep
     out = {}
     for i, lang in enumerate(activations.LANGUAGES):
-        low, high = shallow[:layers, :, i], shallow[-layers:, :, i]
+        low, high = (
+            shallow[:layers, :, i][keep[:layers, :, i]],
+            shallow[-layers:, :, i][keep[-layers:, :, i]],
+        )
         p = two_proportion_p(int(low.sum()), low.size, int(high.sum()), high.size)
         out[lang] = (float(low.mean()), float(high.mean()), p)
     return out

@@ -20,7 +20,8 @@ from course_lib.lessons.l10_real_multilingual_ffn.papers import TANG_2024
 
 FILE = DATA / "e5_retrieval.npz"
 MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units"
-PAIRS, LONGEST, DRAWS, SEED = 60, 48, 2, 0  # pairs retrieved among, their tokens, random draws
+PAIRS, LONGEST, DRAWS, SEED = 60, 48, 10, 0  # pairs retrieved among, their tokens, random draws
+PREFIX = "passage: "  # both sides embedded as the passages they are
 
 
 def activation_probability() -> np.ndarray:
@@ -35,6 +36,43 @@ def lape(probability: np.ndarray) -> np.ndarray:
     total = probability.sum(-1, keepdims=True)
     share = np.divide(probability, total, out=np.zeros_like(probability), where=total > 0)
     return -(share * np.log(np.where(share > 0, share, 1.0))).sum(-1)
+
+
+def frequency_threshold(probability: np.ndarray) -> float:
+    """Tang et al.'s bar: the 95th percentile of all units' firing probabilities."""
+    return float(np.quantile(probability.reshape(-1, 2), TANG_2024["frequency quantile"]))
+
+
+def eligible_per_layer(probability: np.ndarray) -> np.ndarray:
+    """How many units of each layer clear the bar in at least one language: (layers,). Only
+    they can be selected, whatever their entropy."""
+    return (probability.max(-1) > frequency_threshold(probability)).sum(1)
+
+
+def script_probability() -> np.ndarray:
+    """How often each unit fires on Latin-script and on Han tokens, whatever the paragraph's
+    language: (layers, d_ff, 2), the second labelling of the tokens."""
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
+
+    stored = controls.stored()
+    return stored["fires_by_script"] / stored["tokens_by_script"]
+
+
+def by_script() -> dict[str, np.ndarray]:
+    """Tang et al.'s selection with the tokens labelled by script (Latin for "en", Han for "zh")
+    instead of by their paragraph's language: each one's units per layer."""
+    return per_layer(language_specific(script_probability()))
+
+
+def other_language(probability: np.ndarray, selected: dict[str, np.ndarray]):
+    """Per language: (median ratio of a selected unit's firing in its language to its firing in
+    the other, median firing in the other language)."""
+    out = {}
+    for i, lang in enumerate(activations.LANGUAGES):
+        rows = probability[selected[lang][:, 0], selected[lang][:, 1]]
+        own, other = rows[:, i], rows[:, 1 - i]
+        out[lang] = (float(np.median(own / np.maximum(other, 1e-12))), float(np.median(other)))
+    return out
 
 
 def language_specific(probability: np.ndarray) -> dict[str, np.ndarray]:
@@ -74,7 +112,7 @@ def retrieval_pairs(corpus: Corpus) -> np.ndarray:
         if en in seen or zh in seen:
             continue
         seen |= {en, zh}
-        if max(len(tokenizer("passage: " + t)) for t in (en, zh)) <= LONGEST:
+        if max(len(tokenizer(PREFIX + t)) for t in (en, zh)) <= LONGEST:
             short.append(i)
     return np.sort(np.random.default_rng(SEED).choice(short, PAIRS, replace=False))
 
@@ -103,7 +141,7 @@ def similarities(corpus: Corpus, pairs: np.ndarray, units: np.ndarray | None = N
     model, tokenizer = e5_model.load_model()
     embedded = []
     for texts in (corpus.english, corpus.chinese):
-        ids, mask = e5_model.batch(tokenizer, [texts[i] for i in pairs])
+        ids, mask = e5_model.batch(tokenizer, [texts[i] for i in pairs], PREFIX)
         with torch.no_grad(), model.hooks(zeroing(units)):
             embedded.append(e5_model.mean_pool(model(ids, mask), mask).numpy())
     return embedded[0] @ embedded[1].T
@@ -124,12 +162,36 @@ def save(path=FILE) -> int:
     arrays = {"pairs": pairs, "base": similarities(corpus, pairs)}
     for lang, units in selected.items():
         arrays[f"zeroed {lang}"] = similarities(corpus, pairs, units)
-        for draw in range(DRAWS):
-            random = matched_random(units, probability, seed=100 * SEED + 10 * draw + len(lang))
-            arrays[f"random {lang} {draw}"] = similarities(corpus, pairs, random)
-    return save_npz(
-        path, arrays, {"pairs": PAIRS, "longest": LONGEST, "draws": DRAWS, "seed": SEED}
-    )
+    save_npz(path, arrays, {"pairs": PAIRS, "longest": LONGEST, "seed": SEED})
+    return add_draws(DRAWS, path)
+
+
+def random_draw(lang: str, draw: int, corpus: Corpus | None = None) -> np.ndarray:
+    """The similarities with draw ``draw`` of random units matched to language ``lang``'s zeroed."""
+    corpus, probability = corpus or stored_corpus(), activation_probability()
+    units = language_specific(probability)[lang]
+    random = matched_random(units, probability, seed=100 * SEED + 10 * draw + len(lang))
+    return similarities(corpus, stored()["pairs"], random)
+
+
+def add_draws(draws: int = DRAWS, path=FILE) -> int:
+    """Add matched random draws to the stored file until each language has ``draws`` of them,
+    the languages in turn, the file written after each draw (a long rebuild can stop anywhere)."""
+    size = path.stat().st_size
+    for draw in range(draws):
+        for lang in activations.LANGUAGES:
+            arrays, settings = load_npz(path, "retrieval with units zeroed", MODULE)
+            if f"random {lang} {draw}" in arrays:
+                continue
+            arrays[f"random {lang} {draw}"] = random_draw(lang, draw)
+            size = save_npz(path, arrays, settings)
+            print(f"{lang} draw {draw} stored", flush=True)
+    return size
+
+
+def draws_stored(stored: dict[str, np.ndarray], lang: str) -> int:
+    """How many random draws the stored file holds for language ``lang``."""
+    return sum(1 for name in stored if name.startswith(f"random {lang} "))
 
 
 @cache
@@ -138,7 +200,12 @@ def stored() -> dict[str, np.ndarray]:
 
 
 if __name__ == "__main__":
-    rebuild(save, FILE, "nothing (retrieval with units zeroed)")
+    import sys
+
+    if sys.argv[1:] == ["--add-draws"]:  # more matched random draws into the stored file
+        rebuild(add_draws, FILE, "nothing (more matched random draws)")
+    else:
+        rebuild(save, FILE, "nothing (retrieval with units zeroed)")
 
 
 def per_layer(selected: dict[str, np.ndarray], layers: int = 12) -> dict[str, np.ndarray]:
@@ -177,22 +244,36 @@ def retrieval_summary(stored: dict[str, np.ndarray]) -> dict[str, tuple[int, flo
     out = {"none": (0, *retrieval(stored["base"]))}
     for lang, units in selected.items():
         out[lang] = (len(units), *retrieval(stored[f"zeroed {lang}"]))
-        draws = [retrieval(stored[f"random {lang} {d}"]) for d in range(DRAWS)]
+        draws = [retrieval(stored[f"random {lang} {d}"]) for d in range(draws_stored(stored, lang))]
         out[f"random {lang}"] = (len(units), *np.mean(draws, axis=0))
     return out
 
 
-def against_random(stored: dict[str, np.ndarray]) -> dict[str, tuple[float, float, float]]:
-    """Per language: how much zeroing its units changes the mean margin, how much as many matched
-    random units change it (mean over the draws), and the paired p between the two over the pairs."""
+def random_top1_range(stored: dict[str, np.ndarray]) -> tuple[float, float]:
+    """The lowest and highest top-1 accuracy over every random draw of both languages."""
+    top1 = [retrieval(stored[f"random {lang} {d}"])[0] for lang in activations.LANGUAGES
+            for d in range(draws_stored(stored, lang))]  # fmt: skip
+    return min(top1), max(top1)
+
+
+def bootstrap_interval(d: np.ndarray, resamples: int = 10_000, seed: int = 0):
+    """The 95 % bootstrap interval of the mean of ``d`` over its pairs."""
+    rng = np.random.default_rng(seed)
+    means = np.asarray(d)[rng.integers(len(d), size=(resamples, len(d)))].mean(1)
+    return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
+
+
+def against_random(stored: dict[str, np.ndarray]) -> dict[str, tuple]:
+    """Per language: (change of the mean margin when its units are zeroed, its 95 % bootstrap
+    interval over the pairs, the changes of the DRAWS matched random sets (DRAWS,), and the
+    two-sided rank p of the own change among the random ones)."""
     base = margins(stored["base"])
     out = {}
     for lang in activations.LANGUAGES:
-        own = margins(stored[f"zeroed {lang}"])
-        random = np.mean([margins(stored[f"random {lang} {d}"]) for d in range(DRAWS)], axis=0)
-        out[lang] = (
-            float((own - base).mean()),
-            float((random - base).mean()),
-            paired_p(own, random),
-        )
+        own = margins(stored[f"zeroed {lang}"]) - base
+        random = np.array([(margins(stored[f"random {lang} {d}"]) - base).mean()
+                           for d in range(draws_stored(stored, lang))])  # fmt: skip
+        above = int((random >= own.mean()).sum())  # a rank test: the draws are the null
+        p = min(1.0, 2 * (min(above, len(random) - above) + 1) / (len(random) + 1))
+        out[lang] = (float(own.mean()), bootstrap_interval(own), random, p)
     return out
