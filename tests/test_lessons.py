@@ -107,3 +107,21 @@ def test_a_mechanism_called_but_not_shown_is_not_visible():
     assert not visible("memory.attributions", code) and not visible("layer_norm", code)
     assert visible("memory.attributions", "show_source(memory.attributions)")
     assert visible("layer_norm", "def layer_norm(x, gain, bias):\n    ...")
+
+
+def test_no_tool_and_no_core_module_names_a_lesson():
+    """Lessons are found, not listed: neither the developer tools nor the core import a lesson's
+    package or its parts by name (each lesson's fresh-run quantities are in its own spread.py,
+    found as its demos are); import-linter holds the core, this test the tools."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    named = re.compile(r"^\s*(from|import)\s+course_lib\.lessons\.l\d\d_", re.M)
+    found = [
+        str(path.relative_to(root))
+        for folder in ("devtools", "course_lib/core")
+        for path in (root / folder).rglob("*.py")
+        if named.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, f"these import a lesson by name: {found}"
