@@ -181,7 +181,7 @@ SCOREBOARD = {
 SCORES = {
     "geva": N_("mostly in the lower layers (experts' labels, 16 layers)"),
     "li": N_("3.0% nonzero (T5-Base, ReLU)"),
-    "sae": N_("18 to 69 (lesson 5's toy, 661 inputs)"),
+    "sae": N_("see lesson 8's table (lesson 5's toy, a few contexts)"),
     "anthropic": N_("a larger share in a larger model"),
 }
 MATCH = {

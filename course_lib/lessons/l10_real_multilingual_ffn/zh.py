@@ -81,7 +81,7 @@ MESSAGES: dict[str, str] = {
     "Anthropic 2025: features shared across languages": "Anthropic 2025：跨语言共用的特征",
     "mostly in the lower layers (experts' labels, 16 layers)": "大多在较低的层（人工标注，16 层）",
     "3.0% nonzero (T5-Base, ReLU)": "3.0% 不为零（T5-Base，ReLU）",
-    "18 to 69 (lesson 5's toy, 661 inputs)": "18 到 69（第 5 课的玩具模型，661 个输入）",
+    "see lesson 8's table (lesson 5's toy, a few contexts)": "见第 8 课的表格（第 5 课的玩具模型，上下文很少）",
     "a larger share in a larger model": "模型越大，比例越大",
     "layers 0-3 {en_low:.0%} and {zh_low:.0%}, layers 8-11 {en_high:.0%} and {zh_high:.0%} (English, Chinese)": (
         "第 0-3 层 {en_low:.0%} 和 {zh_low:.0%}，第 8-11 层 {en_high:.0%} 和 {zh_high:.0%}（英文，中文）"
@@ -147,7 +147,7 @@ MESSAGES: dict[str, str] = {
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：在自己语言上激活的频率，中位数是另一种语言的 {ratio:.1f} 倍；在另一种语言的 token 上仍有 {other:.0%} 的时候激活",
     "zeroing either language's units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed": "把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
     "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 = k = {l0:.0f} by construction; {dead:.0%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 = k = {l0:.0f}，由构造决定；{dead:.0%} 的特征从不激活",
-    "after its 400 steps, held-out FVU is within 1.2 times the training FVU, where lesson 8's dictionaries, trained to convergence, had 18 to 69 times": "训练 400 步之后，留出数据的未解释方差比例不到训练数据的 1.2 倍，而第 8 课训练到收敛的字典是 18 到 69 倍",
+    "after its 400 steps, held-out FVU is within 1.2 times the training FVU": "训练 400 步之后，留出数据的未解释方差比例不到训练数据的 1.2 倍",
     "{ratio:.2f} times": "{ratio:.2f} 倍",
     "on held-out paragraphs the dictionary beats copying the nearest training token's units (lesson 8's second test)": "在留出段落上，字典胜过照搬最近的训练 token 的单元（第 8 课的第二个检验）",
     "FVU {held:.2f} against {lookup:.2f}": "未解释方差比例 {held:.2f}，对照 {lookup:.2f}",
