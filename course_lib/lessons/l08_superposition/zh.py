@@ -66,9 +66,7 @@ MESSAGES: dict[str, str] = {
     "dense: the extra feature is dropped when it matters less than feature 0 and takes the dimension when it matters more": (
         "稠密：多出来的特征不如特征 0 重要时被舍弃，比特征 0 重要时独占这个维度"
     ),
-    "sparse (density ≤ 0.1): even a less important extra feature is kept, in superposition": (
-        "稀疏（密度 ≤ 0.1）：多出来的特征即使不如特征 0 重要，也会以叠加的方式保留下来"
-    ),
+    "sparse (density ≤ 0.1), relative importance up to 1: the extra feature is kept, in superposition, in at least 80 % of the cells": "稀疏（密度 ≤ 0.1）、相对重要性不超过 1 时：至少 80% 的格子里，多出来的特征以叠加的方式保留下来",
     "{share:.0%} of those cells": "这些格子中的 {share:.0%}",
     "the stored seed 0 is the model just trained": "存下的种子 0 就是刚刚训练的模型",
     "without the ReLU, every seed keeps only m = 2 features, the two most important: no superposition": (
@@ -98,9 +96,7 @@ MESSAGES: dict[str, str] = {
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
     "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f}": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; one above its 97.5th percentile would have shown": (
-        "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；若高过打乱的第 97.5 百分位，本可以看出来"
-    ),
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; the test would have shown one less than 0.1 above ours": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；只比我们的值高不到 0.1 的纯度，这个检验就能看出来",
     "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
@@ -143,9 +139,7 @@ MESSAGES: dict[str, str] = {
     "units are purer in relation than chance, and so is a random rotation of them": (
         "按关系算，单元比随机水平更纯，单元的随机旋转也是如此"
     ),
-    "the unit basis is not special: the rotation is as pure within 0.1": (
-        "单元基并不特殊：旋转后的纯度与它相差不到 0.1"
-    ),
+    "the unit basis could not be told from one random rotation: their purities differ by less than 0.1": "单元基与一个随机旋转分不出差别：两者的纯度相差不到 0.1",
     "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
     # section 4: a transcoder
     "{low} to {high}": "{low} 到 {high}",
@@ -157,7 +151,7 @@ MESSAGES: dict[str, str] = {
     "trained on the corpus' contexts alone, every SAE misses over 5 times as much of new contexts as of its own": "只用语料的上下文训练时，每个 SAE 在新上下文上遗漏的，都是在自己的上下文上的 5 倍以上",
     "{low:.0f} to {high:.0f} times": "{low:.0f} 到 {high:.0f} 倍",
     "on new contexts the L1 SAEs fire more features than on their training ones, while TopK's k holds its L0": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，TopK 的 L0 则由 k 固定",
-    "{low:.1f} to {high:.1f} times as many": "是训练时的 {low:.1f} 到 {high:.1f} 倍",
+    "L1: {low:.1f} to {high:.1f} times as many": "L1：是训练时的 {low:.1f} 到 {high:.1f} 倍",
     "every transcoder misses over 10 times as much of new contexts as of its training ones": "每个转码器在新上下文上遗漏的，都是在训练上下文上的 10 倍以上",
     "TopK: {low:.1%} to {high:.1%}": "TopK：{low:.1%} 到 {high:.1%}",
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts, at prompts every transcoder was trained on": "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条；这些提示每个转码器都训练过",
