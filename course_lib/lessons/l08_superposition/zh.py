@@ -126,7 +126,6 @@ MESSAGES: dict[str, str] = {
     "kind": "类型",
     "rule": "规则",
     "features": "特征数",
-    "L0": "L0",
     "dead": "死特征",
     "{low:.1%} to {high:.1%}": "{low:.1%} 到 {high:.1%}",
     "units": "单元",
