@@ -95,7 +95,7 @@ MESSAGES: dict[str, str] = {
     "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": (
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
-    "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f}": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}",
+    "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f} (± {se:.2f}: 100 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}，误差 ± {se:.2f}，打乱 100 次",
     "the relation purity of a shared unit's facts could not be told from the matched shuffle's; the test would have shown one less than 0.1 above ours": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；只比我们的值高不到 0.1 的纯度，这个检验就能看出来",
     "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
