@@ -41,9 +41,9 @@ QUESTIONS = (
             Choice(
                 N_("that the model ran out of units"),
                 N_(
-                    "Nothing forced the sharing: the 48 facts would fit one to a dimension in the "
-                    "stream's 64, and layer 0 alone has 256 units. Superposition is about features "
-                    "against dimensions, and this count does not measure either."
+                    "Nothing here shows that: the count says how many facts a unit helps, not how "
+                    "many features the layer holds against its dimensions. Whether the model stores "
+                    "features in superposition, this count cannot tell."
                 ),
             ),
         ),

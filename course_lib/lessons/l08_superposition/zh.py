@@ -26,10 +26,6 @@ MESSAGES: dict[str, str] = {
         "果真如此，擦除它就会拿走 45 个答案；归因说的是这个单元对每个答案有帮助，而不是答案保存在它里面。"
     ),
     "that the model ran out of units": "说明模型的单元不够用了",
-    "Nothing forced the sharing: the 48 facts would fit one to a dimension in the stream's 64, and layer 0 alone has 256 units. Superposition is about features against dimensions, and this count does not measure either.": (
-        "没有什么逼着它们共用：48 条事实一条占一个维度，残差流的 64 个维度也放得下，单是第 0 层就有 256 个单元。"
-        "叠加说的是特征与维度谁多谁少，而这个计数两样都没有量。"
-    ),
     # course_lib.lessons.l08_superposition.demos: the controls' labels
     "sparsity S": "稀疏度 S",
     "importance decay": "重要性衰减",
@@ -70,9 +66,7 @@ MESSAGES: dict[str, str] = {
     "dense: the extra feature is dropped when it matters less than feature 0 and takes the dimension when it matters more": (
         "稠密：多出来的特征不如特征 0 重要时被舍弃，比特征 0 重要时独占这个维度"
     ),
-    "sparse (density ≤ 0.1): even a less important extra feature is kept, in superposition": (
-        "稀疏（密度 ≤ 0.1）：多出来的特征即使不如特征 0 重要，也会以叠加的方式保留下来"
-    ),
+    "sparse (density ≤ 0.1), relative importance up to 1: the extra feature is kept, in superposition, in at least 80 % of the cells": "稀疏（密度 ≤ 0.1）、相对重要性不超过 1 时：至少 80% 的格子里，多出来的特征以叠加的方式保留下来",
     "{share:.0%} of those cells": "这些格子中的 {share:.0%}",
     "the stored seed 0 is the model just trained": "存下的种子 0 就是刚刚训练的模型",
     "without the ReLU, every seed keeps only m = 2 features, the two most important: no superposition": (
@@ -94,9 +88,6 @@ MESSAGES: dict[str, str] = {
         "{pairs} 个（事实，单元）对，其中 {layer0} 个在第 0 层，落在 {units} 个单元中的 {used} 个上；"
         "一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
     ),
-    "superposition is about features against dimensions: the 48 facts would fit one to a dimension in the stream's 64, and in layer 0's 256 units": (
-        "叠加问的是特征与维度谁多：48 条事实一条占一个维度，残差流的 64 维放得下，第 0 层的 256 个单元也放得下"
-    ),
     "drawn from every firing unit, the shuffle spreads the pairs over far more units": (
         "从全部激活的单元里抽时，打乱后的对散落在多得多的单元上"
     ),
@@ -104,10 +95,8 @@ MESSAGES: dict[str, str] = {
     "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": (
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
-    "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f}": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; one above its 97.5th percentile would have shown": (
-        "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；若高过打乱的第 97.5 百分位，本可以看出来"
-    ),
+    "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f} (± {se:.2f}: 100 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}，误差 ± {se:.2f}，打乱 100 次",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; the test would have shown one less than 0.1 above ours": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；只比我们的值高不到 0.1 的纯度，这个检验就能看出来",
     "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
@@ -116,15 +105,9 @@ MESSAGES: dict[str, str] = {
     "{positions:,} scored positions, {distinct} distinct contexts in the corpus; {grammar:,} in the grammar": "计分的位置 {positions:,} 个，语料里不同的上下文 {distinct} 个；语法里有 {grammar:,} 个",
     "the grammar holds every context of the corpus": "语法包含语料里的每一个上下文",
     "the 8× SAE's stored loss recovered is what its stored weights give": "8× SAE 存下的损失恢复率，正是用它存下的权重算出的值",
-    "learnt": "学到特征",
-    "memorising": "死记硬背",
     "FVU, training": "未解释方差（训练）",
     "FVU, held out": "未解释方差（留出）",
     "ratio": "比值",
-    "regime": "状态",
-    "trained on the grammar's contexts, every SAE misses less of the held-out contexts than its twin trained on the corpus' alone": "用语法的上下文训练时，每个 SAE 在留出上下文上遗漏的，都比只用语料上下文训练的孪生字典少",
-    "FVU {a:.3f} to {b:.3f} against {c:.3f} to {d:.3f}": "未解释方差 {a:.3f} 到 {b:.3f}，对比 {c:.3f} 到 {d:.3f}",
-    "within 5×: the three L1 SAEs; over 10×: the 4× and 8× TopK SAEs and every transcoder; the 1× TopK SAE just over 5×": "5 倍以内：三个 L1 SAE；超过 10 倍：4× 和 8× 的 TopK SAE，以及全部转码器；1× TopK SAE 刚好超过 5 倍",
     "on the held-out contexts, no SAE beats copying the nearest training context by more than 10 %": "在留出的上下文上，没有哪个 SAE 比照抄最近的训练上下文好出 10% 以上",
     "FVU {low:.3f} to {high:.3f} against {copy:.3f}": "未解释方差 {low:.3f} 到 {high:.3f}，对比 {copy:.3f}",
     "spliced in at the held-out contexts' positions only, the L1 SAEs recover over 90 % of the loss there": "只在留出上下文的位置接入时，L1 SAE 能恢复那里 90% 以上的损失",
@@ -136,7 +119,6 @@ MESSAGES: dict[str, str] = {
     "after Holm's correction over the six SAEs, the 4× and 8× SAEs' features, with either rule, are more entity-specific than the units (adjusted p < 0.05)": "对六个 SAE 的检验做多重检验校正后，4× 和 8× SAE 的特征（两种规则都是）比单元更专于实体（校正后 p < 0.05）",
     "the 1× SAEs' cannot be told from the units; the 1× TopK SAE's purity rests on 4 features": "1× SAE 的特征与单元分不出差别；1× TopK SAE 的纯度只靠 4 个特征",
     "units: {u:.1f} per fact carry its answer, of {n:.0f} firing; the transcoders' features: {lo:.1f} to {hi:.1f}, of {a:.0f} to {b:.0f} active": "单元：每条事实有 {u:.1f} 个承载答案，激活的有 {n:.0f} 个；转码器的特征：{lo:.1f} 到 {hi:.1f} 个，激活的有 {a:.0f} 到 {b:.0f} 个",
-    "in every transcoder fewer features than units carry a fact, but a larger share of what is active": "每个转码器里，承载一条事实的特征都比单元少，但占激活部分的比例更大",
     "loss as trained {clean:.3f}; layer 0's units zero-ablated {ablated:.3f}": (
         "训练好的模型损失 {clean:.3f}；第 0 层单元置零后 {ablated:.3f}"
     ),
@@ -144,7 +126,6 @@ MESSAGES: dict[str, str] = {
     "kind": "类型",
     "rule": "规则",
     "features": "特征数",
-    "L0": "L0",
     "dead": "死特征",
     "{low:.1%} to {high:.1%}": "{low:.1%} 到 {high:.1%}",
     "units": "单元",
@@ -157,15 +138,26 @@ MESSAGES: dict[str, str] = {
     "units are purer in relation than chance, and so is a random rotation of them": (
         "按关系算，单元比随机水平更纯，单元的随机旋转也是如此"
     ),
-    "the unit basis is not special: the rotation is as pure within 0.1": (
-        "单元基并不特殊：旋转后的纯度与它相差不到 0.1"
-    ),
+    "the unit basis could not be told from one random rotation: their purities differ by less than 0.1": "单元基与一个随机旋转分不出差别：两者的纯度相差不到 0.1",
     "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
     # section 4: a transcoder
-    "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts": (
-        "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条"
-    ),
     "{low} to {high}": "{low} 到 {high}",
+    # added: the regime test, the transcoder at equal numbers
+    "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
+    "at 0.5^i feature 4 has no direction at S = 0.93 and 0.95, yet at S = 0.90 the stored model keeps feature 4 and drops feature 3": "重要性为 0.5^i 时，S = 0.93 和 0.95 下特征 4 都没有方向；可是在 S = 0.90 下，存下的模型保留了特征 4，舍弃了特征 3",
+    "L0, training": "L0（训练）",
+    "L0, held out": "L0（留出）",
+    "trained on the corpus' contexts alone, every SAE misses over 5 times as much of new contexts as of its own": "只用语料的上下文训练时，每个 SAE 在新上下文上遗漏的，都是在自己的上下文上的 5 倍以上",
+    "{low:.0f} to {high:.0f} times": "{low:.0f} 到 {high:.0f} 倍",
+    "on new contexts the L1 SAEs fire more features than on their training ones, while TopK's k holds its L0": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，TopK 的 L0 则由 k 固定",
+    "L1: {low:.1f} to {high:.1f} times as many": "L1：是训练时的 {low:.1f} 到 {high:.1f} 倍",
+    "every transcoder misses over 10 times as much of new contexts as of its training ones": "每个转码器在新上下文上遗漏的，都是在训练上下文上的 10 倍以上",
+    "TopK: {low:.1%} to {high:.1%}": "TopK：{low:.1%} 到 {high:.1%}",
+    "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts, at prompts every transcoder was trained on": "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条；这些提示每个转码器都训练过",
+    "top three's share: features minus units": "前三名所占份额：特征减单元",
+    "low (95 %)": "下限（95%）",
+    "high (95 %)": "上限（95%）",
+    "in every transcoder the top three features hold more of a fact's attribution than the top three of as many units: each interval lies above 0": "每个转码器里，前三名特征所占的事实归因份额，都大于同样多的单元中前三名所占的份额：每个区间都在 0 以上",
     # section 5: the scoreboard
     "same level": "同一水平",
     "differs": "不同",
