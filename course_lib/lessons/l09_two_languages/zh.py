@@ -212,8 +212,8 @@ MESSAGES: dict[str, str] = {
     "pair purity": "专家对纯度",
     "by chance": "随机时",
     "p, pair purity": "p，专家对纯度",
-    "after Holm's correction over the {n}: information {a} tests, purity {b}; both {c}": (
-        "对这 {n} 次检验做 Holm 校正后：互信息通过 {a} 次，纯度通过 {b} 次，两者都通过 {c} 次"
+    "after Holm's correction over the {n}: information {a} tests, pair purity {b}; both {c}": (
+        "对这 {n} 次检验做 Holm 校正后：互信息通过 {a} 次，专家对纯度通过 {b} 次，两者都通过 {c} 次"
     ),
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
@@ -258,7 +258,6 @@ MESSAGES: dict[str, str] = {
         "而且在相同强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 区间都在 ±0.01 之内"
     ),
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
-    "method": "方法",
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and the relation's other facts nearly untouched (their mean p(new) in the edited language below 0.1)": (
