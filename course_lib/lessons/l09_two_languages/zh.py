@@ -135,14 +135,14 @@ MESSAGES: dict[str, str] = {
         "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p = {p:.2f}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p = {cp:.3f}"
     ),
     "pooled over the four seeds, the same fact's two lists share no detectably more units than two different facts' (permutation p above 0.05)": (
-        "把四个种子合在一起，同一条事实的两份名单共有的单元，测不出比两条不同事实的多（置换检验 p 高于 0.05）"
+        "把四个种子合在一起，同一条事实的两份名单共有的单元，测不出比两条不同事实的多，置换检验 p 高于 0.05"
     ),
     "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p = {p:.2f}; an excess of {d:.2f} units would be found 4 times in 5": (
         "{s:.2f} 个对 {n:.2f} 个，零分布的 95% 低于 {q:.2f}，p = {p:.2f}；多出 {d:.2f} 个单元时，五次能测出四次"
     ),
     "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
         "这个计数能测出同一条事实多出的单元：在两种句式的模型里，每个种子中同一条事实的两份名单"
-        "共有的单元都比两条不同事实的多（p 低于 0.05）"
+        "共有的单元都比两条不同事实的多，p 低于 0.05"
     ),
     "p at most {p:.3f}": "p 至多为 {p:.3f}",
     "by Chen et al.'s rule on top-10 lists, in every seed a third or more of the facts have two lists that intersect": (
@@ -157,6 +157,8 @@ MESSAGES: dict[str, str] = {
     "difference": "差值",
     "95 % interval": "95% 区间",
     "{low:+.2f} to {high:+.2f}": "{low:+.2f} 至 {high:+.2f}",
+    "{name}, top-1 difference model by model: {values}": "{name}，逐个模型的首选答对比例差值：{values}",
+    "the positive control's top-1 difference is above 0 in every model": "在每个模型里，阳性对照的首选答对比例差值都大于 0",
     # section 4: language-specific neurons
     "your LAPE and the lesson's agree on the model's units": "在模型的单元上，你算的语言激活概率熵与本课的一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
@@ -221,7 +223,7 @@ MESSAGES: dict[str, str] = {
     "where the two measures disagree after Holm's correction, information finds the relation and pair purity does not": (
         "Holm 校正后两种量法不一致的地方，都是互信息找到了关系，专家对纯度没有"
     ),
-    "{k} of {n} tests ({where}), pair purity's uncorrected p {p}": "{n} 次检验中的 {k} 次（{where}），专家对纯度校正前的 p 为 {p}",
+    "{k} of {n} tests, {where}; pair purity's uncorrected p {p}": "{n} 次检验中的 {k} 次，{where}；专家对纯度校正前的 p 为 {p}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
         "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
     ),
@@ -261,13 +263,13 @@ MESSAGES: dict[str, str] = {
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and the relation's other facts nearly untouched (their mean p(new) in the edited language below 0.1)": (
-        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样（平均 p(旧答案) 高于 0.95），"
-        "同一关系的其他事实也几乎不受影响（它们在编辑所用语言中的平均 p(新答案) 低于 0.1）"
+        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；"
+        "同一关系的其他事实也几乎不受影响，它们在编辑所用语言中的平均 p(新答案) 低于 0.1"
     ),
     "p(old) at least {a:.2f}, p(new) at most {b:.2f}": "p(旧答案) 至少 {a:.2f}，p(新答案) 至多 {b:.2f}",
     "knowledge neurons and fine-tuning W2, at matched strength, lower the other language's old answer (mean p(old) below 0.9) and write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
-        "在相同强度下，知识神经元和微调 W2 会压低另一种语言的旧答案（平均 p(旧答案) 低于 0.9），"
-        "还会在编辑所用的语言里把新词写进同一关系的其他事实（平均 p(新答案) 高于 0.5）"
+        "在相同强度下，知识神经元和微调 W2 会压低另一种语言的旧答案，平均 p(旧答案) 低于 0.9；"
+        "还会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
     ),
     "p(old) {a:.2f} to {b:.2f}, p(new) {c:.2f} to {d:.2f}": "p(旧答案) 为 {a:.2f} 到 {b:.2f}，p(新答案) 为 {c:.2f} 到 {d:.2f}",
     "knowledge neurons reach p(new) 0.9 in at most two edits of three, so their strength is not matched: they are read at their strongest": (
