@@ -201,8 +201,8 @@ MESSAGES: dict[str, str] = {
         "在两层里，token 都能解释路由熵的大部分，即一半以上"
     ),
     "at least {x:.0%}": "至少 {x:.0%}",
-    "after Holm's correction, layer 0's routes split the languages more than a shuffled split of the vocabulary does; layer 1's could not be told from one": (
-        "Holm 校正后，第 0 层的路由对两种语言的区分超过词表的随机划分；第 1 层的路由与随机划分分不出差别"
+    "after Holm's correction, both layers' routes split the languages more than a shuffled split of the vocabulary does": (
+        "Holm 校正后，两层的路由对两种语言的区分都超过词表的随机划分"
     ),
     "I = {a:.2f} and {b:.2f} of the {bits:.2f} bits": "I 分别为 {a:.2f} 和 {b:.2f}，总共 {bits:.2f} 比特",
     "and no expert takes over 90 % of its tokens from one language": (
@@ -220,10 +220,11 @@ MESSAGES: dict[str, str] = {
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
     ),
-    "where the two measures disagree after Holm's correction, information finds the relation and pair purity does not": (
-        "Holm 校正后两种量法不一致的地方，都是互信息找到了关系，专家对纯度没有"
+    "in Chinese, layer 0, information finds the relation after Holm's correction, while pair purity's p lies within 0.002 of its Holm bar: whether purity finds it too, these shuffles cannot tell": (
+        "在中文的第 0 层，Holm 校正后互信息找到了关系；专家对纯度的 p 离它的 Holm 门槛不到 0.002，"
+        "所以凭这些打乱，分不出纯度是否也找到了"
     ),
-    "{k} of {n} tests, {where}; pair purity's uncorrected p {p}": "{n} 次检验中的 {k} 次，{where}；专家对纯度校正前的 p 为 {p}",
+    "p = {p:.4f} against a bar of {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
         "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
     ),
