@@ -17,13 +17,15 @@ QUESTIONS = (
         (
             Choice(
                 N_(
-                    "that this model looks a fact up from the tokens it was taught with: knowing "
-                    "each word's translation is not used to recall the fact in the other language"
+                    "that knowing each word's translation was not enough for this model to recall "
+                    "a fact in the other language, though it carries a fact between two phrasings "
+                    "that share every token"
                 ),
                 N_(
                     "Right: the link between the words was learned, and the fact still did not "
-                    "cross; where every token is shared (two phrasings), it did. Other links "
-                    "(parallel sentences, shared names) and scale are not tested."
+                    "cross; where every token is shared (two phrasings), it did. Why (the answer "
+                    "word, the input tokens or both) is not tested here, nor other links (parallel "
+                    "sentences, shared names) or scale."
                 ),
                 correct=True,
             ),

@@ -12,12 +12,13 @@ MESSAGES: dict[str, str] = {
         "有了词典，模型能把每个词双向翻译。可是只用英文教的事实，用中文问时答得并不比从未教过的事实好；"
         "而只用一种英文句式教的事实，换另一种句式却能答出来。这说明了什么？"
     ),
-    "that this model looks a fact up from the tokens it was taught with: knowing each word's translation is not used to recall the fact in the other language": (
-        "说明这个模型是凭教它时用的 token 去查一条事实的：它知道每个词的译名，却不会用译名在另一种语言里想起这条事实"
+    "that knowing each word's translation was not enough for this model to recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
+        "说明对这个模型来说，知道每个词的译名，还不足以让它用另一种语言想起一条事实；"
+        "而在每个 token 都共用的两种句式之间，它能把事实带过去"
     ),
-    "Right: the link between the words was learned, and the fact still did not cross; where every token is shared (two phrasings), it did. Other links (parallel sentences, shared names) and scale are not tested.": (
+    "Right: the link between the words was learned, and the fact still did not cross; where every token is shared (two phrasings), it did. Why (the answer word, the input tokens or both) is not tested here, nor other links (parallel sentences, shared names) or scale.": (
         "对。词与词之间的联系学会了，事实却没有传过去；在每个 token 都共用的地方（两种句式），它传过去了。"
-        "其他联系（平行句子、共用的名字）和模型规模，这里没有检验。"
+        "原因在答案词、输入的 token，还是两者都有，这里没有检验；其他联系（平行句子、共用的名字）和模型规模也没有检验。"
     ),
     "that a model this small cannot carry a fact from one context to another": (
         "说明这么小的模型没法把一条事实从一种上下文带到另一种上下文"
@@ -124,21 +125,28 @@ MESSAGES: dict[str, str] = {
     "seed 0 teaches tumen's four facts in: {ways}; {lines} lines ({en} English)": (
         "种子 0 对图蒙的四条事实的教法：{ways}；共 {lines} 行（英文 {en} 行）"
     ),
-    "seed {seed}: right in English {en} of the 24 facts taught in English, in Chinese {zh} of 24; of the untaught ones {rest} of 48": (
+    "seed {seed}: right in English {en} of the 24 facts taught in English, in Chinese {zh} of 24; of those not taught in that language {rest} of 48": (
         "种子 {seed}：用英文教的 24 条事实，英文答对 {en} 条；用中文教的 24 条，中文答对 {zh} 条；"
-        "没教的 48 次提问中答对 {rest} 次"
+        "没用提问语言教过的 48 次提问中答对 {rest} 次"
     ),
     # section 2: one memory or two?
-    "seed {seed}: shared units, same fact {s:.1f}, different facts {d:.1f} (random units {c:.1f}); lists that intersect {a:.0%} and {b:.0%}; permutation p = {p:.2f}": (
-        "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，不同的事实 {d:.1f} 个（随机单元 {c:.1f} 个）；"
-        "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；置换检验 p = {p:.2f}"
+    "seed {seed}: shared units, same fact {s:.1f}, different facts {d:.1f}; lists that intersect {a:.0%} and {b:.0%}; p = {p:.2f}; two phrasings {cs:.1f} and {cd:.1f}, p = {cp:.3f}": (
+        "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，不同的事实 {d:.1f} 个；"
+        "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p = {p:.2f}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p = {cp:.3f}"
     ),
-    "in every seed the same fact's two lists share no detectably more units than two different facts' do (permutation p above 0.05), though more than random units would": (
-        "在每个种子中，同一条事实的两份名单共有的单元，都测不出比两条不同事实的多（置换检验 p 高于 0.05），"
-        "但比随机单元共有的多"
+    "pooled over the four seeds, the same fact's two lists share no detectably more units than two different facts' (permutation p above 0.05)": (
+        "把四个种子合在一起，同一条事实的两份名单共有的单元，测不出比两条不同事实的多，置换检验 p 高于 0.05"
     ),
-    "in every seed a third or more of the facts have two lists that intersect, and two different facts' lists intersect at least three quarters as often as the same fact's": (
-        "每个种子里，至少三分之一的事实两份名单相交；而两条不同事实的名单相交的频率，至少是同一条事实的四分之三"
+    "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p = {p:.2f}; an excess of {d:.2f} units would be found 4 times in 5": (
+        "{s:.2f} 个对 {n:.2f} 个，零分布的 95% 低于 {q:.2f}，p = {p:.2f}；多出 {d:.2f} 个单元时，五次能测出四次"
+    ),
+    "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
+        "这个计数能测出同一条事实多出的单元：在两种句式的模型里，每个种子中同一条事实的两份名单"
+        "共有的单元都比两条不同事实的多，p 低于 0.05"
+    ),
+    "p at most {p:.3f}": "p 至多为 {p:.3f}",
+    "by Chen et al.'s rule on top-10 lists, in every seed a third or more of the facts have two lists that intersect": (
+        "把 Chen 等人的规则用在前十名单上，每个种子里都有至少三分之一的事实两份名单相交"
     ),
     # section 3: taught in one language, asked in the other
     "two languages": "两种语言",
@@ -149,6 +157,8 @@ MESSAGES: dict[str, str] = {
     "difference": "差值",
     "95 % interval": "95% 区间",
     "{low:+.2f} to {high:+.2f}": "{low:+.2f} 至 {high:+.2f}",
+    "{name}, top-1 difference model by model: {values}": "{name}，逐个模型的首选答对比例差值：{values}",
+    "the positive control's top-1 difference is above 0 in every model": "在每个模型里，阳性对照的首选答对比例差值都大于 0",
     # section 4: language-specific neurons
     "your LAPE and the lesson's agree on the model's units": "在模型的单元上，你算的语言激活概率熵与本课的一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
@@ -191,8 +201,8 @@ MESSAGES: dict[str, str] = {
         "在两层里，token 都能解释路由熵的大部分，即一半以上"
     ),
     "at least {x:.0%}": "至少 {x:.0%}",
-    "after Holm's correction, layer 0's routes split the languages more than a shuffled split of the vocabulary does; layer 1's could not be told from one": (
-        "Holm 校正后，第 0 层的路由对两种语言的区分超过词表的随机划分；第 1 层的路由与随机划分分不出差别"
+    "after Holm's correction, both layers' routes split the languages more than a shuffled split of the vocabulary does": (
+        "Holm 校正后，两层的路由对两种语言的区分都超过词表的随机划分"
     ),
     "I = {a:.2f} and {b:.2f} of the {bits:.2f} bits": "I 分别为 {a:.2f} 和 {b:.2f}，总共 {bits:.2f} 比特",
     "and no expert takes over 90 % of its tokens from one language": (
@@ -201,19 +211,20 @@ MESSAGES: dict[str, str] = {
     "prompts in": "提示的语言",
     "I(route; relation)": "I(路由; 关系)",
     "95 % of shuffles": "打乱后的 95% 分位数",
-    "purity": "纯度",
+    "pair purity": "专家对纯度",
     "by chance": "随机时",
-    "p, purity": "p，纯度",
-    "after Holm's correction over the {n}: information {a} tests, purity {b}; both {c}": (
-        "对这 {n} 次检验做 Holm 校正后：互信息通过 {a} 次，纯度通过 {b} 次，两者都通过 {c} 次"
+    "p, pair purity": "p，专家对纯度",
+    "after Holm's correction over the {n}: information {a} tests, pair purity {b}; both {c}": (
+        "对这 {n} 次检验做 Holm 校正后：互信息通过 {a} 次，专家对纯度通过 {b} 次，两者都通过 {c} 次"
     ),
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
     ),
-    "where the two measures disagree, information finds the relation and purity does not, and there the shuffled relations are already over 0.6 pure by chance": (
-        "两种量法不一致的地方，都是互信息找到了关系，纯度没有；而在那里，打乱关系后的纯度本来就超过 0.6"
+    "in Chinese, layer 0, information finds the relation after Holm's correction, while pair purity's p lies within 0.002 of its Holm bar: whether purity finds it too, these shuffles cannot tell": (
+        "在中文的第 0 层，Holm 校正后互信息找到了关系；专家对纯度的 p 离它的 Holm 门槛不到 0.002，"
+        "所以凭这些打乱，分不出纯度是否也找到了"
     ),
-    "{k} of {n} tests": "{n} 次检验中的 {k} 次",
+    "p = {p:.4f} against a bar of {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
         "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
     ),
@@ -246,18 +257,31 @@ MESSAGES: dict[str, str] = {
         "沿着每种方法的强度，两个方向上，被编辑的事实在另一种语言中的平均 p(新答案) 都低于 0.03"
     ),
     "at most {x:.3f}": "至多 {x:.3f}",
-    "and at matched strength it is within 0.01 of the facts the edit did not target: every 95 % interval of the difference lies within ±0.01": (
-        "而且在相同强度下，它与编辑没有针对的事实相差不到 0.01：差值的每个 95% 区间都在 ±0.01 之内"
+    "and at matched strength it is not detectably higher than for the facts the edit did not target: every 95 % interval of the difference lies within ±0.01": (
+        "而且在相同强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 区间都在 ±0.01 之内"
     ),
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
-    "in the edited language, at each method's strongest, the relation's facts not edited answer the new word with mean p {lo:.2f} to {hi:.2f}": (
-        "在编辑所用的语言里，每种方法取最强一档时，这个关系下未被编辑的事实答出新词的平均概率为 {lo:.2f} 到 {hi:.2f}"
+    "p(old), other language": "p(旧答案)，另一种语言",
+    "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
+    "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and the relation's other facts nearly untouched (their mean p(new) in the edited language below 0.1)": (
+        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；"
+        "同一关系的其他事实也几乎不受影响，它们在编辑所用语言中的平均 p(新答案) 低于 0.1"
     ),
-    "fine-tuning W2 for 30 steps in English: Chinese p(old) {a:.2f}, p(new) {b:.3f}": (
-        "用英文微调 W2 三十步之后：中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
+    "p(old) at least {a:.2f}, p(new) at most {b:.2f}": "p(旧答案) 至少 {a:.2f}，p(新答案) 至多 {b:.2f}",
+    "knowledge neurons and fine-tuning W2, at matched strength, lower the other language's old answer (mean p(old) below 0.9) and write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
+        "在相同强度下，知识神经元和微调 W2 会压低另一种语言的旧答案，平均 p(旧答案) 低于 0.9；"
+        "还会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
     ),
-    "Wang et al. 2023, ROME in Chinese-LLaMA-7B, whole answer asked in the other language (exact match): {en}% of English edits, {zh}% of Chinese ones": (
-        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，用另一种语言问出整个答案（精确匹配）："
+    "p(old) {a:.2f} to {b:.2f}, p(new) {c:.2f} to {d:.2f}": "p(旧答案) 为 {a:.2f} 到 {b:.2f}，p(新答案) 为 {c:.2f} 到 {d:.2f}",
+    "knowledge neurons reach p(new) 0.9 in at most two edits of three, so their strength is not matched: they are read at their strongest": (
+        "知识神经元至多在三分之二的编辑中让 p(新答案) 达到 0.9，所以它们的强度没有对齐：读的是它们最强的一档"
+    ),
+    "at most {x:.0%} of the edits": "至多 {x:.0%} 的编辑",
+    "an aside, past matched strength: fine-tuning W2 for 30 steps in English, Chinese p(old) {a:.2f}, p(new) {b:.3f}": (
+        "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
+    ),
+    "Wang et al. 2023, ROME in Chinese-LLaMA-7B, whole answer asked in the other language (exact match, teacher-forced): {en}% of English edits, {zh}% of Chinese ones": (
+        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，用另一种语言问出整个答案（教师强制下的精确匹配）："
         "英文编辑中占 {en}%，中文编辑中占 {zh}%"
     ),
 }

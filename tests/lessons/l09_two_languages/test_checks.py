@@ -99,7 +99,12 @@ def test_the_cases_have_padding_that_fires_and_lines_of_both_languages():
 
 @pytest.mark.parametrize(
     ("guess", "status", "says"),
-    [(4, "passed", "measured: 2 of 36"), (20, "failed", "Too many"), (0, "passed", "measured")],
+    [
+        (4, "passed", "measured: 2 of 36"),
+        (20, "failed", "Too many"),
+        (1, "passed", "measured"),
+        (0, "failed", "Too few"),
+    ],
 )
 def test_the_prediction_passes_near_the_measured_count_and_says_which_way_it_missed(
     guess, status, says

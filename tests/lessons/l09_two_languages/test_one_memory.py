@@ -169,3 +169,22 @@ def test_holm_steps_down_and_stops_at_the_first_p_it_cannot_reject():
     assert om.holm([0.01, 0.02, 0.5]).tolist() == [True, True, False]
     assert not om.holm([0.03, 0.04]).any()  # 0.03 > 0.05 / 2: nothing after it either
     assert om.holm([0.001] * 10).all()
+
+
+def test_the_pooled_test_finds_a_planted_same_fact_excess_and_not_an_absent_one():
+    g = np.random.default_rng(1)
+    lists = [g.permuted(np.tile(np.arange(512), (12, 1)), axis=1)[:, :10] for _ in range(4)]
+    same = om.pooled([(a, a) for a in lists], draws=200)
+    assert same.same == 10 and same.p_value < 0.01 and same.null < 1
+    unrelated = om.pooled([(a, a[::-1]) for a in lists], draws=200)
+    assert unrelated.p_value > 0.05 and unrelated.same <= unrelated.null95
+    assert 0 < unrelated.detectable < same.same and unrelated.null95 >= unrelated.null
+    with pytest.raises(ValueError, match="lists"):
+        om.pooled([])
+
+
+def test_the_phrasing_control_reads_each_phrasings_own_prompt():
+    both = np.flatnonzero(bl.taught(0) == "both")[:3]
+    tops = om.phrasing_tops(0, both, k=5)
+    assert set(tops) == set(bl.LANGUAGES) and tops["en"].shape == (3, 5)
+    assert not np.array_equal(tops["en"], tops["zh"])  # two prompts, two attributions

@@ -93,3 +93,19 @@ def test_a_fresh_run_of_the_phrasing_rebuild_starts_as_the_stored_one():
     spread measured (at most 3.0e-08, docs/spread.md)."""
     fresh, _ = check_fresh_run("two phrasings: first 8 losses")
     assert fresh["losses"].shape == (8,) and fresh["losses"][-1] < fresh["losses"][0]
+
+
+def test_each_models_difference_is_its_own_taught_elsewhere_minus_never_taught():
+    answers = {}
+    for s in bl.SPLIT_SEEDS:
+        for language in bl.LANGUAGES:
+            seen = tf.ways_seen_from(s, language)
+            top1 = (seen == tf.WAYS[1]) if s == 1 else np.zeros(48, dtype=bool)
+            answers[s, language] = tf.Asked(top1, top1 * 1.0, np.where(top1, 1.0, 8.0))
+    assert tf.per_model_difference(answers, 1) == 1.0
+    assert tf.per_model_difference(answers, 0) == 0.0
+    assert tf.per_model_difference(answers, 1, "rank") == -7.0
+    with pytest.raises(ValueError, match="seed"):
+        tf.per_model_difference(answers, 9)
+    with pytest.raises(ValueError, match="measure"):
+        tf.per_model_difference(answers, 1, "top1")

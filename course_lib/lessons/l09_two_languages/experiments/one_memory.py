@@ -96,6 +96,52 @@ def tops(model: LanguageModel, corpus: Corpus, facts: np.ndarray, k: int = TOP):
             for lang in LANGUAGES}  # fmt: skip
 
 
+def phrasing_tops(seed: int, facts: np.ndarray, k: int = TOP) -> dict[str, np.ndarray]:
+    """The count's positive control: the top units of ``facts`` in the stored two-phrasing model
+    of ``seed`` (one language, every token shared), asked in its first phrasing ("en") and its
+    second ("zh"): {phrasing: (len(facts), k)}."""
+    from course_lib.lessons.l09_two_languages.experiments import transfer
+
+    model, corpus = transfer.stored_phrasings(seed), transfer.phrasing_corpus(seed)
+    second = replace(corpus, facts=tuple(transfer.SecondPhrasing(*vars(f).values())
+                                         for f in corpus.facts))  # fmt: skip
+    return {lang: top_units(fact_attributions(model, view, facts), k)
+            for lang, view in zip(LANGUAGES, (corpus, second), strict=True)}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """The same-fact overlap pooled over models: the mean over models of each model's same-fact
+    mean (``same``), the mean and 95th percentile of the same statistic when each model's first
+    lists are paired with a random permutation of its second (``null``, ``null95``), the
+    permutation p-value, and the excess over the null mean the test detects 4 times in 5 (normal
+    approximation: 95th percentile + 0.84 standard deviations)."""
+
+    same: float
+    null: float
+    null95: float
+    p_value: float
+    detectable: float
+
+
+def pooled(lists: list[tuple[np.ndarray, np.ndarray]], draws: int = 1000, seed: int = 0) -> Pooled:
+    """``Pooled`` of one model's (first lists, second lists) each, (facts, k) twice; each model's
+    lists are permuted within that model, ``draws`` times."""
+    if not lists:
+        raise ValueError("lists must hold at least one model's (first, second) lists, got none")
+    rng = np.random.default_rng(seed)
+    matrices = [overlap_matrix(a, b) for a, b in lists]
+    same = float(np.mean([np.diag(m).mean() for m in matrices]))
+    null = np.array([np.mean([m[np.arange(len(m)), rng.permutation(len(m))].mean()
+                              for m in matrices]) for _ in range(positive_int("draws", draws))])  # fmt: skip
+    null95 = float(np.percentile(null, 95))
+    return Pooled(
+        same=same, null=float(null.mean()), null95=null95,
+        p_value=float((1 + (null >= same).sum()) / (1 + len(null))),
+        detectable=null95 - float(null.mean()) + 0.8416 * float(null.std()),
+    )  # fmt: skip
+
+
 # ---- units that fire in one language only (Tang et al. 2024)
 
 

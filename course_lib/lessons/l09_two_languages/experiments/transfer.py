@@ -191,6 +191,21 @@ def paired(answers: dict[tuple[int, str], Asked], ways: dict[tuple[int, str], np
     )
 
 
+def per_model_difference(answers: dict[tuple[int, str], Asked], seed: int,
+                         measure: str = "top-1") -> float:  # fmt: skip
+    """One model's difference of ``measure``, facts taught only in the other language minus facts
+    never taught, each the mean over the shared facts (``shared_facts``) asked in one language,
+    then the mean over the languages: the spread between models the fact bootstrap leaves out."""
+    one_of("measure", measure, MEASURES)
+    keep, out = shared_facts(), []
+    for lang in sorted({lang for s, lang in answers if s == seed}):
+        ways, value = ways_seen_from(seed, lang), answers[seed, lang].measure(measure)
+        out.append(value[keep & (ways == WAYS[1])].mean() - value[keep & (ways == WAYS[2])].mean())
+    if not out:
+        raise ValueError(f"seed must be a seed the answers hold, got {seed!r}")
+    return float(np.mean(out))
+
+
 def bilingual_transfer(measure: str, dictionary: bool = False) -> Transfer:
     """``paired`` over the stored bilingual models, without or with the dictionary."""
     answers = bilingual_answers(dictionary)
