@@ -187,10 +187,11 @@ def _exporter():
 
 
 def export(nb, site: dict) -> str:
-    """The page's HTML. A wide table scrolls sideways inside the page (course.css), so each table
-    takes the keyboard's focus too: a reader without a mouse can scroll it with the arrow keys
-    (axe-core's rule scrollable-region-focusable)."""
+    """The page's HTML. A wide table or a long code line scrolls sideways inside the page
+    (course.css), so each table and each block of code takes the keyboard's focus too: a reader
+    without a mouse can scroll it with the arrow keys (axe-core's rule scrollable-region-focusable)."""
     body, _ = _exporter().from_notebook_node(nb, resources={"site": site})
+    body = re.sub(r'(<div class="[^"]*\bhighlight\b[^"]*">)<pre>', r'\1<pre tabindex="0">', body)
     return body.replace("<table>", '<table tabindex="0">')
 
 

@@ -8,9 +8,10 @@ from lessonpage import LessonPage, control_name, exercise
 
 NAMED_CONTROLS = ("d_ff", "activation")
 
-# Control names of every course_lib Demo the notebook created, asked of its kernel after Run All.
+# Every course_lib Demo's controls the notebook created, asked of its kernel after Run All: each
+# control's keyword and what the learner reads beside it (its label in the notebook's language).
 _DEMO_CONTROL_NAMES = (
-    "sorted({c.name for o in __import__('gc').get_objects()"
+    "sorted({(c.name, c.title()) for o in __import__('gc').get_objects()"
     " if type(o).__name__ == 'Demo' and type(o).__module__ == 'course_lib.core.widgets'"
     " for c in o.controls})"
 )
@@ -61,11 +62,13 @@ def stretched_images(lesson: LessonPage) -> list[str]:
 
 
 def naming_problems(lesson: LessonPage) -> list[str]:
-    """d_ff and activation controls of the notebook's demos must be rendered under those names."""
-    used = set(ast.literal_eval(lesson.ask_kernel(_DEMO_CONTROL_NAMES))) & set(NAMED_CONTROLS)
+    """d_ff and activation controls of the notebook's demos must be rendered under their labels
+    in the notebook's language (d_ff, a symbol, under its name)."""
+    titles = dict(ast.literal_eval(lesson.ask_kernel(_DEMO_CONTROL_NAMES)))
     rendered = {control_name(control) for _, control in lesson.controls()}
     return [
-        f"{lesson.name}: its demos have a {name!r} control but none is rendered under that name "
-        f"(rendered: {sorted(rendered)})"
-        for name in sorted(used - rendered)
+        f"{lesson.name}: its demos have a {name!r} control but none is rendered as "
+        f"{titles[name]!r} (rendered: {sorted(rendered)})"
+        for name in sorted(set(titles) & set(NAMED_CONTROLS))
+        if titles[name] not in rendered
     ]

@@ -248,7 +248,7 @@ def test_glossary_gathers_every_lessons_table_under_a_link_to_the_lesson(pages):
         hrefs = [a.get("href") for a in glossary.all("a")]
         for lesson in lessons:
             assert hrefs.count(f"{lesson.stem}.html") >= 2, f"{edition}: no link to {lesson}"
-        assert "前馈全连接层" in " ".join(glossary.text)
+        assert "前馈网络" in " ".join(glossary.text)
 
 
 def test_the_report_matches_the_files_and_the_site_stays_under_50_mb(built):
