@@ -141,7 +141,7 @@ MESSAGES: dict[str, str] = {
     "the unit basis could not be told from one random rotation: their purities differ by less than 0.1": "单元基与一个随机旋转分不出差别：两者的纯度相差不到 0.1",
     "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
     # section 4: a transcoder
-    "{low} to {high}": "{low} 到 {high}",
+    "{low} to {high}; with layer 0's units zeroed, {none}": "{low} 到 {high}；第 0 层单元置零时为 {none}",
     # added: the regime test, the transcoder at equal numbers
     "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
     "at 0.5^i feature 4 has no direction at S = 0.93 and 0.95, yet at S = 0.90 the stored model keeps feature 4 and drops feature 3": "重要性为 0.5^i 时，S = 0.93 和 0.95 下特征 4 都没有方向；可是在 S = 0.90 下，存下的模型保留了特征 4，舍弃了特征 3",
