@@ -47,7 +47,11 @@ def test_a_route_that_is_a_function_of_the_label_gives_all_its_bits_and_beats_ev
     labels = np.random.default_rng(1).integers(0, 4, 480)
     test = ex.permutation_test(np.array([3, 5, 6, 9])[labels], labels, np.arange(480))
     assert test.value == pytest.approx(float(ex.entropy(labels)), abs=1e-12)
-    assert test.value > 1.9 and test.p_value == pytest.approx(1 / (1 + ex.SHUFFLES)) and test.null95 < 0.1
+    assert (
+        test.value > 1.9
+        and test.p_value == pytest.approx(1 / (1 + ex.SHUFFLES))
+        and test.null95 < 0.1
+    )
 
 
 def test_a_random_route_is_within_the_shuffles():
