@@ -127,8 +127,8 @@ def test_failing_cell_and_unrendered_widget_fail_run_all_naming_notebook(broken)
 
 def test_demo_with_activation_never_rendered_fails_naming_check(broken):
     assert naming_problems(broken) == [
-        "broken_demo.ipynb: its demos have a 'activation' control but none is rendered under that"
-        " name (rendered: ['d_ff', 'mode'])"
+        "broken_demo.ipynb: its demos have a 'activation' control but none is rendered as"
+        " 'activation' (rendered: ['d_ff', 'mode'])"
     ]
 
 
