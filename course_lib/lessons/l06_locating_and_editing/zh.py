@@ -173,9 +173,11 @@ MESSAGES = {
     "at the last word every search passes loss 0.05 within 10 steps": (
         "在最后一个词处，每次搜索都在 10 步之内让损失降到 0.05 以下"
     ),
-    "at the subject most do not, and some are still improving at the cap": (
-        "在主语处，多数搜索做不到，有些到了步数上限还在改进"
+    "at the subject ROME's search passes for few edits and the plain one for about half; "
+    "some of each are still improving at the cap": (
+        "在主语处，ROME 的搜索只对少数编辑做到，普通的搜索约对一半做到；两种都有一些到了步数上限还在改进"
     ),
+    "{rome} and {plain} of 144": "144 次中分别为 {rome} 次和 {plain} 次",
     "from its full update to 1.5 times it, PS {a:.0f} to {b:.0f}, NS {c:.0f} to {d:.0f}": (
         "从完整更新到 1.5 倍，PS 从 {a:.0f} 升到 {b:.0f}，NS 从 {c:.0f} 降到 {d:.0f}"
     ),
