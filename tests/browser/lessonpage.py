@@ -255,8 +255,41 @@ def _wait_for_output(lesson: LessonPage, control: Locator, before: dict) -> str:
         # the callback may still be sending its status line: the kernel is idle once it is done
         lesson.wait_idle(OUTPUT_TIMEOUT_MS)
     except PlaywrightTimeout:
-        return f"its output did not change within {OUTPUT_TIMEOUT_MS / 1000:.0f} s"
+        return f"its output did not change within {OUTPUT_TIMEOUT_MS / 1000:.0f} s ({_where(lesson, control)})"
     return control.evaluate(_DRIVEN)["problem"]
+
+
+# Every selection widget's (description, value) in the kernel: did the move reach Python?
+_KERNEL_CONTROLS = (
+    "sorted((w.description, repr(w.value)) for w in __import__('gc').get_objects()"
+    " if type(w).__name__ in ('Dropdown', 'SelectionSlider', 'ToggleButtons')"
+    " and getattr(w, 'comm', None) is not None)"
+)
+_ASK_TIMEOUT_MS = 10_000
+
+
+def _where(lesson: LessonPage, control: Locator) -> str:
+    """What a stuck move left behind: the demo's status line, the kernel's state, and the values
+    the kernel's widgets hold (asked with a time limit: a busy kernel answers only when free)."""
+    status = control.evaluate(
+        "(c) => { const d = c.closest('.course-demo');"
+        " const s = d && d.querySelector('.course-demo-status'); return s ? s.innerText : ''; }"
+    )
+    kernel = lesson.page.evaluate(
+        f"(path) => {{ const k = ({_PANEL})(path).sessionContext.session.kernel;"
+        " return k ? k.status + '/' + k.connectionStatus : 'no kernel'; }",
+        lesson.path,
+    )
+    try:
+        values = lesson.page.evaluate(
+            f"""async ([path, expression]) => Promise.race([
+              ({_ASK_KERNEL})([path, expression]),
+              new Promise((resolve) => setTimeout(() => resolve('no answer'), {_ASK_TIMEOUT_MS}))])""",
+            [lesson.path, _KERNEL_CONTROLS],
+        )
+    except Exception as error:  # noqa: BLE001 (a diagnosis must not hide the failure it explains)
+        values = f"not asked: {error}"
+    return f"status line {status!r}; kernel {kernel}; the kernel's controls: {values}"
 
 
 def _value(kind: str, control: Locator) -> str:

@@ -106,10 +106,18 @@ def test_callback_that_raises_or_changes_nothing_fails_naming_notebook_and_contr
 ):
     monkeypatch.setattr(lessonpage, "OUTPUT_TIMEOUT_MS", 3000)  # the deaf toggle waits this long
     problems, _ = control_problems(broken)
-    assert problems == [
-        "broken_demo.ipynb: slider 'd_ff' moved to 32: error: ValueError: no figure for d_ff=32",
-        "broken_demo.ipynb: toggle 'mode' moved to pre: its output did not change within 3 s",
-    ]
+    assert len(problems) == 2, problems
+    assert problems[0] == (
+        "broken_demo.ipynb: slider 'd_ff' moved to 32: error: ValueError: no figure for d_ff=32"
+    )
+    # the deaf toggle's failure says where the move stopped: Python got it, no picture changed
+    deaf = problems[1]
+    assert deaf.startswith(
+        "broken_demo.ipynb: toggle 'mode' moved to pre: its output did not change within 3 s ("
+    ), deaf
+    assert "status line 'updated in" in deaf, deaf
+    assert "kernel idle/connected" in deaf, deaf
+    assert "('mode', \"'pre'\")" in deaf, deaf
 
 
 def test_failing_cell_and_unrendered_widget_fail_run_all_naming_notebook(broken):
