@@ -169,8 +169,9 @@ def test_an_attribution_is_what_zeroing_the_unit_alone_takes_from_p():
     fact = 5
     with torch.no_grad():
 
-        def p(edit=None) -> torch.Tensor:
-            return model(prompts[fact : fact + 1], edit)[0, -1].softmax(-1)[answers[fact]]
+        def p(fwd_hooks=()) -> torch.Tensor:
+            logits = model.run_with_hooks(prompts[fact : fact + 1], fwd_hooks=fwd_hooks)
+            return logits[0, -1].softmax(-1)[answers[fact]]
 
         base = p()
         for layer in range(SETTINGS.num_layers):
@@ -202,15 +203,15 @@ def _p_with_unit(model, corpus, fact: int, layer: int, unit: int, value: float) 
     """p(answer) of one fact with one unit's activation at the last word set to ``value``."""
     prompts, answers = corpus.prompts()
 
-    def set_unit(index: int, hidden: torch.Tensor) -> torch.Tensor:
-        if index != layer:
-            return hidden
+    def set_unit(hidden: torch.Tensor, _hook) -> torch.Tensor:
         hidden = hidden.clone()
         hidden[:, -1, unit] = value
         return hidden
 
+    hook = [(f"layers.{layer}.ffn.hook_hidden", set_unit)]
     with torch.no_grad():
-        return model(prompts[fact : fact + 1], set_unit)[0, -1].softmax(-1)[answers[fact]].item()
+        logits = model.run_with_hooks(prompts[fact : fact + 1], fwd_hooks=hook)
+    return logits[0, -1].softmax(-1)[answers[fact]].item()
 
 
 def test_the_path_gradient_is_the_finite_difference_of_p_along_the_path():
@@ -231,16 +232,14 @@ def test_the_path_gradient_is_the_finite_difference_of_p_along_the_path():
 
 
 def _nudge(layer: int, unit: int, delta: float):
-    """An edit adding ``delta`` to one hidden unit at the last word."""
+    """A hook adding ``delta`` to one hidden unit at the last word."""
 
-    def edit(index: int, h: torch.Tensor) -> torch.Tensor:
-        if index != layer:
-            return h
+    def nudged(h: torch.Tensor, _hook) -> torch.Tensor:
         h = h.clone()
         h[:, -1, unit] += delta
         return h
 
-    return edit
+    return [(f"layers.{layer}.ffn.hook_hidden", nudged)]
 
 
 def _central_difference(model, corpus, fact: int, layer: int, unit: int, eps: float) -> float:
@@ -249,7 +248,9 @@ def _central_difference(model, corpus, fact: int, layer: int, unit: int, eps: fl
     prompts, answers = corpus.prompts()
 
     def log_p(delta: float) -> torch.Tensor:
-        logits = model(prompts[fact : fact + 1], _nudge(layer, unit, delta))[0, -1]
+        logits = model.run_with_hooks(
+            prompts[fact : fact + 1], fwd_hooks=_nudge(layer, unit, delta)
+        )[0, -1]
         return logits.log_softmax(dim=-1)[answers[fact]]
 
     with torch.no_grad():
@@ -311,10 +312,12 @@ def test_erasing_a_facts_top_units_hurts_that_fact_more_than_unrelated_facts():
     assert np.abs(unchanged.own_log_odds).max() < 1e-9
 
 
-def test_scale_units_touches_only_the_chosen_units_at_the_last_word():
+def test_scale_units_hooks_each_chosen_layer_and_touches_only_its_units_at_the_last_word():
+    hooks = dict(scale_units([(1, 2), (0, 3), (1, 0)], 0.0))
+    assert list(hooks) == ["layers.0.ffn.hook_hidden", "layers.1.ffn.hook_hidden"]
     h = torch.ones(2, 3, 4)
-    edited = scale_units([(1, 2), (0, 3)], 0.0)(1, h)
-    assert edited[:, -1, 2].eq(0).all() and edited.sum() == 24 - 2
+    edited = hooks["layers.1.ffn.hook_hidden"](h, None)
+    assert edited[:, -1, [0, 2]].eq(0).all() and edited.sum() == 24 - 4
     assert h.eq(1).all()  # the input is left as it was
 
 

@@ -18,12 +18,16 @@ from course_lib.core.model.ffn import (
 from course_lib.core.model.language_model import (
     LanguageModel,
     LanguageModelConfig,
-    editing_hidden_units,
 )
 from course_lib.core.model.moe import MixtureOfExperts, moe_parameters
 from course_lib.core.model.transformer import create_sequence_mask
 
 VOCAB = 30
+HIDDEN = "layers.1.ffn.hook_hidden"  # the last block's FFN hidden units
+
+
+def ZERO(h: torch.Tensor, _hook) -> torch.Tensor:  # noqa: N802 (a hook, named as a constant)
+    return h * 0
 
 
 def small_model(seed: int = 0, **kwargs) -> LanguageModel:
@@ -71,9 +75,9 @@ def test_the_ffn_inside_is_feedforward_and_its_hidden_units_are_readable(activat
     ffn = model.layers[0].ffn
     assert isinstance(ffn, FeedForward) and ffn.activation == activation
     x = torch.randn(2, 5, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
-    with torch.no_grad(), editing_hidden_units(model.layers, lambda _i, h: h):
+    with torch.no_grad(), model.hooks([("layers.0.ffn.hook_hidden", lambda h, _hook: h)]):
         torch.testing.assert_close(ffn(x), ffn.linear2(ffn.hidden(x)), atol=0, rtol=0)
-    assert not ffn.hook_hidden._forward_hooks  # the edit's hook is gone once the block ends
+    assert not ffn.hook_hidden._forward_hooks  # the hook is gone once the block ends
     with torch.no_grad():
         first = model.layers[0]
         h = model.position(model.embed(tokens))
@@ -89,8 +93,8 @@ def test_an_edit_of_the_hidden_units_changes_the_output_and_identity_does_not():
     model, tokens = small_model(), random_tokens(2, 6)
     with torch.no_grad():
         plain = model(tokens)
-        same = model(tokens, edit=lambda _i, h: h)
-        zeroed = model(tokens, edit=lambda i, h: h * 0 if i == 1 else h)
+        same = model.run_with_hooks(tokens, fwd_hooks=[(HIDDEN, lambda h, _hook: h)])
+        zeroed = model.run_with_hooks(tokens, fwd_hooks=[(HIDDEN, ZERO)])
         without_ffn = model.norm(_residual_without_last_ffn(model, tokens)) @ model.unembedding.T
     torch.testing.assert_close(same, plain, atol=0, rtol=0)
     # zero hidden units leave only W2's bias b2 of the last FFN
@@ -204,7 +208,7 @@ def test_a_gated_models_hidden_units_are_the_gate_times_the_linear_branch():
         x = first.sublayers[1].norm(h)  # pre-norm: the FFN reads LN(x)
         expected = F.silu(x @ first.ffn.gate.weight.T) * (x @ first.ffn.up.weight.T)
         hidden = model.ffn_hidden(tokens)
-        with editing_hidden_units(model.layers, lambda _i, h: 2 * h):  # through the same hook
+        with model.hooks([("layers.0.ffn.hook_hidden", lambda h, _hook: 2 * h)]):  # same hook
             torch.testing.assert_close(first.ffn(x), first.ffn.down(2 * first.ffn.hidden(x)))
     assert hidden.shape == (2, 2, 5, 16)
     torch.testing.assert_close(hidden[0], expected, atol=1e-12, rtol=0)
@@ -224,7 +228,7 @@ def test_a_gated_model_is_causal_and_its_blocks_are_encoder_layers():
         changed = tokens.clone()
         changed[:, 6:] = (changed[:, 6:] + 1) % VOCAB
         before, after = model(tokens), model(changed)
-        zeroed = model(tokens, edit=lambda i, h: h * 0 if i == 1 else h)
+        zeroed = model.run_with_hooks(tokens, fwd_hooks=[(HIDDEN, ZERO)])
     torch.testing.assert_close(before[:, :6], after[:, :6], atol=0, rtol=0)
     assert (zeroed - before).abs().max() > 1e-3  # the edit reaches the gated FFN's output
 
@@ -263,7 +267,8 @@ def test_a_moe_model_holds_a_mixture_of_its_experts_in_every_block():
 
 def test_a_moe_models_hidden_units_cannot_be_edited_or_read_as_one_layer():
     model = small_model(ffn="moe", d_ff=6)
-    with pytest.raises(ValueError, match="edit: a mixture of experts has no single hidden layer"):
-        model(random_tokens(1, 4), edit=lambda i, h: h)
+    # its hidden units have hook points per expert only: a hook on the FFN's is refused by name
+    with pytest.raises(ValueError, match="must name hook points of the module, got 'layers.1.ffn"):
+        model.run_with_hooks(random_tokens(1, 4), fwd_hooks=[(HIDDEN, ZERO)])
     with pytest.raises(ValueError, match="ffn_hidden: a mixture of experts has no single hidden"):
         model.ffn_hidden(random_tokens(1, 4))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +24,8 @@ from course_lib.core.experiments import DTYPE, default_dtype
 from course_lib.core.experiments.facts import Corpus, make_corpus
 from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.training import adam_steps
-from course_lib.core.model.language_model import HiddenEdit, LanguageModel, LanguageModelConfig
+from course_lib.core.model.hooks import HookFn
+from course_lib.core.model.language_model import LanguageModel, LanguageModelConfig
 from course_lib.core.model.moe import MixtureOfExperts, balancing_loss
 from course_lib.core.threads import torch_threads
 
@@ -286,11 +287,11 @@ def unit_promotes(
 
 
 def _answer_log_probs(
-    model: LanguageModel, corpus: Corpus, edit: HiddenEdit | None = None
+    model: LanguageModel, corpus: Corpus, fwd_hooks: Sequence[tuple[str, HookFn]] = ()
 ) -> torch.Tensor:
-    """log p(answer | prompt) of every fact, (facts,)."""
+    """log p(answer | prompt) of every fact, (facts,), with ``fwd_hooks`` attached."""
     prompts, answers = corpus.prompts()
-    log_probs = model(prompts, edit)[:, -1].log_softmax(dim=-1)
+    log_probs = model.run_with_hooks(prompts, fwd_hooks=fwd_hooks)[:, -1].log_softmax(dim=-1)
     return log_probs[torch.arange(len(answers)), answers]
 
 
@@ -304,12 +305,13 @@ def unit_gradients(model: LanguageModel, corpus: Corpus) -> tuple[torch.Tensor, 
     hidden: list[torch.Tensor] = []
     taps: list[torch.Tensor] = []
 
-    def tap(_index: int, h: torch.Tensor) -> torch.Tensor:
+    def tap(h: torch.Tensor, _hook) -> torch.Tensor:
         taps.append(torch.zeros_like(h, requires_grad=True))
         hidden.append(h.detach())
         return h + taps[-1]  # the same value; its gradient is d total / d h, every path kept
 
-    total = _answer_log_probs(model, corpus, tap).sum()  # facts do not interact
+    every = [(f"layers.{i}.ffn.hook_hidden", tap) for i in range(len(model.layers))]
+    total = _answer_log_probs(model, corpus, every).sum()  # facts do not interact
     grads = torch.autograd.grad(total, taps)  # the weights' .grad are left untouched
     last = [(h[:, -1], g[:, -1]) for h, g in zip(hidden, grads, strict=True)]
     return torch.stack([h for h, _ in last], 1), torch.stack([g for _, g in last], 1)
@@ -385,16 +387,17 @@ def integrated_gradients(
     point = (alphas[:, None] * h).reshape(-1).requires_grad_(True)  # (steps * units,)
     which = torch.arange(len(units)).repeat(m)  # row r sets units[which[r]] to point[r]
 
-    def along(index: int, hidden: torch.Tensor) -> torch.Tensor:
+    def along(index: int, hidden: torch.Tensor, _hook) -> torch.Tensor:
         rows = [r for r in range(len(point)) if units[which[r]][0] == index]
-        if not rows:
-            return hidden
         last = hidden[:, -1].clone()
         cols = torch.tensor([units[which[r]][1] for r in rows])
         last[torch.tensor(rows), cols] = point[rows]
         return torch.cat([hidden[:, :-1], last[:, None]], dim=1)
 
-    p = model(prompt[None].expand(len(point), -1), along)[:, -1].softmax(-1)[:, answer]
+    layers = sorted({layer for layer, _ in units})  # a hook at each layer the units are in
+    fwd_hooks = [(f"layers.{i}.ffn.hook_hidden", partial(along, i)) for i in layers]
+    logits = model.run_with_hooks(prompt[None].expand(len(point), -1), fwd_hooks=fwd_hooks)
+    p = logits[:, -1].softmax(-1)[:, answer]
     (grad,) = torch.autograd.grad(p.sum(), [point])  # the weights' .grad are left untouched
     return h * grad.reshape(m, len(units)).mean(dim=0)
 
@@ -407,16 +410,24 @@ def first_order_scores(model: LanguageModel, corpus: Corpus) -> torch.Tensor:
     return (activations * gradients).detach()
 
 
-def scale_units(units: list[tuple[int, int]], factor: float) -> HiddenEdit:
-    """An edit multiplying the hidden units ``units`` (layer, unit) by ``factor`` at the last word."""
+def scale_units(units: list[tuple[int, int]], factor: float) -> list[tuple[str, HookFn]]:
+    """Hooks multiplying the hidden units ``units`` (layer, unit) by ``factor`` at the last word,
+    one per layer at its hook point ``layers.i.ffn.hook_hidden``: ``run_with_hooks``'s
+    ``fwd_hooks``."""
+    layers = sorted({layer for layer, _ in units})
+    return [
+        (
+            f"layers.{layer}.ffn.hook_hidden",
+            partial(_scaled, [u for i, u in units if i == layer], factor),
+        )
+        for layer in layers
+    ]
 
-    def edit(index: int, h: torch.Tensor) -> torch.Tensor:
-        chosen = [unit for layer, unit in units if layer == index]
-        h = h.clone()
-        h[:, -1, chosen] = h[:, -1, chosen] * factor
-        return h
 
-    return edit
+def _scaled(chosen: list[int], factor: float, h: torch.Tensor, _hook) -> torch.Tensor:
+    h = h.clone()
+    h[:, -1, chosen] = h[:, -1, chosen] * factor
+    return h
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,15 @@ the output embedding, tied to the input one: logits = LN(x) E^T.
 
 Its shape is one frozen ``LanguageModelConfig`` (as nanoGPT's ``GPTConfig``):
 ``LanguageModel(config)``. Every FFN hidden layer can be read (``ffn_hidden``) and edited
-(``forward(..., edit=...)``): the hidden units act(x W1 + b1) of lesson 1 are the "keys" of Geva
-et al. 2021, W2's rows the values. ``ffn="swiglu"`` (or another of ``GATED_VARIANTS``) puts a
+through its hook point ``layers.i.ffn.hook_hidden`` (below): the hidden units act(x W1 + b1) of
+lesson 1 are the "keys" of Geva et al. 2021, W2's rows the values. ``ffn="swiglu"`` (or another of ``GATED_VARIANTS``) puts a
 bias-free ``GatedFeedForward`` of equal parameter budget, width ``equal_budget_gated_d_ff(d_ff)``,
 in every block; its hidden units are act(x W) * (x V), and its values the rows of W2 as well.
 ``ffn="moe"`` puts a ``MixtureOfExperts`` of ``num_experts`` experts of width ``d_ff``, top ``k``,
 in every block (lesson 7); its hidden units belong to one expert each and are not read or edited
 here.
 
-Anything inside can be read or changed at its hook points (``model.hooks``):
+Anything inside can be read or changed at its hook points (``model.hooks``), and only there:
 ``model.run_with_cache(tokens)``, ``model.run_with_hooks(tokens, fwd_hooks=[(name, fn)])``, with
 names such as ``hook_embed``, ``layers.0.hook_resid_pre``, ``layers.0.self_attn.hook_pattern``,
 ``layers.0.self_attn.hook_out``, ``layers.0.hook_resid_mid``, ``layers.0.ffn.hook_hidden``,
@@ -22,10 +22,7 @@ names such as ``hook_embed``, ``layers.0.hook_resid_pre``, ``layers.0.self_attn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
 
 import torch
 from torch import nn
@@ -42,13 +39,10 @@ from course_lib.core.model.ffn import (
     GatedFeedForward,
     equal_budget_gated_d_ff,
 )
-from course_lib.core.model.hooks import HookedModule, HookPoint, caching, hooks
+from course_lib.core.model.hooks import HookedModule, HookPoint, caching
 from course_lib.core.model.moe import MixtureOfExperts
 from course_lib.core.model.sublayer import EncoderLayer, LayerNorm
 from course_lib.core.model.transformer import Embeddings, PositionalEncoding, create_sequence_mask
-
-# edit(layer index, hidden (batch, seq_len, d_ff)) -> the hidden units the FFN's W2 then reads
-HiddenEdit = Callable[[int, torch.Tensor], torch.Tensor]
 
 # plain: FeedForward with ``activation``; moe: a MixtureOfExperts of such FFNs; else gated
 FFN_KINDS = ("plain", *GATED_VARIANTS, "moe")
@@ -108,23 +102,6 @@ class LanguageModelConfig:
     def hidden_width(self) -> int:
         """The width of each FFN's hidden layer as built (one expert's, for a mixture)."""
         return equal_budget_gated_d_ff(self.d_ff) if self.ffn in GATED_VARIANTS else self.d_ff
-
-
-@contextmanager
-def editing_hidden_units(layers: nn.ModuleList, edit: HiddenEdit | None) -> Iterator[None]:
-    """While the block runs, ``edit`` applied to every layer's FFN hidden units, at each FFN's
-    hook point ``hook_hidden``: what the FFN's W2 then reads is ``edit(layer index, hidden)``."""
-    if edit is None:
-        yield
-        return
-    _one_hidden_layer(layers, "edit")
-    edits = [(f"{i}.ffn.hook_hidden", partial(_edited, edit, i)) for i in range(len(layers))]
-    with hooks(layers, edits):
-        yield
-
-
-def _edited(edit: HiddenEdit, index: int, hidden: torch.Tensor, _hook: HookPoint) -> torch.Tensor:
-    return edit(index, hidden)
 
 
 def _one_hidden_layer(layers: nn.ModuleList, argument: str) -> None:
@@ -200,37 +177,28 @@ class LanguageModel(HookedModule):
         return self.embed.lut.weight
 
     def residual_stream(
-        self,
-        token_ids: torch.Tensor,
-        edit: HiddenEdit | None = None,
-        stop_at_layer: int | None = None,
+        self, token_ids: torch.Tensor, stop_at_layer: int | None = None
     ) -> torch.Tensor:
         """The stream after the last block, before the final LayerNorm, or as it enters block
         ``stop_at_layer``: (batch, seq_len, d_model)."""
         self._sequence_length(token_ids)  # a learner's ids are checked where they enter
         x = self.position(self.hook_embed(self.embed(token_ids)))
-        return self.run_blocks(x, 0, edit, stop_at_layer)
+        return self.run_blocks(x, 0, stop_at_layer)
 
     def run_blocks(
-        self,
-        x: torch.Tensor,
-        start_at_layer: int,
-        edit: HiddenEdit | None = None,
-        stop_at_layer: int | None = None,
+        self, x: torch.Tensor, start_at_layer: int, stop_at_layer: int | None = None
     ) -> torch.Tensor:
         """The blocks from ``start_at_layer`` up to ``stop_at_layer`` (all, if None) on the
-        stream ``x`` (batch, seq_len, d_model) entering the first of them; ``edit`` sees each
-        block's hidden units by its index in the model."""
+        stream ``x`` (batch, seq_len, d_model) entering the first of them."""
         mask = self.causal[: x.shape[1], : x.shape[1]]  # (seq_len, seq_len): True = may attend
         blocks = range(start_at_layer, len(self.layers) if stop_at_layer is None else stop_at_layer)
-        with editing_hidden_units(self.layers, edit):
-            for index in blocks:
-                x = self.layers[index](x, mask)
+        for index in blocks:
+            x = self.layers[index](x, mask)
         return x
 
-    def forward(self, token_ids: torch.Tensor, edit: HiddenEdit | None = None) -> torch.Tensor:
+    def forward(self, token_ids: torch.Tensor) -> torch.Tensor:
         """Logits LN(x) E^T: (batch, seq_len) -> (batch, seq_len, vocab_size)."""
-        return self.logits(self.residual_stream(token_ids, edit))
+        return self.logits(self.residual_stream(token_ids))
 
     def logits(self, stream: torch.Tensor) -> torch.Tensor:
         """LN(x) E^T for the stream after the last block: (..., d_model) -> (..., vocab_size)."""

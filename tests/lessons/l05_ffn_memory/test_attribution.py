@@ -19,7 +19,7 @@ def _layer_drops(model, corpus) -> torch.Tensor:
     with torch.no_grad():
         before = model(prompts)[:, -1].softmax(-1)[rows, answers]
         return torch.stack(
-            [before - model(prompts, scale_units([(layer, u) for u in range(model.d_ff)], 0.0))[
+            [before - model.run_with_hooks(prompts, fwd_hooks=scale_units([(layer, u) for u in range(model.d_ff)], 0.0))[
                 :, -1].softmax(-1)[rows, answers] for layer in range(len(model.layers))], 1,
         )  # fmt: skip
 

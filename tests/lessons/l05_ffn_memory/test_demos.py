@@ -46,7 +46,9 @@ def test_edit_data_is_the_models_distribution_under_the_named_edit():
         assert list(data.units) == expected_units and data.scale == values["scale"]
         prompt = corpus.prompts()[0][fact : fact + 1]
         with torch.no_grad():
-            after = model(prompt, scale_units(expected_units, values["scale"]))[0, -1].softmax(-1)
+            after = model.run_with_hooks(
+                prompt, fwd_hooks=scale_units(expected_units, values["scale"])
+            )[0, -1].softmax(-1)
         ids = corpus.encode(data.words)
         np.testing.assert_allclose(data.after, after[ids].numpy(), atol=1e-12)
         assert len(data.words) == SHOWN and corpus.facts[fact].answer == data.answer in data.words

@@ -129,7 +129,9 @@ def test_random_units_are_drawn_among_those_that_fire_and_matter_far_less_than_a
     units = [divmod(int(u), model.d_ff) for u in chosen[3]]
     with torch.no_grad():
         p = model(prompts[3:4])[0, -1].softmax(-1)[corpus.prompts()[1][3]]
-        q = model(prompts[3:4], scale_units(units, 0.0))[0, -1].softmax(-1)[corpus.prompts()[1][3]]
+        q = model.run_with_hooks(prompts[3:4], fwd_hooks=scale_units(units, 0.0))[0, -1].softmax(
+            -1
+        )[corpus.prompts()[1][3]]
     assert control[3] == pytest.approx(float(q / p - 1), abs=1e-9)
     erased = knowledge_neuron_effects(model, corpus, top=5, factor=0.0)
     assert control.shape == (48,)
@@ -152,7 +154,11 @@ def test_top_units_are_the_highest_scores_and_the_edit_distribution_is_the_model
     before, after = next_token_probabilities(model, corpus, 3, units, 0.0)
     prompt = corpus.prompts()[0][3:4]
     with torch.no_grad():
-        expected = model(prompt, scale_units(units, 0.0))[0, -1].softmax(-1).numpy()
+        expected = (
+            model.run_with_hooks(prompt, fwd_hooks=scale_units(units, 0.0))[0, -1]
+            .softmax(-1)
+            .numpy()
+        )
     np.testing.assert_allclose(after, expected, atol=1e-12)
     assert abs(before.sum() - 1) < 1e-12 and np.abs(after - before).max() > 1e-3
     same = next_token_probabilities(model, corpus, 3, units, 1.0)
@@ -243,7 +249,9 @@ def test_the_activation_baseline_zeroes_each_facts_most_active_units_only():
         top = active.flatten().topk(5).indices
         units = [divmod(int(u), model.d_ff) for u in top]
         p = model(prompts[fact : fact + 1])[0, -1].softmax(-1)[answers[fact]]
-        q = model(prompts[fact : fact + 1], scale_units(units, 0.0))[0, -1].softmax(-1)
+        q = model.run_with_hooks(prompts[fact : fact + 1], fwd_hooks=scale_units(units, 0.0))[
+            0, -1
+        ].softmax(-1)
     assert changes[fact] == pytest.approx(float(q[answers[fact]] / p - 1), abs=1e-6)
     erased = knowledge_neuron_effects(model, corpus, top=5, factor=0.0)
     assert erased.own.mean() < changes.mean() < 0  # shipped: -62 % against -40 %

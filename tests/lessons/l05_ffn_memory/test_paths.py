@@ -30,13 +30,12 @@ def _by_hand(fact: int):
     everything = [(0, u) for u in range(model.d_ff)]
     hidden = {}
 
-    def keep(index, h):
-        hidden[index] = h
-        return h
-
     with torch.no_grad():
-        clean = model.residual_stream(tokens, keep)[0, -1]
-        zeroed = model.residual_stream(tokens, scale_units(everything, 0.0))[0, -1]
+        _, cache = model.run_with_cache(tokens, names_filter=["layers.0.ffn.hook_hidden"])
+        hidden[0] = cache["layers.0.ffn.hook_hidden"]
+        clean = model.residual_stream(tokens)[0, -1]
+        with model.hooks(scale_units(everything, 0.0)):
+            zeroed = model.residual_stream(tokens)[0, -1]
         values = hidden[0][0, -1] @ model.layers[0].ffn.linear2.weight.T  # h W2: the units' part
     return model, clean, zeroed, clean - values, int(answers[fact])
 

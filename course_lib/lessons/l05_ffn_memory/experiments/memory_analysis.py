@@ -238,5 +238,5 @@ def next_token_probabilities(
     prompt = corpus.prompts()[0][fact : fact + 1]
     with torch.no_grad():
         before = model(prompt)[0, -1].softmax(-1)
-        after = model(prompt, scale_units(units, scale))[0, -1].softmax(-1)
+        after = model.run_with_hooks(prompt, fwd_hooks=scale_units(units, scale))[0, -1].softmax(-1)
     return before.numpy(), after.numpy()

@@ -11,7 +11,7 @@ language activation probability entropy, LAPE, and their perplexity test).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 import torch
@@ -208,20 +208,15 @@ def language_losses(
     """Each language's next-token loss on its own lines, with ``units`` (layer, unit) zeroed at
     every position if given: (languages,). Tang et al. measure perplexity, exp(loss)."""
     tokens, language = corpus.tokens(), line_language(corpus)
-    edit = None
-    if units:
-
-        def edit(index: int, h: torch.Tensor) -> torch.Tensor:
-            chosen = [u for layer, u in units if layer == index]
-            h = h.clone()
-            h[..., chosen] = 0.0
-            return h
-
+    layers = sorted({layer for layer, _ in units or []})
+    fwd_hooks = [
+        (HIDDEN.format(i), partial(_zeroed, [u for j, u in units if j == i])) for i in layers
+    ]
     out = []
     with torch.no_grad():
         for lang in range(len(LANGUAGES)):
             rows = tokens[language == lang]
-            logits = model(rows[:, :-1], edit)
+            logits = model.run_with_hooks(rows[:, :-1], fwd_hooks=fwd_hooks)
             out.append(float(F.cross_entropy(logits.transpose(1, 2), rows[:, 1:], ignore_index=0)))
     return np.array(out)
 
@@ -254,12 +249,10 @@ def random_units_rise(
         chunk = keep[start : start + 10]  # (c, layers, d_ff)
         mask = chunk.repeat_interleave(len(rows), dim=0)  # one per (draw, line)
 
-        def edit(index: int, h: torch.Tensor, mask=mask) -> torch.Tensor:
-            return h * mask[:, None, index]
-
+        masks = [(HIDDEN.format(i), partial(_masked, mask[:, None, i])) for i in range(layers)]
         batch = rows.repeat(len(chunk), 1)
         with torch.no_grad():
-            logits = model(batch[:, :-1], edit)
+            logits = model.run_with_hooks(batch[:, :-1], fwd_hooks=masks)
         target = batch[:, 1:]
         loss = F.cross_entropy(logits.transpose(1, 2), target, reduction="none")
         real = (target != 0).double() * counts.repeat(len(chunk)).double()[:, None]
@@ -392,3 +385,16 @@ def holm(p_values, alpha: float = 0.05) -> np.ndarray:
 if __name__ == "__main__":
     size = save_npz(RANDOM_FILE, random_baselines(), {"draws": RANDOM_DRAWS})
     print(f"{RANDOM_DRAWS} draws per selection; {size / 1e3:.0f} kB in {RANDOM_FILE}")
+
+
+HIDDEN = "layers.{}.ffn.hook_hidden"  # the hook point of a block's FFN hidden units
+
+
+def _zeroed(chosen: list[int], h: torch.Tensor, _hook) -> torch.Tensor:
+    h = h.clone()
+    h[..., chosen] = 0.0
+    return h
+
+
+def _masked(mask: torch.Tensor, h: torch.Tensor, _hook) -> torch.Tensor:
+    return h * mask
