@@ -27,7 +27,9 @@ def _layer_drops(model, corpus) -> torch.Tensor:
 def test_a_layers_scores_sum_to_zeroing_the_whole_layer():
     model, corpus = stored_model()
     drops = _layer_drops(model, corpus)
-    fine = layer_path_attributions(model, corpus, steps=400).sum(-1)  # (facts, layers)
+    # the left-point sum's error falls as 1/steps (here 0.062, 0.012, 0.0061, 0.0030 of the
+    # largest drop at 20, 100, 200, 400 steps): 200 lie within the bound by 1.6 times
+    fine = layer_path_attributions(model, corpus, steps=200).sum(-1)  # (facts, layers)
     assert (fine - drops).abs().max() < 0.01 * drops.abs().max()
     coarse = layer_path_attributions(model, corpus).sum(-1)  # the code's 20 left points
     assert (coarse - drops).abs().max() > (fine - drops).abs().max()  # coarser, further off
