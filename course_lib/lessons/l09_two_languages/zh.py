@@ -107,6 +107,7 @@ MESSAGES: dict[str, str] = {
         "编辑逐渐加强：被编辑的事实在另一种语言中的表现，以及其余事实"
     ),
     " (edited)": "（被编辑）",
+    "p(first token) after the prompt": "提示之后第一个 token 的 p",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
     "rank-one, layer 1, last token": "秩一，第 1 层，最后一个 token",
     # notebooks/09_two_languages.ipynb: section 1, the facts in two languages
