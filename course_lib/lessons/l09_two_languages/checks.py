@@ -168,6 +168,8 @@ def check_transfer_prediction(fn: Callable, measured: int, facts: int) -> CheckR
             raise Hint(found + tr(". Too many: the Chinese prompt does no better than a guess."))
         if got < measured - PREDICTION_TOLERANCE or got == 0 < measured:  # 0: no guess at all
             raise Hint(found + tr(". Too few: even a guess among 8 answers is right now and then."))
-        return found + tr(". About what a guess among the relation's answers gives.")
+        return found + tr(
+            ". About a guess, or fewer: the facts never taught, asked in Chinese, get about as many."
+        )
 
     return run_check(N_("transfer prediction"), check)

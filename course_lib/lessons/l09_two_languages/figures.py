@@ -139,7 +139,7 @@ class CrossEditView:
                        for c in (0.5, 3.0)]  # fmt: skip
         self.ax.set_ylim(0, 1.1)
         self.ax.set_yticks([0, 0.5, 1])
-        self.ax.set_ylabel(tr("p(word) after the prompt"), fontsize=9)
+        self.ax.set_ylabel(tr("p(first token) after the prompt"), fontsize=9)
         self.ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False, fontsize=8,
                        ncols=2)  # fmt: skip
         self.title = self.figure.suptitle("", fontsize=9, y=0.99)

@@ -10,7 +10,8 @@ QUESTIONS = (
         "dictionary",
         "explain",
         N_(
-            "With the dictionary the model translates every word both ways, yet a fact taught "
+            "With the dictionary the model translates every word's first token both ways, yet a "
+            "fact taught "
             "only in English is answered in Chinese no better than a fact never taught, while a "
             "fact taught in one English phrasing is answered in the other. What does that show?"
         ),
@@ -33,15 +34,15 @@ QUESTIONS = (
                 N_("that a model this small cannot carry a fact from one context to another"),
                 N_(
                     "The positive control says it can: taught in one phrasing, a fact is "
-                    "answered in the other far above the guess. What the two languages lack is "
-                    "shared tokens, not a model able to carry facts."
+                    "answered in the other far above the guess. Why the two languages do not "
+                    "transfer is not tested here."
                 ),
             ),
             Choice(
                 N_("that the dictionary was too small to be learned"),
                 N_(
-                    "The model translates every dictionary word both ways, in every seed: it was "
-                    "learned. It was not used to recall facts."
+                    "The model translates every dictionary word's first token both ways, in every "
+                    "seed: it was learned. It was not used to recall facts."
                 ),
             ),
             Choice(

@@ -8,9 +8,8 @@ MESSAGES: dict[str, str] = {
         "换另一种语言能不能答出来，有词典和没有词典各看一遍；再看单元、编辑和专家各说明了什么"
     ),
     # course_lib.lessons.l09_two_languages.questions
-    "With the dictionary the model translates every word both ways, yet a fact taught only in English is answered in Chinese no better than a fact never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
-        "有了词典，模型能把每个词双向翻译。可是只用英文教的事实，用中文问时答得并不比从未教过的事实好；"
-        "而只用一种英文句式教的事实，换另一种句式却能答出来。这说明了什么？"
+    "With the dictionary the model translates every word's first token both ways, yet a fact taught only in English is answered in Chinese no better than a fact never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
+        "有了词典，模型能把每个词的第一个 token 双向译对。可是只用英文教的事实，用中文问时答得并不比从未教过的事实好；而只用一种英文句式教的事实，换另一种句式却能答出来。这说明了什么？"
     ),
     "that knowing each word's translation was not enough for this model to recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
         "说明对这个模型来说，知道每个词的译名，还不足以让它用另一种语言想起一条事实；"
@@ -23,13 +22,12 @@ MESSAGES: dict[str, str] = {
     "that a model this small cannot carry a fact from one context to another": (
         "说明这么小的模型没法把一条事实从一种上下文带到另一种上下文"
     ),
-    "The positive control says it can: taught in one phrasing, a fact is answered in the other far above the guess. What the two languages lack is shared tokens, not a model able to carry facts.": (
-        "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。"
-        "两种语言缺的是共用的 token，而不是一个能带走事实的模型。"
+    "The positive control says it can: taught in one phrasing, a fact is answered in the other far above the guess. Why the two languages do not transfer is not tested here.": (
+        "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。两种语言之间为什么没有迁移，这里没有检验。"
     ),
     "that the dictionary was too small to be learned": "说明词典太小，模型没学会",
-    "The model translates every dictionary word both ways, in every seed: it was learned. It was not used to recall facts.": (
-        "每个种子的模型都能把词典里的每个词双向译对：词典是学会了的。只是它没有被用来想起事实。"
+    "The model translates every dictionary word's first token both ways, in every seed: it was learned. It was not used to recall facts.": (
+        "每个种子的模型都能把词典里每个词的第一个 token 双向译对：词典是学会了的。只是它没有被用来想起事实。"
     ),
     "that multilingual language models keep one memory per language": "说明多语言的语言模型为每种语言各存一份记忆",
     "One two-layer model trained on 48 facts cannot speak for them: real models read text where languages meet, and Xu, Li and Xiong find their facts cross in part.": (
@@ -89,7 +87,9 @@ MESSAGES: dict[str, str] = {
     ". Too few: even a guess among 8 answers is right now and then.": (
         "。太少了：即使在 8 个答案里瞎猜，也会偶尔猜对。"
     ),
-    ". About what a guess among the relation's answers gives.": "。大约就是在这个关系的答案里猜一个能得到的。",
+    ". About a guess, or fewer: the facts never taught, asked in Chinese, get about as many.": (
+        "。大约是猜测的水平，或者更少：从未教过的事实用中文问，答对的也差不多这么多。"
+    ),
     # course_lib.lessons.l09_two_languages.figures and demos
     "English": "英文",
     "Chinese": "中文",
@@ -107,6 +107,7 @@ MESSAGES: dict[str, str] = {
         "编辑逐渐加强：被编辑的事实在另一种语言中的表现，以及其余事实"
     ),
     " (edited)": "（被编辑）",
+    "p(first token) after the prompt": "提示之后第一个 token 的 p",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
     "rank-one, layer 1, last token": "秩一，第 1 层，最后一个 token",
     # notebooks/09_two_languages.ipynb: section 1, the facts in two languages
@@ -145,9 +146,6 @@ MESSAGES: dict[str, str] = {
         "共有的单元都比两条不同事实的多，p 低于 0.05"
     ),
     "p at most {p:.3f}": "p 至多为 {p:.3f}",
-    "by Chen et al.'s rule on top-10 lists, in every seed a third or more of the facts have two lists that intersect": (
-        "把 Chen 等人的规则用在前十名单上，每个种子里都有至少三分之一的事实两份名单相交"
-    ),
     # section 3: taught in one language, asked in the other
     "two languages": "两种语言",
     "with the dictionary": "带词典",
@@ -158,7 +156,9 @@ MESSAGES: dict[str, str] = {
     "95 % interval": "95% 区间",
     "{low:+.2f} to {high:+.2f}": "{low:+.2f} 至 {high:+.2f}",
     "{name}, top-1 difference model by model: {values}": "{name}，逐个模型的首选答对比例差值：{values}",
-    "the positive control's top-1 difference is above 0 in every model": "在每个模型里，阳性对照的首选答对比例差值都大于 0",
+    "the positive control's top-1 difference is above 0 in every model, the two languages' without the dictionary in none": (
+        "在每个模型里，阳性对照的首选答对比例差值都大于 0；不带词典时，两种语言的差值在哪个模型里都不大于 0"
+    ),
     # section 4: language-specific neurons
     "your LAPE and the lesson's agree on the model's units": "在模型的单元上，你算的语言激活概率熵与本课的一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
@@ -185,9 +185,8 @@ MESSAGES: dict[str, str] = {
     "direction": "方向",
     "reached p(new) 0.9": "p(新答案) 达到 0.9 的比例",
     "the same, facts not edited": "同上，未被编辑的事实",
-    "{prompt}: {old} → {new}, p({new}) {en:.2f} after the edit; asked in Chinese, p({new_zh}) {before:.3f} before, {after:.3f} after": (
-        "“{prompt}”：“{old}” → “{new}”，编辑后 p(新答案) 为 {en:.2f}；"
-        "用中文提问时，p({new_zh}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}"
+    "{prompt}: {old} → {new}, p({new}) {en:.2f} after the edit; asked in Chinese, its first character's p({first}) {before:.3f} before, {after:.3f} after": (
+        "“{prompt}”：“{old}” → “{new}”，编辑后 p(新答案) 为 {en:.2f}；用中文提问时，新答案第一个字的 p({first}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}"
     ),
     # section 6: experts by language
     "H(language) = {h:.2f} bits: {c:.0%} of the routed tokens are Chinese": (
@@ -200,7 +199,7 @@ MESSAGES: dict[str, str] = {
     "in both layers the token explains most of the route's entropy (over half)": (
         "在两层里，token 都能解释路由熵的大部分，即一半以上"
     ),
-    "at least {x:.0%}": "至少 {x:.0%}",
+    "at least {x:.0%}, a plug-in ratio, which reads high": "至少 {x:.0%}；这是插件估计的比值，会偏高",
     "after Holm's correction, both layers' routes split the languages more than a shuffled split of the vocabulary does": (
         "Holm 校正后，两层的路由对两种语言的区分都超过词表的随机划分"
     ),
@@ -214,17 +213,16 @@ MESSAGES: dict[str, str] = {
     "pair purity": "专家对纯度",
     "by chance": "随机时",
     "p, pair purity": "p，专家对纯度",
-    "after Holm's correction over the {n}: information {a} tests, pair purity {b}; both {c}": (
-        "对这 {n} 次检验做 Holm 校正后：互信息通过 {a} 次，专家对纯度通过 {b} 次，两者都通过 {c} 次"
+    "after Holm's correction over the {n}, with every p two standard errors higher: information finds the relation in {a} tests, pair purity in {b}; with every p two standard errors lower, information in {c}, pair purity in {d}": (
+        "对这 {n} 次检验做 Holm 校正：把每个 p 加上两个标准误时，互信息在 {a} 次检验中找到关系，专家对纯度在 {b} 次；把每个 p 减去两个标准误时，互信息 {c} 次，专家对纯度 {d} 次"
     ),
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
     ),
-    "in Chinese, layer 0, information finds the relation after Holm's correction, while pair purity's p lies within 0.002 of its Holm bar: whether purity finds it too, these shuffles cannot tell": (
-        "在中文的第 0 层，Holm 校正后互信息找到了关系；专家对纯度的 p 离它的 Holm 门槛不到 0.002，"
-        "所以凭这些打乱，分不出纯度是否也找到了"
+    "in Chinese, layer 0, information finds the relation after Holm's correction, while pair purity's p lies within two standard errors of its Holm bar: whether purity finds it too, these shuffles cannot tell": (
+        "在中文的第 0 层，Holm 校正后互信息找到了关系；专家对纯度的 p 离它的 Holm 门槛不到两个标准误，所以凭这些打乱，分不出纯度是否也找到了"
     ),
-    "p = {p:.4f} against a bar of {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
+    "p = {p} against a bar of {b:.4f}": "p = {p}，门槛为 {b:.4f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
         "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
     ),
@@ -237,9 +235,8 @@ MESSAGES: dict[str, str] = {
     "every model answers every fact it was taught, in each language it was taught in": (
         "每个模型都答对了教给它的每条事实，用的是教它时所用的每种语言"
     ),
-    "with the dictionary, every model translates every word of it both ways (its top token after 'tumen =' is 图, after '图 蒙 =' is tumen)": (
-        "带词典时，每个模型都能把词典里的每个词双向译对（“tumen =”之后的首选 token 是 图，"
-        "“图 蒙 =”之后是“tumen”）"
+    "with the dictionary, every model translates every word's first token both ways, the token an answer needs (its top token after 'tumen =' is 图, after '图 蒙 =' is tumen)": (
+        "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是 图，“图 蒙 =”之后是“tumen”）"
     ),
     "taught only in the other language, a fact could not be told from one never taught: for every measure the 95 % interval of the difference holds 0, without the dictionary and with it": (
         "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种量法，差值的 95% 区间都包含 0，"
@@ -248,10 +245,12 @@ MESSAGES: dict[str, str] = {
     "in one language, a fact taught in one phrasing only is answered in the other far better than one never taught: every interval excludes 0": (
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
     ),
-    "the positive control's rise in top-1 is over twice the most the two-language intervals allow": (
-        "阳性对照在首选答对比例上的提升，超过两种语言的区间所允许的最大值的两倍"
+    "the two-language intervals allow under a third of the positive control's difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
+        "两种语言的区间所允许的差值，在首选答对比例和 p(答案) 上不到阳性对照差值的三分之一；在名次这个最弱的量法上，不到三分之二"
     ),
-    "{a:+.2f} against at most {b:+.2f}": "{a:+.2f}，对比至多 {b:+.2f}",
+    "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), {e:+.2f} against {f:+.2f} in rank": (
+        "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至多 {e:+.2f}，对比 {f:+.2f}"
+    ),
     "{low:+.3f} to {high:+.3f}": "{low:+.3f} 至 {high:+.3f}",
     "along every sweep, in both directions, the edited fact's mean p(new) in the other language stays below 0.03": (
         "沿着每种方法的强度，两个方向上，被编辑的事实在另一种语言中的平均 p(新答案) 都低于 0.03"
@@ -263,25 +262,41 @@ MESSAGES: dict[str, str] = {
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
-    "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and the relation's other facts nearly untouched (their mean p(new) in the edited language below 0.1)": (
-        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；"
-        "同一关系的其他事实也几乎不受影响，它们在编辑所用语言中的平均 p(新答案) 低于 0.1"
+    "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and raises the relation's other facts' mean p(new) in the edited language under a fifth as far as the other two edits do": (
+        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；它把同一关系其他事实在编辑所用语言中的平均 p(新答案) 抬高的幅度，不到另外两种编辑的五分之一"
     ),
-    "p(old) at least {a:.2f}, p(new) at most {b:.2f}": "p(旧答案) 至少 {a:.2f}，p(新答案) 至多 {b:.2f}",
-    "knowledge neurons and fine-tuning W2, at matched strength, lower the other language's old answer (mean p(old) below 0.9) and write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
-        "在相同强度下，知识神经元和微调 W2 会压低另一种语言的旧答案，平均 p(旧答案) 低于 0.9；"
-        "还会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
+    "p(old) {a:.2f} before, at least {b:.2f} after; p(new) {c:.3f} before, at most {d:.2f} after, against at least {e:.2f}": (
+        "p(旧答案) 编辑前为 {a:.2f}，编辑后至少 {b:.2f}；p(新答案) 编辑前为 {c:.3f}，编辑后至多 {d:.2f}，另外两种编辑至少 {e:.2f}"
+    ),
+    "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer (mean p(old) below 0.9) and write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
+        "相同强度下的微调 W2，以及按上面方式读取的知识神经元，都会压低另一种语言的旧答案，平均 p(旧答案) 低于 0.9；还会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
     ),
     "p(old) {a:.2f} to {b:.2f}, p(new) {c:.2f} to {d:.2f}": "p(旧答案) 为 {a:.2f} 到 {b:.2f}，p(新答案) 为 {c:.2f} 到 {d:.2f}",
-    "knowledge neurons reach p(new) 0.9 in at most two edits of three, so their strength is not matched: they are read at their strongest": (
-        "知识神经元至多在三分之二的编辑中让 p(新答案) 达到 0.9，所以它们的强度没有对齐：读的是它们最强的一档"
+    "knowledge neurons reach p(new) 0.9 in at most two edits of three, so their strength is not matched: where they fall short they are read at their strongest": (
+        "知识神经元至多在三分之二的编辑中让 p(新答案) 达到 0.9，所以它们的强度没有对齐：达不到的编辑，读的是它们最强的一档"
     ),
-    "at most {x:.0%} of the edits": "至多 {x:.0%} 的编辑",
+    "at most {x:.0%} of the edits; mean p(new) {a:.2f} and {b:.2f}": (
+        "至多 {x:.0%} 的编辑；平均 p(新答案) 分别为 {a:.2f} 和 {b:.2f}"
+    ),
     "an aside, past matched strength: fine-tuning W2 for 30 steps in English, Chinese p(old) {a:.2f}, p(new) {b:.3f}": (
         "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
     "Wang et al. 2023, ROME in Chinese-LLaMA-7B, whole answer asked in the other language (exact match, teacher-forced): {en}% of English edits, {zh}% of Chinese ones": (
         "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，用另一种语言问出整个答案（教师强制下的精确匹配）："
         "英文编辑中占 {en}%，中文编辑中占 {zh}%"
+    ),
+    "random units, most": "随机单元，最大值",
+    "with {d} draws, Holm's first bar (0.05 / {n}) is met only by a p of 1 / {d1}: a selection is found only where its rise beats every draw (the column 'random units, most')": (
+        "抽 {d} 次时，只有 p = 1 / {d1} 才过得了 Holm 校正的第一道门槛（0.05 / {n}）：一组选择的升幅要超过每一次随机抽取（“随机单元，最大值”那一列），才能被测出来"
+    ),
+    "from {a:+.1%} to {b:+.1%}": "从 {a:+.1%} 到 {b:+.1%}",
+    "the mixture answers every fact it was taught, in each language it was taught in": (
+        "混合专家模型答对了教给它的每条事实，用的是教它时所用的每种语言"
+    ),
+    "nor at the knowledge-neuron edit's full strength, λ = 1: both 95 % intervals of the difference hold 0": (
+        "知识神经元编辑在最强的 λ = 1 时也是如此：差值的两个 95% 区间都包含 0"
+    ),
+    "{a:+.3f} ({a0:+.3f} to {a1:+.3f}) for edits in English, {b:+.3f} ({b0:+.3f} to {b1:+.3f}) in Chinese": (
+        "用英文编辑时为 {a:+.3f}，区间 {a0:+.3f} 至 {a1:+.3f}；用中文编辑时为 {b:+.3f}，区间 {b0:+.3f} 至 {b1:+.3f}"
     ),
 }

@@ -83,6 +83,8 @@ def test_the_view_draws_the_frames_bars_and_marks_the_edited_language(frame):
     texts = [t.get_text() for t in view.groups]
     assert "(edited)" in texts[1] and "(edited)" not in texts[0]
     assert "edited with the Chinese prompt" in fig._suptitle.get_text()
+    # a Chinese answer's bar is its first character's probability, and the axis says so
+    assert view.ax.get_ylabel() == "p(first token) after the prompt"
 
 
 def test_the_demos_controls_are_labelled_in_words():

@@ -181,6 +181,25 @@ def mutual_information(
     return entropy(x, given) + entropy(y, given) - entropy(x, y, given) - entropy(given)
 
 
+def standard_error(p: float, shuffles: int = SHUFFLES) -> float:
+    """The Monte Carlo standard error of a permutation p estimated from ``shuffles`` shuffles."""
+    return float(np.sqrt(p * (1 - p) / positive_int("shuffles", shuffles)))
+
+
+def p_text(p: float, shuffles: int = SHUFFLES) -> str:
+    """A permutation p to the digits its shuffles support: at the floor 1 / (1 + shuffles) (no
+    shuffle reached the value) "≤" the floor; else p "±" its standard error, both to the standard
+    error's first digit; 1 where every shuffle reached it."""
+    floor = 1 / (1 + shuffles)
+    if p <= floor * (1 + 1e-9):
+        return f"≤ {floor:.5f}"
+    se = standard_error(p, shuffles)
+    if se == 0:
+        return f"{p:.0f}"
+    digits = max(0, -int(np.floor(np.log10(se))))
+    return f"{p:.{digits}f} ± {se:.{digits}f}"
+
+
 @dataclass(frozen=True)
 class Test:
     """One permutation test: the observed ``value`` (bits), the null's 95th percentile and mean,

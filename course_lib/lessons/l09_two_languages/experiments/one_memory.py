@@ -328,7 +328,9 @@ class Deactivation:
     the model of ``seed``, zeroed at every position; each language's perplexity rise (own, other:
     exp of the loss change, minus 1); the 95th percentile of the own rise over as many random
     units (the stored draws), and the p-values against those draws of the own rise and of the
-    contrast, own rise minus the other's: (1 + #{draws at least as large}) / (1 + draws)."""
+    contrast, own rise minus the other's: (1 + #{draws at least as large}) / (1 + draws);
+    ``random_max``, the largest own rise of the draws: the smallest p, 1 / (1 + draws), needs a
+    rise above it."""
 
     seed: int
     language: str
@@ -338,6 +340,7 @@ class Deactivation:
     random95: float
     p_own: float
     p_contrast: float
+    random_max: float = float("nan")
 
 
 def deactivation(seed: int, probability: np.ndarray | None = None) -> list[Deactivation]:
@@ -366,6 +369,7 @@ def deactivation(seed: int, probability: np.ndarray | None = None) -> list[Deact
             float(np.percentile(random[own], 95)),
             float((1 + (random[own] >= rise[own]).sum()) / (1 + len(random[own]))),
             float((1 + (random_contrast >= contrast).sum()) / (1 + len(random_contrast))),
+            float(random[own].max()),
         ))  # fmt: skip
     return out
 
