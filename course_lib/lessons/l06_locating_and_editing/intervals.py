@@ -72,7 +72,9 @@ def score_difference(
     nearest = max if above else min
 
     def difference(edits: np.ndarray) -> float:
-        return score(rows[first][edits], name) - nearest(score(rows[n][edits], name) for n in others)
+        return score(rows[first][edits], name) - nearest(
+            score(rows[n][edits], name) for n in others
+        )
 
     return fact_bootstrap(facts, difference, draws=draws)
 
