@@ -17,7 +17,7 @@ Z = NormalDist().inv_cdf(0.975)  # 1.96: a two-sided 95 % interval
 def fact_bootstrap(
     facts: np.ndarray,
     statistic: Callable[[np.ndarray], float],
-    draws: int = 2000,
+    draws: int = 1000,
     seed: int = 0,
 ) -> tuple[float, float, float]:
     """``statistic`` of the edits (indices into ``facts``, the fact of each edit, (edits,)) and its
@@ -60,7 +60,7 @@ def score_difference(
     second: str | Sequence[str],
     name: str,
     above: bool = True,
-    draws: int = 2000,
+    draws: int = 1000,
 ) -> tuple[float, float, float]:
     """``first``'s score ``name`` less ``second``'s, on the same edits (``rows[method]`` (edits,
     len(METRICS)), ``facts`` (edits,)), with its 95 % interval over facts. For several methods in

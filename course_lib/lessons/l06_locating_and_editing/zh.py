@@ -211,7 +211,7 @@ MESSAGES = {
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "PS {a:.0f} at p(new) 0.9, at most {b:.0f} at any scale; the paper's {c}": "p(新答案) 0.9 处 PS 为 {a:.0f}，任何系数下至多 {b:.0f}；论文为 {c}",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，而这些提示正是它的 KL 项所看护的",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，而这些提示正是它的相对熵项所看护的",
     "at p(new) 0.9 the best S here is a rank-one edit's": "在 p(新答案) 0.9 处，这里 S 最高的是一种秩一编辑",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造必然成立：在论文的 ES 水平处，玩具的编辑改变得比论文大得多",
@@ -254,4 +254,8 @@ MESSAGES = {
     "ΔPS": "ΔPS",
     "{a:+.1f}, {b:+.1f}, {c:+.1f}": "{a:+.1f}、{b:+.1f}、{c:+.1f}",
     "{a:.0f}, {b:.0f}, {c:.0f}": "{a:.0f}、{b:.0f}、{c:.0f}",
+    "another 10 draws of the noise move the shares below by under 0.05": (
+        "换 10 次噪声抽样，下面这些比例的变动不到 0.05"
+    ),
+    "at most {d:.2f}": "至多 {d:.2f}",
 }
