@@ -29,11 +29,11 @@ MESSAGES = {
     ),
     # the rank-one edit and its exercises
     "at most 2 of the 47 other facts change their answer": "其他 47 条事实中至多 2 条改变了答案",
-    "other facts changed, C from k* alone: {a}; C over every key: {b}": (
-        "答案被改变的其他事实数：C 只由 k* 算出时为 {a}，C 由所有键算出时为 {b}"
+    "other facts changed, C from k* alone: {a} and {b}; C over every key: {c} and {d}": (
+        "答案被改变的其他事实数：C 只由 k* 算出时为 {a} 和 {b}，C 由所有键算出时为 {c} 和 {d}"
     ),
-    "C from k* alone changes most of the 47 other facts, the corpus' C at most 2": (
-        "C 只由 k* 算出时，其他 47 条事实大多被改变；用语料的 C，至多改变 2 条"
+    "on the two facts tried, C from k* alone changes most of the 47 other facts, the corpus' C at most 2": (
+        "在试过的两条事实上，C 只由 k* 算出时，其他 47 条事实大多被改变；用语料的 C，至多改变 2 条"
     ),
     # the sweep: methods and knobs
     "ROME, layer 0, subject": "ROME，第 0 层，主语",
@@ -258,4 +258,8 @@ MESSAGES = {
         "换 10 次噪声抽样，下面这些比例的变动不到 0.05"
     ),
     "at most {d:.2f}": "至多 {d:.2f}",
+    "the per-fact effect at the subject is itself noisy: two draws of the noise rank the facts alike only weakly": (
+        "主语处逐条事实的追踪效应本身就很嘈杂：两次噪声抽样给出的事实排序只是弱相关"
+    ),
+    "Spearman ρ {r:.1f} between them": "两者的秩相关 ρ 为 {r:.1f}",
 }
