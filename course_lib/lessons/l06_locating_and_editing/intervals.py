@@ -123,3 +123,21 @@ def power(rho: float, n: int) -> float:
         raise ValueError(f"n must be at least 4, got {n}")
     z = np.arctanh(abs(rho)) * np.sqrt(n - 3)
     return float(sum(NormalDist().cdf(side - Z) for side in (z, -z)))
+
+
+def scores_at(
+    curves: dict[str, np.ndarray],
+    points: Sequence[float],
+    full: dict[str, int] | None = None,
+) -> tuple[dict[str, list[dict[str, float]]], int, float]:
+    """CounterFact's scores of each method read at each of ``points`` (``readings``), on the edits
+    every method reaches at every point, then, for each method of ``full``, at its grid index
+    there (its full update): ``scores[method]`` a list in that order; the number of those edits;
+    and the widest bracket in p(new) over the points."""
+    rows, widest = readings(curves, points)
+    p_new = edit_measures.METRICS.index("p(new)")
+    every = np.all([~np.isnan(rows[t][n][:, p_new]) for t in points for n in curves], axis=0)
+    scores = {n: [edit_measures.counterfact(rows[t][n][every]) for t in points] for n in curves}
+    for n, j in (full or {}).items():
+        scores[n].append(edit_measures.counterfact(curves[n][every, j]))
+    return scores, int(every.sum()), max(widest.values())

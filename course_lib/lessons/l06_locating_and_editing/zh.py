@@ -253,7 +253,7 @@ MESSAGES = {
     "ΔNS": "ΔNS",
     "ΔPS": "ΔPS",
     "{a:+.1f}, {b:+.1f}, {c:+.1f}": "{a:+.1f}、{b:+.1f}、{c:+.1f}",
-    "{a:.0f}, {b:.0f}, {c:.0f}": "{a:.0f}、{b:.0f}、{c:.0f}",
+    "{PS:.0f}, {NS:.0f}, {S:.0f}": "{PS:.0f}、{NS:.0f}、{S:.0f}",
     "another 10 draws of the noise move the shares below by under 0.05": (
         "换 10 次噪声抽样，下面这些比例的变动不到 0.05"
     ),
