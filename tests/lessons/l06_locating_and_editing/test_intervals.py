@@ -93,3 +93,17 @@ def test_readings_interpolate_along_each_grid():
     assert read[0.8]["m"][0, ps] == pytest.approx(0.5)  # halfway from 0.6 to 1.0
     assert np.isnan(read[0.8]["m"][1, ps])
     assert widest[0.8] == pytest.approx(0.4)
+
+
+def test_scores_at_keeps_the_edits_every_method_reaches_and_adds_the_full_update():
+    m = len(edit_measures.METRICS)
+    p, es = edit_measures.METRICS.index("p(new)"), edit_measures.METRICS.index("efficacy")
+    one, two = np.zeros((2, 3, m)), np.zeros((2, 3, m))
+    one[:, :, p] = [[0.0, 0.5, 1.0], [0.0, 0.5, 1.0]]
+    two[:, :, p] = [[0.0, 0.5, 1.0], [0.0, 0.1, 0.2]]  # its second edit never reaches 0.9
+    one[:, 2, es] = two[:, 2, es] = 1.0
+    scores, n, widest = intervals.scores_at({"one": one, "two": two}, (0.9,), {"one": 2})
+    assert n == 1 and widest == pytest.approx(0.5)
+    assert scores["one"][0]["ES"] == pytest.approx(80.0)  # 0.9 is 80 % of the way to 1.0
+    assert len(scores["one"]) == 2 and len(scores["two"]) == 1
+    assert scores["one"][1]["ES"] == 100.0  # the full update, on the same edit
