@@ -29,11 +29,11 @@ MESSAGES = {
     ),
     # the rank-one edit and its exercises
     "at most 2 of the 47 other facts change their answer": "其他 47 条事实中至多 2 条改变了答案",
-    "other facts changed, C from k* alone: {a}; C over every key: {b}": (
-        "答案被改变的其他事实数：C 只由 k* 算出时为 {a}，C 由所有键算出时为 {b}"
+    "other facts changed, C from k* alone: {a} and {b}; C over every key: {c} and {d}": (
+        "答案被改变的其他事实数：C 只由 k* 算出时为 {a} 和 {b}，C 由所有键算出时为 {c} 和 {d}"
     ),
-    "C from k* alone changes most of the 47 other facts, the corpus' C at most 2": (
-        "C 只由 k* 算出时，其他 47 条事实大多被改变；用语料的 C，至多改变 2 条"
+    "on the two facts tried, C from k* alone changes most of the 47 other facts, the corpus' C at most 2": (
+        "在试过的两条事实上，C 只由 k* 算出时，其他 47 条事实大多被改变；用语料的 C，至多改变 2 条"
     ),
     # the sweep: methods and knobs
     "ROME, layer 0, subject": "ROME，第 0 层，主语",
@@ -67,16 +67,8 @@ MESSAGES = {
     "scaling the rank-one edit up trades neighbourhood for paraphrase": (
         "放大秩一编辑，是拿邻域分数去换同义句分数"
     ),
-    "NS {a:.0f} against at most {b:.0f}": "NS 为 {a:.0f}，其他方法至多 {b:.0f}",
     # beside the paper
     # where to edit, ROME's safeguards
-    "|ρ| below {c:.2f}, which chance passes 1 time in 20; Hase et al.: ρ = {h}": (
-        "|ρ| 小于 {c:.2f}，随机情形每 20 次越过一次；Hase 等人：ρ = {h}"
-    ),
-    "a correlation as weak as Hase et al.'s would pass that bound seldom": (
-        "像 Hase 等人那么弱的相关，很少能越过这个界限"
-    ),
-    "{p:.0%} of the time with 48 facts": "48 条事实下，只有 {p:.0%} 的机会",
     "with or without them, no subject edit carries over to the other phrasing": (
         "无论有没有这些措施，主语处的编辑都没有推广到同义句"
     ),
@@ -138,28 +130,15 @@ MESSAGES = {
     "by construction, C does not change p(new) at the edited prompt": (
         "按构造成立：C 不改变被编辑提示处的 p(新答案)"
     ),
-    "against at most {b:.0f}": "其他方法至多 {b:.0f}",
-    "{m}: tracing effect {lo:.2f} to {hi:.2f}, p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}": (
-        "{m}：追踪效应 {lo:.2f} 到 {hi:.2f}，p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}"
-    ),
-    "but where tracing points every fact's edits reach nearly the same p(new): little to predict": (
-        "但在追踪指向的位置，每条事实的编辑都达到几乎相同的 p(新答案)：没有什么可预测的"
-    ),
-    "partly: a rank-one edit, not at ROME's site": "部分一致：是秩一编辑，但不在 ROME 的位置",
     "the rank-one edit keeps more neighbours than fine-tuning, NS": "秩一编辑比微调保住更多邻居，NS",
     "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测其编辑是否成功",
     "no: linear ρ {r:+.2f}, 652 facts": "否：线性 ρ {r:+.2f}，652 条事实",
-    "no: |Spearman ρ| < 0.3, 48 facts": "否：|秩相关 ρ| < 0.3，48 条事实",
-    "not contradicted; too weak to tell": "不矛盾；检验太弱，无法判断",
     # the rewriting grid's rows: the relations
     "capital": "首都",
     "colour": "颜色",
     "animal": "动物",
     "food": "食物",
     "C swapped (section 4)": "换用另一个 C（第 4 节）",
-    "at either site, no correlation between a fact's tracing effect and its edit shows": (
-        "在两个位置上，都看不出一条事实的追踪效应与其编辑之间有相关"
-    ),
     # lesson 6: every edit along its knob, v* to one rule, read at p(new) 0.9
     "knowledge neurons, the course's edit": "知识神经元，本课程的编辑",
     "knowledge neurons, Meng et al.'s edit": "知识神经元，Meng 等人的编辑",
@@ -188,12 +167,7 @@ MESSAGES = {
     "every edit is read between two strengths within 0.01 of each other in p(new)": (
         "每次编辑都在 p(新答案) 相差不到 0.01 的两个强度之间读数"
     ),
-    "on the {n} edits all six reach": "比较的是六种方法都达到的 {n} 次编辑",
-    "at p(new) 0.9 the rank-one edit where tracing points keeps every neighbour, the others at most a third": (
-        "p(新答案) 为 0.9 时，追踪指向处的秩一编辑保住了全部邻居，其他方法至多保住三分之一"
-    ),
     "but it carries over to the other phrasing far less often": "但它推广到同义句的次数少得多",
-    "PS {a:.0f} against at least {b:.0f}": "PS 为 {a:.0f}，其他方法至少 {b:.0f}",
     "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits, fewer "
     "than any other edit but Meng et al.'s knowledge neurons": (
         "主语处的编辑达到 p(新答案) 0.9 的，不到三分之二；除了 Meng 等人的知识神经元编辑，"
@@ -210,21 +184,9 @@ MESSAGES = {
         "保住的邻居仍比知识神经元、微调和约束微调多"
     ),
     "this toy, at p(new) 0.9": "玩具模型，p(新答案) 为 0.9",
-    "as in the paper, the best score is a rank-one edit's": "与论文一样，得分最高的是一种秩一编辑",
-    "here where tracing points, with C from filler: S {s:.0f}": (
-        "在这里是追踪指向处、用填充句的 C 的那一种：S 为 {s:.0f}"
-    ),
-    "as in the paper, FT+L scores above fine-tuning": "与论文一样，约束微调的得分高于微调",
-    "unlike in the paper, ROME at the subject scores 0: at p(new) 0.9 no edit carries over": (
-        "与论文不同，主语处的 ROME 得分为 0：p(新答案) 为 0.9 时，没有一次编辑推广到同义句"
-    ),
     "at their own settings both take every edit here and keep no neighbour": (
         "在各自的设置下，两者在这里都让每次编辑生效，却一个邻居也没保住"
     ),
-    "where its efficacy is the paper's, Meng et al.'s edit is within 10 points of its PS and NS": (
-        "在有效性与论文相同的地方，Meng 等人的编辑的 PS 和 NS 与论文相差不到 10 分"
-    ),
-    "at most {g:.0f} points apart": "至多相差 {g:.0f} 分",
     "Meng et al.'s KN, GPT-2 XL": "Meng 等人的 KN，GPT-2 XL",
     "at the subject, a longer search takes more edits": "在主语处，搜索得越久，生效的编辑越多",
     "ES {a:.0f} and {b:.0f} after 30 steps, {c:.0f} and {d:.0f} after 1,000": (
@@ -234,16 +196,9 @@ MESSAGES = {
         "无论搜索多少步，主语处的编辑都不推广到同义句，也都保住了邻居"
     ),
     "other entities kept": "其他实体不变",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts": (
-        "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实"
-    ),
-    "{a:.2f} against {b:.2f}, {n} edits": "{a:.2f}，对比 {b:.2f}，共 {n} 次编辑",
     "restoring each state (section 2)": "逐个恢复状态（第 2 节）",
     "best score S": "最高分 S",
-    "C swapped; v* to one rule": "换用另一个 C；v* 按同一条规则搜索",
     "FT+L scores above fine-tuning, S": "约束微调的得分高于微调：S",
-    "Meng et al.'s KN at ES 28.7: PS, NS": "Meng 等人的 KN 在 ES 28.7 处：PS、NS",
-    "within 10 points": "相差不到 10 分",
     "the edit along its knob (section 5)": "沿旋钮读这个编辑（第 5 节）",
     "every scale; v* to 1,000 steps (section 6)": "每种系数；v* 搜索到 1,000 步（第 6 节）",
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
@@ -252,9 +207,59 @@ MESSAGES = {
     "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}": (
         "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}"
     ),
-    "p(new) nearly the same for every fact at the last word (section 6)": (
-        "在最后一个词处，每条事实的 p(新答案) 几乎相同（第 6 节）"
+    # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
+    "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
+    "PS {a:.0f} at p(new) 0.9, at most {b:.0f} at any scale; the paper's {c}": "p(新答案) 0.9 处 PS 为 {a:.0f}，任何系数下至多 {b:.0f}；论文为 {c}",
+    "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，而这些提示正是它的相对熵项所看护的",
+    "at p(new) 0.9 the best S here is a rank-one edit's": "在 p(新答案) 0.9 处，这里 S 最高的是一种秩一编辑",
+    "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
+    "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造必然成立：在论文的 ES 水平处，玩具的编辑改变得比论文大得多",
+    "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造必然成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
+    "not comparable: the paper at each method's settings": "无法对照：论文用各方法自己的设置",
+    "48 facts would detect that ρ {p:.0%} of the time": "48 条事实测出这样的 ρ 的概率只有 {p:.0%}",
+    "C swapped; v* to one rule; read at 0.8 to 0.95 (section 4)": "换了 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
+    "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
+    "PS {a:.0f} against at least {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "PS {a:.0f}，其他方法至少 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "PS: 0.8 / 0.9 / 0.95": "PS：0.8 / 0.9 / 0.95",
+    "S: 0.8 / 0.9 / 0.95": "S：0.8 / 0.9 / 0.95",
+    "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的都比它们少",
+    "at p(new) 0.9 FT+L scores above fine-tuning": "在 p(新答案) 0.9 处，约束微调的得分高于微调",
+    "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "在 p(新答案) 0.9 处，追踪指向处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多",
+    "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
+    "below all three at 0.8, above them at 0.95": "0.8 处低于这三种，0.95 处高于它们",
+    "but whether its S is above theirs depends on the reading point": "但它的 S 是否高于它们，取决于在哪里读数",
+    "could not tell: Spearman ρ {a:+.1f} and {b:+.1f}, power {p:.0%}": "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}，检验功效 {p:.0%}",
+    "full update: PS, NS, S": "完整更新：PS、NS、S",
+    "not comparable: a far larger change": "无法对照：玩具的变化大得多",
+    "not comparable; above at every p(new) read": "无法对照；在每个读数处都更高",
+    "not comparable; the same order here": "无法对照；玩具的排序相同",
+    "not contradicted": "不矛盾",
+    "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
+    "on {n} edits; widest bracket {w:.2f} in p(new)": "共 {n} 次编辑；读数区间在 p(新答案) 上最宽为 {w:.2f}",
+    "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
+    "unlike in the paper, ROME-like at the subject carries over at no scale, its full update included": "与论文不同，主语处的类 ROME 编辑在任何系数下都不推广到同义句，完整更新也不例外",
+    "with C from filler: S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "用填充句的 C：S {s:.0f}；比第二名高 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "{a:+.0f}, {b:+.0f}, {c:+.0f} at the same ES": "同样的 ES 下为 {a:+.0f}、{b:+.0f}、{c:+.0f}",
+    "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 0.9 处为 {a:.0f}，任何系数下至多 {b:.0f}",
+    "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 区间为 {lo:+.2f} 到 {hi:+.2f}",
+    "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
+    "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
+    "ΔES {a:+.0f} against {b:+.1f}": "ΔES {a:+.0f}，论文为 {b:+.1f}",
+    "ΔES": "ΔES",
+    "ΔNS": "ΔNS",
+    "ΔPS": "ΔPS",
+    "{a:+.1f}, {b:+.1f}, {c:+.1f}": "{a:+.1f}、{b:+.1f}、{c:+.1f}",
+    "{PS:.0f}, {NS:.0f}, {S:.0f}": "{PS:.0f}、{NS:.0f}、{S:.0f}",
+    "another 10 draws of the noise move the shares below by under 0.05": (
+        "换 10 次噪声抽样，下面这些比例的变动不到 0.05"
     ),
-    "{a}, {b}": "{a}、{b}",
-    "{a:.0f}, {b:.0f}": "{a:.0f}、{b:.0f}",
+    "at most {d:.2f}": "至多 {d:.2f}",
+    "the per-fact effect at the subject is itself noisy: two draws of the noise rank the facts alike only weakly": (
+        "主语处逐条事实的追踪效应本身就很嘈杂：两次噪声抽样给出的事实排序只是弱相关"
+    ),
+    "Spearman ρ {r:.1f} between them": "两者的秩相关 ρ 为 {r:.1f}",
 }
