@@ -255,6 +255,18 @@ def test_the_fact_models_tokens_are_its_real_positions_and_its_null_p_is_a_share
         load_history.frequency_null(np.zeros(3))
 
 
+def test_the_frequency_nulls_draws_are_the_ones_its_p_and_mean_come_from():
+    from course_lib.lessons.l07_mixture_of_experts.experiments import load_history
+
+    draws = load_history.frequency_null_shares(starts=40)
+    assert draws.shape == (3 * 40,) and (draws >= 0.25).all() and (draws <= 1).all()
+    middle = np.median(draws[:40])  # seed 0's null: half its draws at least this busy
+    p, mean, _, _ = load_history.frequency_null(np.full((3, 2), middle), starts=40)
+    assert mean == pytest.approx(draws.mean())
+    assert p[0, 0] == pytest.approx(np.mean(draws[:40] >= middle))
+    assert 0.3 < p[0, 0] < 0.7
+
+
 def test_load_cells_list_each_seeds_busiest_share_and_counts():
     load = np.array([[0.5, 0.5, 0.0, 0.0], [0.7, 0.26, 0.04, 0.0]])
     assert experiments.load_cells(load) == ["0.50, 0.70", "2, 2", "2, 1"]

@@ -56,6 +56,17 @@ def real_tokens(seed: int) -> np.ndarray:
     return tokens[tokens != 0].numpy()
 
 
+def frequency_null_shares(seeds: tuple[int, ...] = SEEDS, starts: int = 1000) -> np.ndarray:
+    """``frequency_busiest``'s null on each seed's own tokens, every seed's draws together
+    (seeds x ``starts``,): what a start's busiest share is tested against."""
+    from course_lib.lessons.l07_mixture_of_experts.experiments import frequency_busiest
+
+    d, experts = BASE.d_model, BASE.num_experts
+    return np.concatenate(
+        [frequency_busiest(real_tokens(s), d=d, experts=experts, starts=starts) for s in seeds]
+    )
+
+
 def frequency_null(
     start: np.ndarray, seeds: tuple[int, ...] = SEEDS, starts: int = 1000
 ) -> tuple[np.ndarray, float, int, float]:
