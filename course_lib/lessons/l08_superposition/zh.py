@@ -64,7 +64,9 @@ MESSAGES: dict[str, str] = {
         "三处都是保留特征 4、舍弃特征 3"
     ),
     "{where}": "{where}",
-    "S = {s}: D_i = {D}": "S = {s}：D_i = {D}",
+    "; ": "；",
+    "{d}^i, S = {s:.2f}": "{d}^i，S = {s:.2f}",
+    "S = {s:.2f}: D_i = {D}": "S = {s:.2f}：D_i = {D}",
     "at S = 0.63 and 0.74 (0.9^i; at 0.49 it is feature 3 that is dropped): four features as two antipodal pairs, D within 0.05 of 1/2, feature 4 dropped": (
         "S = 0.63 和 0.74 时（0.9^i；S = 0.49 时舍弃的是特征 3）：四个特征组成两个对跖对，"
         "D 与 1/2 相差不到 0.05，特征 4 被舍弃"
@@ -103,7 +105,7 @@ MESSAGES: dict[str, str] = {
     ),
     "{ours} against {low:.0f} to {high:.0f}, p = {p:.3f} (± {se:.3f}: 1,000 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.3f}，误差 ± {se:.3f}，打乱 1,000 次",
     "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.1 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.1，就会落在打乱的 95% 范围之外",
-    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.2f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}（范围的上端比我们的高 {gap:.2f}），p = {p:.2f}",
+    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.2f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.2f}，p = {p:.2f}",
     "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
