@@ -106,7 +106,6 @@ MESSAGES: dict[str, str] = {
     "{ours} against {low:.0f} to {high:.0f}, p = {p:.3f} (± {se:.3f}: 1,000 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.3f}，误差 ± {se:.3f}，打乱 1,000 次",
     "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.1 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.1，就会落在打乱的 95% 范围之外",
     "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.2f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.2f}，p = {p:.2f}",
-    "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
         "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
@@ -135,7 +134,6 @@ MESSAGES: dict[str, str] = {
     "kind": "类型",
     "rule": "规则",
     "features": "特征数",
-    "dead": "死特征",
     "{low:.1%} to {high:.1%}": "{low:.1%} 到 {high:.1%}",
     "units": "单元",
     "rotated units": "旋转后的单元",
@@ -155,7 +153,6 @@ MESSAGES: dict[str, str] = {
     "{low} to {high}; with layer 0's units zeroed, {none}": "{low} 到 {high}；第 0 层单元置零时为 {none}",
     # added: the regime test, the transcoder at equal numbers
     "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
-    "at 0.5^i feature 4 has no direction at S = 0.93 and 0.95, yet at S = 0.90 the stored model keeps feature 4 and drops feature 3": "重要性为 0.5^i 时，S = 0.93 和 0.95 下特征 4 都没有方向；可是在 S = 0.90 下，存下的模型保留了特征 4，舍弃了特征 3",
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
     "trained on the corpus' contexts alone, every SAE misses over 5 times as much of new contexts as of its own": "只用语料的上下文训练时，每个 SAE 在新上下文上遗漏的，都是在自己的上下文上的 5 倍以上",
