@@ -342,9 +342,10 @@ def check_dense_toy_prediction(fn: Callable) -> CheckResult:
         if got != kept:
             raise Hint(_dense_hint(got, kept, len(norms), stored_grid("superposition").W.shape[-2]))
         return tr(
-            "the stored model's ‖W_i‖: {norms}. Dense features interfere in every input, so the "
-            "model keeps the most important ones, each in a dimension of its own, and drops the "
-            "rest.", norms=", ".join(f"{v:.2f}" for v in norms),
+            "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do "
+            "not share: the model keeps the most important ones, each in a dimension of its own, "
+            "and drops the rest (the paper's reason: a dense feature would interfere on every "
+            "input).", norms=", ".join(f"{v:.2f}" for v in norms),
         )  # fmt: skip
 
     return run_check(N_("dense toy prediction"), check)

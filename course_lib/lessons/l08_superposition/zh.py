@@ -55,13 +55,21 @@ MESSAGES: dict[str, str] = {
     "sparse (S ≥ 0.9), importance 0.9^i or equal: all five features kept in two dimensions": (
         "稀疏（S ≥ 0.9），重要性为 0.9^i 或全部相等：五个特征都保留在两个维度里"
     ),
-    "with steeper importance (0.5^i, 0.7^i) the least important feature stays dropped even at S = 0.95, while the other four form two antipodal pairs (D within 0.05 of 1/2)": (
-        "重要性下降得更陡时（0.5^i、0.7^i），即使 S = 0.95，最不重要的特征也仍被舍弃，"
+    "with steeper importance (0.5^i, 0.7^i), at S = 0.93 and 0.95 feature 4 has no direction, while the other four form two antipodal pairs (D within 0.05 of 1/2)": (
+        "重要性下降得更陡时（0.5^i、0.7^i），在 S = 0.93 和 0.95 下特征 4 没有方向，"
         "另外四个组成两个对跖对（D 与 1/2 相差不到 0.05）"
     ),
-    "S = {s}: D_i = {D}": "S = {s}：D_i = {D}",
-    "in between (S = 0.63, 0.74; 0.9^i): four features as two antipodal pairs, D within 0.05 of 1/2, feature 4 dropped": (
-        "介于两者之间（S = 0.63、0.74；0.9^i）：四个特征组成两个对跖对，D 与 1/2 相差不到 0.05，特征 4 被舍弃"
+    "with importances that differ, the stored grid keeps a less important feature over a more important one in three settings only, each keeping feature 4 and dropping feature 3": (
+        "各特征重要性不同时，存下的网格里只有三处留下了较不重要的特征、舍弃了较重要的特征，"
+        "三处都是保留特征 4、舍弃特征 3"
+    ),
+    "{where}": "{where}",
+    "; ": "；",
+    "{d}^i, S = {s:.2f}": "{d}^i，S = {s:.2f}",
+    "S = {s:.2f}: D_i = {D}": "S = {s:.2f}：D_i = {D}",
+    "at S = 0.63 and 0.74 (0.9^i; at 0.49 it is feature 3 that is dropped): four features as two antipodal pairs, D within 0.05 of 1/2, feature 4 dropped": (
+        "S = 0.63 和 0.74 时（0.9^i；S = 0.49 时舍弃的是特征 3）：四个特征组成两个对跖对，"
+        "D 与 1/2 相差不到 0.05，特征 4 被舍弃"
     ),
     "dense: the extra feature is dropped when it matters less than feature 0 and takes the dimension when it matters more": (
         "稠密：多出来的特征不如特征 0 重要时被舍弃，比特征 0 重要时独占这个维度"
@@ -95,9 +103,9 @@ MESSAGES: dict[str, str] = {
     "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": (
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
-    "{ours} against {low:.0f} to {high:.0f}, p = {p:.2f} (± {se:.2f}: 100 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.2f}，误差 ± {se:.2f}，打乱 100 次",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; the test would have shown one less than 0.1 above ours": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；只比我们的值高不到 0.1 的纯度，这个检验就能看出来",
-    "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
+    "{ours} against {low:.0f} to {high:.0f}, p = {p:.3f} (± {se:.3f}: 1,000 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.3f}，误差 ± {se:.3f}，打乱 1,000 次",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.1 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.1，就会落在打乱的 95% 范围之外",
+    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.2f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.2f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
         "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
@@ -126,7 +134,6 @@ MESSAGES: dict[str, str] = {
     "kind": "类型",
     "rule": "规则",
     "features": "特征数",
-    "dead": "死特征",
     "{low:.1%} to {high:.1%}": "{low:.1%} 到 {high:.1%}",
     "units": "单元",
     "rotated units": "旋转后的单元",
@@ -138,20 +145,26 @@ MESSAGES: dict[str, str] = {
     "units are purer in relation than chance, and so is a random rotation of them": (
         "按关系算，单元比随机水平更纯，单元的随机旋转也是如此"
     ),
-    "the unit basis could not be told from one random rotation: their purities differ by less than 0.1": "单元基与一个随机旋转分不出差别：两者的纯度相差不到 0.1",
-    "{u:.2f} and {r:.2f}": "{u:.2f} 和 {r:.2f}",
+    "the unit basis could not be told from random rotations: the units' relation purity lies within 100 rotations' 95 % range": "单元基与随机旋转分不出差别：单元按关系算的纯度落在 100 个随机旋转的 95% 范围之内",
+    "{u:.2f} against {low:.2f} to {high:.2f}": "{u:.2f}，对比 {low:.2f} 到 {high:.2f}",
+    "on relation, both SAEs in the table above are less pure than the units": "按关系算，上表中的两个 SAE 都不如单元纯",
+    "{a:.2f} and {b:.2f} against {u:.2f}": "{a:.2f} 和 {b:.2f}，对比 {u:.2f}",
     # section 4: a transcoder
     "{low} to {high}; with layer 0's units zeroed, {none}": "{low} 到 {high}；第 0 层单元置零时为 {none}",
     # added: the regime test, the transcoder at equal numbers
     "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
-    "at 0.5^i feature 4 has no direction at S = 0.93 and 0.95, yet at S = 0.90 the stored model keeps feature 4 and drops feature 3": "重要性为 0.5^i 时，S = 0.93 和 0.95 下特征 4 都没有方向；可是在 S = 0.90 下，存下的模型保留了特征 4，舍弃了特征 3",
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
     "trained on the corpus' contexts alone, every SAE misses over 5 times as much of new contexts as of its own": "只用语料的上下文训练时，每个 SAE 在新上下文上遗漏的，都是在自己的上下文上的 5 倍以上",
     "{low:.0f} to {high:.0f} times": "{low:.0f} 到 {high:.0f} 倍",
-    "on new contexts the L1 SAEs fire more features than on their training ones, while TopK's k holds its L0": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，TopK 的 L0 则由 k 固定",
-    "L1: {low:.1f} to {high:.1f} times as many": "L1：是训练时的 {low:.1f} 到 {high:.1f} 倍",
-    "every transcoder misses over 10 times as much of new contexts as of its training ones": "每个转码器在新上下文上遗漏的，都是在训练上下文上的 10 倍以上",
+    "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; at each size the TopK SAE, its L0 held by k, misses no more than the L1 one": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏的却也更多；每种规模下，L0 由 k 固定的 TopK SAE 遗漏的都不比 L1 的多",
+    "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1：特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是 {a:.1f} 到 {b:.1f} 倍",
+    "every transcoder misses over 10 times as much of new contexts as of its training ones, from a training FVU near 0": "每个转码器在新上下文上遗漏的，都是在训练上下文上的 10 倍以上；训练时的未解释方差本就接近 0",
+    "the TopK transcoders beat copying the nearest training input's FFN output by more than 10 %; the L1 transcoders do not": "TopK 转码器比照抄最近训练输入的 FFN 输出好出 10% 以上；L1 转码器做不到",
+    "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是照抄的 {a:.2f} 到 {b:.2f} 倍，L1 是 {c:.2f} 到 {d:.2f} 倍",
+    "dead, full dictionary": "死特征（完整字典）",
+    "held out ÷ lookup": "留出 ÷ 照抄",
+    "{a:.1%} (8×, L1, at L0 {held:.1f}, against {train:.1f} in training); {b:.1%} (8×, TopK)": "{a:.1%}（8×，L1，L0 为 {held:.1f}，训练时为 {train:.1f}）；{b:.1%}（8×，TopK）",
     "TopK: {low:.1%} to {high:.1%}": "TopK：{low:.1%} 到 {high:.1%}",
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts, at prompts every transcoder was trained on": "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条；这些提示每个转码器都训练过",
     "top three's share: features minus units": "前三名所占份额：特征减单元",
@@ -159,7 +172,6 @@ MESSAGES: dict[str, str] = {
     "high (95 %)": "上限（95%）",
     "in every transcoder the top three features hold more of a fact's attribution than the top three of as many units: each interval lies above 0": "每个转码器里，前三名特征所占的事实归因份额，都大于同样多的单元中前三名所占的份额：每个区间都在 0 以上",
     # section 5: the scoreboard
-    "same level": "同一水平",
     "differs": "不同",
     "same": "相同",
     "dense: the m most important features, orthogonal": "稠密：最重要的 m 个特征，相互正交",
@@ -278,8 +290,9 @@ MESSAGES: dict[str, str] = {
     "{m} features, yes, one per dimension; but which? A dropped feature costs its importance, so the model keeps the most important ones": (
         "对，是 {m} 个特征，每个维度一个；但是哪几个？丢掉一个特征的代价是它的重要性，所以模型保留最重要的那几个"
     ),
-    "the stored model's ‖W_i‖: {norms}. Dense features interfere in every input, so the model keeps the most important ones, each in a dimension of its own, and drops the rest.": (
-        "存下的模型的 ‖W_i‖：{norms}。稠密特征在每个输入中都相互干扰，所以模型保留最重要的几个，各自独占一个维度，其余的丢掉。"
+    "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do not share: the model keeps the most important ones, each in a dimension of its own, and drops the rest (the paper's reason: a dense feature would interfere on every input).": (
+        "存下的模型的 ‖W_i‖：{norms}。各特征重要性不同时，稠密特征不共用维度：模型保留最重要的几个，各自独占一个维度，其余的丢掉。"
+        "论文给的理由是：稠密特征在每个输入里都会相互干扰。"
     ),
     "dead features prediction": "死特征预测",
     "give the share of features, a number from 0 to 1 (0.25 for a quarter), got {got!r}": (

@@ -62,6 +62,24 @@ def test_a_shuffle_keeps_each_facts_count_and_draws_only_firing_units():
     assert not (first == second).all()
 
 
+def test_the_matched_draws_keep_each_pools_count_and_give_sharings_used_units_and_purity():
+    rng = np.random.default_rng(4)
+    fires = rng.random((8, 60)) < 0.6
+    mask = fires & (rng.random((8, 60)) < 0.3)
+    write = rng.random((8, 60))
+    pools = polysemantic.matched_pools(mask, fires, write, 30)
+    drawn = polysemantic.matched_draws(mask, pools, shuffles=20, seed=2)
+    for fact, pool, count in pools:
+        assert (drawn[:, fact, pool].sum(1) == count).all()
+    assert (drawn.sum(2) == mask.sum(1)).all() and not (drawn & ~fires).any()
+    assert not (drawn[0] == drawn[1]).all()
+    relations = np.array(list("abcdabcd"))
+    used, purity = polysemantic.used_and_purity(drawn, relations)
+    for m, u, p in zip(drawn, used, purity, strict=True):
+        found = polysemantic.sharing(m, relations, relations)
+        assert (u, p) == (found.units_used, pytest.approx(found.relation_purity))
+
+
 @pytest.fixture(scope="module")
 def fact_model():
     return stored_model()

@@ -121,6 +121,33 @@ def matched_masks(
     return out
 
 
+def matched_draws(
+    mask: np.ndarray, pools: list[tuple[int, np.ndarray, int]], shuffles: int, seed: int = 0
+) -> np.ndarray:
+    """What ``matched_masks`` draws, all shuffles at once: (shuffles, facts, units) bool, each
+    fact keeping its count in each pool, the units of a pool drawn alike (the first ``count`` of
+    a random order of the pool)."""
+    rng = np.random.default_rng(seed)
+    out = np.zeros((shuffles, *mask.shape), dtype=bool)
+    for fact, pool, count in pools:
+        order = np.argsort(rng.random((shuffles, len(pool))), axis=1)[:, :count]  # (shuffles, c)
+        out[np.arange(shuffles)[:, None], fact, pool[order]] = True
+    return out
+
+
+def used_and_purity(masks: np.ndarray, relations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``sharing``'s ``units_used`` and ``relation_purity`` of each of ``masks`` (shuffles, facts,
+    units), at once: (shuffles,) each."""
+    labels = np.unique(relations)
+    onehot = (relations[:, None] == labels).astype(np.int32)  # (facts, relations)
+    counts = np.einsum("sfu,fr->sru", masks.astype(np.int32), onehot)  # (shuffles, relations, u)
+    served = counts.sum(1)  # (shuffles, units): facts per unit
+    shared = served >= 2
+    share = np.where(shared, counts.max(1) / np.maximum(served, 1), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):  # no shared unit: nan, as sharing's
+        return (served > 0).sum(1), share.sum(1) / shared.sum(1)
+
+
 def shuffled_masks(
     mask: np.ndarray, fires: np.ndarray, shuffles: int, seed: int = 0
 ) -> list[np.ndarray]:
