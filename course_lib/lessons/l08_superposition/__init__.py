@@ -8,7 +8,7 @@ LESSON = Lesson(
     number=8,
     topic="superposition",
     title=N_("Superposition: more features than neurons (叠加)"),
-    minutes=80,
+    minutes=85,
     goal=N_(
         "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, and measure SAEs and transcoders as the papers do"
     ),

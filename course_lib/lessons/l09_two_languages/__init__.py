@@ -8,7 +8,7 @@ LESSON = Lesson(
     number=9,
     topic="two_languages",
     title=N_("One memory, two languages (跨语言)"),
-    minutes=65,
+    minutes=70,
     goal=N_(
         "train lesson 5's fact model on its facts in English and in Chinese, some in one language only, and find whether a fact taught in one language is recalled in the other, with and without a dictionary, beside what the units, an edit and the experts show"
     ),
