@@ -38,7 +38,10 @@ def control_problems(lesson: LessonPage) -> tuple[list[str], list[str]]:
         report = exercise(lesson, kind, control)
         where = f"{lesson.name}: {kind} {report.name!r}"
         seconds = ", ".join(f"{m.seconds:.2f}" for m in report.moves)
-        log.append(f"{where}: {report.start} -> {[m.value for m in report.moves]} ({seconds} s)")
+        lost = f"; lost on the way to the kernel, tried again: {report.lost}" if report.lost else ""
+        log.append(
+            f"{where}: {report.start} -> {[m.value for m in report.moves]} ({seconds} s){lost}"
+        )
         problems += [f"{where} moved to {m.value}: {m.problem}" for m in report.moves if m.problem]
         others = {m.value for m in report.moves} - {report.start}
         if len(others) < min(2, report.options - 1):

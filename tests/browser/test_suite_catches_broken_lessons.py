@@ -117,7 +117,7 @@ def test_callback_that_raises_or_changes_nothing_fails_naming_notebook_and_contr
     ), deaf
     assert "status line 'updated in" in deaf, deaf
     assert "kernel idle/connected" in deaf, deaf
-    assert "('mode', \"'pre'\")" in deaf, deaf
+    assert "('mode', 'pre')" in deaf, deaf  # the kernel got the move: not a lost one
 
 
 def test_failing_cell_and_unrendered_widget_fail_run_all_naming_notebook(broken):

@@ -1,0 +1,25 @@
+"""When a control's output never changed, the move counts as lost on the way to the kernel (and
+is tried again with another value) only if the kernel answered and holds another value for that
+control; anything else stays a problem of the lesson."""
+
+from __future__ import annotations
+
+from lessonpage import move_lost
+
+LABELS = [("sample", "0"), ("FFN layer", "11"), ("prompt", "the capital of tumen is")]
+
+
+def test_a_move_the_kernel_never_received_is_lost():
+    assert move_lost(LABELS, "sample", "1")
+
+
+def test_a_move_the_kernel_holds_is_not_lost_even_if_its_picture_did_not_change():
+    assert not move_lost(LABELS, "sample", "0")
+    # the browser writes the spaces of a label as no-break spaces
+    assert not move_lost(LABELS, "prompt", "the\xa0capital\xa0of\xa0tumen\xa0is")
+
+
+def test_no_answer_or_no_such_control_in_the_kernel_is_not_called_lost():
+    assert not move_lost(None, "sample", "1")  # a busy kernel: the problem stands
+    assert not move_lost(LABELS, "activation", "gelu")  # a closed or unknown widget
+    assert not move_lost([], "sample", "1")
