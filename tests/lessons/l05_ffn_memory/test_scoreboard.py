@@ -164,6 +164,8 @@ def test_the_papers_numbers_are_the_ones_the_lessons_quote():
     assert rows[2].toy.startswith("36 / 17") and "1 of 3" in rows[2].tested
     assert rows[3].toy == "more for 2 of 2 facts (unrelated facts: -25.0 %)"
     assert rows[4].paper == "-29 %" and rows[4].toy.startswith("-62.5 %: ")
+    dai = scoreboard(**measured(), erase_level=-0.6)[4]  # Dai et al.'s metric, when given
+    assert dai.toy.startswith("-60.0 %: ")
     assert rows[5].paper == "rises" and rows[5].toy == "falls for 2 of 2 facts, log-odds for 2"
     assert rows[6].paper == "+31 %" and rows[6].toy.startswith("-6.5 %: ")
     assert rows[7].toy.startswith("90 % in layer 0") and "-2.8" in rows[7].tested

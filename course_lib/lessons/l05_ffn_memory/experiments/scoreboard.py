@@ -52,17 +52,20 @@ def _percent(value: float, digits: int = 1) -> str:
 
 
 def scoreboard(agreement, vocabulary, semantic, untrained_semantic, erased, doubled, neurons,
-               trained, untrained, sweep, p_answer, paths) -> list[Row]:  # fmt: skip
+               trained, untrained, sweep, p_answer, paths,
+               erase_level: float | None = None) -> list[Row]:  # fmt: skip
     """The rows, from the lesson's own measurements: ``agreement`` (``value_agreement``),
     ``vocabulary`` (the toy's words), ``semantic`` (layer -> semantic keys) and
     ``untrained_semantic`` (the same rule on untrained draws, (draws, layers)), ``erased`` and
     ``doubled`` (``knowledge_neuron_effects`` at 0 and 2), ``neurons`` (``knowledge_neuron_counts``
     by the paper's equation and by the authors' code's path, two (facts,)), ``trained`` and
     ``untrained`` (``active_fraction``, (layers,)), ``sweep`` (the sparsity sweep), ``p_answer``
-    (each fact's p(answer) before any edit, (facts,)), ``paths`` (``doubling.doubling_paths``)."""
+    (each fact's p(answer) before any edit, (facts,)), ``paths`` (``doubling.doubling_paths``),
+    ``erase_level`` (erasing's change of p by Dai et al.'s metric, ``relation_average``; the mean
+    of ``erased.own`` if not given)."""
     return [
         *_geva_rows(agreement, vocabulary, semantic, np.asarray(untrained_semantic)),
-        *_dai_rows(erased, doubled, neurons, np.asarray(p_answer), paths),
+        *_dai_rows(erased, doubled, neurons, np.asarray(p_answer), paths, erase_level),
         *_li_rows(np.asarray(trained), np.asarray(untrained), sweep),
     ]
 
@@ -143,7 +146,7 @@ def _geva_rows(agreement, vocabulary: int, semantic, untrained: np.ndarray) -> l
     ]
 
 
-def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row]:
+def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths, level=None) -> list[Row]:
     """Dai et al.'s rows. Their levels are not measured alike here: their knowledge neurons are
     refined over paraphrases (about 4 a fact), the toy's are a fact's top 5 on its one prompt;
     their attribution scales a whole layer, the toy's ranks one unit alone; and every answer here
@@ -187,7 +190,7 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths) -> list[Row
             _percent(DAI_2022["suppress"], 0),
             tr(
                 "{change}: top 5 of one prompt, p above 0.95 before",
-                change=_percent(float(erased.own.mean())),
+                change=_percent(float(erased.own.mean() if level is None else level)),
             ),
             None,
             "",
