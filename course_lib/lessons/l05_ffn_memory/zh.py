@@ -129,7 +129,6 @@ MESSAGES: dict[str, str] = {
         "没有哪个单元能独自承载一条事实：擦除代价最大的单个单元，最多也只拿走约一半的 p"
     ),
     "at most {most:.1f}; under 0.1 for {n} of 48 facts": "最多 {most:.1f}；48 条事实中有 {n} 条不到 0.1",
-    "{n} of 48": "{n}/48",
     "most of a fact's top units sit in layer 0, the bottom layer": (
         "一条事实归因最高的单元大多位于最底层，即第 0 层"
     ),
@@ -200,8 +199,8 @@ MESSAGES: dict[str, str] = {
     ),
     "double them: change of p(answer) (level)": "把它们加倍：p(答案) 的变化（水平）",
     "{change}: the same 5, p above 0.95 before": "{change}：同样的 5 个单元，原本 p 高于 0.95",
-    "falls through the final LayerNorm and layer 1; both held, rises for {n} of 48 (section 4)": (
-        "经由最终的 LayerNorm 和第 1 层下降；两者都固定时，48 条中有 {n} 条上升（第 4 节）"
+    "through the final LayerNorm and layer 1; both held, rises for {n} of 48 (section 4)": (
+        "经由最终的 LayerNorm 和第 1 层；两者都固定时，48 条中有 {n} 条上升（第 4 节）"
     ),
     "where a fact's top units sit": "一条事实归因最高的单元所在的层",
     "mostly the top layers": "大多在最上面几层",
@@ -405,8 +404,8 @@ MESSAGES: dict[str, str] = {
     "{a} within 1e-7 of zero at the last word, {b} at initialisation": "最后一个词处有 {a} 个输入离零不到 1e-7，初始化时有 {b} 个",
     "the nudge switches some of them at the prompts' last word": "这次微扰让提示最后一个词处的一些单元切换了开关",
     "{n} units": "{n} 个单元",
-    "{n} of 48": "{n}/48",
     "the slope's top 5 units change for several facts, each with a unit the nudge switched": "按斜率排出的前 5 个单元在好几条事实上变了，每条都有被微扰切换的单元",
+    "{n} of 48": "{n}/48",
     "{n} of 48; {f} facts have a switched unit": "48 条中有 {n} 条；共有 {f} 条事实含被切换的单元",
     "the integral's top 5 stay the same for every fact, as continuity requires": "按积分排出的前 5 个单元，每条事实都不变，这正是连续性所要求的",
     "the nudge moves a score by {shift:.0e}, the closest 5th and 6th differ by {tie:.0e}": "微扰让分数最多移动 {shift:.0e}，而最接近的第 5、第 6 名相差 {tie:.0e}",

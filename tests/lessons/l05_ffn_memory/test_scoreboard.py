@@ -130,10 +130,22 @@ def sweep(trained=None, initial=0.52) -> SimpleNamespace:
             3,
         ),  # fmt: skip
         ({"p_answer": np.array([0.99, 0.6])}, (4, 6)),  # both levels lose their reason
-        ({"doubled": SimpleNamespace(own=np.array([0.01, -0.03]),
-                                     own_log_odds=np.array([-1, -2]))}, 5),  # fmt: skip
-        ({"doubled": SimpleNamespace(own=np.array([-0.1, -0.03]),
-                                     own_log_odds=np.array([1, -2]))}, 5),  # fmt: skip
+        (
+            {
+                "doubled": SimpleNamespace(
+                    own=np.array([0.01, -0.03]), own_log_odds=np.array([-1, -2])
+                )
+            },
+            5,
+        ),  # fmt: skip
+        (
+            {
+                "doubled": SimpleNamespace(
+                    own=np.array([-0.1, -0.03]), own_log_odds=np.array([1, -2])
+                )
+            },
+            5,
+        ),  # fmt: skip
         ({"paths": doubling(both=(-0.5, 0.4))}, 5),
         ({"paths": doubling(held=(-3.0, -3.5))}, 5),
         ({"paths": doubling(layers=((1, 1, 1, 0, 0), (1, 1, 0, 0, 0)))}, 7),
@@ -170,7 +182,9 @@ def test_the_papers_numbers_are_the_ones_the_lessons_quote():
     assert rows[6].paper == "+31 %" and rows[6].toy.startswith("-6.5 %: ")
     assert rows[7].toy.startswith("90 % in layer 0") and "-2.8" in rows[7].tested
     assert "-0.4" in rows[7].tested  # the mean over the facts that have layer-1 units
-    assert rows[8].paper.startswith("≈4, a target") and rows[8].toy.startswith("9 (paper's equation) or 25")
+    assert rows[8].paper.startswith("≈4, a target") and rows[8].toy.startswith(
+        "9 (paper's equation) or 25"
+    )
     assert rows[9].paper == "3.0 % (T5-Base), 6.3 % (ViT-B/16)" and rows[9].toy == "46 % / 47 %"
     assert rows[10].toy == "48 % -> 46 % / 51 % -> 47 %"  # each layer at initialisation -> trained
     assert rows[10].tested.startswith("in both layers, and in 4 of 4 sweep")
