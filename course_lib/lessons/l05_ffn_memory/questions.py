@@ -62,9 +62,9 @@ QUESTIONS = (
             Choice(
                 N_("rises, as in the paper"),
                 N_(
-                    "There is little room: a p above 0.95 can rise by 5 % at most. And it does "
-                    "not rise here: p falls for every fact, and so do the log-odds, which have "
-                    "no ceiling."
+                    "There is little room: no answer here could rise even 2 %. And it does not "
+                    "rise here: p falls for every fact, and so do the log-odds, which have no "
+                    "ceiling."
                 ),
             ),
             Choice(

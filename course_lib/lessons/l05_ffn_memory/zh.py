@@ -93,19 +93,12 @@ MESSAGES: dict[str, str] = {
     "every answer gets p above 0.95": "每个答案的 p 都高于 0.95",
     # section 2
     # section 3
-    "layer 1: the unit firing most promotes the answer, over twice the relation-matched control": (
-        "第 1 层：激活最强的单元提升答案的次数，超过按关系匹配的对照的两倍"
-    ),
     "layer 1: one of the 3 firing most does, for most facts, above the control": (
         "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案，高于对照"
     ),
     # section 4
     "gradient x activation picks the same top unit for under half the facts": (
         "梯度 × 激活选出的首位单元与积分相同的事实不到一半"
-    ),
-    "the slope's top 5 units change for several facts": "好几条事实按斜率排出的前 5 个单元变了",
-    "layer 0's units raise the answer's logit straight through the final LayerNorm and E": (
-        "第 0 层的单元经由最终的 LayerNorm 和 E 直接提高答案的 logit"
     ),
     "erasing a fact's top 5 units lowers its p(answer)": (
         "擦除一条事实的前 5 个单元会降低它的 p(答案)"
@@ -136,7 +129,6 @@ MESSAGES: dict[str, str] = {
         "没有哪个单元能独自承载一条事实：擦除代价最大的单个单元，最多也只拿走约一半的 p"
     ),
     "at most {most:.1f}; under 0.1 for {n} of 48 facts": "最多 {most:.1f}；48 条事实中有 {n} 条不到 0.1",
-    "{n} of 48": "{n}/48",
     "most of a fact's top units sit in layer 0, the bottom layer": (
         "一条事实归因最高的单元大多位于最底层，即第 0 层"
     ),
@@ -191,21 +183,24 @@ MESSAGES: dict[str, str] = {
     "paper": "论文",
     "this toy": "本玩具模型",
     "as in the paper?": "与论文一致？",
-    "erase a fact's top units: p(answer) falls (direction)": "擦除一条事实归因最高的单元：p(答案) 下降（方向）",
+    "erase a fact's top units: the fact loses more than unrelated facts (direction)": "擦除一条事实归因最高的单元：这条事实比无关事实损失更多（方向）",
+    "more": "更多",
+    "more for {n} of {total} facts (unrelated facts: {change})": "{total} 条事实中有 {n} 条损失更多（无关事实：{change}）",
+    "same edit, the other facts' p (section 4)": "同一次编辑下其他事实的 p（第 4 节）",
+    "Dai et al.: erasing hits the fact harder than unrelated facts, as in the paper": "Dai 等人：擦除对这条事实的打击比对无关事实更重，与论文一致",
+    "double them: p(answer) rises (direction)": "把它们加倍：p(答案) 上升（方向）",
+    "falls for {p} of {total} facts, log-odds for {odds}": "{total} 条事实中 p 下降的有 {p} 条，对数几率下降的有 {odds} 条",
+    "Dai et al.: doubling lowers p(answer) here, against the paper": "Dai 等人：这里加倍反而降低 p(答案)，与论文相反",
+    "Dai et al.: doubling levels not comparable; every answer here starts above p 0.95": "Dai 等人：加倍的水平不可比；这里每个答案起初的 p 都高于 0.95",
     "erase a fact's top units: change of p(answer) (level)": "擦除一条事实归因最高的单元：p(答案) 的变化（水平）",
-    "falls": "下降",
-    "falls for {n} of {total} facts": "{total} 条事实中有 {n} 条下降",
     "{change}: top 5 of one prompt, p above 0.95 before": "{change}：一个提示上的前 5 个单元，原本 p 高于 0.95",
     "Dai et al.: erasing levels not comparable; every answer here starts above p 0.95": (
         "Dai 等人：擦除的水平不可比；这里每个答案起初的 p 都高于 0.95"
     ),
     "double them: change of p(answer) (level)": "把它们加倍：p(答案) 的变化（水平）",
     "{change}: the same 5, p above 0.95 before": "{change}：同样的 5 个单元，原本 p 高于 0.95",
-    "falls through the final LayerNorm and layer 1; both held, rises for {n} of 48 (section 4)": (
-        "经由最终的 LayerNorm 和第 1 层下降；两者都固定时，48 条中有 {n} 条上升（第 4 节）"
-    ),
-    "Dai et al.: doubling not comparable; here its fall goes through the final LayerNorm and layer 1": (
-        "Dai 等人：加倍不可比；这里的下降经由最终的 LayerNorm 和第 1 层"
+    "through the final LayerNorm and layer 1; both held, rises for {n} of 48 (section 4)": (
+        "经由最终的 LayerNorm 和第 1 层；两者都固定时，48 条中有 {n} 条上升（第 4 节）"
     ),
     "where a fact's top units sit": "一条事实归因最高的单元所在的层",
     "mostly the top layers": "大多在最上面几层",
@@ -213,16 +208,12 @@ MESSAGES: dict[str, str] = {
         "只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）"
     ),
     "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
-    "≈{n:.0f}, after refining over paraphrases": "≈{n:.0f}，经同义句筛选之后",
+    "≈{n:.0f}, a target of their refining over paraphrases (their code moves its threshold until a relation's mean count is 2 to 5)": "≈{n:.0f}，这是他们按同义句筛选时设定的目标（他们的代码会调整阈值，直到每种关系的平均个数落在 2 到 5 之间）",
     "not comparable": "不可比",
     "yes": "是",
     "no": "否",
     "semantic keys, lower / upper layer": "语义键的个数，低层 / 高层",
     "more in upper layers": "高层更多",
-    "Dai et al.: erasing lowers p(answer), as in the paper": (
-        "Dai 等人：擦除会降低 p(答案)，与论文一致"
-    ),
-    "unrelated facts lose less (section 4)": "无关事实损失更少（第 4 节）",
     "units active per token, trained (level)": "训练后每个 token 激活的单元比例（水平）",
     "Li et al.: the toy's FFN stays near half active, many times the paper's level": (
         "Li 等人：玩具模型的 FFN 仍有近一半单元激活，是论文中水平的许多倍"
@@ -230,11 +221,11 @@ MESSAGES: dict[str, str] = {
     "training lowers the units active per token (direction)": (
         "训练降低每个 token 激活的单元比例（方向）"
     ),
-    "in both layers (section 5)": "两层都如此（第 5 节）",
+    "in both layers, and in {n} of {pairs} sweep (seed, layer) pairs at d_ff 256 (section 5)": "两层都如此；在 d_ff 256 处，扫描中种子与层的 {pairs} 种组合里有 {n} 种如此（第 5 节）",
     "Li et al.: training makes the FFN sparser here too": "Li 等人：这里训练也让 FFN 更稀疏",
-    "in every seed (section 5)": "每个种子都如此（第 5 节）",
-    "Li et al.: a wider FFN is sparser here too, in every seed": (
-        "Li 等人：这里也是 FFN 越宽越稀疏，每个种子都如此"
+    "both widths learn every fact (section 5)": "两种宽度都学会了全部事实（第 5 节）",
+    "Li et al.: a wider FFN is sparser here too, in most (seed, layer) pairs": (
+        "Li 等人：这里也是 FFN 越宽越稀疏，种子与层的多数组合都如此"
     ),
     "{n} of {total} right": "答对 {n}/{total}",
     "that guess: {guessed} of 48": "该猜测只答对 {guessed}/48",
@@ -279,7 +270,7 @@ MESSAGES: dict[str, str] = {
     "Five random units among those that fire barely matter (within 2 %), but these five are the units whose erasure alone costs their fact most: together they take over half of p(answer) on average.": "从激活的单元中随机挑 5 个，几乎没有影响（在 2% 以内）；但这 5 个是单独擦除时让这条事实损失最大的单元：合在一起，它们平均拿走一半以上的 p(答案)。",
     "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(答案) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(答案) 平均会……",
     "rises, as in the paper": "像论文中那样上升",
-    "There is little room: a p above 0.95 can rise by 5 % at most. And it does not rise here: p falls for every fact, and so do the log-odds, which have no ceiling.": "上升的空间很小：高于 0.95 的概率最多只能再升 5%。而这里它并没有上升：每条事实的 p 都下降了，没有上限的对数几率也下降了。",
+    "There is little room: no answer here could rise even 2 %. And it does not rise here: p falls for every fact, and so do the log-odds, which have no ceiling.": "上升的空间很小：这里没有哪个答案还能再升 2%。而这里它并没有上升：每条事实的 p 都下降了，没有上限的对数几率也下降了。",
     "does not change": "不变",
     "It changes: the answer's log-odds fall for all 48 facts when their 5 units are doubled.": "它会变：把 5 个单元加倍后，全部 48 条事实答案的对数几率都下降了。",
     "falls, for every fact": "下降，每条事实都如此",
@@ -360,7 +351,7 @@ MESSAGES: dict[str, str] = {
     "for fact {fact}, zeroing your unit lowers p(answer) by {drop:.3f}; the costliest unit lowers it by {most:.3f}: zero each unit in turn and measure": "对事实 {fact}，把你的单元置零使 p(答案) 降低 {drop:.3f}；擦除代价最大的单元使它降低 {most:.3f}：请依次把每个单元置零并测量",
     "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by {drop:.2f}: the costliest single unit, on each of the {n} facts tried.": "把 L{layer} 的单元 {unit} 置零，事实 {fact} 的 p(答案) 从 {p:.2f} 降低了 {drop:.2f}。在试过的 {n} 条事实上，你找到的都是擦除代价最大的单个单元。",
     "could not tell": "无法判断",
-    "value's top token = top trigger's next word, lower / upper layer (level)": "值的首选词 = 首个触发样例的下一个词，低层 / 高层（水平）",
+    "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "值的首选词在语料中某处跟在首个触发前缀之后（论文：首个触发样例的下一个 token），低层 / 高层（水平）",
     "{low:.0f} % / {high:.1f} % (about {words}k words)": "{low:.0f}% / {high:.1f}%（约 {words}k 个词）",
     "{low:.0f} % / {high:.0f} % ({words} words)": "{low:.0f}% / {high:.0f}%（{words} 个词）",
     "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)": "分别是打乱配对的 {a:.1f} 倍和 {b:.1f} 倍（第 3 节）",
@@ -372,9 +363,6 @@ MESSAGES: dict[str, str] = {
     "{lower} / {upper} (the lesson's own rule)": "{lower} / {upper}（本课自己的规则）",
     "untrained, the upper layer has more in {n} of {draws} draws (section 2)": "未训练时，{draws} 次抽取中有 {n} 次高层更多（第 2 节）",
     "Geva et al.: semantic keys by layer not comparable; the lesson's own rule, and random weights order them either way": "Geva 等人：各层语义键的个数不可比；规则是本课自己的，随机权重下哪层多都有可能",
-    "erase them: change of p of unrelated facts (level)": "擦除它们：无关事实的 p 的变化（水平）",
-    "measured by their code, not quoted here": "他们的代码测了，这里未引用",
-    "Dai et al.: unrelated facts not compared; here they lose about a quarter": "Dai 等人：无关事实未作比较；这里它们约损失四分之一",
     "{share:.0f} % in layer 0 of 2 (top 5 of one prompt)": "{share:.0f}% 在 2 层中的第 0 层（一个提示上的前 5 个）",
     "Dai et al.: where the top units sit not comparable; here most sit in layer 0": "Dai 等人：归因最高的单元所在的层不可比；这里大多位于第 0 层",
     "{a:.0f} (paper's equation) or {b:.0f} (their code's path), one prompt": "{a:.0f}（论文的公式）或 {b:.0f}（他们代码的路径），一个提示",
@@ -385,25 +373,29 @@ MESSAGES: dict[str, str] = {
         "种子与层的 {pairs} 种组合中有 {n} 种更低，d_ff {narrow} → {wide}（只改宽度）"
     ),
     "every relation is hit more often than its own control": "每种关系的命中都多于它自己的对照",
-    "the capitals, whose answers no other entity shares, have the lowest control": "首都的答案不与其他实体共享，它的对照最低",
+    "the capitals have the lowest control": "首都的对照最低",
+    "layer 1: the unit firing most promotes the answer, above the relation-matched control": "第 1 层：激活最强的单元会提升答案，高于按关系匹配的对照",
+    "{r.hits} of 48, control {r.control:.1f}: one-sided binomial p {p:.0e}, {x:.1f} x the control at the point estimate": "{r.hits}/48，对照 {r.control:.1f}：单侧二项检验 p 为 {p:.0e}，点估计是对照的 {x:.1f} 倍",
+    "{rise:+.1%}, 95 % interval {lo:+.1%} to {hi:+.1%}; it would see a rise of Geva et al.'s {geva:.1%} with probability {power:.0%}": "{rise:+.1%}，95% 区间 {lo:+.1%} 到 {hi:+.1%}；若真有 Geva 等人那样 {geva:.1%} 的上升，检验发现它的概率是 {power:.0%}",
     "layer 0: could not tell from its control": "第 0 层：无法与对照区分",
     "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}, and would see an effect of layer 1's size ({x:.1f} x the control) with probability {power:.0%}": "{r.hits}/48，对照 {r.control:.1f}；在 5% 水平上检验需要 {n} 条；若效应与第 1 层一样大，即对照的 {x:.1f} 倍，检验发现它的概率是 {power:.0%}",
     "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}，打乱配对 {null:.1%}）",
     "several times the shuffled pairing": "是打乱配对的好几倍",
     "over 4 times": "超过 4 倍",
     "whether the rate rises from the lower layer to the upper one, this test could not tell": "一致率是否从低层到高层上升，这个检验无法判断",
-    "{rise:+.1%}, 95 % interval {lo:+.1%} to {hi:+.1%}": "{rise:+.1%}，95% 区间 {lo:+.1%} 到 {hi:+.1%}",
-    "layer 0: {total:.1f} = direct {d:.1f} + through layer 1 {l[0]:.1f} / {l[1]:.1f} + rescaling {r[0]:.1f} / {r[1]:.1f}": "第 0 层：{total:.1f} = 直接 {d:.1f} + 经由第 1 层 {l[0]:.1f} / {l[1]:.1f} + 重新缩放 {r[0]:.1f} / {r[1]:.1f}",
+    "layer 0: {total:.1f} = direct {d:.1f} + through layer 1 {l[0]:.1f} / {l[1]:.1f} + rescaling {r[0]:+.1f} / {r[1]:+.1f}": "第 0 层：{total:.1f} = 直接 {d:.1f} + 经由第 1 层 {l[0]:.1f} / {l[1]:.1f} + 重新缩放 {r[0]:+.1f} / {r[1]:+.1f}",
     "layer 1: {total:.1f} = direct {d:.1f} + rescaling {r:+.1f} (per fact {lo:+.1f} to {hi:+.1f})": "第 1 层：{total:.1f} = 直接 {d:.1f} + 重新缩放 {r:+.1f}（逐条事实从 {lo:+.1f} 到 {hi:+.1f}）",
-    "{n} of 48 facts, direct path positive": "{n}/48 条事实的直接路径为正",
-    "most of layer 0's effect goes through later paths, most of all the rescaling": "第 0 层的作用大多走后面的路径，其中重新缩放最大",
-    "in either order": "两种顺序都如此",
-    "through layer 1 goes no more than the direct part, on average": "平均而言，经由第 1 层的部分不超过直接部分",
-    "more for {a} / {b} of 48 facts": "48 条中有 {a} / {b} 条更多",
+    "layer 0's units raise the answer straight through the final LayerNorm and E, for every fact": "对每条事实，第 0 层的单元都直接经由最终的 LayerNorm 和 E 提升答案",
+    "the direct part {lo:.1f} to {hi:.1f}": "直接部分从 {lo:.1f} 到 {hi:.1f}",
+    "through layer 1 too; whether more than directly depends on the order": "经由第 1 层也提升答案；比直接部分多还是少，取决于先固定哪条路径",
+    "{a:.1f} / {b:.1f} against {d:.1f}": "{a:.1f} / {b:.1f}，直接部分 {d:.1f}",
+    "the final LayerNorm's rescaling damps the drop: with its scale held, zeroing costs more": "最终 LayerNorm 的重新缩放减小了降幅：固定它的尺度，置零的代价更大",
+    "for {n} of 48 facts, {held:.1f} against {total:.1f}": "48 条中有 {n} 条如此，平均 {held:.1f}，不固定时 {total:.1f}",
+    "zeroing layer 0 costs the answer more than zeroing layer 1, for every fact": "对每条事实，把第 0 层置零都比把第 1 层置零让答案损失更多",
     "zeroing layer 0's units enlarges the stream the final LayerNorm divides by, for every fact": "对每条事实，把第 0 层的单元置零都会让最终 LayerNorm 所除的尺度变大",
     "{r:.1f} times on average": "平均变为原来的 {r:.1f} 倍",
-    "layer 1's units act almost only directly on average, not fact by fact": "平均而言第 1 层的单元几乎只走直接路径，逐条事实看则不然",
-    "the rescaling beyond 1 logit for {n} of 48 facts": "48 条中有 {n} 条的重新缩放超过 1 个 logit",
+    "layer 1's units act almost only directly, on average": "平均而言，第 1 层的单元几乎只走直接路径",
+    "the rescaling beyond 1 for {n} of 48 facts": "48 条中有 {n} 条的重新缩放超过 1",
     "the first fact's 10 strongest units: the midpoint 20-point sum is the exact score within 1 %": "第一条事实最强的 10 个单元：取中点的 20 点求和与精确分数相差不到 1%",
     "the left-point sum within {left:.0%}": "取左端点的求和相差 {left:.0%} 以内",
     "the authors' code's path ranks the units otherwise": "作者代码的路径给单元排出的顺序不同",
@@ -414,12 +406,14 @@ MESSAGES: dict[str, str] = {
     "more than 20 units": "20 个以上的单元",
     "fewer than 20 of 48": "48 条中不到 20 条",
     "at least 5 of 48": "48 条中至少 5 条",
+    "the slope's top 5 units change for several facts, each with a unit the nudge switched": "按斜率排出的前 5 个单元在好几条事实上变了，每条都有被微扰切换的单元",
+    "{n} of 48": "{n}/48",
     "the integral's top 5 stay the same for every fact, as continuity requires": "按积分排出的前 5 个单元，每条事实都不变，这正是连续性所要求的",
     "the nudge moves a score by {shift:.0e}, the closest 5th and 6th differ by {tie:.0e}": "微扰让分数最多移动 {shift:.0e}，而最接近的第 5、第 6 名相差 {tie:.0e}",
     "own fact: mean {mean:.0%} (Dai et al.'s average {dai:.0%}), spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}（按 Dai 等人的平均法为 {dai:.0%}），离散度（标准差）{std:.0%}",
     "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
     "random firing units barely matter": "随机挑选的激活单元几乎没有影响",
-    "within 3 % in every one of 10 draws": "10 次抽取中每次都在 3% 以内",
+    "within 2 % in every one of 10 draws": "10 次抽取中每次都在 2% 以内",
     "doubling, change of p(answer): mean {mean:+.1%}, from {lo:+.1%} to {hi:+.1%}": "加倍后 p(答案) 的变化：平均 {mean:+.1%}，从 {lo:+.1%} 到 {hi:+.1%}",
     "d_ff {d_ff:3d}: at initialisation {init[0]:.2f} / {init[1]:.2f}": "d_ff {d_ff:3d}：初始化时 {init[0]:.2f} / {init[1]:.2f}",
     "d_ff 32 to 128 miss several facts in some seed": "d_ff 32 到 128 都有种子漏掉好几条事实",
@@ -433,9 +427,11 @@ MESSAGES: dict[str, str] = {
     "training leaves fewer token keys and more mixed ones than any draw, in both layers": "两层中，训练后的 token 键都比任何一次抽取少，混合键都比任何一次抽取多",
     "layer 0 ends with more semantic keys than any draw": "第 0 层最后的语义键比任何一次抽取都多",
     "{n} against at most {m}": "{n} 个，抽取中最多 {m} 个",
-    "layer 1 does not: random weights give as many": "第 1 层不然：随机权重给出的一样多",
+    "layer 1 ends below every draw": "第 1 层最后的语义键比每一次抽取都少",
     "{n} against {lo} to {hi}": "{n} 个，抽取中为 {lo} 到 {hi} 个",
     "layer 1, hits (control) per relation: capital {h[capital][0]} ({c[capital]:.1f}), colour {h[colour][0]} ({c[colour]:.1f}), animal {h[animal][0]} ({c[animal]:.1f}), food {h[food][0]} ({c[food]:.1f}), of 12 each": "第 1 层，各关系的命中（对照）：首都 {h[capital][0]}（{c[capital]:.1f}），颜色 {h[colour][0]}（{c[colour]:.1f}），动物 {h[animal][0]}（{c[animal]:.1f}），食物 {h[food][0]}（{c[food]:.1f}），每种关系各 12 条",
-    "fitted over every width, each seed's fraction falls as d_ff doubles": "在所有宽度上拟合一条直线，每个种子的激活比例都随 d_ff 翻倍而下降",
+    "fitted over every width, each seed's slope against log2 d_ff is negative": "在所有宽度上拟合，每个种子的激活比例对 log2 d_ff 的斜率都为负",
+    "at d_ff 256, the shipped width, training lowers the fraction in every seed and layer": "在随课程发布的宽度 d_ff 256 处，训练让每个种子、每一层的激活比例都下降",
+    "by more than 2 points in {n} of {total}": "{total} 种组合中有 {n} 种降幅超过 2 个百分点",
     "{n} of {total} (seed, layer) slopes below 0": "种子与层组合的 {total} 条斜率中有 {n} 条小于 0",
 }

@@ -339,3 +339,25 @@ def test_detection_power_is_the_binomial_tail_from_the_hits_needed():
     )
     with pytest.raises(ValueError, match="rate"):
         detection_power(3.36, 48, 1.5)
+
+
+def test_binomial_tail_is_the_chance_of_as_many_hits_from_the_control_alone():
+    from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import binomial_tail
+
+    k = hits_needed(12.0, 48)
+    assert binomial_tail(k, 12.0, 48) <= 0.05 < binomial_tail(k - 1, 12.0, 48)
+    assert binomial_tail(0, 12.0, 48) == pytest.approx(1.0)
+    assert binomial_tail(48, 12.0, 48) == pytest.approx(0.25**48)
+
+
+def test_the_rise_power_is_alpha_at_no_effect_and_grows_with_the_effect():
+    from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import ValueAgreement
+
+    result = ValueAgreement(np.array([0.3, 0.2]), np.array([0.02] * 2), 400, np.array([0.05] * 2))
+    error = np.sqrt((0.3 * 0.7 + 0.2 * 0.8) / 400)
+    assert result.rise_power(0.0) == pytest.approx(0.05, abs=1e-3)
+    assert result.rise_power(1.96 * error) == pytest.approx(0.5, abs=1e-3)  # half the time
+    assert result.rise_power(0.02) == pytest.approx(result.rise_power(-0.02))
+    assert result.rise_power(0.01) < result.rise_power(0.05) < result.rise_power(0.2)
+    with pytest.raises(ValueError, match="effect"):
+        result.rise_power(3.5)

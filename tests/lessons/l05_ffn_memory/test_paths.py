@@ -1,4 +1,4 @@
-"""The paths of zeroing a layer's units: the total is the model's own edit, the direct part and
+"""The paths of zeroing a layer's units, in the answer's log-odds: the total is the model's own edit, the direct part and
 the held-scale and blind-layer totals are what their definitions compute by hand, the split's parts
 add up to the total in either order, the last layer has no later path, and the scale ratio is the
 LayerNorm's own."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from course_lib.core.experiments.memory import scale_units, stored_model
+from course_lib.core.experiments.memory import log_odds, scale_units, stored_model
 from course_lib.lessons.l05_ffn_memory.experiments.paths import layer_contributions
 
 FACT = 7
@@ -41,11 +41,13 @@ def _by_hand(fact: int):
 
 
 def _read(model, stream, scale=None):
-    """The final LayerNorm (its scale held at ``scale`` if given) and E, for one stream."""
+    """The final LayerNorm (its scale held at ``scale`` if given) and E, for one stream: each
+    word's log-odds, log(p / (1 - p))."""
     sigma = torch.sqrt(stream.var(unbiased=False) + model.norm.eps) if scale is None else scale
-    return (model.norm.weight * (stream - stream.mean()) / sigma + model.norm.bias) @ (
+    logits = (model.norm.weight * (stream - stream.mean()) / sigma + model.norm.bias) @ (
         model.unembedding.T
     )
+    return log_odds(logits.log_softmax(-1))
 
 
 def test_each_total_is_its_definition_computed_by_hand(parts):

@@ -7,6 +7,7 @@ one prompt's next-token distribution under an edit (the demo's data). The keys a
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +39,17 @@ class ValueAgreement:
         a, b = self.rate[0], self.rate[-1]
         half = 1.96 * np.sqrt((a * (1 - a) + b * (1 - b)) / self.units)
         return float(b - a), float(b - a - half), float(b - a + half)
+
+    def rise_power(self, effect: float) -> float:
+        """The probability that the interval of ``rise`` excludes 0 when the true change is
+        ``effect`` (a fraction, e.g. 0.035 for 3.5 points), with the standard error ``rise``
+        uses: the test's power against a change of that size (two-sided, 5 %)."""
+        if not -1 <= effect <= 1:
+            raise ValueError(f"effect must be a change of a rate, in [-1, 1], got {effect!r}")
+        _, low, high = self.rise()
+        error = (high - low) / (2 * 1.96)
+        normal = statistics.NormalDist()
+        return normal.cdf(effect / error - 1.96) + normal.cdf(-effect / error - 1.96)
 
 
 @torch_threads(1)
@@ -135,6 +147,14 @@ def hits_needed(control: float, facts: int, alpha: float = 0.05) -> int:
             return k
         tail -= math.comb(facts, k) * rate**k * (1 - rate) ** (facts - k)
     return facts + 1
+
+
+def binomial_tail(hits: int, control: float, facts: int) -> float:
+    """The one-sided binomial p-value of ``hits`` of ``facts`` at the control's rate (``control /
+    facts`` a fact): the probability of at least ``hits`` if only the control were at work."""
+    rate = control / facts
+    return sum(math.comb(facts, k) * rate**k * (1 - rate) ** (facts - k)
+               for k in range(hits, facts + 1))  # fmt: skip
 
 
 def detection_power(control: float, facts: int, rate: float, alpha: float = 0.05) -> float:

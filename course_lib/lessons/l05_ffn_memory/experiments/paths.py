@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from course_lib.core.experiments.facts import Corpus
+from course_lib.core.experiments.memory import log_odds
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
 
@@ -60,8 +61,8 @@ def edited_streams(model: LanguageModel, corpus: Corpus, chosen: torch.Tensor, f
 @dataclass(frozen=True)
 class LayerContributions:
     """How each layer's FFN units (their values, h W2, at the prompt's last word) raise the
-    answer's logit, (facts, layers) each: the logit's drop when all of the layer's units are
-    zeroed there, along every path (``total``), with the final LayerNorm's scale held
+    answer's log-odds, log(p / (1 - p)), (facts, layers) each: their drop when all of the layer's
+    units are zeroed there, along every path (``total``), with the final LayerNorm's scale held
     (``held``), with the later layers blind to the zeroing (``blind``), and with both held
     (``direct``: read straight by the final LayerNorm and E). ``scale``: the final LayerNorm's
     scale with the layer zeroed, over the unedited one, (facts, layers)."""
@@ -84,8 +85,9 @@ class LayerContributions:
 
 @torch_threads(1)
 def layer_contributions(model: LanguageModel, corpus: Corpus) -> LayerContributions:
-    """Each layer's FFN contribution to the answer's logit, split by path (lesson 4: in a
-    pre-norm stack every FFN writes into the residual stream the output reads)."""
+    """Each layer's FFN contribution to the answer's log-odds, split by path (lesson 4: in a
+    pre-norm stack every FFN writes into the residual stream the output reads). Log-odds, not
+    the raw logit: the softmax ignores a shift of every logit, which a rescaling makes."""
     answers = corpus.prompts()[1]
     rows, layers = torch.arange(len(answers)), len(model.layers)
     drops = {key: [] for key in ("total", "held", "blind", "direct", "scale")}
@@ -97,9 +99,10 @@ def layer_contributions(model: LanguageModel, corpus: Corpus) -> LayerContributi
             with torch.no_grad():
                 scale = norm_scale(model, clean)
                 run, held = model.logits(stream), held_scale_logits(model, stream, scale)
+                odds = [log_odds(z.log_softmax(-1)[rows, answers]) for z in (before, run, held)]
             for key, after in zip(("total", "held") if later else ("blind", "direct"),
-                                  (run, held), strict=True):  # fmt: skip
-                drops[key].append((before[rows, answers] - after[rows, answers]).numpy())
+                                  odds[1:], strict=True):  # fmt: skip
+                drops[key].append((odds[0] - after).numpy())
             if later:
                 drops["scale"].append((norm_scale(model, stream) / scale).squeeze(-1).numpy())
     return LayerContributions(**{key: np.stack(v, axis=1) for key, v in drops.items()})
