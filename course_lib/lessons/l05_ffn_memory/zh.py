@@ -438,4 +438,6 @@ MESSAGES: dict[str, str] = {
     "layer 1, hits (control) per relation: capital {h[capital][0]} ({c[capital]:.1f}), colour {h[colour][0]} ({c[colour]:.1f}), animal {h[animal][0]} ({c[animal]:.1f}), food {h[food][0]} ({c[food]:.1f}), of 12 each": "第 1 层，各关系的命中（对照）：首都 {h[capital][0]}（{c[capital]:.1f}），颜色 {h[colour][0]}（{c[colour]:.1f}），动物 {h[animal][0]}（{c[animal]:.1f}），食物 {h[food][0]}（{c[food]:.1f}），每种关系各 12 条",
     "fitted over every width, each seed's fraction falls as d_ff doubles": "在所有宽度上拟合一条直线，每个种子的激活比例都随 d_ff 翻倍而下降",
     "{n} of {total} (seed, layer) slopes below 0": "种子与层组合的 {total} 条斜率中有 {n} 条小于 0",
+    # the notebook's progress bar over the random draws
+    "zeroing 5 random firing units per fact: draws": "每条事实随机置零 5 个激活单元：抽样次数",
 }
