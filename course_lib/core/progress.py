@@ -1,6 +1,6 @@
 """Progress of a long cell (进度条): what a cell is computing and how far it has got.
 
-``progress(range(steps), N_("training the model"))`` iterates as ``range(steps)`` does and shows a
+``progress(range(steps), "training the model")`` iterates as ``range(steps)`` does and shows a
 bar beside the step's description in the learner's language (from the catalogue). It is tqdm's
 ``tqdm.auto``: in JupyterLab a widget (an ipywidgets progress bar), in a terminal or a script a line
 of text on stderr. Library code takes a ``progress=False`` argument and passes it as ``show``; the
@@ -36,7 +36,8 @@ def progress(
     **fields,
 ):
     """``iterable`` with a progress bar described by ``description`` (an English catalogue text,
-    marked with ``N_``, filled with ``fields`` in the learner's language) out of ``total`` steps
+    filled with ``fields`` in the learner's language: a literal in a notebook's call, which
+    tests/test_i18n.py finds there, or marked with ``N_`` in library code) out of ``total`` steps
     (by default ``len(iterable)``). With ``show=False`` the iterable itself is returned: no bar,
     no output."""
     if not isinstance(description, str):
