@@ -16,11 +16,14 @@ FLOOR_SOURCE = "import course_lib\nimport torch"
 
 @dataclass
 class NotebookRun:
-    """One execution: ``cells`` holds (cell index, first source line, seconds) for code cells."""
+    """One execution: ``cells`` holds (cell index, first source line, seconds) for code cells;
+    ``cell_cpu_s`` (cell index, CPU seconds of the kernel and its children while the cell ran),
+    which a busy machine stretches far less than a cell's wall time."""
 
     peak_bytes: int | None = None
     cpu_s: float | None = None
     cells: list[tuple[int, str, float]] = field(default_factory=list)
+    cell_cpu_s: list[tuple[int, float]] = field(default_factory=list)
 
 
 def first_line(source: str, width: int = 60) -> str:
@@ -53,6 +56,23 @@ class PeakMemory:
         self._stop = threading.Event()
         self.sampled, self.cpu_s, self.hwm = 0, 0.0, None
         self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def cpu_now(self) -> float | None:
+        """The CPU time (user + system) of the process and its descendants now, in seconds."""
+        import psutil
+
+        try:
+            processes = [self._process, *self._process.children(recursive=True)]
+        except psutil.Error:
+            return None
+        cpu = 0.0
+        for process in processes:
+            try:
+                times = process.cpu_times()
+                cpu += times.user + times.system
+            except psutil.Error:
+                continue
+        return cpu
 
     def _sample(self) -> None:
         import psutil
@@ -119,14 +139,21 @@ def execute(notebook, workdir: Path, timeout: int = 600) -> NotebookRun:
         resources={"metadata": {"path": str(workdir)}},
         extra_arguments=["--IPKernelApp.log_level=ERROR"],  # not a TCP warning per kernel start
     )
-    run, starts, monitor = NotebookRun(), {}, []
+    run, starts, cpu_starts, monitor = NotebookRun(), {}, {}, []
+
+    def cpu_now():
+        return monitor[0].cpu_now() if monitor else None
 
     def on_cell_execute(cell, cell_index, **_):
+        cpu_starts[cell_index] = cpu_now()
         starts[cell_index] = time.perf_counter()
 
     def on_cell_executed(cell, cell_index, **_):
         seconds = time.perf_counter() - starts[cell_index]
         run.cells.append((cell_index, first_line(cell.source), seconds))
+        cpu_start, cpu_end = cpu_starts.get(cell_index), cpu_now()
+        if cpu_start is not None and cpu_end is not None:
+            run.cell_cpu_s.append((cell_index, cpu_end - cpu_start))
 
     def start(**_):  # the kernel is up and answering
         monitor.append(PeakMemory(client.km.provisioner.pid).start())

@@ -7,6 +7,8 @@ from its JSON.
     python benchmarks/run.py -k "control and not cached" --benchmark-cprofile=cumtime
 
 With --from-json FILE nothing is measured: RESULTS.md is written from that pytest-benchmark JSON.
+The notebooks measured also replace their entries in cell_times.json (benchmarks/cell_times.py,
+which measures only the notebooks, results.json left alone).
 Options other than --out and --from-json go to pytest: the benchmark's own (--quick, --repeat N,
 --values N, --only NAME, --cell-timeout S; see benchmarks/conftest.py) and pytest-benchmark's
 (--benchmark-save=NAME, --benchmark-compare=NNNN, --benchmark-compare-fail=median:10%, ...).
@@ -25,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks import report  # noqa: E402
+from benchmarks import cell_times, report  # noqa: E402
 
 
 def pytest_command(json_path: Path, extra: list[str]) -> list[str]:
@@ -64,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         path = path.replace(previous)
     results = json.loads(path.read_text())
     (args.out / "RESULTS.md").write_text(report.render(results))
+    if cell_times.write(results, args.out / cell_times.CELL_TIMES.name):  # the notebooks measured
+        print(f"wrote {args.out / cell_times.CELL_TIMES.name}", file=sys.stderr)
     missed = report.misses(report.summarize(results))
     print(f"wrote {args.out / 'RESULTS.md'}; {len(missed)} goal(s) missed", file=sys.stderr)
     for line in missed + results.get("course", {}).get("failures", []):

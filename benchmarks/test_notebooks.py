@@ -44,6 +44,7 @@ def measure(benchmark, settings, path: Path | None, warmup: int = 0) -> None:
         peak_bytes=[run.peak_bytes for run in runs],
         cpu_s=[run.cpu_s for run in runs],
         cells=[run.cells for run in runs],
+        cell_cpu_s=[run.cell_cpu_s for run in runs],
     )
 
 

@@ -112,7 +112,7 @@ MARKED_ELSEWHERE = {"row.claim"}
 
 
 # the calls whose arguments are templates: claim(statement, holds, shown) and show(template)
-TEMPLATE_ARGUMENTS = {"claim": (0, 2), "show": (0,)}
+TEMPLATE_ARGUMENTS = {"claim": (0, 2), "show": (0,), "progress": (1,)}  # progress: its description
 
 
 def claim_templates(cells: dict[str, str]) -> tuple[dict[str, str], list[str]]:

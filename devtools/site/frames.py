@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from course_lib.core.progress import PROGRESS_CLASS
 from course_lib.core.widgets.quiz import QUESTION_CLASS
 from devtools.site.texts import (
     FULL_PRODUCT_LIMIT,
@@ -40,6 +41,8 @@ def demo_outputs(nb, path: Path, by_class: dict) -> dict[int, object]:
             classes = state.get(model_id, {}).get("state", {}).get("_dom_classes", [])
             if QUESTION_CLASS in classes:
                 continue  # a question: the page shows it as a form (devtools.site.quiz)
+            if PROGRESS_CLASS in classes:
+                continue  # a long cell's progress bar: drawn finished (pages.progress_bar_html)
             demos = [by_class[c] for c in classes if c in by_class]
             if not demos:
                 raise SiteError(

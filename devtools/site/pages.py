@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 from course_lib.core.i18n import tr
+from course_lib.core.progress import PROGRESS_CLASS
 from course_lib.core.questions import question
 from devtools.site.frames import demo_html
 from devtools.site.quiz import asked, progress_html, question_html
@@ -23,6 +24,8 @@ from devtools.site.texts import (
     EDITIONS,
     GLOSSARY_HEADING,
     HTML_LANG,
+    WIDGET_STATE,
+    WIDGET_VIEW,
     math_to_placeholders,
     restore_math,
     title_of,
@@ -71,11 +74,40 @@ def for_readers(source: str) -> str:
     return "\n".join(kept)
 
 
+def progress_bar_html(output: dict, state: dict) -> str | None:
+    """A long cell's progress bar (``course_lib.core.progress``) as the page shows it: the bar as
+    it stood when the cell finished, read from the stored widget state (its description, a native
+    ``<progress>`` and "n/total"); None when ``output`` is not such a bar."""
+    model_id = output.get("data", {}).get(WIDGET_VIEW, {}).get("model_id")
+    box = state.get(model_id, {}).get("state", {})
+    if PROGRESS_CLASS not in box.get("_dom_classes", []):
+        return None
+    children = [
+        state.get(str(child).removeprefix("IPY_MODEL_"), {}).get("state", {})
+        for child in box.get("children", [])
+    ]
+    if len(children) != 3:
+        return None
+    left, bar, right = children
+
+    def text(model: dict) -> str:  # tqdm writes HTML-escaped text with figure spaces
+        return html.escape(
+            html.unescape(str(model.get("value", ""))).replace("\u2007", " ").strip()
+        )
+
+    value, top = float(bar.get("value", 0)), float(bar.get("max", 1) or 1)
+    return (
+        f'<div class="{PROGRESS_CLASS}"><span>{text(left)}</span> '
+        f'<progress value="{value:g}" max="{top:g}"></progress> <span>{text(right)}</span></div>'
+    )
+
+
 def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, counts: dict):
     """``nb`` ready for export: math as placeholders, images as files with alt text, demos as
-    kernel-free HTML, no widget state, code without the test runner's markers."""
+    kernel-free HTML, progress bars drawn finished, no widget state, code without the test
+    runner's markers."""
     nb = copy.deepcopy(nb)
-    nb.metadata.pop("widgets", None)
+    state = nb.metadata.pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     edition, stem = page.split("/")[0], Path(page).stem
     heading, math_found, questions, predicted = "", [], 0, None
     for index, cell in enumerate(nb.cells):
@@ -109,6 +141,12 @@ def prepare(nb, path: Path, page: str, out: Path, demos: dict, manifests: dict, 
             ]
             continue
         for k, output in enumerate(cell.get("outputs", [])):
+            bar = (
+                progress_bar_html(output, state) if WIDGET_VIEW in output.get("data", {}) else None
+            )
+            if bar is not None:
+                output["data"] = {"text/html": bar}
+                continue
             if "image/png" not in output.get("data", {}):
                 continue
             name = f"img/{stem}-{index}-{k}.png"

@@ -453,3 +453,42 @@ def test_code_is_shown_as_text_even_where_it_reads_as_html(tmp_path: Path):
     assert [a.get("src") for a in page.all("script")] == ["assets/demo.js", "assets/quiz.js"]
     assert page.all("img") == []
     assert "<script>alert(1)</script><img src=x onerror=alert(2)>" in "".join(page.text)
+
+
+def test_every_progress_bar_is_drawn_finished_in_both_editions_never_as_widget_text(pages):
+    """A long cell's bar (course_lib.core.progress) is on its page as a finished <progress> with
+    its description in the page's language; never the widget's text/plain or a box's repr."""
+    from course_lib.core.progress import PROGRESS_CLASS
+
+    bars = 0
+    for path, page in pages.items():
+        text = "".join(page.text)
+        assert "HBox(" not in text and "|          |" not in text, path
+        for attrs in page.all("div"):
+            bars += PROGRESS_CLASS in attrs.get("class", "").split()
+        for attrs in page.all("progress"):
+            assert attrs["value"] == attrs["max"], f"{path}: a bar drawn unfinished {attrs}"
+    assert bars >= 10, f"only {bars} progress bars found on the pages"
+
+
+def test_a_progress_bar_is_read_from_the_stored_widget_state():
+    from course_lib.core.progress import PROGRESS_CLASS
+    from devtools.site.pages import progress_bar_html
+
+    view = {"data": {site.WIDGET_VIEW: {"model_id": "box"}}}
+    state = {
+        "box": {
+            "state": {
+                "_dom_classes": [PROGRESS_CLASS],
+                "children": ["IPY_MODEL_l", "IPY_MODEL_b", "IPY_MODEL_r"],
+            }
+        },  # fmt: skip
+        "l": {"state": {"value": "训练 &lt;x&gt;\u2007"}},
+        "b": {"state": {"value": 7.0, "max": 7.0}},
+        "r": {"state": {"value": "\u20077/7"}},
+    }
+    html_text = progress_bar_html(view, state)
+    assert '<progress value="7" max="7">' in html_text
+    assert "<span>训练 &lt;x&gt;</span>" in html_text and "<span>7/7</span>" in html_text
+    state["box"]["state"]["_dom_classes"] = ["a-demo"]
+    assert progress_bar_html(view, state) is None

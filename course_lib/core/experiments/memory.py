@@ -24,9 +24,11 @@ from course_lib.core.experiments import DTYPE, default_dtype
 from course_lib.core.experiments.facts import Corpus, make_corpus
 from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.training import adam_steps
+from course_lib.core.i18n import N_
 from course_lib.core.model.hooks import HookFn
 from course_lib.core.model.language_model import LanguageModel, LanguageModelConfig
 from course_lib.core.model.moe import MixtureOfExperts, balancing_loss
+from course_lib.core.progress import progress as progress_bar
 from course_lib.core.threads import torch_threads
 
 WEIGHTS_FILE = DATA / "fact_lm.npz"
@@ -444,17 +446,29 @@ class NeuronEffects:
 
 
 def knowledge_neuron_effects(
-    model: LanguageModel, corpus: Corpus, top: int = 5, factor: float = 0.0
+    model: LanguageModel,
+    corpus: Corpus,
+    top: int = 5,
+    factor: float = 0.0,
+    progress: bool = False,
 ) -> NeuronEffects:
     """For each fact, scale its ``top`` units by attribution at the prompt's last word (0: erase,
-    2: double) and measure the change of p(answer) on that fact and on the unrelated facts."""
+    2: double) and measure the change of p(answer) on that fact and on the unrelated facts. With
+    ``progress`` a bar counts the facts (course_lib.core.progress)."""
     scores = attributions(model, corpus).flatten(1)  # (facts, layers * d_ff)
     d_ff, facts = model.d_ff, corpus.facts
     with torch.no_grad():
         log_p = _answer_log_probs(model, corpus)
         before = log_p.exp()
         own, unrelated, odds = [], [], []
-        for i, row in enumerate(scores):
+        rows = progress_bar(
+            enumerate(scores),
+            N_("scaling each fact's top {top} units: facts"),
+            total=len(scores),
+            show=progress,
+            top=top,
+        )
+        for i, row in rows:
             units = [divmod(int(u), d_ff) for u in row.topk(positive_int("top", top)).indices]
             edited = _answer_log_probs(model, corpus, scale_units(units, factor))
             change = edited.exp() / before - 1

@@ -20,7 +20,9 @@ import torch.nn.functional as F
 from course_lib.core._validate import choice, integer, positive_int, positive_number
 from course_lib.core.experiments import DTYPE
 from course_lib.core.experiments.tasks import TASKS, make_task
+from course_lib.core.i18n import N_
 from course_lib.core.model.ffn import ACTIVATIONS
+from course_lib.core.progress import progress as progress_bar
 from course_lib.core.threads import torch_threads
 
 
@@ -80,13 +82,17 @@ def adam_steps(
     lr: float,
     betas: tuple[float, float] = (0.9, 0.999),
     lr_at: Callable[[int], float] | None = None,
+    progress: bool = False,
+    description: str = N_("training: Adam steps"),
 ) -> np.ndarray:
     """The training loop: ``steps`` of full Adam on ``params``. ``losses_at(step)`` returns each
     model's loss, (models,); their sum is minimised, so each model follows its own gradient.
-    ``lr_at(step)``, if given, sets the learning rate per step. Returns losses (models, steps)."""
+    ``lr_at(step)``, if given, sets the learning rate per step. With ``progress`` a bar shows the
+    steps beside ``description`` (a catalogue text, course_lib.core.progress). Returns losses
+    (models, steps)."""
     optimizer = Adam(params, lr=lr, betas=betas)
     history: np.ndarray | None = None
-    for step in range(steps):
+    for step in progress_bar(range(steps), description, show=progress):
         optimizer.zero_grad()
         per_model = losses_at(step)
         per_model.sum().backward()

@@ -245,4 +245,6 @@ MESSAGES: dict[str, str] = {
     "max |gelu_tanh - gelu| on [-3, 3]: {gap:.1e}": "在 [-3, 3] 上，最大 |gelu_tanh - gelu| = {gap:.1e}",
     "plain FFN weights (d_ff={d_ff}): {plain:,}; equal-budget gated d_ff' = {d_ff_equal}": "普通 FFN 的权重（d_ff={d_ff}）：{plain:,}；参数预算相同的门控 FFN：d_ff' = {d_ff_equal}",
     "{variant:>7}: {n:,} parameters": "{variant:>7}：{n:,} 个参数",
+    # course_lib.lessons.l02_dimension_expansion.experiments.collapse: the progress bar
+    "reading x back: widths d_ff": "从隐藏层读回 x：逐个宽度 d_ff",
 }

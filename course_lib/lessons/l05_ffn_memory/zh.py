@@ -434,4 +434,6 @@ MESSAGES: dict[str, str] = {
     "at d_ff 256, the shipped width, training lowers the fraction in every seed and layer": "在随课程发布的宽度 d_ff 256 处，训练让每个种子、每一层的激活比例都下降",
     "by more than 2 points in {n} of {total}": "{total} 种组合中有 {n} 种降幅超过 2 个百分点",
     "{n} of {total} (seed, layer) slopes below 0": "种子与层组合的 {total} 条斜率中有 {n} 条小于 0",
+    # the notebook's progress bar over the random draws
+    "zeroing 5 random firing units per fact: draws": "每条事实随机置零 5 个激活单元：抽样次数",
 }

@@ -350,4 +350,6 @@ MESSAGES: dict[str, str] = {
     "narrowest carrying feature, {rule} {width}×": "最窄的承载特征，{rule} {width}×",
     "narrowest active feature, {rule} {width}×": "最窄的激活特征，{rule} {width}×",
     # lesson 8's notebook: rewriting a fact through one feature
+    # course_lib.lessons.l08_superposition.experiments.toy: train_toy's progress bar
+    "training the toy model: Adam steps": "训练玩具模型：Adam 步数",
 }

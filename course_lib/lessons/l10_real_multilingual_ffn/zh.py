@@ -162,4 +162,7 @@ MESSAGES: dict[str, str] = {
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03), less than some random sets change it": "把任一种语言的单元置零，平均间隔的变化不到 0.002（间隔本身约为 0.03），比有些随机单元组引起的变化还小",
     "at most {own:.4f}; random sets up to {random:.4f}": "至多 {own:.4f}；随机单元组最多 {random:.4f}",
     "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
+    # the notebook's progress bars over the rounding draws
+    "one more 4-bit rounding of layer 6's weights: draws on the text's tokens": "对第 6 层的权重再做一次 4 比特舍入：正文 token 上的抽样",
+    "the same draws on <s> and </s>": "在 <s> 和 </s> 上做同样的抽样",
 }

@@ -5,6 +5,8 @@ MESSAGES: dict[str, str] = {
     # the measured part in brackets: a second colon would follow a statement that has one
     "{statement}: {shown}": "{statement}（{shown}）",
     "the lesson says: {line}; this run does not confirm it": "课程中的结论：{line}；本次运行未能证实",
+    # course_lib.core.experiments.training: adam_steps' progress bar
+    "training: Adam steps": "训练：Adam 步数",
     # course_lib.core.checks
     "{name}: {message}": "{name}：{message}",
     "passed, well done.": "通过，做得好。",
@@ -56,4 +58,6 @@ MESSAGES: dict[str, str] = {
     "8": "8",
     "8 = 2³ on/off patterns, but three lines in general position leave one pattern without a region.": "开/关模式共有 8 = 2³ 种，但处于一般位置的三条直线总会让其中一种模式没有对应的区域。",
     "none": "无",  # lessons 9 and 10
+    # course_lib.core.experiments.memory: knowledge_neuron_effects' progress bar
+    "scaling each fact's top {top} units: facts": "逐条事实缩放归因最高的 {top} 个单元：事实",
 }

@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from course_lib.core._validate import positive_int
+from course_lib.core.i18n import N_
 from course_lib.core.model.ffn import NUMPY_ACTIVATIONS
+from course_lib.core.progress import progress as progress_bar
 
 
 def collapsed_matrix(*weights: np.ndarray) -> np.ndarray:
@@ -67,16 +69,21 @@ def reconstruction_error(
 
 
 def reconstruction_curve(
-    d_model: int, widths: tuple[int, ...], n_points: int = 2000, seed: int = 0
+    d_model: int,
+    widths: tuple[int, ...],
+    n_points: int = 2000,
+    seed: int = 0,
+    progress: bool = False,
 ) -> dict[str, np.ndarray]:
     """Read-back error of x (N, d_model) from a ReLU hidden layer of each width, two ways.
 
     "identity": the first d_ff units of [I, -I]; "random": a random Gaussian W1 (d_model, d_ff).
+    With ``progress`` a bar counts the widths (course_lib.core.progress).
     """
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(positive_int("n_points", n_points), positive_int("d_model", d_model)))
     built, random = [], []
-    for d_ff in widths:
+    for d_ff in progress_bar(widths, N_("reading x back: widths d_ff"), show=progress):
         weights = identity_ffn_weights(d_model, d_ff)
         built.append(reconstruction_error(x, weights["W1"], weights["b1"]))
         W1 = rng.normal(size=(d_model, positive_int("d_ff", d_ff))) / np.sqrt(d_model)

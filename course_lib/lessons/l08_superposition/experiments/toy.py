@@ -23,6 +23,7 @@ import torch
 
 from course_lib.core.experiments import DTYPE
 from course_lib.core.experiments.training import adam_steps
+from course_lib.core.i18n import N_
 from course_lib.core.threads import torch_threads
 
 STEPS, BATCH, LR = 10_000, 1024, 1e-3  # the paper's code
@@ -82,10 +83,12 @@ def train_toy(
     lr: float = LR,
     relu: bool = True,
     bias: bool = True,
+    progress: bool = False,
 ) -> ToyRun:
     """Train one toy model per row of ``importance`` (instances, n), with that instance's
     ``sparsity`` (instances,), all at once. W starts Xavier-normal (the paper's code), b at 0.
-    Controls: ``relu=False`` trains the linear model, ``bias=False`` keeps b at 0."""
+    Controls: ``relu=False`` trains the linear model, ``bias=False`` keeps b at 0. With
+    ``progress`` a bar counts the Adam steps (course_lib.core.progress)."""
     S = torch.as_tensor(np.asarray(sparsity, dtype=float), dtype=DTYPE)
     weights = torch.as_tensor(np.asarray(importance, dtype=float), dtype=DTYPE)
     instances, n = weights.shape
@@ -100,6 +103,8 @@ def train_toy(
             lambda _: weighted_loss(W, b, feature_batch(g, batch, S, n), weights, relu),
             steps,
             lr,
+            progress=progress,
+            description=N_("training the toy model: Adam steps"),
         )
     W_, b_ = W.detach().numpy(), b.detach().numpy()
     return ToyRun(W_, b_, losses, S.numpy(), weights.numpy(), relu)
