@@ -30,14 +30,6 @@ LONG_CELL_S = 2.0  # issue 62: a cell that computes for more than about 2 s show
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 REFRESH = "python -m benchmarks.cell_times --only {stem}"
-# Lessons not judged yet: they are being changed now, so their cells' times are measured anew
-# once those changes are in; the issue's report names their slowest cells and the function each
-# would wrap. Remove a lesson from this list when it is measured again and its long cells show
-# progress.
-PENDING = {
-    "06_locating_and_editing",  # being changed: its long cells get progress after
-    "09_two_languages",  # being changed: its long cells get progress after
-}
 
 
 def cell_seconds(cell: dict) -> float:
@@ -81,13 +73,11 @@ def shows_progress(notebook, index: int) -> bool:
     return False
 
 
-def missing_progress(times: dict, folder: Path, pending=frozenset()) -> list[str]:
+def missing_progress(times: dict, folder: Path) -> list[str]:
     """One line per long cell, in either edition, whose stored outputs show no progress, or whose
     notebook no longer has the cell the times name (the times are then stale)."""
     problems = []
     for (stem, index), cell in sorted(long_cells(times).items()):
-        if stem in pending:
-            continue
         for path in (folder / f"{stem}.ipynb", folder / "zh" / f"{stem}.ipynb"):
             notebook = nbformat.read(path, as_version=4)
             where = f"{path.relative_to(folder.parent)} cell {index} ({cell['line']!r})"
@@ -120,13 +110,8 @@ def test_every_notebook_of_both_editions_has_its_cells_measured(times):
 
 
 def test_every_long_cell_shows_its_progress_in_both_editions(times):
-    problems = missing_progress(times, FOLDER, PENDING)
+    problems = missing_progress(times, FOLDER)
     assert not problems, "\n".join(problems)
-
-
-def test_pending_lessons_are_lessons():
-    stems = {p.stem for p in FOLDER.glob("*.ipynb")}
-    assert PENDING <= stems, f"no such lesson: {sorted(PENDING - stems)}"
 
 
 # The test tested: a small notebook of its own and its times.
@@ -180,12 +165,6 @@ def test_a_short_cell_needs_no_progress(tmp_path):
     times = synthetic(tmp_path, [])
     times["notebooks"]["09_x.ipynb"]["cells"][1]["cpu_s"] = 1.5
     assert missing_progress(times, tmp_path) == []
-
-
-def test_a_pending_lesson_is_skipped_and_only_it(tmp_path):
-    times = synthetic(tmp_path, [])
-    assert missing_progress(times, tmp_path, {"09_x"}) == []
-    assert len(missing_progress(times, tmp_path, {"06_x"})) == 2
 
 
 def test_stale_times_are_caught(tmp_path):
