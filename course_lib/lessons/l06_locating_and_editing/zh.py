@@ -209,8 +209,8 @@ MESSAGES = {
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
         "p(新答案) 为 0.9 时 {name} {s:.0f}；主语处的 ROME {r:.0f}"
     ),
-    "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}": (
-        "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}"
+    "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}; the subject edits: {d:.0f} and {e:.0f}": (
+        "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}；主语处的两种编辑：{d:.0f} 和 {e:.0f}"
     ),
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
