@@ -25,8 +25,8 @@ QUESTIONS = (
             Choice(
                 N_("layer 1's, at the last word, is"),
                 N_(
-                    "Right: layer 0's attention moves the subject to the last word, and layer 1's "
-                    "FFN there writes the answer."
+                    "Right: layer 0's attention moves the subject to the last word, and restoring "
+                    "layer 1's FFN output there brings back the most."
                 ),
                 correct=True,
             ),

@@ -107,9 +107,9 @@ MESSAGES = {
         "Meng 等人在 GPT-2 XL 的中间层正是在这样的位置发现的。但在这里它几乎什么也找不回来：这个模型在最后一个词处读出事实。"
     ),
     "layer 1's, at the last word, is": "第 1 层的，在最后一个词 “is” 处",
-    "Right: layer 0's attention moves the subject to the last word, and layer 1's FFN there "
-    "writes the answer.": (
-        "对：第 0 层的注意力把主语搬到最后一个词上，第 1 层在那里的 FFN 写出答案。"
+    "Right: layer 0's attention moves the subject to the last word, and restoring layer 1's FFN "
+    "output there brings back the most.": (
+        "对：第 0 层的注意力把主语搬到最后一个词上，在那里恢复第 1 层 FFN 的输出，找回的最多。"
     ),
     "layer 0's, at the last word, is": "第 0 层的，在最后一个词 “is” 处",
     "It brings some back, but less than layer 1's: in this model the fact is mostly read one "
@@ -130,7 +130,6 @@ MESSAGES = {
     "by construction, C does not change p(new) at the edited prompt": (
         "按构造成立：C 不改变被编辑提示处的 p(新答案)"
     ),
-    "the rank-one edit keeps more neighbours than fine-tuning, NS": "秩一编辑比微调保住更多邻居，NS",
     "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测其编辑是否成功",
     "no: linear ρ {r:+.2f}, 652 facts": "否：线性 ρ {r:+.2f}，652 条事实",
     # the rewriting grid's rows: the relations
@@ -157,8 +156,9 @@ MESSAGES = {
         "在主语处，ROME 的搜索只对少数编辑做到，普通的搜索约对一半做到；两种都有一些到了步数上限还在改进"
     ),
     "{rome} and {plain} of 144": "144 次中分别为 {rome} 次和 {plain} 次",
-    "from its full update to 1.5 times it, PS {a:.0f} to {b:.0f}, NS {c:.0f} to {d:.0f}": (
-        "从完整更新到 1.5 倍，PS 从 {a:.0f} 升到 {b:.0f}，NS 从 {c:.0f} 降到 {d:.0f}"
+    "on all 144 edits, from its full update to 1.5 times it, PS {a:.0f} to {b:.0f}, NS {c:.0f} "
+    "to {d:.0f}": (
+        "在全部 144 次编辑上，从完整更新到 1.5 倍，PS 从 {a:.0f} 升到 {b:.0f}，NS 从 {c:.0f} 降到 {d:.0f}"
     ),
     "the edits at the subject hardly carry over to the other phrasing, at any scale": (
         "主语处的编辑在任何系数下都几乎不推广到同义句"
@@ -200,16 +200,20 @@ MESSAGES = {
     "best score S": "最高分 S",
     "FT+L scores above fine-tuning, S": "约束微调的得分高于微调：S",
     "the edit along its knob (section 5)": "沿旋钮读这个编辑（第 5 节）",
-    "every scale; v* to 1,000 steps (section 6)": "每种系数；v* 搜索到 1,000 步（第 6 节）",
+    "every scale; v* to 1,000 steps (section 6); the corpus' C only; two layers: layer 0 the only "
+    "subject site, the paraphrase's subject key not the edited one": (
+        "每种系数；v* 搜索到 1,000 步（第 6 节）；只用了语料的 C；只有两层：主语处只有第 0 层可编辑，"
+        "同义句主语处的键也不是被编辑的那个键"
+    ),
+    "no, with the corpus' C": "否（用语料的 C）",
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
         "p(新答案) 为 0.9 时 {name} {s:.0f}；主语处的 ROME {r:.0f}"
     ),
-    "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}": (
-        "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}"
+    "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}; the subject edits: {d:.0f} and {e:.0f}": (
+        "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}；主语处的两种编辑：{d:.0f} 和 {e:.0f}"
     ),
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
-    "PS {a:.0f} at p(new) 0.9, at most {b:.0f} at any scale; the paper's {c}": "p(新答案) 0.9 处 PS 为 {a:.0f}，任何系数下至多 {b:.0f}；论文为 {c}",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
     "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，而这些提示正是它的相对熵项所看护的",
     "at p(new) 0.9 the best S here is a rank-one edit's": "在 p(新答案) 0.9 处，这里 S 最高的是一种秩一编辑",
@@ -217,7 +221,6 @@ MESSAGES = {
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造必然成立：在论文的 ES 水平处，玩具的编辑改变得比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造必然成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
     "not comparable: the paper at each method's settings": "无法对照：论文用各方法自己的设置",
-    "48 facts would detect that ρ {p:.0%} of the time": "48 条事实测出这样的 ρ 的概率只有 {p:.0%}",
     "C swapped; v* to one rule; read at 0.8 to 0.95 (section 4)": "换了 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
     "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
@@ -231,7 +234,6 @@ MESSAGES = {
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
     "below all three at 0.8, above them at 0.95": "0.8 处低于这三种，0.95 处高于它们",
     "but whether its S is above theirs depends on the reading point": "但它的 S 是否高于它们，取决于在哪里读数",
-    "could not tell: Spearman ρ {a:+.1f} and {b:+.1f}, power {p:.0%}": "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}，检验功效 {p:.0%}",
     "full update: PS, NS, S": "完整更新：PS、NS、S",
     "not comparable: a far larger change": "无法对照：玩具的变化大得多",
     "not comparable; above at every p(new) read": "无法对照；在每个读数处都更高",
@@ -240,7 +242,6 @@ MESSAGES = {
     "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
     "on {n} edits; widest bracket {w:.2f} in p(new)": "共 {n} 次编辑；读数区间在 p(新答案) 上最宽为 {w:.2f}",
     "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
-    "unlike in the paper, ROME-like at the subject carries over at no scale, its full update included": "与论文不同，主语处的类 ROME 编辑在任何系数下都不推广到同义句，完整更新也不例外",
     "with C from filler: S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "用填充句的 C：S {s:.0f}；比第二名高 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "{a:+.0f}, {b:+.0f}, {c:+.0f} at the same ES": "同样的 ES 下为 {a:+.0f}、{b:+.0f}、{c:+.0f}",
     "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 0.9 处为 {a:.0f}，任何系数下至多 {b:.0f}",
@@ -262,4 +263,22 @@ MESSAGES = {
         "主语处逐条事实的追踪效应本身就很嘈杂：两次噪声抽样给出的事实排序只是弱相关"
     ),
     "Spearman ρ {r:.1f} between them": "两者的秩相关 ρ 为 {r:.1f}",
+    # lesson 6 after its third reading: the subject edits' regime, power with the measured noise
+    "unlike in the paper, with the corpus' C the subject edits hardly carry over at any scale, "
+    "their full update included": (
+        "与论文不同：用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外"
+    ),
+    "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
+    "(plain), and only past the scale of largest p(new); the paper's {c}": (
+        "类 ROME 编辑在 p(新答案) 0.9 处 PS 为 {a:.0f}；任何系数下，类 ROME 至多 {r:.0f}，普通编辑至多 {p:.0f}，"
+        "而且只出现在 p(新答案) 最高的系数之后；论文为 {c}"
+    ),
+    "48 facts would detect that ρ at most {p:.0%} of the time; about {q:.0%} after the measured "
+    "noise": "48 条事实测出这样的 ρ 的概率至多 {p:.0%}；算上实测的噪声，约为 {q:.0%}",
+    "the rank-one edit keeps more neighbours than fine-tuning, NS; here at the last word": (
+        "秩一编辑比微调保住更多邻居，NS；这里是最后一个词处的编辑"
+    ),
+    "could not tell: Spearman ρ {a:+.1f} and {b:+.1f}, power at most {p:.0%}": (
+        "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}，检验功效至多 {p:.0%}"
+    ),
 }
