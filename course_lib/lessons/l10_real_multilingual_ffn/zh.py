@@ -129,7 +129,7 @@ MESSAGES: dict[str, str] = {
     "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0-3 层都高于第 8-11 层（霍尔姆校正的 p < 0.01）",
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
     "the frequency bar alone puts most candidates in the last three layers": "单是频率门槛，就把大部分候选单元放在了最后三层",
-    "the Chinese units sit there more often than the candidates do, the English ones less often": "中文单元在那里的比例高于候选单元，英文单元则低于候选单元",
+    "the Chinese units sit there a little more often than the candidates do, the English ones less often": "中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
     "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层 {a:.0%} 和 {b:.0%}，最后三层 {c:.0%} 和 {d:.0%}",
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：在自己语言上激活的频率，中位数是另一种语言的 {ratio:.1f} 倍；在另一种语言的 token 上仍有 {other:.0%} 的时候激活",
     "zeroing either language's units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed": "把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
