@@ -149,21 +149,15 @@ MESSAGES: dict[str, str] = {
     "Tang et al. find LLaMA-2's language-specific units mostly in its first and its last layers. In this 12-layer encoder, where will the Chinese units sit?": (
         "Tang 等人发现，LLaMA-2 的语言特定单元大多在它最前面和最后面的层里。在这个 12 层的编码器里，中文单元会在哪里？"
     ),
-    "mostly in the last three layers": (
-        "大多在最后三层"
-    ),
+    "mostly in the last three layers": "大多在最后三层",
     "Right: 81 % of the Chinese units sit there. But 72 % of the candidates, the units that clear the frequency bar, sit there too: the bar decides most of it. Count them below, layer by layer.": (
         "对。中文单元有 81% 在那里。可是候选单元（越过频率门槛的单元）也有 72% 在那里：大半是门槛决定的。下面逐层数一数。"
     ),
-    "mostly in the first two layers": (
-        "大多在前两层"
-    ),
+    "mostly in the first two layers": "大多在前两层",
     "Only 2 % of the Chinese units sit there, against 10 % of the candidates. The English units sit there more often (29 %): the answer differs between the languages. Count them below.": (
         "中文单元只有 2% 在那里，候选单元则有 10%。英文单元在那里的比例更高（29%）：两种语言的答案不一样。下面数一数。"
     ),
-    "mostly in the layers between": (
-        "大多在中间各层"
-    ),
+    "mostly in the layers between": "大多在中间各层",
     "Layers 2 to 8 hold 17 % of the Chinese units, about as many as of the candidates (18 %). Count them below.": (
         "第 2 到第 8 层有 17% 的中文单元，和候选单元的比例（18%）差不多。下面数一数。"
     ),
