@@ -191,7 +191,10 @@ MATCH = {
         "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it"
     ),
     "sae": N_("the same test, not the same training"),
-    "anthropic": N_("not comparable: another measure, one model"),
+    "anthropic": N_(
+        "not comparable: the same kind of measure, but one model (no size trend), one layer, an "
+        "SAE on an encoder against a cross-layer transcoder on Claude 3.5 Haiku"
+    ),
 }
 
 

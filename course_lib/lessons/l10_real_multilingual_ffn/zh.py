@@ -62,15 +62,6 @@ MESSAGES: dict[str, str] = {
     ),
     "W1's layout, fixed": "W1 的布局，已改正",
     # course_lib.lessons.l10_real_multilingual_ffn.questions
-    "mostly in the top layers": "大多在顶部的层里",
-    "mostly in the bottom layers": "大多在底部的层里",
-    "The bottom layers read single tokens, which differ between the languages; yet here the units that fire on one language far more than the other sit higher. Count them below.": (
-        "底部的层读的是单个 token，两种语言的 token 各不相同；可是在这里，在一种语言上激活得远多于另一种语言的单元位置更高。下面数一数。"
-    ),
-    "mostly in the middle layers": "大多在中间的层里",
-    "The middle layers are where multilingual models are found to share the most across languages, the opposite of language-specific units.": (
-        "研究发现，多语言模型在中间的层里跨语言共用的东西最多，这与语言特定单元正相反。"
-    ),
     "nowhere: a multilingual encoder has no language-specific units": "哪里都没有：多语言编码器没有语言特定单元",
     "Tang et al.'s rule always selects 1 % of the units; the question is only where they sit and whether they matter.": (
         "Tang 等人的规则总会选出 1% 的单元；问题只在于它们在哪里，以及它们是否要紧。"
@@ -124,33 +115,27 @@ MESSAGES: dict[str, str] = {
     "the same measure (pre-activation above zero); another model, activation and data": "同一个量（预激活大于零）；模型、激活函数和数据都不同",
     "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it": "不可比：模型不同（7 种和 6 种语言），而且这里大半由频率门槛决定",
     "the same test, not the same training": "检验相同，训练不同",
-    "not comparable: another measure, one model": "不可比：量不同，只有一个模型",
     "English {a:.0%} and {b:.0%}, Chinese {c:.0%} and {d:.0%}": "英文 {a:.0%} 和 {b:.0%}，中文 {c:.0%} 和 {d:.0%}",
     "layer {layer}: overlap {twins:.2f} for a paragraph and its translation, {matched:.2f} for paragraphs of the same length": "第 {layer} 层：段落与其译文的重合度 {twins:.2f}，长度相同的段落 {matched:.2f}",
     "first two layers": "前两层",
     "the layers between": "中间各层",
     "last three layers": "最后三层",
     "dotted: random keys": "虚线：随机键",
-    "Tang et al. find LLaMA-2's language-specific units mostly in its first and its last layers. In this 12-layer encoder, where will the English and the Chinese units sit?": "Tang 等人发现，LLaMA-2 的语言特定单元大多在它最前面和最后面的层里。在这个 12 层的编码器里，英文和中文的单元会在哪里？",
-    "Right for this model, above all for its Chinese units: count them below, layer by layer, beside the units that can be chosen at all.": "对这个模型是对的，中文单元尤其如此：下面逐层数一数，并和能被选上的单元放在一起看。",
     "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层前馈网络的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出移动 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎的 8 比特输入使它移动 {a:.1%}",
     "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出是正文的 {ratio:.0f} 倍（长度的中位数），同样的抽样使它移动 {lo:.0%} 到 {hi:.0%}",
-    "on the text's tokens, rounding the weights to 4 bits costs far more than rounding the activations to 8": "在正文 token 上，把权重舍入到 4 比特，代价远大于把激活舍入到 8 比特",
     'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': '试过的三种汇聚方式里，只有加前缀 "query: " 后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）',
     "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对段落与另一对重复；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
     "{what}, {language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{what}，{language}：第 0-3 层 {low:.0%}，第 8-11 层 {high:.0%}（霍尔姆校正的 p = {p:.0e}）",
     "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0-3 层都高于第 8-11 层（霍尔姆校正的 p < 0.01）",
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
     "the frequency bar alone puts most candidates in the last three layers": "单是频率门槛，就把大部分候选单元放在了最后三层",
-    "the Chinese units sit there more often than the candidates do, the English ones less often": "中文单元在那里的比例高于候选单元，英文单元则低于候选单元",
+    "the Chinese units sit there a little more often than the candidates do, the English ones less often": "中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
     "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层 {a:.0%} 和 {b:.0%}，最后三层 {c:.0%} 和 {d:.0%}",
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：在自己语言上激活的频率，中位数是另一种语言的 {ratio:.1f} 倍；在另一种语言的 token 上仍有 {other:.0%} 的时候激活",
     "zeroing either language's units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed": "把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
     "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 = k = {l0:.0f} by construction; {dead:.0%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 = k = {l0:.0f}，由构造决定；{dead:.0%} 的特征从不激活",
     "after its 400 steps, held-out FVU is within 1.2 times the training FVU": "训练 400 步之后，留出数据的未解释方差比例不到训练数据的 1.2 倍",
     "{ratio:.2f} times": "{ratio:.2f} 倍",
-    "on held-out paragraphs the dictionary beats copying the nearest training token's units (lesson 8's second test)": "在留出段落上，字典胜过照搬最近的训练 token 的单元（第 8 课的第二个检验）",
-    "FVU {held:.2f} against {lookup:.2f}": "未解释方差比例 {held:.2f}，对照 {lookup:.2f}",
     "its mean loss fell {drop:.0%} from steps 201-300 to steps 301-400: still falling": "它的平均损失从第 201-300 步到第 301-400 步下降了 {drop:.0%}：还在下降",
     "{alive} features fire in at least 5 paragraphs of each language; on both paragraphs of a pair more often than chance (Holm p < 0.05): {both} of them; with the pairs shuffled, {shuffled}; shuffled among pairs of similar length, {lo} to {hi}": "{alive} 个特征在每种语言里都至少在 5 个段落中激活；在一对段落的两边都激活、次数多于偶然的（霍尔姆校正的 p < 0.05）：{both} 个；把段落对打乱后：{shuffled} 个；只在长度相近的段落对之间打乱：{lo} 到 {hi} 个",
     "more features pass with the true pairs than with any length-matched shuffle": "用真实的段落对，通过检验的特征比任何一次长度匹配的打乱都多",
@@ -158,11 +143,43 @@ MESSAGES: dict[str, str] = {
     "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于与长度相同的段落的重合度",
     "overlap {twins:.2f} against {lo:.2f} to {hi:.2f}": "重合度 {twins:.2f}，对照 {lo:.2f} 到 {hi:.2f}",
     "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（霍尔姆校正的 p < 0.01）：这条规则不能把这个趋势归功于学到的键",
-    "{language} units zeroed: the mean margin changes by {own:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}); {draws} matched random sets: {rlo:+.4f} to {rhi:+.4f}, {above} of them at or above it (rank test, Holm p = {p:.2f}; {draws} draws cannot give less than {floor:.2f})": "{language}单元置零：平均间隔变化 {own:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元：{rlo:+.4f} 到 {rhi:+.4f}，其中 {above} 组不低于它（秩检验，霍尔姆校正的 p = {p:.2f}；{draws} 次抽样给出的 p 不可能小于 {floor:.2f}）",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03), less than some random sets change it": "把任一种语言的单元置零，平均间隔的变化不到 0.002（间隔本身约为 0.03），比有些随机单元组引起的变化还小",
     "at most {own:.4f}; random sets up to {random:.4f}": "至多 {own:.4f}；随机单元组最多 {random:.4f}",
     "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
     # the notebook's progress bars over the rounding draws
     "one more 4-bit rounding of layer 6's weights: draws on the text's tokens": "对第 6 层的权重再做一次 4 比特舍入：正文 token 上的抽样",
     "the same draws on <s> and </s>": "在 <s> 和 </s> 上做同样的抽样",
+    "Tang et al. find LLaMA-2's language-specific units mostly in its first and its last layers. In this 12-layer encoder, where will the Chinese units sit?": (
+        "Tang 等人发现，LLaMA-2 的语言特定单元大多在它最前面和最后面的层里。在这个 12 层的编码器里，中文单元会在哪里？"
+    ),
+    "mostly in the last three layers": "大多在最后三层",
+    "Right: 81 % of the Chinese units sit there. But 72 % of the candidates, the units that clear the frequency bar, sit there too: the bar decides most of it. Count them below, layer by layer.": (
+        "对。中文单元有 81% 在那里。可是候选单元（越过频率门槛的单元）也有 72% 在那里：大半是门槛决定的。下面逐层数一数。"
+    ),
+    "mostly in the first two layers": "大多在前两层",
+    "Only 2 % of the Chinese units sit there, against 10 % of the candidates. The English units sit there more often (29 %): the answer differs between the languages. Count them below.": (
+        "中文单元只有 2% 在那里，候选单元则有 10%。英文单元在那里的比例更高（29%）：两种语言的答案不一样。下面数一数。"
+    ),
+    "mostly in the layers between": "大多在中间各层",
+    "Layers 2 to 8 hold 17 % of the Chinese units, about as many as of the candidates (18 %). Count them below.": (
+        "第 2 到第 8 层有 17% 的中文单元，和候选单元的比例（18%）差不多。下面数一数。"
+    ),
+    "not comparable: the same kind of measure, but one model (no size trend), one layer, an SAE on an encoder against a cross-layer transcoder on Claude 3.5 Haiku": (
+        "不可比：量的种类相同，但这里只有一个模型（看不出规模趋势）、一层，是编码器上的稀疏自编码器；他们用的是 Claude 3.5 Haiku 上的跨层转码器"
+    ),
+    "one more simulated 4-bit rounding of the weights moves a text token's output far more than the engine's 8-bit rounding of the activations": (
+        "对权重再模拟一次 4 比特舍入，正文 token 的输出移动得远比引擎把激活舍入到 8 比特时多"
+    ),
+    "{both} units clear the bar in both languages and are counted in both lists": (
+        "有 {both} 个单元在两种语言里都越过门槛，两份名单里都算了它们"
+    ),
+    "on held-out paragraphs the dictionary's FVU is below 0.9 times that of copying the nearest training token's units (lesson 8's second test)": (
+        "在留出段落上，字典的未解释方差比例低于照搬最近的训练 token 单元时的 0.9 倍（第 8 课的第二个检验）"
+    ),
+    "FVU {held:.2f} against 0.9 × {lookup:.2f}": (
+        "未解释方差比例 {held:.2f}，对照 0.9 × {lookup:.2f}"
+    ),
+    "{language} units zeroed: the mean margin changes by {own:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}": (
+        "{language}单元置零：平均间隔变化 {own:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}"
+    ),
 }

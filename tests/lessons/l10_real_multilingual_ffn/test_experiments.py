@@ -231,3 +231,23 @@ def test_the_ffn_inputs_mark_the_frame_tokens_of_each_text():
 
     x, frame = quantisation.ffn_inputs(["A key fires.", "键被激活。"], layer=0)
     assert len(x) == len(frame) and int(frame.sum()) == 4  # <s> and </s> of each text
+
+
+def test_the_quiz_feedback_quotes_the_shares_the_stored_pass_gives():
+    """Exercise 3's feedback states cell 36's shares as text: they must be the stored pass's."""
+    from course_lib.lessons.l10_real_multilingual_ffn.figures import ends
+    from course_lib.lessons.l10_real_multilingual_ffn.questions import QUESTIONS
+
+    probability = language_units.activation_probability()
+    counts = language_units.per_layer(language_units.language_specific(probability))
+    eligible = ends(language_units.eligible_per_layer(probability))
+    zh, en = ends(counts["zh"]), ends(counts["en"])
+    feedback = " ".join(choice.reply for choice in QUESTIONS[0].choices)
+
+    def share(x: float) -> str:
+        return f"{round(100 * x)} %"
+
+    for x in (zh[2], eligible[2], zh[0], eligible[0], en[0], zh[1], eligible[1]):
+        assert share(x) in feedback
+    correct = [c for c in QUESTIONS[0].choices if c.correct]
+    assert len(correct) == 1 and "last three" in correct[0].text and zh[2] > 0.5 > zh[0]
