@@ -143,8 +143,10 @@ MESSAGES: dict[str, str] = {
     "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于与长度相同的段落的重合度",
     "overlap {twins:.2f} against {lo:.2f} to {hi:.2f}": "重合度 {twins:.2f}，对照 {lo:.2f} 到 {hi:.2f}",
     "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（霍尔姆校正的 p < 0.01）：这条规则不能把这个趋势归功于学到的键",
-    "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03), less than some random sets change it": "把任一种语言的单元置零，平均间隔的变化不到 0.002（间隔本身约为 0.03），比有些随机单元组引起的变化还小",
-    "at most {own:.4f}; random sets up to {random:.4f}": "至多 {own:.4f}；随机单元组最多 {random:.4f}",
+    "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03)": "把任一种语言的单元置零，平均间隔的变化不到 0.002（间隔本身约为 0.03）",
+    "at most {own:.4f}": "至多 {own:.4f}",
+    "each language's units raise the margin more than every one of its matched random sets does (a description: ten draws cannot give a rank test's p below 2/11 = 0.18)": "每种语言的单元让间隔升得比它的每一组匹配随机单元都多（仅作描述：十次抽样，秩检验的 p 不可能低于 2/11 = 0.18）",
+    "{draws} draws per language": "每种语言 {draws} 次抽样",
     "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
     # the notebook's progress bars over the rounding draws
     "one more 4-bit rounding of layer 6's weights: draws on the text's tokens": "对第 6 层的权重再做一次 4 比特舍入：正文 token 上的抽样",
