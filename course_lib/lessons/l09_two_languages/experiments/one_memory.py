@@ -210,7 +210,8 @@ def language_losses(
     tokens, language = corpus.tokens(), line_language(corpus)
     layers = sorted({layer for layer, _ in units or []})
     fwd_hooks = [
-        (HIDDEN.format(i), partial(_zeroed, [u for j, u in units if j == i])) for i in layers
+        (f"layers.{i}.ffn.hook_hidden", partial(_zeroed, [u for j, u in units if j == i]))
+        for i in layers
     ]
     out = []
     with torch.no_grad():
@@ -249,7 +250,10 @@ def random_units_rise(
         chunk = keep[start : start + 10]  # (c, layers, d_ff)
         mask = chunk.repeat_interleave(len(rows), dim=0)  # one per (draw, line)
 
-        masks = [(HIDDEN.format(i), partial(_masked, mask[:, None, i])) for i in range(layers)]
+        masks = [
+            (f"layers.{i}.ffn.hook_hidden", partial(_masked, mask[:, None, i]))
+            for i in range(layers)
+        ]
         batch = rows.repeat(len(chunk), 1)
         with torch.no_grad():
             logits = model.run_with_hooks(batch[:, :-1], fwd_hooks=masks)
@@ -389,9 +393,6 @@ def holm(p_values, alpha: float = 0.05) -> np.ndarray:
 if __name__ == "__main__":
     size = save_npz(RANDOM_FILE, random_baselines(), {"draws": RANDOM_DRAWS})
     print(f"{RANDOM_DRAWS} draws per selection; {size / 1e3:.0f} kB in {RANDOM_FILE}")
-
-
-HIDDEN = "layers.{}.ffn.hook_hidden"  # the hook point of a block's FFN hidden units
 
 
 def _zeroed(chosen: list[int], h: torch.Tensor, _hook) -> torch.Tensor:
