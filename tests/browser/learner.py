@@ -38,7 +38,9 @@ def control_problems(lesson: LessonPage) -> tuple[list[str], list[str]]:
         report = exercise(lesson, kind, control)
         where = f"{lesson.name}: {kind} {report.name!r}"
         seconds = ", ".join(f"{m.seconds:.2f}" for m in report.moves)
-        lost = f"; lost on the way to the kernel, tried again: {report.lost}" if report.lost else ""
+        lost = (
+            f"; lost between browser and kernel, tried again: {report.lost}" if report.lost else ""
+        )
         log.append(
             f"{where}: {report.start} -> {[m.value for m in report.moves]} ({seconds} s){lost}"
         )

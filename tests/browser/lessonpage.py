@@ -98,7 +98,8 @@ _DRIVEN = """(control) => {
   return {output: JSON.stringify(shown), problem: errors.map((e) => e.innerText).join('\\n')};
 }"""
 
-_CHANGED = f"""([control, before]) => {{
+_POLL_MS = 100  # how often a waiting move looks at its output again
+_CHANGED_NOW = f"""(control, before) => {{
   const now = ({_DRIVEN})(control);
   return now.output !== before.output || (now.problem !== '' && now.problem !== before.problem);
 }}"""
@@ -231,11 +232,12 @@ def control_name(control: Locator) -> str:
 
 def exercise(lesson: LessonPage, kind: str, control: Locator) -> ControlReport:
     """Move ``control`` to at least two other values; record after each move what its output did.
-    A move whose output never changed is a problem, unless the kernel, asked then, holds another
-    value for the control: the browser showed the move but its message never reached Python
-    (seen under heavy load, a few times in many runs, never in the lesson's code). Such a move is
-    logged as lost and the next value is tried; a control with fewer than two clean moves still
-    fails (``control_problems``)."""
+    A move whose output never changed is a problem, unless a message was lost between browser and
+    kernel: the kernel, asked then, holds another value for the control (the move never reached
+    Python), or its demo's picture in the kernel is not the one the browser shows (the new picture
+    never reached the page). Both were seen under heavy load, a few times in many runs. Such a move
+    is logged as lost and the next value is tried; a control with fewer than two clean moves still
+    fails (``control_problems``), and so does a demo whose kernel-side picture stayed as it was."""
     report = ControlReport(kind, control_name(control), _value(kind, control))
     control.scroll_into_view_if_needed()
     for step in _steps(kind, control, report):
@@ -247,7 +249,10 @@ def exercise(lesson: LessonPage, kind: str, control: Locator) -> ControlReport:
         if value == value_before:
             continue  # this key did nothing here (a slider already at its end)
         problem = _wait_for_output(lesson, control, before)
-        if problem and move_lost(kernel_labels(lesson), report.name, value):
+        if problem and (
+            move_lost(kernel_labels(lesson), report.name, value)
+            or picture_lost(kernel_pictures(lesson), shown_picture(control))
+        ):
             report.lost.append(value)
             continue
         report.moves.append(Move(value, problem, time.perf_counter() - start))
@@ -257,16 +262,56 @@ def exercise(lesson: LessonPage, kind: str, control: Locator) -> ControlReport:
 
 
 def _wait_for_output(lesson: LessonPage, control: Locator, before: dict) -> str:
-    """'' when the driven output changed cleanly; otherwise what went wrong."""
-    try:
-        control.page.wait_for_function(
-            _CHANGED, arg=[control.element_handle(), before], timeout=OUTPUT_TIMEOUT_MS
-        )
-        # the callback may still be sending its status line: the kernel is idle once it is done
+    """'' when the driven output changed cleanly; otherwise what went wrong. The control is found
+    anew on every look (a view JupyterLab draws again replaces its elements)."""
+    deadline = time.perf_counter() + OUTPUT_TIMEOUT_MS / 1000
+    while not control.evaluate(_CHANGED_NOW, before):
+        if time.perf_counter() > deadline:
+            seconds = OUTPUT_TIMEOUT_MS / 1000
+            return f"its output did not change within {seconds:.0f} s ({_where(lesson, control)})"
+        control.page.wait_for_timeout(_POLL_MS)
+    try:  # the callback may still be sending its status line: the kernel is idle once it is done
         lesson.wait_idle(OUTPUT_TIMEOUT_MS)
     except PlaywrightTimeout:
-        return f"its output did not change within {OUTPUT_TIMEOUT_MS / 1000:.0f} s ({_where(lesson, control)})"
+        return f"its kernel did not idle within {OUTPUT_TIMEOUT_MS / 1000:.0f} s"
     return control.evaluate(_DRIVEN)["problem"]
+
+
+# The SHA-256 (first 16 hex digits) of every live demo picture in the kernel, and of the one the
+# browser shows beside a control: did the picture the kernel drew reach the page?
+_KERNEL_PICTURES = (
+    "sorted(__import__('hashlib').sha256(w.value).hexdigest()[:16]"
+    " for w in __import__('gc').get_objects() if type(w).__name__ == 'Image'"
+    " and getattr(w, 'comm', None) is not None and 'course-demo-image' in w._dom_classes)"
+)
+_SHOWN_PICTURE = """async (control) => {
+  const demo = control.closest('.course-demo');
+  const image = demo && demo.querySelector('.course-demo-image');
+  if (!image || !image.src) return null;
+  const bytes = await (await fetch(image.src)).arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 16);
+}"""
+
+
+def kernel_pictures(lesson: LessonPage) -> list[str] | None:
+    """``_KERNEL_PICTURES`` asked of the lesson's kernel; None if it does not answer in time."""
+    answer = _ask_in_time(lesson, _KERNEL_PICTURES)
+    return None if answer is None else ast.literal_eval(answer)
+
+
+def shown_picture(control: Locator) -> str | None:
+    """The digest of the picture shown in ``control``'s demo; None outside a demo or unreadable."""
+    try:
+        return control.evaluate(_SHOWN_PICTURE)
+    except Exception:  # noqa: BLE001 (an unreadable picture proves nothing: the problem stands)
+        return None
+
+
+def picture_lost(kernel: list[str] | None, shown: str | None) -> bool:
+    """True when the kernel answered and none of its demo pictures is the one the browser shows:
+    the kernel drew the move, and its picture never reached the page."""
+    return kernel is not None and shown is not None and shown not in kernel
 
 
 # Every open selection widget's (description, selected label) in the kernel, as the learner reads
@@ -281,16 +326,21 @@ _ASK_TIMEOUT_MS = 10_000
 
 def kernel_labels(lesson: LessonPage) -> list[tuple[str, str]] | None:
     """``_KERNEL_CONTROLS`` asked of the lesson's kernel; None if it does not answer in time."""
+    answer = _ask_in_time(lesson, _KERNEL_CONTROLS)
+    return None if answer is None else [tuple(pair) for pair in ast.literal_eval(answer)]
+
+
+def _ask_in_time(lesson: LessonPage, expression: str) -> str | None:
+    """``expression``'s repr from the lesson's kernel, or None without an answer in time."""
     try:
-        answer = lesson.page.evaluate(
+        return lesson.page.evaluate(
             f"""async ([path, expression]) => Promise.race([
               ({_ASK_KERNEL})([path, expression]),
               new Promise((resolve) => setTimeout(() => resolve(null), {_ASK_TIMEOUT_MS}))])""",
-            [lesson.path, _KERNEL_CONTROLS],
+            [lesson.path, expression],
         )
-    except Exception:  # noqa: BLE001 (no answer is an answer here: the move is not called lost)
+    except Exception:  # noqa: BLE001 (no answer is an answer here: nothing is called lost)
         return None
-    return None if answer is None else [tuple(pair) for pair in ast.literal_eval(answer)]
 
 
 def move_lost(labels: list[tuple[str, str]] | None, name: str, value: str) -> bool:
@@ -317,8 +367,10 @@ def _where(lesson: LessonPage, control: Locator) -> str:
         lesson.path,
     )
     values = kernel_labels(lesson)
+    pictures, shown = kernel_pictures(lesson), shown_picture(control)
     return (
-        f"status line {status!r}; kernel {kernel}; the kernel's controls: {values or 'no answer'}"
+        f"status line {status!r}; kernel {kernel}; the kernel's controls: {values or 'no answer'};"
+        f" picture shown {shown}, the kernel's demo pictures {pictures or 'no answer'}"
     )
 
 

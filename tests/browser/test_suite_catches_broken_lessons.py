@@ -5,6 +5,7 @@ notebook and the control. Scratch notebooks live in the suite's temp folder, nev
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import lessonpage
@@ -118,6 +119,9 @@ def test_callback_that_raises_or_changes_nothing_fails_naming_notebook_and_contr
     assert "status line 'updated in" in deaf, deaf
     assert "kernel idle/connected" in deaf, deaf
     assert "('mode', 'pre')" in deaf, deaf  # the kernel got the move: not a lost one
+    # and the page shows the picture the kernel holds: no picture was lost on the way either
+    shown = re.search(r"picture shown ([0-9a-f]{16}), the kernel's demo pictures \[(.*?)\]", deaf)
+    assert shown and f"'{shown[1]}'" in shown[2], deaf
 
 
 def test_failing_cell_and_unrendered_widget_fail_run_all_naming_notebook(broken):
