@@ -7,7 +7,7 @@ raises ``NotImplementedError``, so Run All never breaks). One submodule per less
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,12 +82,20 @@ def close(actual, expected, atol: float = 1e-6, rtol: float = 1e-5) -> bool:
     return a.shape == e.shape and bool(np.allclose(a, e, atol=atol, rtol=rtol))
 
 
-def first_suspect(got, suspects: dict[str, object], atol: float = 1e-6) -> str | None:
-    """The hint of the first suspect that ``got`` equals (``close``), or None. A checker lists its
-    typical wrong answers in order, each keyed by the hint that names its mistake, written with
-    ``tr`` (in the learner's language, fields filled)."""
-    for hint, wrong in suspects.items():
-        if close(got, wrong, atol=atol):
+def first_suspect(
+    got,
+    suspects: Mapping[str, object] | Iterable[tuple[str, object]],
+    atol: float = 1e-6,
+    same: Callable[[object, object], bool] | None = None,
+) -> str | None:
+    """The hint of the first suspect that ``got`` equals, or None. A checker lists its typical
+    wrong answers in order, each keyed by the hint that names its mistake, written with ``tr`` (in
+    the learner's language, fields filled): a dict, or (hint, wrong answer) pairs. Pairs may come
+    from a generator, so that a wrong answer costly to build (a training run) is built only when
+    every suspect before it failed to match. ``same(got, wrong)`` compares them (default:
+    ``close`` within ``atol``)."""
+    for hint, wrong in suspects.items() if isinstance(suspects, Mapping) else suspects:
+        if same(got, wrong) if same is not None else close(got, wrong, atol=atol):
             return hint
     return None
 

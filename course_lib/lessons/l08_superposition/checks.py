@@ -16,6 +16,7 @@ from course_lib.core.checks import (
     CheckResult,
     Hint,
     close,
+    first_suspect,
     require_close,
     require_return,
     require_shape,
@@ -251,10 +252,12 @@ def _same(a: list[dict], b: list[dict]) -> bool:
 
 
 def _step_hint(step: Callable, got: list[dict], seed: int) -> str:
-    """Why the learner's trajectory ``got`` is not the reference's: the first suspect it follows."""
-    for hint, suspect in _step_suspects():
-        if _same(got, trajectory(suspect, seed)):
-            return hint or _unnormalised_hint(step)
+    """Why the learner's trajectory ``got`` is not the reference's: the first suspect it follows
+    (each suspect's trajectory run only if the ones before it did not match)."""
+    runs = ((hint, trajectory(suspect, seed)) for hint, suspect in _step_suspects())
+    hint = first_suspect(got, runs, same=_same)
+    if hint is not None:
+        return hint or _unnormalised_hint(step)
     norms = got[-1]["W_dec"].norm(dim=1)
     if not close(norms, torch.ones_like(norms)):
         return tr("after your step the decoder's directions have norms from {low:.3f} to "
