@@ -24,7 +24,9 @@ VOCAB = 30
 
 
 def small_model(seed: int = 0, **fields) -> LanguageModel:
-    config = LanguageModelConfig(VOCAB, **({"d_model": 16, "num_heads": 2, "d_ff": 24} | fields))
+    config = LanguageModelConfig(
+        vocab_size=VOCAB, **({"d_model": 16, "num_heads": 2, "d_ff": 24} | fields)
+    )
     with torch.random.fork_rng():
         torch.manual_seed(seed)
         return LanguageModel(config).double().eval()

@@ -20,6 +20,7 @@ from course_lib.core.model.language_model import (
     LanguageModelConfig,
 )
 from course_lib.core.model.moe import MixtureOfExperts, moe_parameters
+from course_lib.core.model.sublayer import EncoderLayer
 from course_lib.core.model.transformer import create_sequence_mask
 
 VOCAB = 30
@@ -34,7 +35,7 @@ def small_model(seed: int = 0, **kwargs) -> LanguageModel:
     options = {"d_model": 16, "num_layers": 2, "num_heads": 2, "d_ff": 24} | kwargs
     with torch.random.fork_rng():  # the global RNG is left as it was
         torch.manual_seed(seed)
-        return LanguageModel(LanguageModelConfig(VOCAB, **options)).double().eval()
+        return LanguageModel(LanguageModelConfig(vocab_size=VOCAB, **options)).double().eval()
 
 
 def random_tokens(batch: int, length: int, seed: int = 1) -> torch.Tensor:
@@ -122,7 +123,7 @@ def test_the_output_embedding_is_the_input_embedding():
 
 def test_the_embeddings_start_small_so_the_first_logits_are_moderate():
     with torch.random.fork_rng():
-        model = LanguageModel(LanguageModelConfig(VOCAB, d_model=64))
+        model = LanguageModel(LanguageModelConfig(vocab_size=VOCAB, d_model=64))
     std = model.embed.lut.weight.std().item()
     assert 0.1 < std < 0.15  # 1/sqrt(64) = 0.125, not nn.Embedding's 1
 
@@ -147,27 +148,37 @@ def test_bad_config_fields_are_named_with_their_value_and_what_is_accepted(field
     fields = {"vocab_size": VOCAB, "d_model": 16, "num_heads": 2} | fields
     with pytest.raises(error, match=message):
         LanguageModelConfig(**fields)
-    with pytest.raises(error, match=message):  # the same from the model's own arguments
-        LanguageModel(fields.pop("vocab_size"), **fields)
 
 
-def test_the_config_is_frozen_and_the_model_built_from_its_fields_is_the_same():
-    config = LanguageModelConfig(VOCAB, d_model=16, num_heads=2, d_ff=24, ffn="swiglu")
+def test_the_config_is_frozen_named_and_passed_down_whole():
+    config = LanguageModelConfig(vocab_size=VOCAB, d_model=16, num_heads=2, d_ff=24, ffn="swiglu")
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.d_ff = 48
     assert config.hidden_width == equal_budget_gated_d_ff(24) == 16
-    with torch.random.fork_rng():
-        torch.manual_seed(0)
-        built = LanguageModel(config)
-        torch.manual_seed(0)
-        from_fields = LanguageModel(VOCAB, 16, num_heads=2, d_ff=24, ffn="swiglu")
-    assert from_fields.config == config and built.config is config
-    for (name, a), b in zip(
-        built.state_dict().items(), from_fields.state_dict().values(), strict=True
-    ):
-        assert torch.equal(a, b), name
-    with pytest.raises(TypeError, match="config must come alone or be made from its fields"):
-        LanguageModel(config, ffn="moe")
+    with pytest.raises(TypeError, match="positional"):
+        LanguageModelConfig(VOCAB, 16)  # every field is named
+    assert LanguageModel(config).config is config
+    for fields in ((VOCAB,), (VOCAB, 16)):  # no model from loose fields: one config, passed down
+        with pytest.raises(TypeError):
+            LanguageModel(*fields)
+    with pytest.raises(TypeError, match="config must be a LanguageModelConfig, .* got int 40"):
+        LanguageModel(40)
+
+
+def test_blocks_and_mixtures_are_built_from_the_config():
+    config = LanguageModelConfig(
+        vocab_size=VOCAB, d_model=16, num_heads=2, d_ff=24, dropout=0.25, activation="gelu",
+        ffn="moe", num_experts=3, k=1, shared_experts=1, renormalise=False,
+    )  # fmt: skip
+    block = EncoderLayer.from_config(config)
+    assert block.self_attn.num_heads == 2 and block.ffn.linear1.out_features == 24
+    assert block.sublayers[0].norm_first and block.sublayers[0].dropout.p == 0.25
+    moe = MixtureOfExperts.from_config(config)
+    assert (moe.num_experts, moe.k, moe.renormalise, len(moe.shared)) == (3, 1, False, 1)
+    assert moe.experts[0].linear1.out_features == 24 and moe.experts[0].activation == "gelu"
+    model = LanguageModel(config)
+    assert all(isinstance(layer.ffn, MixtureOfExperts) for layer in model.layers)
+    assert model.layers[1].ffn.extra_repr() == moe.extra_repr()
 
 
 def test_too_long_a_sequence_and_a_bad_layer_are_named():
@@ -245,7 +256,7 @@ def test_a_gated_model_is_causal_and_its_blocks_are_encoder_layers():
 )
 def test_a_bad_ffn_option_is_named(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        LanguageModelConfig(VOCAB, d_model=16, num_heads=2, **kwargs)
+        LanguageModelConfig(vocab_size=VOCAB, d_model=16, num_heads=2, **kwargs)
 
 
 # ---- the mixture-of-experts option (lesson 7)

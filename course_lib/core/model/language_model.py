@@ -48,9 +48,9 @@ from course_lib.core.model.transformer import Embeddings, PositionalEncoding, cr
 FFN_KINDS = ("plain", *GATED_VARIANTS, "moe")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LanguageModelConfig:
-    """The shape of a ``LanguageModel``, every field checked when it is made.
+    """The shape of a ``LanguageModel``, every field named and checked when it is made.
 
     ``ffn="plain"`` (the default): each FFN is a ``FeedForward`` of width ``d_ff`` with
     ``activation``. A gated ``ffn`` ("reglu", "geglu", "swiglu") is a bias-free
@@ -120,20 +120,18 @@ class LanguageModel(HookedModule):
     output weights tied to the token embedding (no separate output matrix, no output bias).
 
     ``LanguageModel(config)`` with a ``LanguageModelConfig``, whose ``ffn`` chooses the FFN of
-    every block; ``LanguageModel(vocab_size, d_model=..., ...)`` makes the config from its
-    fields (lesson 5's checker builds its models so). ``self.d_ff`` is the width of
-    the hidden layer actually built (one expert's, for a mixture). Hook point of its own:
-    ``hook_embed``, the token embeddings before the positions.
+    every block; the config is passed down, as nanoGPT's ``Block(config)`` (``EncoderLayer`` and
+    ``MixtureOfExperts.from_config``). ``self.d_ff`` is the width of the hidden layer actually
+    built (one expert's, for a mixture). Hook point of its own: ``hook_embed``, the token
+    embeddings before the positions.
     """
 
-    def __init__(self, config: LanguageModelConfig | int, *fields, **named_fields) -> None:
+    def __init__(self, config: LanguageModelConfig) -> None:
         super().__init__()
         if not isinstance(config, LanguageModelConfig):
-            config = LanguageModelConfig(config, *fields, **named_fields)
-        elif fields or named_fields:
             raise TypeError(
-                "config must come alone or be made from its fields, got a LanguageModelConfig "
-                f"and {len(fields) + len(named_fields)} fields more"
+                "config must be a LanguageModelConfig, e.g. LanguageModel(LanguageModelConfig("
+                f"vocab_size=40, d_model=16, num_heads=2)), got {type(config).__name__} {config!r}"
             )
         self.config = c = config
         self.vocab_size, self.d_model, self.max_len = c.vocab_size, c.d_model, c.max_len
@@ -144,10 +142,7 @@ class LanguageModel(HookedModule):
         # the tied output logits LN(x) E^T start with a spread of ~1
         nn.init.normal_(self.embed.lut.weight, std=c.d_model**-0.5)
         self.position = PositionalEncoding(c.d_model, c.dropout, c.max_len)
-        self.layers = nn.ModuleList(
-            EncoderLayer(c.d_model, c.num_heads, c.d_ff, c.dropout, c.activation, norm_first=True)
-            for _ in range(c.num_layers)
-        )
+        self.layers = nn.ModuleList(EncoderLayer.from_config(c) for _ in range(c.num_layers))
         # A gated or mixture FFN takes the place of the block's plain one here, at construction,
         # after every block is built: the random draws come in the order the stored models
         # (data/*.npz) were initialised in, so a seed gives the weights their rebuild started from.
@@ -156,10 +151,7 @@ class LanguageModel(HookedModule):
                 layer.ffn = GatedFeedForward(c.d_model, c.hidden_width, c.ffn, c.dropout)
         if c.ffn == "moe":
             for layer in self.layers:
-                layer.ffn = MixtureOfExperts(
-                    c.d_model, c.d_ff, c.num_experts, c.k, c.dropout, c.activation,
-                    c.renormalise, c.shared_experts,
-                )  # fmt: skip
+                layer.ffn = MixtureOfExperts.from_config(c)
         self.norm = LayerNorm(c.d_model)
         self.register_buffer("causal", create_sequence_mask(c.max_len), persistent=False)
 

@@ -86,6 +86,16 @@ class MixtureOfExperts(HookedModule):
         self.hook_gates = HookPoint()
         self.hook_out = HookPoint()
 
+    @classmethod
+    def from_config(cls, config) -> MixtureOfExperts:
+        """The mixture in each block of the language model whose ``LanguageModelConfig`` is
+        ``config`` (``ffn="moe"``: its experts, their width, k, gates and shared experts)."""
+        c = config
+        return cls(
+            c.d_model, c.d_ff, c.num_experts, c.k, c.dropout, c.activation,
+            c.renormalise, c.shared_experts,
+        )  # fmt: skip
+
     def _check(self, x: torch.Tensor) -> None:
         tensor_input("x", x, self.d_model)
 

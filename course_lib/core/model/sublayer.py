@@ -253,6 +253,13 @@ class EncoderLayer(HookedModule):
         self.hook_resid_mid = HookPoint()
         self.hook_resid_post = HookPoint()
 
+    @classmethod
+    def from_config(cls, config) -> EncoderLayer:
+        """A pre-norm block of the language model whose ``LanguageModelConfig`` is ``config``
+        (its width, heads, FFN width, dropout and activation)."""
+        c = config
+        return cls(c.d_model, c.num_heads, c.d_ff, c.dropout, c.activation, norm_first=True)
+
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
         x = self.hook_resid_pre(x)
         x = self.hook_resid_mid(self.sublayers[0](x, lambda h: self.self_attn(h, h, h, mask)))

@@ -23,7 +23,7 @@ from course_lib.core.experiments import DTYPE
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import first_order_scores
 from course_lib.core.i18n import N_, tr
-from course_lib.core.model.language_model import LanguageModel
+from course_lib.core.model.language_model import LanguageModel, LanguageModelConfig
 
 
 def ablation_drops(
@@ -188,7 +188,8 @@ def _projection_case(seed: int) -> tuple[LanguageModel, int]:
     vocab, d_model, d_ff = 20 + seed * 7, (8, 12, 16)[seed % 3], (16, 24, 32)[seed % 3]
     with torch.random.fork_rng():
         torch.manual_seed(seed)
-        model = LanguageModel(vocab, d_model, num_layers=2, num_heads=2, d_ff=d_ff).double()
+        shape = LanguageModelConfig(vocab_size=vocab, d_model=d_model, num_heads=2, d_ff=d_ff)
+        model = LanguageModel(shape).double()
         for layer in model.layers:  # non-trivial biases and norms, so a wrong read shows
             torch.nn.init.normal_(layer.ffn.linear2.bias)
         torch.nn.init.uniform_(model.norm.weight, 0.5, 1.5)
