@@ -309,7 +309,7 @@ def attention_parameters(config: DecoderConfig) -> int:
 def decoder_parameters(config: DecoderConfig) -> dict[str, int]:
     """Parameters of the whole model: "total", "active" per token, the FFN layers' share
     ("ffn_total") and the input embedding table ("input embedding", counted in both "total" and
-    "active": DeepSeek's weight documentation leaves it out of the active count, a lookup)."""
+    "active", so an active count can be given without this lookup)."""
     c = config
     moe = moe_parameters(c.d_model, c.d_ff, c.num_experts, c.k, gated=True, shared=c.shared_experts)
     dense = count_gated_parameters(c.d_model, c.dense_d_ff) if c.dense_layers else 0

@@ -4,14 +4,15 @@ with its own, each defined once. Imports nothing of the course."""
 # Jiang et al. 2024 (Mixtral of Experts), section 2: each token has access to 47B parameters but
 # uses only 13B active ones, with 8 experts and top-2 routing.
 MIXTRAL_2024 = {"total": 47e9, "active": 13e9}
-# DeepSeek-AI 2024, DeepSeek-V3 Technical Report: 671B parameters, 37B activated per token; its
-# released weights' documentation (README_WEIGHTS.md, main model): 36.6B activated, the output head
-# included and the input embedding (a lookup) left out
-DEEPSEEK_V3_2024 = {"total": 671e9, "active": 37e9, "active, weights documentation": 36.6e9}
-# Shazeer et al. 2017 (Outrageously Large Neural Networks), Table 6: the busiest expert's load over
-# the mean load on their language model, without balancing losses and with both (weights 0.1); their
-# MoE-256 (256 experts, k = 4, noisy gating, its smooth Load estimator), so the ratio can reach
-# 256 / 4 = 64: not comparable with the lesson's mixtures of 2 to 8 experts
+# DeepSeek-AI 2024, DeepSeek-V3 Technical Report: 671B parameters, 37B activated per token. Its
+# released weights' documentation (README_WEIGHTS.md, Main Model Weights) says "Activation
+# parameters: 36.7B (including 0.9B for Embedding and 0.9B for the output Head)"; counted from the
+# configuration, that figure is reached only with one of those two 0.9B matrices left out
+DEEPSEEK_V3_2024 = {"total": 671e9, "active": 37e9, "active, weights documentation": 36.7e9}
+# Shazeer et al. 2017 (Outrageously Large Neural Networks), Appendix A, Table 6: the busiest expert's
+# load over the mean load, without balancing losses and with both (weights 0.1), for the MoE-256 of
+# Appendix C.1 (256 experts, noisy top-k gating with k = 4, its smooth Load estimator), so the ratio
+# can reach 256 / 4 = 64: not comparable with the lesson's mixtures of 2 to 8 experts
 SHAZEER_2017 = {"max/mean load, no losses": 17.80, "max/mean load, both losses 0.1": 1.14}
 # Dai et al. 2024 (DeepSeekMoE), section 3.1: the expert combinations of top 2 of 16 experts, and of
 # top 8 of 64 once each is split into 4
