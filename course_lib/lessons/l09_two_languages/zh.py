@@ -287,8 +287,8 @@ MESSAGES: dict[str, str] = {
         "用英文编辑时，下降来自少数几次编辑：编辑后 p(旧答案) 的中位数仍高于 0.95"
     ),
     "at least {x:.2f}": "至少 {x:.2f}",
-    "both write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
-        "两者还会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
+    "fine-tuning W2 and knowledge neurons write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
+        "微调 W2 和知识神经元会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
     ),
     "{c:.2f} to {d:.2f}": "{c:.2f} 到 {d:.2f}",
     "knowledge neurons reach p(new) 0.9 in half of the edits or fewer, so their strength is not matched: where they fall short they are read at their strongest": (
@@ -301,7 +301,7 @@ MESSAGES: dict[str, str] = {
         "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
     "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced): {en}% of English edits, {zh}% of Chinese ones": (
-        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，把被编辑提示的一种改写换成另一种语言来问，整个答案都要对上（教师强制下的精确匹配）："
+        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，把被编辑的提示换一种说法，再用另一种语言来问，整个答案都要对上（教师强制下的精确匹配）："
         "英文编辑中占 {en}%，中文编辑中占 {zh}%"
     ),
     "random units, most": "随机单元，最大值",
