@@ -11,20 +11,20 @@ QUESTIONS = (
         "explain",
         N_(
             "With the dictionary the model translates every word's first token both ways, yet a "
-            "fact taught "
-            "only in English is answered in Chinese no better than a fact never taught, while a "
-            "fact taught in one English phrasing is answered in the other. What does that show?"
+            "fact taught only in the other language could not be told from one never taught, "
+            "while a fact taught in one English phrasing is answered in the other. What does "
+            "that show?"
         ),
         (
             Choice(
                 N_(
-                    "that knowing each word's translation was not enough for this model to recall "
-                    "a fact in the other language, though it carries a fact between two phrasings "
-                    "that share every token"
+                    "that knowing each word's translation did not detectably let this model "
+                    "recall a fact in the other language, though it carries a fact between two "
+                    "phrasings that share every token"
                 ),
                 N_(
-                    "Right: the link between the words was learned, and the fact still did not "
-                    "cross; where every token is shared (two phrasings), it did. Why (the answer "
+                    "Right: the link between the words was learned, and the fact did not "
+                    "detectably cross; where every token is shared (two phrasings), it did. Why (the answer "
                     "word, the input tokens or both) is not tested here, nor other links (parallel "
                     "sentences, shared names) or scale."
                 ),

@@ -8,15 +8,15 @@ MESSAGES: dict[str, str] = {
         "换另一种语言能不能答出来，有词典和没有词典各看一遍；再看单元、编辑和专家各说明了什么"
     ),
     # course_lib.lessons.l09_two_languages.questions
-    "With the dictionary the model translates every word's first token both ways, yet a fact taught only in English is answered in Chinese no better than a fact never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
-        "有了词典，模型能把每个词的第一个 token 双向译对。可是只用英文教的事实，用中文问时答得并不比从未教过的事实好；而只用一种英文句式教的事实，换另一种句式却能答出来。这说明了什么？"
+    "With the dictionary the model translates every word's first token both ways, yet a fact taught only in the other language could not be told from one never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
+        "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教的事实，与从未教过的事实分不出差别；而只用一种英文句式教的事实，换另一种句式却能答出来。这说明了什么？"
     ),
-    "that knowing each word's translation was not enough for this model to recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
-        "说明对这个模型来说，知道每个词的译名，还不足以让它用另一种语言想起一条事实；"
+    "that knowing each word's translation did not detectably let this model recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
+        "说明在这个模型里，知道每个词的译名，并没有可测地让它用另一种语言想起一条事实；"
         "而在每个 token 都共用的两种句式之间，它能把事实带过去"
     ),
-    "Right: the link between the words was learned, and the fact still did not cross; where every token is shared (two phrasings), it did. Why (the answer word, the input tokens or both) is not tested here, nor other links (parallel sentences, shared names) or scale.": (
-        "对。词与词之间的联系学会了，事实却没有传过去；在每个 token 都共用的地方（两种句式），它传过去了。"
+    "Right: the link between the words was learned, and the fact did not detectably cross; where every token is shared (two phrasings), it did. Why (the answer word, the input tokens or both) is not tested here, nor other links (parallel sentences, shared names) or scale.": (
+        "对。词与词之间的联系学会了，事实却没有可测地传过去；在每个 token 都共用的地方（两种句式），它传过去了。"
         "原因在答案词、输入的 token，还是两者都有，这里没有检验；其他联系（平行句子、共用的名字）和模型规模也没有检验。"
     ),
     "that a model this small cannot carry a fact from one context to another": (
@@ -185,8 +185,9 @@ MESSAGES: dict[str, str] = {
     "direction": "方向",
     "reached p(new) 0.9": "p(新答案) 达到 0.9 的比例",
     "the same, facts not edited": "同上，未被编辑的事实",
-    "{prompt}: {old} → {new}, p({new}) {en:.2f} after the edit; asked in Chinese, its first character's p({first}) {before:.3f} before, {after:.3f} after": (
-        "“{prompt}”：“{old}” → “{new}”，编辑后 p(新答案) 为 {en:.2f}；用中文提问时，新答案第一个字的 p({first}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}"
+    "{prompt}: {old} → {new}, p({new}) {en:.2f} after the edit; asked in Chinese, its first character's p({first}) {before:.3f} before, {after:.3f} after, p({old_first}) {old_before:.2f} before, {old_after:.2f} after": (
+        "“{prompt}”：“{old}” → “{new}”，编辑后 p(新答案) 为 {en:.2f}。用中文提问时，新答案第一个字的 p({first}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}；"
+        "旧答案第一个字的 p({old_first}) 编辑前为 {old_before:.2f}，编辑后为 {old_after:.2f}"
     ),
     # section 6: experts by language
     "H(language) = {h:.2f} bits: {c:.0%} of the routed tokens are Chinese": (
@@ -260,6 +261,11 @@ MESSAGES: dict[str, str] = {
         "而且在相同强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 区间都在 ±0.01 之内"
     ),
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
+    "the test's positive control: the same difference read in the edited language has every 95 % interval above 0, its lowest bound over ten times the widest bound above, so a crossing a tenth as large as the edit's weakest effect at home would have been seen": (
+        "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
+        "所以，即使传过去的效应只有编辑在本语言里最弱效应的十分之一，也能测出来"
+    ),
+    "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面的界限为 {w:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and raises the relation's other facts' mean p(new) in the edited language under a fifth as far as the other two edits do": (
@@ -268,21 +274,34 @@ MESSAGES: dict[str, str] = {
     "p(old) {a:.2f} before, at least {b:.2f} after; p(new) {c:.3f} before, at most {d:.2f} after, against at least {e:.2f}": (
         "p(旧答案) 编辑前为 {a:.2f}，编辑后至少 {b:.2f}；p(新答案) 编辑前为 {c:.3f}，编辑后至多 {d:.2f}，另外两种编辑至少 {e:.2f}"
     ),
-    "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer (mean p(old) below 0.9) and write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
-        "相同强度下的微调 W2，以及按上面方式读取的知识神经元，都会压低另一种语言的旧答案，平均 p(旧答案) 低于 0.9；还会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
+    "p(old), other language: median before": "p(旧答案)，另一种语言：编辑前的中位数",
+    "median after": "编辑后的中位数",
+    "mean change": "平均变化",
+    "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer: every 95 % interval of the paired change lies below 0": (
+        "相同强度下的微调 W2，以及按上面方式读取的知识神经元，都会压低另一种语言的旧答案：同一次编辑前后的变化，每个 95% 区间都在 0 以下"
     ),
-    "p(old) {a:.2f} to {b:.2f}, p(new) {c:.2f} to {d:.2f}": "p(旧答案) 为 {a:.2f} 到 {b:.2f}，p(新答案) 为 {c:.2f} 到 {d:.2f}",
-    "knowledge neurons reach p(new) 0.9 in at most two edits of three, so their strength is not matched: where they fall short they are read at their strongest": (
-        "知识神经元至多在三分之二的编辑中让 p(新答案) 达到 0.9，所以它们的强度没有对齐：达不到的编辑，读的是它们最强的一档"
+    "mean changes {a:+.2f} to {b:+.2f}, the highest bound {c:+.2f}": (
+        "平均变化从 {a:+.2f} 到 {b:+.2f}，区间上限最高为 {c:+.2f}"
     ),
-    "at most {x:.0%} of the edits; mean p(new) {a:.2f} and {b:.2f}": (
-        "至多 {x:.0%} 的编辑；平均 p(新答案) 分别为 {a:.2f} 和 {b:.2f}"
+    "edited in English, a few edits carry the drop: the median p(old) after stays above 0.95": (
+        "用英文编辑时，下降来自少数几次编辑：编辑后 p(旧答案) 的中位数仍高于 0.95"
+    ),
+    "at least {x:.2f}": "至少 {x:.2f}",
+    "fine-tuning W2 and knowledge neurons write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
+        "微调 W2 和知识神经元会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
+    ),
+    "{c:.2f} to {d:.2f}": "{c:.2f} 到 {d:.2f}",
+    "knowledge neurons reach p(new) 0.9 in half of the edits or fewer, so their strength is not matched: where they fall short they are read at their strongest": (
+        "知识神经元让 p(新答案) 达到 0.9 的编辑不超过一半，所以它们的强度没有对齐：达不到的编辑，读的是它们最强的一档"
+    ),
+    "{x:.0%} and {y:.0%} of the edits; mean p(new) {a:.2f} and {b:.2f}": (
+        "分别占编辑的 {x:.0%} 和 {y:.0%}；平均 p(新答案) 分别为 {a:.2f} 和 {b:.2f}"
     ),
     "an aside, past matched strength: fine-tuning W2 for 30 steps in English, Chinese p(old) {a:.2f}, p(new) {b:.3f}": (
         "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
-    "Wang et al. 2023, ROME in Chinese-LLaMA-7B, whole answer asked in the other language (exact match, teacher-forced): {en}% of English edits, {zh}% of Chinese ones": (
-        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，用另一种语言问出整个答案（教师强制下的精确匹配）："
+    "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced): {en}% of English edits, {zh}% of Chinese ones": (
+        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，把被编辑的提示换一种说法，再用另一种语言来问，整个答案都要对上（教师强制下的精确匹配）："
         "英文编辑中占 {en}%，中文编辑中占 {zh}%"
     ),
     "random units, most": "随机单元，最大值",
