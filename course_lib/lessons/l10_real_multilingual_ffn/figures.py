@@ -185,8 +185,15 @@ SCORES = {
     "anthropic": N_("a larger share in a larger model"),
 }
 MATCH = {
-    "geva": N_("the direction only: keys counted by one rule, not patterns labelled by hand"),
-    "li": N_("the same measure (pre-activation above zero); another model, activation and data"),
+    "geva": N_(
+        "not comparable: random directions show the same fall, so this rule does not measure the "
+        "keys; Geva et al. labelled the patterns of 10 keys per layer by hand"
+    ),
+    "li": N_(
+        "the same counting rule (pre-activation above zero), which for GELU is not the set of "
+        "units that contribute; theirs one average, here a range over layers; another model, "
+        "activation and data"
+    ),
     "tang": N_(
         "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it"
     ),
