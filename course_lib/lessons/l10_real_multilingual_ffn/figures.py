@@ -205,6 +205,13 @@ MATCH = {
 }
 
 
+def units_table(counts: dict[str, np.ndarray], eligible: np.ndarray) -> tuple[list, list]:
+    """(headers, rows) of the language-specific units per layer beside the candidates, a row a
+    layer: the layer numbers sit in cells, which no catalogue translates."""
+    headers = ["layer", language_name("en"), language_name("zh"), eligible_name()]
+    return headers, [[str(i), counts["en"][i], counts["zh"][i], n] for i, n in enumerate(eligible)]
+
+
 def ends_text(profile: dict[str, np.ndarray]) -> str:
     """A model's language-specific units: English and Chinese shares in its first two and its last
     three layers."""

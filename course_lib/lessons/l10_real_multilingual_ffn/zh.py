@@ -180,7 +180,7 @@ MESSAGES: dict[str, str] = {
     # lesson 10, after its third reading
     "the pairing holds: among all the Chinese paragraphs, the engine finds each English paragraph's twin (or a copy of it) most similar for over nine pairs in ten": "配对站得住：在全部中文段落里，引擎为英文段落找出的最相似段落，九成以上的对正是它的另一半（或与之相同的段落）",
     "{hits} of {pairs}": "{pairs} 对中有 {hits} 对",
-    "in this one selection (a description, no interval), the Chinese units sit there a little more often than the candidates do, the English ones less often": "只看这一次选择（是描述，没有区间）：中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
+    "in this one selection (no interval), the Chinese units sit there a little more often than the candidates, the English ones less often": "只看这一次选择（没有区间）：中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
     "{language} units zeroed: the mean margin changes by {own:+.4f} (97.5% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}, mean {mean:+.4f}; read as a normal sample, Holm p = {p:.2f}, and only a change over {d:.4f} from their mean could show": (
         "{language}单元置零：平均间隔变化 {own:+.4f}（97.5% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}，平均 {mean:+.4f}。把这些抽样看作正态样本，霍尔姆校正的 p = {p:.2f}；变化离它们的平均超过 {d:.4f}，才显得出来"
     ),

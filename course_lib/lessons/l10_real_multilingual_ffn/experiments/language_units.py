@@ -137,8 +137,9 @@ def zeroing(units: np.ndarray | None):
     return [(f"layers.{layer}.ffn.hook_hidden", hook_for(u)) for layer, u in by_layer.items()]
 
 
-def similarities(corpus: Corpus, pairs: np.ndarray, units: np.ndarray | None = None,
-                 prefix: str = PREFIX) -> np.ndarray:
+def similarities(
+    corpus: Corpus, pairs: np.ndarray, units: np.ndarray | None = None, prefix: str = PREFIX
+) -> np.ndarray:
     """cos(English paragraph i, Chinese paragraph j) over ``pairs``, ``units`` zeroed in both,
     both sides embedded after ``prefix``."""
     model, tokenizer = e5_model.load_model()
