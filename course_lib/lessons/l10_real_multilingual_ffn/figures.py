@@ -166,9 +166,12 @@ def key_name(what: str) -> str:
     return tr(KEYS[what])
 
 
+ELIGIBLE = N_("candidates (clear the frequency bar)")
+
+
 def eligible_name() -> str:
     """The units that clear Tang et al.'s frequency bar in either language: the candidates."""
-    return tr("candidates (clear the frequency bar)")
+    return tr(ELIGIBLE)
 
 
 SCOREBOARD = {
@@ -208,7 +211,7 @@ MATCH = {
 def units_table(counts: dict[str, np.ndarray], eligible: np.ndarray) -> tuple[list, list]:
     """(headers, rows) of the language-specific units per layer beside the candidates, a row a
     layer: the layer numbers sit in cells, which no catalogue translates."""
-    headers = ["layer", language_name("en"), language_name("zh"), eligible_name()]
+    headers = ["layer", LANGUAGE_NAMES["en"], LANGUAGE_NAMES["zh"], ELIGIBLE]  # templates
     return headers, [[str(i), counts["en"][i], counts["zh"][i], n] for i, n in enumerate(eligible)]
 
 

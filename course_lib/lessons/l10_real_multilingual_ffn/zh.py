@@ -142,7 +142,6 @@ MESSAGES: dict[str, str] = {
     "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（霍尔姆校正的 p < 0.01）：这条规则不能把这个趋势归功于学到的键",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03)": "把任一种语言的单元置零，平均间隔的变化不到 0.002（间隔本身约为 0.03）",
     "at most {own:.4f}": "至多 {own:.4f}",
-    "{draws} draws per language": "每种语言 {draws} 次抽样",
     "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
     # the notebook's progress bars over the rounding draws
     "one more 4-bit rounding of layer 6's weights: draws on the text's tokens": "对第 6 层的权重再做一次 4 比特舍入：正文 token 上的抽样",

@@ -305,3 +305,14 @@ def test_the_scoreboard_does_not_read_the_keys_trend_as_agreement_with_geva():
     from course_lib.lessons.l10_real_multilingual_ffn.figures import MATCH
 
     assert MATCH["geva"].startswith("not comparable") and "random directions" in MATCH["geva"]
+
+
+def test_the_units_table_keeps_layer_numbers_out_of_the_translated_headers():
+    """A header goes through the shared catalogue, where lesson 3 reads "2" as "1/2"."""
+    from course_lib.core.i18n import tr
+    from course_lib.lessons.l10_real_multilingual_ffn.figures import units_table
+
+    counts = {"en": np.array([1, 2, 3]), "zh": np.array([4, 5, 6])}
+    headers, rows = units_table(counts, np.array([7, 8, 9]))
+    assert [row[0] for row in rows] == ["0", "1", "2"] and rows[2][1:] == [3, 6, 9]
+    assert all(tr(h, "zh") != h for h in headers)  # every header is a catalogued template
