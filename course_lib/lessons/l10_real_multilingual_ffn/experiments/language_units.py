@@ -3,7 +3,8 @@ English -> Chinese retrieval of parallel paragraphs, beside as many random units
 firing rates.
 
 ``python -m course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units`` rebuilds
-``course_lib/data/e5_retrieval.npz`` (each condition's similarities, a few minutes).
+``course_lib/data/e5_retrieval.npz`` (each condition's similarities, after "passage: " and, nothing
+or each language's units zeroed, after "query: "; a few minutes).
 """
 
 from __future__ import annotations
@@ -167,6 +168,7 @@ def save(path=FILE) -> int:
     for lang, units in selected.items():
         arrays[f"zeroed {lang}"] = similarities(corpus, pairs, units)
     save_npz(path, arrays, {"pairs": PAIRS, "longest": LONGEST, "seed": SEED})
+    add_query_prefix(path)
     return add_draws(DRAWS, path)
 
 
