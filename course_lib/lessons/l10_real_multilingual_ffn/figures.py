@@ -166,9 +166,12 @@ def key_name(what: str) -> str:
     return tr(KEYS[what])
 
 
+ELIGIBLE = N_("candidates (clear the frequency bar)")
+
+
 def eligible_name() -> str:
     """The units that clear Tang et al.'s frequency bar in either language: the candidates."""
-    return tr("candidates (clear the frequency bar)")
+    return tr(ELIGIBLE)
 
 
 SCOREBOARD = {
@@ -185,8 +188,15 @@ SCORES = {
     "anthropic": N_("a larger share in a larger model"),
 }
 MATCH = {
-    "geva": N_("the direction only: keys counted by one rule, not patterns labelled by hand"),
-    "li": N_("the same measure (pre-activation above zero); another model, activation and data"),
+    "geva": N_(
+        "not comparable: random directions show the same fall, so this rule does not measure the "
+        "keys; Geva et al. labelled the patterns of 10 keys per layer by hand"
+    ),
+    "li": N_(
+        "the same counting rule (pre-activation above zero), which for GELU is not the set of "
+        "units that contribute; theirs one average, here a range over layers; another model, "
+        "activation and data"
+    ),
     "tang": N_(
         "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it"
     ),
@@ -196,6 +206,13 @@ MATCH = {
         "SAE on an encoder against a cross-layer transcoder on Claude 3.5 Haiku"
     ),
 }
+
+
+def units_table(counts: dict[str, np.ndarray], eligible: np.ndarray) -> tuple[list, list]:
+    """(headers, rows) of the language-specific units per layer beside the candidates, a row a
+    layer: the layer numbers sit in cells, which no catalogue translates."""
+    headers = ["layer", LANGUAGE_NAMES["en"], LANGUAGE_NAMES["zh"], ELIGIBLE]  # templates
+    return headers, [[str(i), counts["en"][i], counts["zh"][i], n] for i, n in enumerate(eligible)]
 
 
 def ends_text(profile: dict[str, np.ndarray]) -> str:

@@ -1,10 +1,11 @@
 """The papers' numbers lesson 10 sets beside its own, each with its source."""
 
 # Tang et al. 2024 (Language-Specific Neurons: The Key to Multilingual Capabilities in Large
-# Language Models, ACL), their code (RUCAIBox/Language-Specific-Neurons, identify.py): LAPE over
-# activation probabilities; units whose largest probability is below the 95th percentile of all
-# probabilities are left out, the lowest 1 % of LAPE kept, each assigned to the languages where
-# its probability is above that percentile.
+# Language Models, ACL): LAPE over activation probabilities; units whose largest probability is
+# below the 95th percentile of all probabilities are left out, the lowest 1 % of LAPE kept (the
+# paper's setting), each assigned to the languages where its probability is above that
+# percentile. Their released identify.py (RUCAIBox/Language-Specific-Neurons, commit 1ec944c)
+# has the same two 0.95 bars but top_rate = 0.05, the lowest 5 %, as its default (for llama-70b).
 TANG_2024 = {"lowest share": 0.01, "frequency quantile": 0.95}
 # Their released selections (LLaMA-2-7B.neuron.pth, BLOOM-7B.neuron.pth in that repository),
 # counted per layer here: the English and the Chinese units of each layer, bottom layer first.
@@ -31,7 +32,8 @@ GEVA_2021 = {"layers": 16, "keys per layer": 10, "prefixes per key": 25}
 # input after training, ReLU models (lesson 5 quotes the same numbers).
 LI_2023 = {"T5-Base": 0.030, "ViT-B/16": 0.063}
 # Gao et al. 2024 (Scaling and evaluating sparse autoencoders): TopK autoencoders; the decoder's
-# columns of length 1, the pre-encoder bias started at the data's mean.
+# columns of length 1, the pre-encoder bias started at the data's mean (as dictionary.train does
+# after TopKDictionary's zero start).
 GAO_2024 = {"activation": "TopK"}
 # Anthropic 2025 (On the Biology of a Large Language Model, "multilingual circuits"): the share of
 # features shared across languages grows with model size (an overlap of the features active on

@@ -100,7 +100,6 @@ MESSAGES: dict[str, str] = {
     "units zeroed": "置零的单元",
     "top-1 retrieval": "top-1 检索准确率",
     "mean margin": "平均间隔",
-    "{base:.0%} with nothing zeroed": "不置零时 {base:.0%}",
     "feature {f}:": "特征 {f}：",
     "theirs": "论文的结果",
     "  {language}: {contexts}": "  {language}：{contexts}",
@@ -111,8 +110,8 @@ MESSAGES: dict[str, str] = {
     "random keys": "随机键",
     "candidates (clear the frequency bar)": "候选单元（过了频率门槛）",
     "Tang et al. 2024: units in the first two and the last three layers": "Tang 等人 2024：位于前两层和最后三层的单元",
-    "the direction only: keys counted by one rule, not patterns labelled by hand": "只比较方向：按一条规则数键，不是人工标注模式",
-    "the same measure (pre-activation above zero); another model, activation and data": "同一个量（预激活大于零）；模型、激活函数和数据都不同",
+    "not comparable: random directions show the same fall, so this rule does not measure the keys; Geva et al. labelled the patterns of 10 keys per layer by hand": "不可比：随机方向也同样下降，所以这条规则量不到键；Geva 等人是人工标注每层 10 个键的模式",
+    "the same counting rule (pre-activation above zero), which for GELU is not the set of units that contribute; theirs one average, here a range over layers; another model, activation and data": "计数规则相同（预激活大于零），但对 GELU 来说，这不等于起作用的单元；论文给的是一个平均值，这里是各层的范围；模型、激活函数和数据都不同",
     "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it": "不可比：模型不同（7 种和 6 种语言），而且这里大半由频率门槛决定",
     "the same test, not the same training": "检验相同，训练不同",
     "English {a:.0%} and {b:.0%}, Chinese {c:.0%} and {d:.0%}": "英文 {a:.0%} 和 {b:.0%}，中文 {c:.0%} 和 {d:.0%}",
@@ -129,10 +128,8 @@ MESSAGES: dict[str, str] = {
     "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0-3 层都高于第 8-11 层（霍尔姆校正的 p < 0.01）",
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
     "the frequency bar alone puts most candidates in the last three layers": "单是频率门槛，就把大部分候选单元放在了最后三层",
-    "the Chinese units sit there a little more often than the candidates do, the English ones less often": "中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
     "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层 {a:.0%} 和 {b:.0%}，最后三层 {c:.0%} 和 {d:.0%}",
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：在自己语言上激活的频率，中位数是另一种语言的 {ratio:.1f} 倍；在另一种语言的 token 上仍有 {other:.0%} 的时候激活",
-    "zeroing either language's units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed": "把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
     "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 = k = {l0:.0f} by construction; {dead:.0%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 = k = {l0:.0f}，由构造决定；{dead:.0%} 的特征从不激活",
     "after its 400 steps, held-out FVU is within 1.2 times the training FVU": "训练 400 步之后，留出数据的未解释方差比例不到训练数据的 1.2 倍",
     "{ratio:.2f} times": "{ratio:.2f} 倍",
@@ -145,8 +142,6 @@ MESSAGES: dict[str, str] = {
     "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（霍尔姆校正的 p < 0.01）：这条规则不能把这个趋势归功于学到的键",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03)": "把任一种语言的单元置零，平均间隔的变化不到 0.002（间隔本身约为 0.03）",
     "at most {own:.4f}": "至多 {own:.4f}",
-    "each language's units raise the margin more than every one of its matched random sets does (a description: ten draws cannot give a rank test's p below 2/11 = 0.18)": "每种语言的单元让间隔升得比它的每一组匹配随机单元都多（仅作描述：十次抽样，秩检验的 p 不可能低于 2/11 = 0.18）",
-    "{draws} draws per language": "每种语言 {draws} 次抽样",
     "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
     # the notebook's progress bars over the rounding draws
     "one more 4-bit rounding of layer 6's weights: draws on the text's tokens": "对第 6 层的权重再做一次 4 比特舍入：正文 token 上的抽样",
@@ -181,7 +176,17 @@ MESSAGES: dict[str, str] = {
     "FVU {held:.2f} against 0.9 × {lookup:.2f}": (
         "未解释方差比例 {held:.2f}，对照 0.9 × {lookup:.2f}"
     ),
-    "{language} units zeroed: the mean margin changes by {own:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}": (
-        "{language}单元置零：平均间隔变化 {own:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}"
+    # lesson 10, after its third reading
+    "the pairing holds: among all the Chinese paragraphs, the engine finds each English paragraph's twin (or a copy of it) most similar for over nine pairs in ten": "配对站得住：在全部中文段落里，引擎为英文段落找出的最相似段落，九成以上的对正是它的另一半（或与之相同的段落）",
+    "{hits} of {pairs}": "{pairs} 对中有 {hits} 对",
+    "in this one selection (no interval), the Chinese units sit there a little more often than the candidates, the English ones less often": "只看这一次选择（没有区间）：中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
+    "{language} units zeroed: the mean margin changes by {own:+.4f} (97.5% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}, mean {mean:+.4f}; read as a normal sample, Holm p = {p:.2f}, and only a change over {d:.4f} from their mean could show": (
+        "{language}单元置零：平均间隔变化 {own:+.4f}（97.5% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}，平均 {mean:+.4f}。把这些抽样看作正态样本，霍尔姆校正的 p = {p:.2f}；变化离它们的平均超过 {d:.4f}，才显得出来"
     ),
+    'with "passage: ", zeroing either language\'s units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed': '用前缀 "passage: " 时，把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对',
+    "{hits} of {pairs} with nothing zeroed": "不置零时 {pairs} 对中检索对 {hits} 对",
+    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本，中文单元带来的上升与随机单元分得开（霍尔姆校正的 p < 0.05），英文单元的分不开（霍尔姆校正的 p > 0.05）",
+    'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': '两边都用前缀 "query: " 时，top-1 检索在 {pairs} 对中：不置零对 {none} 对，置零英文单元对 {en} 对，置零中文单元对 {zh} 对',
+    'with "query: ", the change of the mean margin has a 95% interval that contains zero in both languages: the rise seen with "passage: " depends on the prefix': '用 "query: " 时，两种语言的平均间隔变化，95% 区间都包含零：用 "passage: " 时看到的上升取决于前缀',
+    "{a:+.4f} and {b:+.4f}": "{a:+.4f} 和 {b:+.4f}",
 }

@@ -251,3 +251,68 @@ def test_the_quiz_feedback_quotes_the_shares_the_stored_pass_gives():
         assert share(x) in feedback
     correct = [c for c in QUESTIONS[0].choices if c.correct]
     assert len(correct) == 1 and "last three" in correct[0].text and zh[2] > 0.5 > zh[0]
+
+
+@pytest.mark.parametrize(("t", "df", "p"), [(12.706, 1, 0.05), (4.303, 2, 0.05), (3.182, 3, 0.05),
+                                            (2.262, 9, 0.05), (3.250, 9, 0.01), (2.228, 10, 0.05),
+                                            (0.0, 9, 1.0)])  # fmt: skip
+def test_the_t_tail_gives_the_tables_two_sided_values(t, df, p):
+    assert language_units.t_two_sided(t, df) == pytest.approx(p, abs=2e-4)
+    assert language_units.t_two_sided(-t, df) == language_units.t_two_sided(t, df)
+
+
+def test_the_prediction_test_rejects_a_change_far_outside_the_draws_and_not_one_inside():
+    draws = np.array([-0.2, -0.1, 0.0, 0.1, 0.2, -0.15, 0.05, 0.15, -0.05, 0.0])
+    assert language_units.prediction_p(0.05, draws) > 0.5
+    assert language_units.prediction_p(1.0, draws) < 0.001
+    edge = language_units.detectable(draws, 0.05)  # the distance the test just tells apart
+    assert language_units.prediction_p(draws.mean() + 1.01 * edge, draws) < 0.05
+    assert language_units.prediction_p(draws.mean() + 0.99 * edge, draws) > 0.05
+
+
+def test_the_normal_tests_are_holm_corrected_over_the_languages():
+    draws = np.array([-0.2, -0.1, 0.0, 0.1, 0.2, -0.15, 0.05, 0.15, -0.05, 0.0])
+    tests = {"en": (0.1, None, draws, None), "zh": (0.9, None, draws, None)}
+    normal = language_units.normal_tests(tests)
+    raw = [language_units.prediction_p(t[0], draws) for t in tests.values()]
+    assert normal["zh"][0] == pytest.approx(2 * raw[1])  # the smaller p doubled
+    assert normal["en"][0] == pytest.approx(max(raw[0], 2 * raw[1]))
+    assert normal["en"][1] == pytest.approx(language_units.detectable(draws, 0.025))
+
+
+def test_the_alignment_counts_a_copy_of_the_twin_as_found_and_a_shuffle_as_lost():
+    english = np.eye(4)[[0, 1, 2, 3]]
+    chinese_texts = ["a", "b", "a", "d"]  # paragraphs 0 and 2 are copies
+    embeddings = np.vstack([english, np.eye(4)[[0, 1, 0, 3]] + 0.01])  # 2 retrieves 0: a copy
+    assert language_units.alignment(embeddings, chinese_texts) == (4, 4)
+    shuffled = np.vstack([english, np.eye(4)[[1, 0, 3, 2]]])
+    assert language_units.alignment(shuffled, ["a", "b", "c", "d"]) == (0, 4)
+
+
+def test_the_query_retrieval_reads_its_own_arrays():
+    base = np.eye(3) * 0.5
+    stored = {"query base": base, "query zeroed en": base + 0.1 * np.eye(3),
+              "query zeroed zh": base - 0.1 * np.eye(3) + 0.5 * (1 - np.eye(3)),
+              "base": np.zeros((3, 3))}  # fmt: skip
+    query = language_units.with_query(stored)
+    assert query["none"][0] == 1.0 and query["en"][1] == pytest.approx(0.1)
+    assert query["zh"][0] < 1.0  # the twins fall below the others: retrieval lost
+    assert query["en"][2][0] == pytest.approx(0.1)  # every pair moved alike: no spread
+
+
+def test_the_scoreboard_does_not_read_the_keys_trend_as_agreement_with_geva():
+    """Section 4's control shows random directions fall the same way: the row must say so."""
+    from course_lib.lessons.l10_real_multilingual_ffn.figures import MATCH
+
+    assert MATCH["geva"].startswith("not comparable") and "random directions" in MATCH["geva"]
+
+
+def test_the_units_table_keeps_layer_numbers_out_of_the_translated_headers():
+    """A header goes through the shared catalogue, where lesson 3 reads "2" as "1/2"."""
+    from course_lib.core.i18n import tr
+    from course_lib.lessons.l10_real_multilingual_ffn.figures import units_table
+
+    counts = {"en": np.array([1, 2, 3]), "zh": np.array([4, 5, 6])}
+    headers, rows = units_table(counts, np.array([7, 8, 9]))
+    assert [row[0] for row in rows] == ["0", "1", "2"] and rows[2][1:] == [3, 6, 9]
+    assert all(tr(h, "zh") != h for h in headers)  # every header is a catalogued template

@@ -3,7 +3,8 @@ English -> Chinese retrieval of parallel paragraphs, beside as many random units
 firing rates.
 
 ``python -m course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units`` rebuilds
-``course_lib/data/e5_retrieval.npz`` (each condition's similarities, a few minutes).
+``course_lib/data/e5_retrieval.npz`` (each condition's similarities, after "passage: " and, nothing
+or each language's units zeroed, after "query: "; a few minutes).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ FILE = DATA / "e5_retrieval.npz"
 MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units"
 PAIRS, LONGEST, DRAWS, SEED = 60, 48, 10, 0  # pairs retrieved among, their tokens, random draws
 PREFIX = "passage: "  # both sides embedded as the passages they are
+QUERY = "query: "  # the model card's prefix for symmetric tasks such as bitext retrieval
 
 
 def activation_probability() -> np.ndarray:
@@ -136,12 +138,15 @@ def zeroing(units: np.ndarray | None):
     return [(f"layers.{layer}.ffn.hook_hidden", hook_for(u)) for layer, u in by_layer.items()]
 
 
-def similarities(corpus: Corpus, pairs: np.ndarray, units: np.ndarray | None = None) -> np.ndarray:
-    """cos(English paragraph i, Chinese paragraph j) over ``pairs``, ``units`` zeroed in both."""
+def similarities(
+    corpus: Corpus, pairs: np.ndarray, units: np.ndarray | None = None, prefix: str = PREFIX
+) -> np.ndarray:
+    """cos(English paragraph i, Chinese paragraph j) over ``pairs``, ``units`` zeroed in both,
+    both sides embedded after ``prefix``."""
     model, tokenizer = e5_model.load_model()
     embedded = []
     for texts in (corpus.english, corpus.chinese):
-        ids, mask = e5_model.batch(tokenizer, [texts[i] for i in pairs], PREFIX)
+        ids, mask = e5_model.batch(tokenizer, [texts[i] for i in pairs], prefix)
         with torch.no_grad(), model.hooks(zeroing(units)):
             embedded.append(e5_model.mean_pool(model(ids, mask), mask).numpy())
     return embedded[0] @ embedded[1].T
@@ -163,6 +168,7 @@ def save(path=FILE) -> int:
     for lang, units in selected.items():
         arrays[f"zeroed {lang}"] = similarities(corpus, pairs, units)
     save_npz(path, arrays, {"pairs": PAIRS, "longest": LONGEST, "seed": SEED})
+    add_query_prefix(path)
     return add_draws(DRAWS, path)
 
 
@@ -189,6 +195,17 @@ def add_draws(draws: int = DRAWS, path=FILE) -> int:
     return size
 
 
+def add_query_prefix(path=FILE) -> int:
+    """The same retrieval with both sides after "query: " (the model card's prefix for symmetric
+    tasks): nothing zeroed and each language's units zeroed, added to the stored file."""
+    corpus, probability = stored_corpus(), activation_probability()
+    arrays, settings = load_npz(path, "retrieval with units zeroed", MODULE)
+    arrays["query base"] = similarities(corpus, arrays["pairs"], None, QUERY)
+    for lang, units in language_specific(probability).items():
+        arrays[f"query zeroed {lang}"] = similarities(corpus, arrays["pairs"], units, QUERY)
+    return save_npz(path, arrays, settings)
+
+
 def draws_stored(stored: dict[str, np.ndarray], lang: str) -> int:
     """How many random draws the stored file holds for language ``lang``."""
     return sum(1 for name in stored if name.startswith(f"random {lang} "))
@@ -204,6 +221,8 @@ if __name__ == "__main__":
 
     if sys.argv[1:] == ["--add-draws"]:  # more matched random draws into the stored file
         rebuild(add_draws, FILE, "nothing (more matched random draws)")
+    elif sys.argv[1:] == ["--query"]:  # the retrieval again with the prefix "query: "
+        rebuild(add_query_prefix, FILE, 'nothing (retrieval with the prefix "query: ")')
     else:
         rebuild(save, FILE, "nothing (retrieval with units zeroed)")
 
@@ -256,16 +275,83 @@ def random_top1_range(stored: dict[str, np.ndarray]) -> tuple[float, float]:
     return min(top1), max(top1)
 
 
-def bootstrap_interval(d: np.ndarray, resamples: int = 10_000, seed: int = 0):
-    """The 95 % bootstrap interval of the mean of ``d`` over its pairs."""
+def bootstrap_interval(d: np.ndarray, resamples: int = 10_000, seed: int = 0, level: float = 0.95):
+    """The bootstrap interval at ``level`` (95 % unless told) of the mean of ``d`` over its pairs."""
     rng = np.random.default_rng(seed)
     means = np.asarray(d)[rng.integers(len(d), size=(resamples, len(d)))].mean(1)
-    return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
+    tail = (1 - level) / 2
+    return float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
 
 
-def against_random(stored: dict[str, np.ndarray]) -> dict[str, tuple]:
-    """Per language: (change of the mean margin when its units are zeroed, its 95 % bootstrap
-    interval over the pairs, the changes of the DRAWS matched random sets (DRAWS,), and the
+def t_two_sided(t: float, df: int) -> float:
+    """P(|T| >= |t|) for Student's t with ``df`` degrees of freedom (Abramowitz and Stegun
+    26.7.3-4: a finite sum in cos θ, θ = atan(|t| / √df))."""
+    theta = np.arctan(abs(t) / np.sqrt(df))
+    c2, term, total = np.cos(theta) ** 2, 1.0, 1.0
+    for j in range(2 if df % 2 else 1, df - 2, 2):  # the series' ratios j/(j+1), to cos^(df-2)
+        term *= j / (j + 1) * c2
+        total += term
+    inside = (2 / np.pi * (theta + np.sin(theta) * np.cos(theta) * total) if df % 2
+              else np.sin(theta) * (total if df > 1 else 1.0))  # fmt: skip
+    if df == 1:
+        inside = 2 / np.pi * theta
+    return float(1.0 - inside)
+
+
+def prediction_p(own: float, random: np.ndarray) -> float:
+    """Two-sided p that ``own`` is one more draw of the normal distribution the ``random`` draws
+    sample (a prediction interval's test): t = (own - mean) / (sd √(1 + 1/k)), k - 1 degrees of
+    freedom. Unlike the rank test, it can reject with few draws, if the draws are normal."""
+    k = len(random)
+    scale = np.std(random, ddof=1) * np.sqrt(1 + 1 / k)
+    return t_two_sided((own - np.mean(random)) / scale, k - 1)
+
+
+def detectable(random: np.ndarray, alpha: float) -> float:
+    """The smallest distance from the draws' mean at which ``prediction_p`` falls below
+    ``alpha``: what the test could tell apart from matched random units."""
+    k, low, high = len(random), 0.0, 1e3
+    for _ in range(200):  # bisection on t
+        mid = (low + high) / 2
+        low, high = (low, mid) if t_two_sided(mid, k - 1) < alpha else (mid, high)
+    return float(high * np.std(random, ddof=1) * np.sqrt(1 + 1 / k))
+
+
+def alignment(embeddings: np.ndarray, chinese: list[str]) -> tuple[int, int]:
+    """(pairs whose English paragraph retrieves its own Chinese paragraph, or one with the same
+    text, among all the Chinese paragraphs; pairs): ``embeddings`` are the English paragraphs'
+    then the Chinese ones', in the corpus' order."""
+    unit = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True)
+    n = len(chinese)
+    best = (unit[:n] @ unit[n:].T).argmax(1)
+    return sum(chinese[int(j)] == chinese[i] for i, j in enumerate(best)), n
+
+
+def normal_tests(tests: dict[str, tuple], alpha: float = 0.05) -> dict[str, tuple[float, float]]:
+    """Per language of ``against_random``'s answer: (Holm-adjusted ``prediction_p`` over the
+    languages, the smallest distance from the draws' mean it tells apart at Bonferroni's level
+    ``alpha`` / languages)."""
+    p = holm([prediction_p(own, random) for own, _, random, _ in tests.values()])
+    return {lang: (p[i], detectable(t[2], alpha / len(tests)))
+            for i, (lang, t) in enumerate(tests.items())}  # fmt: skip
+
+
+def with_query(stored: dict[str, np.ndarray]) -> dict[str, tuple[float, float, tuple]]:
+    """The retrieval after "query: " (``add_query_prefix``): per condition ("none", then each
+    language's units zeroed) its (top-1 accuracy, change of the mean margin from nothing zeroed,
+    that change's 95 % bootstrap interval over the pairs)."""
+    base = margins(stored["query base"])
+    out = {"none": (retrieval(stored["query base"])[0], 0.0, (0.0, 0.0))}
+    for lang in activations.LANGUAGES:
+        change = margins(stored[f"query zeroed {lang}"]) - base
+        out[lang] = (retrieval(stored[f"query zeroed {lang}"])[0], float(change.mean()),
+                     bootstrap_interval(change))  # fmt: skip
+    return out
+
+
+def against_random(stored: dict[str, np.ndarray], level: float = 0.95) -> dict[str, tuple]:
+    """Per language: (change of the mean margin when its units are zeroed, its bootstrap
+    interval at ``level`` over the pairs, the changes of the DRAWS matched random sets (DRAWS,), and the
     two-sided rank p of the own change among the random ones)."""
     base = margins(stored["base"])
     out = {}
@@ -275,5 +361,5 @@ def against_random(stored: dict[str, np.ndarray]) -> dict[str, tuple]:
                            for d in range(draws_stored(stored, lang))])  # fmt: skip
         above = int((random >= own.mean()).sum())  # a rank test: the draws are the null
         p = min(1.0, 2 * (min(above, len(random) - above) + 1) / (len(random) + 1))
-        out[lang] = (float(own.mean()), bootstrap_interval(own), random, p)
+        out[lang] = (float(own.mean()), bootstrap_interval(own, level=level), random, p)
     return out
