@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     "Multi-head self-attention": "多头自注意力",
     "Add & Norm": "Add & Norm（残差连接 + 层归一化）",
     "Feed-forward network\n512 → 2048 → ReLU → Dropout → 512": (
-        "前馈网络\n512 → 2048 → ReLU → Dropout → 512"
+        "前馈网络\n512 → 2048 → ReLU → dropout → 512"
     ),
     "Output to the next layer": "输出到下一层",
     "One encoder layer: the FFN is the second sublayer": "一个编码器层：FFN 是第二个子层",
@@ -189,7 +189,7 @@ MESSAGES: dict[str, str] = {
     ),
     "eval: the output equals the input": "eval 模式：输出等于输入",
     "the paper's: embeddings + positions, and each sublayer's output before the add": (
-        "论文中的 dropout：词嵌入 + 位置编码之和，以及每个子层相加之前的输出"
+        "论文规定的 dropout：作用在词嵌入 + 位置编码之和上，以及每个子层相加之前的输出上"
     ),
     "in eval mode all of them are off: two runs agree": "eval 模式下全部关闭：两次运行结果一致",
     "the shape [3, 5, 512] is kept from start to end": "形状 [3, 5, 512] 从头到尾保持不变",
@@ -218,7 +218,7 @@ MESSAGES: dict[str, str] = {
     "{shape!s:15} input: word vectors (词向量)": "{shape!s:15} 输入：词向量",
     "{shape!s:15} Linear1, up-projection (升维): room to learn more": "{shape!s:15} Linear1，升维：留出学习的空间",
     "{shape!s:15} ReLU: adds nonlinearity (增加非线性)": "{shape!s:15} ReLU：增加非线性",
-    "{shape!s:15} Dropout: an implementation's choice, not the paper's": "{shape!s:15} Dropout：实现中的选择，不是论文里的",
+    "{shape!s:15} Dropout: an implementation's choice, not the paper's": "{shape!s:15} dropout：各实现自加的一步，论文里没有",
     "{shape!s:15} Linear2, down-projection (降维): back to d_model": "{shape!s:15} Linear2，降维：回到 d_model",
     "output shape: {shape}": "输出形状：{shape}",
     "total          {total:>10,}": "合计           {total:>10,}",
@@ -230,11 +230,11 @@ MESSAGES: dict[str, str] = {
     "Output shape: {shape}": "输出形状：{shape}",
     "largest |output| value = {largest:.3f}": "最大的 |输出| 值 = {largest:.3f}",
     "scores q·k / sqrt(2): {scores}": "分数 q·k / sqrt(2)：{scores}",
-    "weights: {w}   output: {out}": "权重：{w}   输出：{out}",
+    "weights: {w}   output: {out:.3f}": "权重：{w}；输出：{out:.3f}",
     "key 3 padded, weights: {w}": "第 3 个键是填充时，权重：{w}",
     "causal mask, 4 positions (row = query, 1 = may attend):": "因果掩码，4 个位置（行 = 查询，1 = 可以关注）：",
-    "{name:33s} p={p} {shape!s:13s} {owner:18s} the paper's": "{name:33s} p={p} {shape!s:13s} {owner:18s} 论文中的",
-    "{name:33s} p={p} {shape!s:13s} {owner:18s} an implementation's": "{name:33s} p={p} {shape!s:13s} {owner:18s} 实现中的",
+    "{name:33s} p={p} {shape!s:13s} {owner:18s} the paper's": "{name:33s} p={p} {shape!s:13s} {owner:18s} 论文规定",
+    "{name:33s} p={p} {shape!s:13s} {owner:18s} an implementation's": "{name:33s} p={p} {shape!s:13s} {owner:18s} 实现自加",
     "tokens                 {shape}": "token                  {shape}",
     "embeddings             {shape}": "词嵌入                 {shape}",
     "+ positional encoding  {shape}": "+ 位置编码             {shape}",

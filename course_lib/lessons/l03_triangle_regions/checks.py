@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from course_lib.core.checks import CheckResult, Hint, first_suspect, require_return, run_check
-from course_lib.core.i18n import N_, tr
+from course_lib.core.i18n import N_, series, tr
 from course_lib.core.model.geometry import (
     TRIANGLE_F,
     edge_half_plane,
@@ -108,7 +108,7 @@ def _truth_table(
         return tr(
             "{name} on (0,0), (0,1), (1,0), (1,1) gives {values}.",
             name=name,
-            values=[int(v) for v in expected],
+            values=series(int(v) for v in expected),
         )
     hint = first_suspect(got, suspects)
     if hint:

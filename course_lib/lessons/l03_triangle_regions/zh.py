@@ -49,7 +49,7 @@ MESSAGES: dict[str, str] = {
         "每条边的单位法向量和偏移量都正确，且方向使内侧为正。"
     ),
     "{name} on (0,0), (0,1), (1,0), (1,1) gives {values}.": (
-        "{name} 在 (0,0), (0,1), (1,0), (1,1) 上的结果为 {values}。"
+        "{name} 在 (0,0)、(0,1)、(1,0)、(1,1) 上的结果依次为 {values}。"
     ),
     "at {point}: {out_5:.2f} at k = 5, {out_20:.2f} at k = 20 "
     "(the output ReLU makes it 0), and the band at k = 20 is {band:.2f} wide.": (
@@ -199,11 +199,11 @@ MESSAGES: dict[str, str] = {
         "对每个输入，2048 个单元中约有一半被激活"
     ),
     "between 45% and 55%": "介于 45% 与 55% 之间",
-    "six-unit {six_unit}, sharp {sharp}": "六单元网络 {six_unit}，陡峭变体 {sharp}",
+    "six-unit {six_unit}; sharp {sharp}": "六单元网络依次为 {six_unit}，陡峭变体依次为 {sharp}",
     "the rarest output is shared by {rarest} points": "最少见的输出值也由 {rarest} 个点共享",
     "{n_codes} against {n_outputs}": "{n_codes} 对比 {n_outputs}",
     "{six} of {seeds} against {eight} of {seeds}": "{six}/{seeds} 对比 {eight}/{seeds}",
-    "n 8 -> 16: ÷{ratio:.1f}": "n 8 -> 16: ÷{ratio:.1f}",
+    "n 8 -> 16: ÷{ratio:.1f}": "n 从 8 到 16：÷{ratio:.1f}",
     "{agreed:.2%} of the grid agrees": "{agreed:.2%} 的网格点一致",
     "max error below 1e-9": "最大误差低于 1e-9",
     "max error below 1e-12": "最大误差低于 1e-12",

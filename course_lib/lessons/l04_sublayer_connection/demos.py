@@ -42,7 +42,14 @@ def demos() -> list[Demo]:
             "sublayer depth",
             (
                 Control("depth", DEPTHS, 8, label=N_("layers")),
-                Control("norm", NORMS, "post", kind="toggle", label=N_("normalisation")),
+                Control(
+                    "norm",
+                    NORMS,
+                    "post",
+                    kind="toggle",
+                    labels=(N_("post-norm"), N_("pre-norm"), N_("no norm")),
+                    label=N_("normalisation"),
+                ),
                 Control(
                     "residual",
                     RESIDUALS,

@@ -71,19 +71,23 @@ LABELS = {  # (placement, residual) -> a stack's legend label
 }
 
 
-def _norm_name(placement: str) -> str:
+def norm_name(placement: str) -> str:
     """A norm placement's name in the learner's language ("post" -> "post-norm")."""
     if placement in NORM_NAMES:
         return tr(NORM_NAMES[placement])
     return f"{placement}-norm"  # another key of COLORS: a code name
 
 
-def _label(profile: DepthProfileData) -> str:
-    key = (profile.placement, bool(profile.residual))
+def stack_label(placement: str, residual: bool) -> str:
+    """A stack's name in the learner's language: ("none", True) -> "no norm, residual"."""
+    key = (placement, bool(residual))
     if key in LABELS:
         return tr(LABELS[key])
-    residual = "residual" if profile.residual else "no residual"
-    return f"{_norm_name(profile.placement)}, {residual}"
+    return f"{norm_name(placement)}, {'residual' if residual else 'no residual'}"
+
+
+def _label(profile: DepthProfileData) -> str:
+    return stack_label(profile.placement, profile.residual)
 
 
 def _style(profile: DepthProfileData) -> dict:
@@ -208,7 +212,7 @@ def placement_gradients_figure(profiles: Sequence[DepthProfileData]) -> Figure:
                 color=COLORS[placement],
                 label=tr("{depth} layers", depth=profile.depth),
             )
-        ax.set(xlabel=tr("layer (1 = nearest the input)"), title=_norm_name(placement))
+        ax.set(xlabel=tr("layer (1 = nearest the input)"), title=norm_name(placement))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
@@ -278,7 +282,7 @@ def warmup_race_figure(results: Sequence[RaceData]) -> Figure:
 
 def _race_label(placement: str, warmup_steps: int, learned: int, seeds: int) -> str:
     """One setting's legend label: its norm, its warm-up and how many of its seeds learned."""
-    norm = _norm_name(placement)
+    norm = norm_name(placement)
     if warmup_steps:
         return tr(
             "{norm}, warm-up {steps} steps: {learned} of {seeds} seeds learn",

@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l04_sublayer_connection: LESSON, the index's row
     "The sublayer connection: residual + LayerNorm (子层连接)": "子层连接：残差 + 层归一化（sublayer connection）",
-    "write LayerNorm, RMSNorm and the sublayer connection, post-norm and pre-norm, equal to PyTorch's layers": "写出 LayerNorm、RMSNorm 和子层连接，包括后置层归一化（post-norm）和前置层归一化（pre-norm）两种写法，结果与 PyTorch 的层一致",
+    "write LayerNorm, RMSNorm and the sublayer connection, post-norm and pre-norm, equal to PyTorch's layers": "写出 LayerNorm、RMSNorm，以及后置层归一化和前置层归一化两种子层连接，结果与 PyTorch 的层一致",
     # course_lib.lessons.l04_sublayer_connection.figures: names, legends, axes and titles
     "post-norm": "后置层归一化",
     "pre-norm": "前置层归一化",
@@ -187,7 +187,7 @@ MESSAGES: dict[str, str] = {
     "post-norm: every position leaves with std 1": "后置层归一化：每个位置输出的标准差都是 1",
     "pre-norm: the output keeps the scale of x": "前置层归一化：输出保留了 x 的尺度",
     "std above 2.5": "标准差高于 2.5",
-    "both layers have exactly these 4 dropout sites": "两个层都恰好有这 4 处随机失活",
+    "both layers have exactly these 4 dropout sites": "两个层都恰好有这 4 处 dropout",
     "no norm, no residual: signal and gradient fade toward 0": (
         "无归一化、无残差：信号和梯度都衰减到接近 0"
     ),
@@ -215,7 +215,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化：最后一层的梯度不随深度减小"
     ),
     "16 layers: pre-norm's gradient falls from input to output (the paper's is about flat)": (
-        "16 层：前置层归一化的梯度从输入到输出逐层下降，而论文中的大致持平"
+        "16 层：前置层归一化的梯度从输入到输出逐层下降，论文测得的则大致持平"
     ),
     "first layer over last above 4": "第一层与最后一层之比高于 4",
     "pre-norm: the first layer's gradient does not fall with depth": (
@@ -223,7 +223,7 @@ MESSAGES: dict[str, str] = {
     ),
     "16 layers against 2": "16 层对比 2 层",
     "post-norm: no growth toward the output (the paper's grows): last below first, every depth": (
-        "后置层归一化：梯度没有朝输出端增大（论文中的会增大）：每种深度下最后一层都低于第一层"
+        "后置层归一化：梯度没有朝输出端增大（论文测得的会增大），每种深度下最后一层都低于第一层"
     ),
     "16 layers: post-norm's output side stays within 1.5x of its input side": (
         "16 层：后置层归一化输出端的梯度与输入端相差不到 1.5 倍"
@@ -247,7 +247,7 @@ MESSAGES: dict[str, str] = {
     ),
     "post-norm: every position leaves with mean 0": "后置层归一化：每个位置输出的均值都是 0",
     "causal mask: sequences 2 and 3 differ only in token 4, so they agree on tokens 1-3 only": (
-        "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1-3 个 token 上一致"
+        "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1–3 个 token 上一致"
     ),
     "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 sqrt(d/(d-1))",
     "norm_first={norm_first!s:5} {activation}: encoder and decoder equal PyTorch's": "norm_first={norm_first!s:5} {activation}：编码器层和解码器层都与 PyTorch 的相同",
@@ -269,17 +269,17 @@ MESSAGES: dict[str, str] = {
     "d_model={d:3d}: max |difference| = {gap:.4f}, ratio = {ratio:.4f}": "d_model={d:3d}：最大 |差值| = {gap:.4f}，比值 = {ratio:.4f}",
     "input shape: {shape}": "输入形状：{shape}",
     "after the attention sublayer: {shape}": "经过注意力子层后：{shape}",
-    "PyTorch            ours                 p, ours / PyTorch's": "PyTorch            我们的实现           p，我们的 / PyTorch 的",
-    "{t:18} {o:20} {ours} / {theirs}   the paper's": "{t:18} {o:20} {ours} / {theirs}   论文中的",
-    "{t:18} {o:20} {ours} / {theirs}   an implementation's": "{t:18} {o:20} {ours} / {theirs}   实现中的",
-    "the paper's, on embeddings + positional encoding: PositionalEncoding.dropout, p = {p}": "论文中的，作用于词嵌入 + 位置编码：PositionalEncoding.dropout，p = {p}",
-    "norm  residual   |dL/dW2| layer 1  RMS after 16 layers": "norm  residual   第 1 层 |dL/dW2|        16 层后的 RMS",
-    "pre-norm, {depth:2d} layers: stream RMS {rms:.1f} before the final norm": "前置层归一化，{depth:2d} 层：最终归一化之前，残差流的 RMS 为 {rms:.1f}",
-    "{p.placement}-norm, {p.depth:2d} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": (
-        "norm={p.placement}，{p.depth:2d} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}"
+    "PyTorch            ours                 p, ours / PyTorch's": "PyTorch            我们的实现           p（我们的 / PyTorch 的）",
+    "{t:18} {o:20} {ours} / {theirs}   the paper's": "{t:18} {o:20} {ours} / {theirs}   论文规定",
+    "{t:18} {o:20} {ours} / {theirs}   an implementation's": "{t:18} {o:20} {ours} / {theirs}   实现自加",
+    "the paper's, on embeddings + positional encoding: PositionalEncoding.dropout, p = {p}": "论文规定的另一处在词嵌入 + 位置编码之后：PositionalEncoding.dropout，p = {p}",
+    "{stack}: |dL/dW2| of layer 1 {grad:.0e}, RMS after 16 layers {rms:.0e}": "{stack}：第 1 层 |dL/dW2| 为 {grad:.0e}，16 层后 RMS 为 {rms:.0e}",
+    "pre-norm, {depth} layers: stream RMS {rms:.1f} before the final norm": "前置层归一化，{depth} 层：最终归一化之前，残差流的 RMS 为 {rms:.1f}",
+    "{norm}, {p.depth} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": (
+        "{norm}，{p.depth} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}"
     ),
-    "{placement}-norm, warm-up {warmup:2d}: {n} of {seeds} seeds above {threshold}": (
-        "{placement}-norm，预热 {warmup:2d} 步：{seeds} 个种子中 {n} 个高于 {threshold}"
+    "{norm}, warm-up {warmup}: {n} of {seeds} seeds above {threshold}": (
+        "{norm}，预热 {warmup} 步：{seeds} 个种子中有 {n} 个高于 {threshold}"
     ),
     "settings measured: {n}": "已测量的设置数：{n}",
     "token ids:               {shape}": "token 编号：            {shape}",

@@ -5,7 +5,11 @@ glossary table row may still name a variant, once, for a learner who meets it el
 TERMS: dict[str, tuple[str, ...]] = {
     "课程笔记": ("原课程", "源讲义", "原文"),  # the source texts the course grew from
     "前馈网络": ("前馈全连接层", "前馈神经网络"),  # 逐位置前馈网络 on first mention
-    "前置层归一化": ("前置归一化",),  # pre-norm; 后置层归一化 for post-norm
+    "前置层归一化": ("前置归一化",),  # pre-norm
+    "后置层归一化": ("后置归一化",),  # post-norm
+    "层归一化": ("规范化层",),  # LayerNorm
+    "子层连接": ("子层连接结构",),  # the sublayer connection
+    "dropout": ("随机失活",),  # written so in prose; Dropout only as a class name in code
     "语言无关知识神经元": (
         "语言无关神经元",
     ),  # Chen et al.'s language-independent knowledge neurons
