@@ -248,7 +248,7 @@ MESSAGES = {
     ),
     # lesson 6 after its fourth reading: claims across noise draws, the one shared order
     "another set of 10 draws moves the shares below by a few hundredths": (
-        "再换一组 10 次噪声抽样，下面这些比例只变动百分之几"
+        "再换一组 10 次噪声抽样，下面这些比例只变动几个百分点"
     ),
     "over the {n} pairs of {m} sets: at most {d:.2f}; under 0.05 in {k} of {n}": (
         "{m} 组两两比较共 {n} 对：至多 {d:.2f}；其中 {k} 对不到 0.05"
@@ -267,7 +267,7 @@ MESSAGES = {
         "在主语处，ROME 的搜索只对少数编辑做到，普通的搜索约对一半做到；两种都有一些编辑的最佳 v* 出现在最后 100 步"
     ),
     "{rome} and {plain} of 144 ({share:.0%})": (
-        "144 次中分别为 {rome} 次和 {plain} 次（{share:.0%}）"
+        "144 次中分别为 {rome} 次和 {plain} 次，后者占 {share:.0%}"
     ),
     "with the corpus' C, the edits at the subject hardly carry over to the other phrasing, at any scale": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句"
