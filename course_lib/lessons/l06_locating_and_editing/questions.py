@@ -19,7 +19,8 @@ QUESTIONS = (
                 N_("layer 0's, at the subject, velor"),
                 N_(
                     "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it "
-                    "brings back almost nothing: this model reads its facts at the last word."
+                    "brings back almost nothing: restoring states at the last word brings back "
+                    "the most."
                 ),
             ),
             Choice(
@@ -33,8 +34,8 @@ QUESTIONS = (
             Choice(
                 N_("layer 0's, at the last word, is"),
                 N_(
-                    "It brings some back, but less than layer 1's: in this model the fact is "
-                    "mostly read one layer later."
+                    "It brings some back, but less than layer 1's: restoring layer 1's FFN output "
+                    "brings back more."
                 ),
             ),
             Choice(

@@ -21,12 +21,6 @@ MESSAGES = {
     "before the subject, nothing at all: the noise cannot reach back": (
         "恢复主语之前的位置什么也找不回：噪声传不到前面"
     ),
-    "of the FFN outputs, layer 1's at the last word restores the most": (
-        "在所有 FFN 输出中，恢复第 1 层最后一个词处的输出找回的最多"
-    ),
-    "layer 0's FFN at the subject, ROME's kind of site, restores under 5 %": (
-        "恢复第 0 层主语处的 FFN 输出（ROME 所选的那类位置），找回的不到 5%"
-    ),
     # the rank-one edit and its exercises
     "at most 2 of the 47 other facts change their answer": "其他 47 条事实中至多 2 条改变了答案",
     "other facts changed, C from k* alone: {a} and {b}; C over every key: {c} and {d}": (
@@ -103,8 +97,8 @@ MESSAGES = {
     ),
     "layer 0's, at the subject, velor": "第 0 层的，在主语 “velor” 处",
     "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it brings back "
-    "almost nothing: this model reads its facts at the last word.": (
-        "Meng 等人在 GPT-2 XL 的中间层正是在这样的位置发现的。但在这里它几乎什么也找不回来：这个模型在最后一个词处读出事实。"
+    "almost nothing: restoring states at the last word brings back the most.": (
+        "Meng 等人在 GPT-2 XL 的中间层正是在这样的位置发现的。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
     ),
     "layer 1's, at the last word, is": "第 1 层的，在最后一个词 “is” 处",
     "Right: layer 0's attention moves the subject to the last word, and restoring layer 1's FFN "
@@ -112,8 +106,8 @@ MESSAGES = {
         "对：第 0 层的注意力把主语搬到最后一个词上，在那里恢复第 1 层 FFN 的输出，找回的最多。"
     ),
     "layer 0's, at the last word, is": "第 0 层的，在最后一个词 “is” 处",
-    "It brings some back, but less than layer 1's: in this model the fact is mostly read one "
-    "layer later.": "能找回一些，但比第 1 层的少：在这个模型里，事实大多在后一层读出。",
+    "It brings some back, but less than layer 1's: restoring layer 1's FFN output brings back "
+    "more.": "能找回一些，但比第 1 层的少：恢复第 1 层 FFN 的输出，找回的更多。",
     "layer 0's, at the relation word, capital": "第 0 层的，在关系词 “capital” 处",
     # lesson 6 after review: by construction, C from filler, equal p(new), Hase et al.
     "C": "C",
@@ -123,9 +117,6 @@ MESSAGES = {
     "about {share:.0%}": "约 {share:.0%}",
     "by construction: at the last word, layer 0's attention restores what block 0's stream does": (
         "按构造成立：在最后一个词处，恢复第 0 层的注意力与恢复第 0 块的残差流效果相同"
-    ),
-    "at the last word, what leaves block 0 brings back most of p(answer)": (
-        "在最后一个词处，离开第 0 块的残差流找回了 p(答案) 的大部分"
     ),
     "by construction, C does not change p(new) at the edited prompt": (
         "按构造成立：C 不改变被编辑提示处的 p(新答案)"
@@ -147,21 +138,12 @@ MESSAGES = {
     "site": "位置",
     "loss below 0.05": "损失低于 0.05",
     "median steps": "步数中位数",
-    "still improving at 1,000": "1,000 步时仍在改进",
     "at the last word every search passes loss 0.05 within 10 steps": (
         "在最后一个词处，每次搜索都在 10 步之内让损失降到 0.05 以下"
     ),
-    "at the subject ROME's search passes for few edits and the plain one for about half; "
-    "some of each are still improving at the cap": (
-        "在主语处，ROME 的搜索只对少数编辑做到，普通的搜索约对一半做到；两种都有一些到了步数上限还在改进"
-    ),
-    "{rome} and {plain} of 144": "144 次中分别为 {rome} 次和 {plain} 次",
     "on all 144 edits, from its full update to 1.5 times it, PS {a:.0f} to {b:.0f}, NS {c:.0f} "
     "to {d:.0f}": (
         "在全部 144 次编辑上，从完整更新到 1.5 倍，PS 从 {a:.0f} 升到 {b:.0f}，NS 从 {c:.0f} 降到 {d:.0f}"
-    ),
-    "the edits at the subject hardly carry over to the other phrasing, at any scale": (
-        "主语处的编辑在任何系数下都几乎不推广到同义句"
     ),
     "PS at most {ps:.0f}": "PS 至多 {ps:.0f}",
     "every edit is read between two strengths within 0.01 of each other in p(new)": (
@@ -216,11 +198,9 @@ MESSAGES = {
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
     "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，而这些提示正是它的相对熵项所看护的",
-    "at p(new) 0.9 the best S here is a rank-one edit's": "在 p(新答案) 0.9 处，这里 S 最高的是一种秩一编辑",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造必然成立：在论文的 ES 水平处，玩具的编辑改变得比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造必然成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
-    "not comparable: the paper at each method's settings": "无法对照：论文用各方法自己的设置",
     "C swapped; v* to one rule; read at 0.8 to 0.95 (section 4)": "换了 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
     "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
@@ -229,21 +209,14 @@ MESSAGES = {
     "S: 0.8 / 0.9 / 0.95": "S：0.8 / 0.9 / 0.95",
     "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的都比它们少",
-    "at p(new) 0.9 FT+L scores above fine-tuning": "在 p(新答案) 0.9 处，约束微调的得分高于微调",
     "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "在 p(新答案) 0.9 处，追踪指向处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多",
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
-    "below all three at 0.8, above them at 0.95": "0.8 处低于这三种，0.95 处高于它们",
     "but whether its S is above theirs depends on the reading point": "但它的 S 是否高于它们，取决于在哪里读数",
     "full update: PS, NS, S": "完整更新：PS、NS、S",
-    "not comparable: a far larger change": "无法对照：玩具的变化大得多",
     "not comparable; above at every p(new) read": "无法对照；在每个读数处都更高",
-    "not comparable; the same order here": "无法对照；玩具的排序相同",
     "not contradicted": "不矛盾",
     "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
-    "on {n} edits; widest bracket {w:.2f} in p(new)": "共 {n} 次编辑；读数区间在 p(新答案) 上最宽为 {w:.2f}",
     "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
-    "with C from filler: S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "用填充句的 C：S {s:.0f}；比第二名高 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
-    "{a:+.0f}, {b:+.0f}, {c:+.0f} at the same ES": "同样的 ES 下为 {a:+.0f}、{b:+.0f}、{c:+.0f}",
     "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 0.9 处为 {a:.0f}，任何系数下至多 {b:.0f}",
     "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 区间为 {lo:+.2f} 到 {hi:+.2f}",
     "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
@@ -255,14 +228,6 @@ MESSAGES = {
     "ΔPS": "ΔPS",
     "{a:+.1f}, {b:+.1f}, {c:+.1f}": "{a:+.1f}、{b:+.1f}、{c:+.1f}",
     "{PS:.0f}, {NS:.0f}, {S:.0f}": "{PS:.0f}、{NS:.0f}、{S:.0f}",
-    "another 10 draws of the noise move the shares below by under 0.05": (
-        "换 10 次噪声抽样，下面这些比例的变动不到 0.05"
-    ),
-    "at most {d:.2f}": "至多 {d:.2f}",
-    "the per-fact effect at the subject is itself noisy: two draws of the noise rank the facts alike only weakly": (
-        "主语处逐条事实的追踪效应本身就很嘈杂：两次噪声抽样给出的事实排序只是弱相关"
-    ),
-    "Spearman ρ {r:.1f} between them": "两者的秩相关 ρ 为 {r:.1f}",
     # lesson 6 after its third reading: the subject edits' regime, power with the measured noise
     "unlike in the paper, with the corpus' C the subject edits hardly carry over at any scale, "
     "their full update included": (
@@ -280,5 +245,72 @@ MESSAGES = {
     ),
     "could not tell: Spearman ρ {a:+.1f} and {b:+.1f}, power at most {p:.0%}": (
         "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}，检验功效至多 {p:.0%}"
+    ),
+    # lesson 6 after its fourth reading: claims across noise draws, the one shared order
+    "another set of 10 draws moves the shares below by a few hundredths": (
+        "再换一组 10 次噪声抽样，下面这些比例只变动几个百分点"
+    ),
+    "over the {n} pairs of {m} sets: at most {d:.2f}; under 0.05 in {k} of {n}": (
+        "{m} 组两两比较共 {n} 对：至多 {d:.2f}；其中 {k} 对不到 0.05"
+    ),
+    "in every set, what leaves block 0 at the last word brings back most of p(answer)": (
+        "每一组抽样中，恢复最后一个词处离开第 0 块的残差流，都能找回 p(答案) 的大部分"
+    ),
+    "in every set, of the FFN outputs, layer 1's at the last word restores the most": (
+        "每一组抽样中，在所有 FFN 输出里，恢复第 1 层最后一个词处的输出找回的都最多"
+    ),
+    "in every set, layer 0's FFN at the subject, ROME's kind of site, restores under 5 %": (
+        "每一组抽样中，恢复第 0 层主语处的 FFN 输出（ROME 所选的那类位置），找回的都不到 5%"
+    ),
+    "best v* in the last 100 steps": "最佳 v* 出现在最后 100 步",
+    "at the subject ROME's search passes for few edits and the plain one for about half; some of each find their best v* in the last 100 steps": (
+        "在主语处，ROME 的搜索只对少数编辑做到，普通的搜索约对一半做到；两种都有一些编辑的最佳 v* 出现在最后 100 步"
+    ),
+    "{rome} and {plain} of 144 ({share:.0%})": (
+        "144 次中分别为 {rome} 次和 {plain} 次，后者占 {share:.0%}"
+    ),
+    "with the corpus' C, the edits at the subject hardly carry over to the other phrasing, at any scale": (
+        "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句"
+    ),
+    "on these point estimates, {n} edits; widest bracket {w:.2f} in p(new)": (
+        "只看这些点估计，共 {n} 次编辑；读数区间在 p(新答案) 上最宽为 {w:.2f}"
+    ),
+    "on these point estimates: below all three at 0.8, above them at 0.95": (
+        "只看这些点估计：0.8 处低于这三种，0.95 处高于它们"
+    ),
+    "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a method the paper does not run; the ROME-like edit at the subject scores lowest": (
+        "在 p(新答案) 0.9 处，这里 S 最高的是最后一个词处、用填充句 C 的秩一编辑，论文没有运行这种方法；主语处的类 ROME 编辑得分最低"
+    ),
+    "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
+        "S {s:.0f}；比第二名高 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
+    ),
+    "at p(new) 0.9 FT+L scores above fine-tuning, as in the paper": (
+        "在 p(新答案) 0.9 处，约束微调的得分高于微调，与论文一致"
+    ),
+    "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
+        "在 p(新答案) 0.9 处，本课程的知识神经元与微调在 S 上分不出高下"
+    ),
+    "S {a:.0f} and {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; the order flips at 0.8 and 0.95": (
+        "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；在 0.8 和 0.95 处两者的先后颠倒"
+    ),
+    "the per-fact effect at the subject is itself noisy: two sets of 10 draws rank the facts alike only in part": (
+        "主语处逐条事实的追踪效应本身就很嘈杂：两组各 10 次的噪声抽样，给出的事实排序只有部分一致"
+    ),
+    "Spearman ρ {lo:.1f} to {hi:.1f} over the {n} pairs of sets, median {r:.1f}": (
+        "{n} 对抽样组之间的秩相关 ρ 为 {lo:.1f} 到 {hi:.1f}，中位数 {r:.1f}"
+    ),
+    "no: the toy's best has no row in the paper, and its ROME-like edit scores lowest": (
+        "否：玩具中最好的方法在论文里没有对应的行，而类 ROME 编辑得分最低"
+    ),
+    "{a:.0f} > {b:.0f}; {d:+.0f}, 95 % interval {lo:+.0f} to {hi:+.0f}": (
+        "{a:.0f} > {b:.0f}；相差 {d:+.0f}，95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
+    ),
+    "the one order shared; the paper at other settings": ("唯一一致的先后；论文用的是别的设置"),
+    "an interval over facts (section 5)": ("按事实重抽样的区间（第 5 节）"),
+    "{a:+.1f}, {b:+.1f}, {c:+.1f} at the paper's ΔES": (
+        "ΔES 与论文相同处为 {a:+.1f}、{b:+.1f}、{c:+.1f}"
+    ),
+    "not comparable: one model on each side, no interval for the paper's": (
+        "无法对照：两边各只有一个模型，论文一侧没有区间"
     ),
 }
