@@ -104,8 +104,8 @@ MESSAGES: dict[str, str] = {
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
     "{ours} against {low:.0f} to {high:.0f}, p = {p:.3f} (± {se:.3f}: 1,000 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.3f}，误差 ± {se:.3f}，打乱 1,000 次",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.1 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.1，就会落在打乱的 95% 范围之外",
-    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.2f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.2f}，p = {p:.2f}",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.05 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.05，就会落在打乱的 95% 范围之外",
+    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.3f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.3f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
         "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
