@@ -10,7 +10,7 @@ LESSON = Lesson(
     title=N_("Superposition: more features than neurons (叠加)"),
     minutes=85,
     goal=N_(
-        "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, and measure SAEs and transcoders as the papers do"
+        "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do"
     ),
     mechanisms=(
         "dimensionality",

@@ -3,9 +3,9 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加：特征比神经元多（superposition）",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, tell a sparse dictionary that has learnt features from one that has memorised its inputs, and measure SAEs and transcoders as the papers do": (
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": (
         "训练叠加的玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型的单元服务的事实是否多于对齐后的随机水平；"
-        "分辨一个稀疏字典是学到了特征还是背下了输入；像论文那样测量 SAE 和转码器"
+        "检验一个稀疏字典重建新输入是否胜过查表（照抄最近的训练输入）；像论文那样测量 SAE 和转码器"
     ),
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
@@ -104,8 +104,8 @@ MESSAGES: dict[str, str] = {
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
     "{ours} against {low:.0f} to {high:.0f}, p = {p:.3f} (± {se:.3f}: 1,000 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.3f}，误差 ± {se:.3f}，打乱 1,000 次",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.1 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.1，就会落在打乱的 95% 范围之外",
-    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.2f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.2f}，p = {p:.2f}",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.05 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.05，就会落在打乱的 95% 范围之外",
+    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.3f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.3f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
         "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
@@ -155,17 +155,20 @@ MESSAGES: dict[str, str] = {
     "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
-    "trained on the corpus' contexts alone, every SAE misses over 5 times as much of new contexts as of its own": "只用语料的上下文训练时，每个 SAE 在新上下文上遗漏的，都是在自己的上下文上的 5 倍以上",
-    "{low:.0f} to {high:.0f} times": "{low:.0f} 到 {high:.0f} 倍",
-    "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; at each size the TopK SAE, its L0 held by k, misses no more than the L1 one": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏的却也更多；每种规模下，L0 由 k 固定的 TopK SAE 遗漏的都不比 L1 的多",
+    "trained on the corpus' contexts alone, the TopK 4× and 8× SAEs beat the copy from those contexts by more than 10 %; TopK 1× and the L1 SAEs do not": "只用语料的上下文训练时，TopK 4× 和 8× SAE 比照抄这些上下文好出 10% 以上；TopK 1× 和 L1 SAE 做不到",
+    "TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是照抄的 {a:.2f}、{b:.2f}、{c:.2f} 倍；L1 是 {low:.2f} 到 {high:.2f} 倍",
+    "yet they miss more of the new contexts than their grammar-trained twins: the copy from the corpus' fewer contexts misses more still": "可它们在新上下文上遗漏的，比用语法训练的孪生字典还多：从语料里较少的上下文照抄，遗漏得更多",
+    "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "未解释方差 {a:.3f} 和 {b:.3f}，对比 {c:.3f} 和 {d:.3f}；照抄为 {e:.3f}，对比 {f:.3f}",
+    "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; in these stored runs (one seed, one split) the TopK SAE, its L0 held by k, misses no more than the L1 one at each size": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏的却也更多；在存下的这些运行里（一个种子、一种划分），每种规模下，L0 由 k 固定的 TopK SAE 遗漏的都不比 L1 的多",
     "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1：特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是 {a:.1f} 到 {b:.1f} 倍",
-    "every transcoder misses over 10 times as much of new contexts as of its training ones, from a training FVU near 0": "每个转码器在新上下文上遗漏的，都是在训练上下文上的 10 倍以上；训练时的未解释方差本就接近 0",
     "the TopK transcoders beat copying the nearest training input's FFN output by more than 10 %; the L1 transcoders do not": "TopK 转码器比照抄最近训练输入的 FFN 输出好出 10% 以上；L1 转码器做不到",
     "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是照抄的 {a:.2f} 到 {b:.2f} 倍，L1 是 {c:.2f} 到 {d:.2f} 倍",
+    "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, beats the copy by more than 10 % too; in these stored runs each TopK transcoder misses less than the map": "用同样的训练上下文精确拟合一个从 FFN 输入出发的最小二乘仿射映射，它也比照抄好出 10% 以上；在存下的这些运行里，每个 TopK 转码器遗漏的都比这个映射少",
+    "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的未解释方差是照抄的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
     "dead, full dictionary": "死特征（完整字典）",
     "held out ÷ lookup": "留出 ÷ 照抄",
-    "{a:.1%} (8×, L1, at L0 {held:.1f}, against {train:.1f} in training); {b:.1%} (8×, TopK)": "{a:.1%}（8×，L1，L0 为 {held:.1f}，训练时为 {train:.1f}）；{b:.1%}（8×，TopK）",
-    "TopK: {low:.1%} to {high:.1%}": "TopK：{low:.1%} 到 {high:.1%}",
+    "{a:.1%} (8×, L1, on held-out contexts, at L0 {held:.1f}, against {train:.1f} in training); {b:.1%} (8×, TopK)": "{a:.1%}（8×，L1，在留出的上下文上，L0 为 {held:.1f}，训练时为 {train:.1f}）；{b:.1%}（8×，TopK）",
+    "TopK: {low:.1%} to {high:.1%}; L0 on the held-out contexts: L1 {a:.0f} to {b:.0f}, TopK {c:.0f} to {d:.0f}": "TopK：{low:.1%} 到 {high:.1%}；留出的上下文上的 L0：L1 为 {a:.0f} 到 {b:.0f}，TopK 为 {c:.0f} 到 {d:.0f}",
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts, at prompts every transcoder was trained on": "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条；这些提示每个转码器都训练过",
     "top three's share: features minus units": "前三名所占份额：特征减单元",
     "low (95 %)": "下限（95%）",
@@ -181,7 +184,7 @@ MESSAGES: dict[str, str] = {
     "agree?": "一致吗？",
     "dead share": "死特征比例",
     "dead share without their mitigations": "不用他们的缓解措施时的死特征比例",
-    "loss not recovered, on inputs not trained on": "未恢复的损失（在没训练过的输入上）",
+    "loss not recovered": "未恢复的损失",
     # course_lib.lessons.l08_superposition.figures (toy)
     "orthogonal": "正交",
     "antipodal pair": "对跖对",

@@ -10,7 +10,9 @@ import torch
 
 from course_lib.core.experiments.memory import knowledge_neurons, stored_model
 from course_lib.lessons.l08_superposition.experiments import (
+    dictionary_split,
     fact_dictionaries,
+    grammar,
     monosemantic,
     polysemantic,
     toy,
@@ -184,3 +186,24 @@ def test_an_entity_pure_top_four_is_a_quarter_pure_in_relation():
     acts[:4, 0] = [4.0, 3.0, 2.0, 1.0]  # fires on velor's four facts only
     assert monosemantic.top_purity(acts, entities)[0] == 1.0
     assert monosemantic.top_purity(acts, relations)[0] == 0.25
+
+
+def _contexts(x: torch.Tensor, y: torch.Tensor, held: np.ndarray) -> grammar.Contexts:
+    n = len(x)
+    rows = fact_dictionaries.LayerRows(x, x, y, torch.full((n,), 1 / n), torch.zeros(1, 1))
+    every = np.ones(n, dtype=bool)
+    return grammar.Contexts(rows, every, every, held, torch.zeros(1, 1, dtype=torch.int64))
+
+
+def test_the_linear_map_fits_an_affine_target_exactly_and_misses_a_nonlinear_one():
+    rng = torch.Generator().manual_seed(0)
+    x = torch.randn(60, 4, generator=rng, dtype=torch.float64)
+    held = np.arange(60) >= 45
+    affine = _contexts(x, x @ torch.randn(4, 3, generator=rng, dtype=torch.float64) + 2.0, held)
+    train, new = dictionary_split.linear_map_fvu(affine)
+    assert train == pytest.approx(0.0, abs=1e-12) and new == pytest.approx(0.0, abs=1e-12)
+    squared = _contexts(x, x**2, held)  # no affine map of x gives x², so both FVUs stay high
+    train, new = dictionary_split.linear_map_fvu(squared)
+    assert train > 0.5 and new > 0.5
+    with pytest.raises(ValueError, match="trained_on"):
+        dictionary_split.linear_map_fvu(affine, "everything")

@@ -6,7 +6,8 @@ positions. A dictionary that has learnt features of the layer reconstructs new i
 well as its training inputs; one that has memorised its inputs does not. Beside them, SAEs of
 the same settings trained on the contexts lesson 5's corpus has (517 once the held-out ones are
 left out), tested on the same held-out contexts: the regime the corpus alone gives. And a lookup:
-each held-out input replaced by the nearest training input.
+each held-out input replaced by the nearest training input; and for the transcoders, a
+least-squares affine map of the FFN's input, which has no features at all.
 
 ``python -m course_lib.lessons.l08_superposition.experiments.dictionary_split --jobs 1``
 retrains them and rewrites ``SPLIT_FILE`` (it reads the stored dictionaries' k).
@@ -104,6 +105,22 @@ def nearest_input_fvu(contexts: Contexts, trained_on: str, kind: str = "sae") ->
     nearest = torch.cdist(x[held], x[train]).argmin(1)
     copied, target = y[train][nearest], y[held]
     return float(((copied - target) ** 2).sum() / ((target - target.mean(0)) ** 2).sum())
+
+
+def linear_map_fvu(contexts: Contexts, trained_on: str = "grammar") -> tuple[float, float]:
+    """A transcoder's baseline with no features: the least-squares affine map from the FFN's
+    input LN(x) to its output, fitted (exactly, in float64) on the training contexts; its FVU on
+    them and on the held-out contexts."""
+    x, y = (t.double() for t in _pair(contexts, "transcoder"))
+    x = torch.cat([x, torch.ones(len(x), 1, dtype=x.dtype)], 1)  # the bias as a constant input
+    train, held = torch.as_tensor(training_rows(contexts, trained_on)), contexts.held_out
+    weights = torch.linalg.lstsq(x[train], y[train]).solution
+
+    def fvu(rows) -> float:
+        error, target = x[rows] @ weights - y[rows], y[rows]
+        return float((error**2).sum() / ((target - target.mean(0)) ** 2).sum())
+
+    return fvu(train), fvu(torch.as_tensor(held))
 
 
 FIRST = 20  # training losses kept: a fresh run's first steps are compared with them
