@@ -173,3 +173,14 @@ def test_the_lessons_claims_on_the_sweep_hold_with_margins_wider_than_a_rebuild_
     assert (right[:, widths < 256].min(axis=0) + FACTS < 46).all()
     # every run far above large models' few percent
     assert (low > 0.3).all()
+
+
+def test_the_intervals_power_grows_with_the_effect_and_is_the_level_without_one():
+    from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import interval_power
+
+    assert interval_power(0.0, 1.0, 5) == pytest.approx(0.05, abs=0.01)  # the test's level
+    weak, strong = interval_power(0.5, 1.0, 5), interval_power(2.0, 1.0, 5)
+    assert 0.05 < weak < strong and strong > 0.9
+    assert interval_power(-2.0, 1.0, 5) == pytest.approx(strong, abs=0.01)  # either sign
+    with pytest.raises(ValueError, match="sd"):
+        interval_power(1.0, 0.0, 5)

@@ -133,6 +133,17 @@ def mean_interval(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return mean, mean - half, mean + half
 
 
+def interval_power(effect: float, sd: float, n: int, draws: int = 20_000, seed: int = 0) -> float:
+    """How often ``mean_interval`` over ``n`` seeds excludes 0 when the seeds' values are drawn
+    from a normal of mean ``effect`` and standard deviation ``sd``: the interval's power against
+    that effect, from ``draws`` simulated sweeps (a local generator, ``seed``)."""
+    if sd <= 0 or n - 1 not in T_975:
+        raise ValueError(f"sd must be > 0 and n in 2 to {max(T_975) + 1}, got {sd!r}, {n!r}")
+    values = np.random.default_rng(seed).normal(effect, sd, size=(n, draws))
+    _, low, high = mean_interval(values)
+    return float(((low > 0) | (high < 0)).mean())
+
+
 def save_sweep(sweep: Sweep, path: Path = SWEEP_FILE) -> int:
     """Store the sweep's arrays and settings; returns the file's size in bytes."""
     arrays = {f.name: getattr(sweep, f.name) for f in fields(Sweep) if f.name != "settings"}
