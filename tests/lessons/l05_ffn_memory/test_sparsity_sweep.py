@@ -155,8 +155,10 @@ def test_the_lessons_claims_on_the_sweep_hold_with_margins_wider_than_a_rebuild_
     trained, initial, widths = sweep.trained, sweep.initial, np.array(SETTINGS.widths)
     moved = np.where(widths < 256, NARROW, WIDE)[None, :, None]  # (1, widths, 1)
     low, high = trained - moved, trained + moved  # (seeds, widths, layers): what a rebuild allows
-    # d_ff 512 below d_ff 256 in most (seed, layer) pairs, and below d_ff 32 in every one
-    assert (high[:, -1] < low[:, -2]).sum() > 7
+    # d_ff 512 against d_ff 256, each layer over the seeds: layer 0's interval below 0, layer 1's
+    # holding both signs, with every run moved against the claim; below d_ff 32 in every pair
+    _, lo, hi = mean_interval(trained[:, -1] - trained[:, -2])  # (layers,) each
+    assert hi[0] + 2 * WIDE < 0 and lo[1] + 2 * WIDE < 0 < hi[1] - 2 * WIDE
     assert (high[:, -1] < low[:, 0]).all()
     # training leaves d_ff 512 more than 2 points below its start in every seed and layer
     assert (high[:, -1] < initial[:, -1] - 0.02).all()

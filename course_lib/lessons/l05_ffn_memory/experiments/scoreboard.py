@@ -345,7 +345,10 @@ def _width_row(layer: int, wider: np.ndarray, interval, narrow: int, wide: int) 
     expected, claim = WIDTH_CLAIMS[layer]
     return Row(
         tr("Li et al. 2023"),
-        tr("units active per token, smaller model -> larger, layer {layer} (direction)", layer=layer),
+        tr(
+            "units active per token, smaller model -> larger, layer {layer} (direction)",
+            layer=layer,
+        ),
         tr("fewer in larger models, deeper and wider"),
         tr(
             "{mean:+.1f} points, 95 % interval {low:+.1f} to {high:+.1f}; lower in {n} of {seeds} "
