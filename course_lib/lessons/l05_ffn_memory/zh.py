@@ -415,10 +415,6 @@ MESSAGES: dict[str, str] = {
     "{n} units": "{n} 个单元",
     "within 2 % in every one of 10 draws: at most {m:.1%}": "10 次抽取中每次都在 2% 以内：最多 {m:.1%}",
     "units chosen by attribution matter more than the most active ones, as their selection on the outcome favours": "按归因挑出的单元比激活最强的单元更重要；它们本来就是按结果挑的，这一点对它们有利",
-    "on the facts that have both, doubling the layer-0 ones alone lowers the answer far more than the layer-1 ones alone": "在两层都有这类单元的事实上，只加倍第 0 层的那些，答案降得远比只加倍第 1 层的多",
-    "{n} facts: {a:+.1f} against {b:+.1f}": "{n} 条事实：{a:+.1f}，对比 {b:+.1f}",
-    "per unit doubled, about twice as much in layer 0": "按每个加倍的单元算，第 0 层约是第 1 层的两倍",
-    "{a:+.2f} against {b:+.2f}": "{a:+.2f}，对比 {b:+.2f}",
     "on average the two paths roughly add": "平均而言，两条路径的作用大致可以相加",
     "interaction {i:+.1f} of a {g:.1f} gap; per fact {lo:+.1f} to {hi:+.1f}": "交互项 {i:+.1f}，总差距 {g:.1f}；逐条事实从 {lo:+.1f} 到 {hi:+.1f}",
     "not reported (their code computes it: rm_oth)": "未报告（他们的代码计算了它：rm_oth）",
@@ -433,4 +429,6 @@ MESSAGES: dict[str, str] = {
     "layer 0: d_ff 512 ends below d_ff 256, the seeds' interval below 0": "第 0 层：d_ff 512 最后低于 d_ff 256，种子间的区间整个在 0 以下",
     "layer 1: whether d_ff 512 ends below d_ff 256, the seeds could not tell": "第 1 层：d_ff 512 最后是否低于 d_ff 256，这几个种子无法判断",
     "with layer 1's spread, 5 seeds would find a change of layer 0's size with probability {p:.0%}": "按第 1 层的离散程度，即使变化和第 0 层一样大，5 个种子发现它的概率也只有 {p:.0%}",
+    "on the facts that have both, doubling the layer-0 ones alone lowers the answer far more than the layer-1 ones alone, about twice as much per unit doubled": "在两层都有这类单元的事实上，只加倍第 0 层的那些，答案降得远比只加倍第 1 层的多；按每个加倍的单元算，约是两倍",
+    "{n} facts: {a:+.1f} against {b:+.1f}; per unit {c:+.2f} against {d:+.2f}": "{n} 条事实：{a:+.1f}，对比 {b:+.1f}；每个单元 {c:+.2f}，对比 {d:+.2f}",
 }
