@@ -111,9 +111,6 @@ MESSAGES: dict[str, str] = {
         "几乎每条事实自身受到的影响都比无关事实大"
     ),
     "the fact's 5 most active units instead: mean {mean:.0%}": "改为这条事实激活最强的 5 个单元：平均 {mean:.0%}",
-    "units chosen by attribution matter more than the most active ones": (
-        "按归因挑出的单元比激活最强的单元更重要"
-    ),
     "{a:.0%} against {b:.0%}": "{a:.0%}，对比 {b:.0%}",
     "the spread is wide: from under a fifth to nearly all": ("差异很大：从不到五分之一到几乎全部"),
     "doubling the same units does not raise p(answer) on average": (
@@ -131,9 +128,6 @@ MESSAGES: dict[str, str] = {
     "at most {most:.1f}; under 0.1 for {n} of 48 facts": "最多 {most:.1f}；48 条事实中有 {n} 条不到 0.1",
     "most of a fact's top units sit in layer 0, the bottom layer": (
         "一条事实归因最高的单元大多位于最底层，即第 0 层"
-    ),
-    "doubling the layer-0 ones alone makes the fall; the layer-1 ones alone, far less": (
-        "只加倍第 0 层的那些就造成了下降；只加倍第 1 层的那些，下降小得多"
     ),
     "doubling raises the final LayerNorm's scale for most facts": (
         "对多数事实，加倍会让最终 LayerNorm 的尺度变大"
@@ -175,8 +169,6 @@ MESSAGES: dict[str, str] = {
     ),
     "scale 1 is the model as trained": "缩放系数 1 就是训练好的原模型",
     # section 3: Geva et al.'s agreement rate
-    "in both layers about a third of the units agree": "两层中都约有三分之一的单元一致",
-    "between 25 and 40 %": "在 25% 到 40% 之间",
     # course_lib.lessons.l05_ffn_memory.experiments.scoreboard: section 8
     "study": "研究",
     "measure": "测量",
@@ -184,10 +176,8 @@ MESSAGES: dict[str, str] = {
     "this toy": "本玩具模型",
     "as in the paper?": "与论文一致？",
     "erase a fact's top units: the fact loses more than unrelated facts (direction)": "擦除一条事实归因最高的单元：这条事实比无关事实损失更多（方向）",
-    "more": "更多",
     "more for {n} of {total} facts (unrelated facts: {change})": "{total} 条事实中有 {n} 条损失更多（无关事实：{change}）",
     "same edit, the other facts' p (section 4)": "同一次编辑下其他事实的 p（第 4 节）",
-    "Dai et al.: erasing hits the fact harder than unrelated facts, as in the paper": "Dai 等人：擦除对这条事实的打击比对无关事实更重，与论文一致",
     "double them: p(answer) rises (direction)": "把它们加倍：p(答案) 上升（方向）",
     "falls for {p} of {total} facts, log-odds for {odds}": "{total} 条事实中 p 下降的有 {p} 条，对数几率下降的有 {odds} 条",
     "Dai et al.: doubling lowers p(answer) here, against the paper": "Dai 等人：这里加倍反而降低 p(答案)，与论文相反",
@@ -204,9 +194,6 @@ MESSAGES: dict[str, str] = {
     ),
     "where a fact's top units sit": "一条事实归因最高的单元所在的层",
     "mostly the top layers": "大多在最上面几层",
-    "doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": (
-        "只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）"
-    ),
     "units per fact above 0.2 x the largest attribution": "每条事实中归因超过最大值 0.2 倍的单元数",
     "≈{n:.0f}, a target of their refining over paraphrases (their code moves its threshold until a relation's mean count is 2 to 5)": "≈{n:.0f}，这是他们按同义句筛选时设定的目标（他们的代码会调整阈值，直到每种关系的平均个数落在 2 到 5 之间）",
     "not comparable": "不可比",
@@ -224,13 +211,9 @@ MESSAGES: dict[str, str] = {
     "in both layers, and in {n} of {pairs} sweep (seed, layer) pairs at d_ff 256 (section 5)": "两层都如此；在 d_ff 256 处，扫描中种子与层的 {pairs} 种组合里有 {n} 种如此（第 5 节）",
     "Li et al.: training makes the FFN sparser here too": "Li 等人：这里训练也让 FFN 更稀疏",
     "both widths learn every fact (section 5)": "两种宽度都学会了全部事实（第 5 节）",
-    "Li et al.: a wider FFN is sparser here too, in most (seed, layer) pairs": (
-        "Li 等人：这里也是 FFN 越宽越稀疏，种子与层的多数组合都如此"
-    ),
     "{n} of {total} right": "答对 {n}/{total}",
     "that guess: {guessed} of 48": "该猜测只答对 {guessed}/48",
     "unit {unit} above is a relation key": "上面的单元 {unit} 是关系键",
-    "{r.hits} of 48, control {r.control:.1f}": "{r.hits}/48，对照 {r.control:.1f}",
     "{hit} of 48": "{hit}/48",
     "{half} of 48 facts lose more than half": "{half}/48 条事实损失过半",
     "it rises for {rose} of 48 facts": "{rose}/48 条事实的概率上升",
@@ -367,13 +350,7 @@ MESSAGES: dict[str, str] = {
     "Dai et al.: where the top units sit not comparable; here most sit in layer 0": "Dai 等人：归因最高的单元所在的层不可比；这里大多位于第 0 层",
     "{a:.0f} (paper's equation) or {b:.0f} (their code's path), one prompt": "{a:.0f}（论文的公式）或 {b:.0f}（他们代码的路径），一个提示",
     "Dai et al.: counts not comparable; here the count depends on the path integrated": "Dai 等人：个数不可比；这里的个数取决于积分所沿的路径",
-    "units active per token, smaller model -> larger (direction)": "每个 token 激活的单元比例，小模型 → 大模型（方向）",
     "fewer in larger models, deeper and wider": "模型越大越少（更深也更宽）",
-    "lower in {n} of {pairs} (seed, layer) pairs, d_ff {narrow} -> {wide} (width alone)": (
-        "种子与层的 {pairs} 种组合中有 {n} 种更低，d_ff {narrow} → {wide}（只改宽度）"
-    ),
-    "every relation is hit more often than its own control": "每种关系的命中都多于它自己的对照",
-    "the capitals have the lowest control": "首都的对照最低",
     "layer 1: the unit firing most promotes the answer, above the relation-matched control": "第 1 层：激活最强的单元会提升答案，高于按关系匹配的对照",
     "{r.hits} of 48, control {r.control:.1f}: one-sided binomial p {p:.0e}, {x:.1f} x the control at the point estimate": "{r.hits}/48，对照 {r.control:.1f}：单侧二项检验 p 为 {p:.0e}，点估计是对照的 {x:.1f} 倍",
     "{rise:+.1%}, 95 % interval {lo:+.1%} to {hi:+.1%}; it would see a rise of Geva et al.'s {geva:.1%} with probability {power:.0%}": "{rise:+.1%}，95% 区间 {lo:+.1%} 到 {hi:+.1%}；若真有 Geva 等人那样 {geva:.1%} 的上升，检验发现它的概率是 {power:.0%}",
@@ -401,11 +378,7 @@ MESSAGES: dict[str, str] = {
     "the authors' code's path ranks the units otherwise": "作者代码的路径给单元排出的顺序不同",
     "{shared:.1f} of a fact's top 5 shared on average, the same top unit for {n} of 48": "平均每条事实的前 5 个中有 {shared:.1f} 个相同，48 条中有 {n} 条的首位单元相同",
     "training leaves ReLU units a hair from switching": "训练使一些 ReLU 单元离切换只差一点点",
-    "more than 5 within 1e-7 of zero at the last word, {b} at initialisation": "最后一个词处有 5 个以上的输入离零不到 1e-7，初始化时有 {b} 个",
     "the nudge switches some of them at the prompts' last word": "这次微扰让提示最后一个词处的一些单元切换了开关",
-    "more than 20 units": "20 个以上的单元",
-    "fewer than 20 of 48": "48 条中不到 20 条",
-    "at least 5 of 48": "48 条中至少 5 条",
     "the slope's top 5 units change for several facts, each with a unit the nudge switched": "按斜率排出的前 5 个单元在好几条事实上变了，每条都有被微扰切换的单元",
     "{n} of 48": "{n}/48",
     "the integral's top 5 stay the same for every fact, as continuity requires": "按积分排出的前 5 个单元，每条事实都不变，这正是连续性所要求的",
@@ -413,14 +386,11 @@ MESSAGES: dict[str, str] = {
     "own fact: mean {mean:.0%} (Dai et al.'s average {dai:.0%}), spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}（按 Dai 等人的平均法为 {dai:.0%}），离散度（标准差）{std:.0%}",
     "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
     "random firing units barely matter": "随机挑选的激活单元几乎没有影响",
-    "within 2 % in every one of 10 draws": "10 次抽取中每次都在 2% 以内",
     "doubling, change of p(answer): mean {mean:+.1%}, from {lo:+.1%} to {hi:+.1%}": "加倍后 p(答案) 的变化：平均 {mean:+.1%}，从 {lo:+.1%} 到 {hi:+.1%}",
     "d_ff {d_ff:3d}: at initialisation {init[0]:.2f} / {init[1]:.2f}": "d_ff {d_ff:3d}：初始化时 {init[0]:.2f} / {init[1]:.2f}",
     "d_ff 32 to 128 miss several facts in some seed": "d_ff 32 到 128 都有种子漏掉好几条事实",
     "at least 3 of 48": "48 条中至少漏掉 3 条",
     "by more than 2 points either way": "升高和降低都超过 2 个百分点",
-    "where both learn every fact, d_ff 512 ends below d_ff 256 in most pairs": "在两者都学会全部事实的地方，多数组合中 d_ff 512 最后低于 d_ff 256",
-    "{n} of {pairs}": "{n}/{pairs}",
     "layer {layer}: {c[0]} token, {c[1]} semantic, {c[2]} mixed; in 10 untrained draws {lo[0]}–{hi[0]}, {lo[1]}–{hi[1]}, {lo[2]}–{hi[2]}": "第 {layer} 层：token 键 {c[0]} 个，语义键 {c[1]} 个，混合 {c[2]} 个；10 次未训练的抽取中分别为 {lo[0]}–{hi[0]}、{lo[1]}–{hi[1]}、{lo[2]}–{hi[2]}",
     "random weights give mostly token keys too, in both layers": "两层中，随机权重下的键也大多是 token 键",
     "at least {n} of 256 in every draw": "每次抽取都至少有 {n}/256 个",
@@ -428,7 +398,6 @@ MESSAGES: dict[str, str] = {
     "layer 0 ends with more semantic keys than any draw": "第 0 层最后的语义键比任何一次抽取都多",
     "{n} against at most {m}": "{n} 个，抽取中最多 {m} 个",
     "layer 1 ends below every draw": "第 1 层最后的语义键比每一次抽取都少",
-    "{n} against {lo} to {hi}": "{n} 个，抽取中为 {lo} 到 {hi} 个",
     "layer 1, hits (control) per relation: capital {h[capital][0]} ({c[capital]:.1f}), colour {h[colour][0]} ({c[colour]:.1f}), animal {h[animal][0]} ({c[animal]:.1f}), food {h[food][0]} ({c[food]:.1f}), of 12 each": "第 1 层，各关系的命中（对照）：首都 {h[capital][0]}（{c[capital]:.1f}），颜色 {h[colour][0]}（{c[colour]:.1f}），动物 {h[animal][0]}（{c[animal]:.1f}），食物 {h[food][0]}（{c[food]:.1f}），每种关系各 12 条",
     "fitted over every width, each seed's slope against log2 d_ff is negative": "在所有宽度上拟合，每个种子的激活比例对 log2 d_ff 的斜率都为负",
     "at d_ff 256, the shipped width, training lowers the fraction in every seed and layer": "在随课程发布的宽度 d_ff 256 处，训练让每个种子、每一层的激活比例都下降",
@@ -436,4 +405,32 @@ MESSAGES: dict[str, str] = {
     "{n} of {total} (seed, layer) slopes below 0": "种子与层组合的 {total} 条斜率中有 {n} 条小于 0",
     # the notebook's progress bar over the random draws
     "zeroing 5 random firing units per fact: draws": "每条事实随机置零 5 个激活单元：抽样次数",
+    "{n} against {lo} to {hi}: one trained run, a margin of {gap}": "{n} 个，抽取中为 {lo} 到 {hi} 个；只训练了一次，只差 {gap} 个",
+    "in every relation the count is above its own control, at the point estimate": "按点估计，每种关系的命中都多于它自己的对照",
+    "one-sided binomial p: capital {p[capital]:.4f}, colour {p[colour]:.4f}, animal {p[animal]:.4f}, food {p[food]:.4f}; {k} of 4 pass Holm's correction at 5 %": "单侧二项检验 p：首都 {p[capital]:.4f}，颜色 {p[colour]:.4f}，动物 {p[animal]:.4f}，食物 {p[food]:.4f}；在 5% 水平上经 Holm 校正，4 种关系中有 {k} 种通过",
+    "{r.hits} of 48, control {r.control:.1f}: one-sided binomial p {p:.0e}": "{r.hits}/48，对照 {r.control:.1f}：单侧二项检验 p 为 {p:.0e}",
+    "in both layers between a quarter and a third of the units agree": "两层中一致的单元都在四分之一到三分之一之间",
+    "{a:.0%} and {b:.0%}": "{a:.0%} 和 {b:.0%}",
+    "units chosen by attribution matter more than the most active ones, as their selection on the outcome favours": "按归因挑出的单元比激活最强的单元更重要；它们本来就是按结果挑的，这一点对它们有利",
+    "on average the two paths roughly add": "平均而言，两条路径的作用大致可以相加",
+    "interaction {i:+.1f} of a {g:.1f} gap; per fact {lo:+.1f} to {hi:+.1f}": "交互项 {i:+.1f}，总差距 {g:.1f}；逐条事实从 {lo:+.1f} 到 {hi:+.1f}",
+    "not reported (their code computes it: rm_oth)": "未报告（他们的代码计算了它：rm_oth）",
+    "not reported": "未报告",
+    "Dai et al.: erasing hits the fact harder than unrelated facts here, a comparison the paper does not report": "Dai 等人：这里擦除对这条事实的打击比对无关事实更重；论文没有报告这项比较",
+    "on the {n} facts with top units in both layers, doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": "在两层都有归因最高单元的 {n} 条事实上，只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）",
+    "Li et al.: in layer 0 a wider FFN is sparser here too, by the seeds' interval": "Li 等人：按种子间的区间，第 0 层也是 FFN 越宽越稀疏",
+    "Li et al.: whether layer 1 is sparser at the wider FFN, the seeds could not tell": "Li 等人：FFN 更宽时第 1 层是否更稀疏，这几个种子无法判断",
+    "units active per token, smaller model -> larger, layer {layer} (direction)": "每个 token 激活的单元比例，小模型 → 大模型，第 {layer} 层（方向）",
+    "{mean:+.1f} points, 95 % interval {low:+.1f} to {high:+.1f}; lower in {n} of {seeds} seeds, d_ff {narrow} -> {wide} (width alone)": "{mean:+.1f} 个百分点，95% 区间 {low:+.1f} 到 {high:+.1f}；{seeds} 个种子中有 {n} 个更低，d_ff {narrow} → {wide}（只改宽度）",
+    "layer {layer}, d_ff 256 -> 512: {m:+.1f} points (95 % interval {lo:+.1f} to {hi:+.1f}), lower in {n} of {seeds} seeds": "第 {layer} 层，d_ff 256 → 512：{m:+.1f} 个百分点（95% 区间 {lo:+.1f} 到 {hi:+.1f}），{seeds} 个种子中有 {n} 个更低",
+    "layer 0: d_ff 512 ends below d_ff 256, the seeds' interval below 0": "第 0 层：d_ff 512 最后低于 d_ff 256，种子间的区间整个在 0 以下",
+    "layer 1: whether d_ff 512 ends below d_ff 256, the seeds could not tell": "第 1 层：d_ff 512 最后是否低于 d_ff 256，这几个种子无法判断",
+    "with layer 1's spread, 5 seeds would find a change of layer 0's size with probability {p:.0%}": "按第 1 层的离散程度，即使变化和第 0 层一样大，5 个种子发现它的概率也只有 {p:.0%}",
+    "on the facts that have both, doubling the layer-0 ones alone lowers the answer far more than the layer-1 ones alone, about twice as much per unit doubled": "在两层都有这类单元的事实上，只加倍第 0 层的那些，答案降得远比只加倍第 1 层的多；按每个加倍的单元算，约是两倍",
+    "{n} facts: {a:+.1f} against {b:+.1f}; per unit {c:+.2f} against {d:+.2f}": "{n} 条事实：{a:+.1f}，对比 {b:+.1f}；每个单元 {c:+.2f}，对比 {d:+.2f}",
+    "more than 5 within 1e-7 of zero at the last word, {b} at initialisation": "最后一个词处有 5 个以上的输入离零不到 1e-7，初始化时有 {b} 个",
+    "more than 20 units": "20 个以上的单元",
+    "fewer than 20 of 48": "48 条中不到 20 条",
+    "at least 5 of 48": "48 条中至少 5 条",
+    "within 2 % in every one of 10 draws": "10 次抽取中每次都在 2% 以内",
 }

@@ -139,3 +139,19 @@ def test_the_scale_ratio_is_the_final_layer_norms_divisor_doubled_over_as_traine
             _, edited = model.run_with_cache(prompt, names_filter=[final])
     spread = [c[final][0, -1].var(unbiased=False) + model.norm.eps for c in (edited, clean)]
     assert abs(ratio[fact] - float((spread[0] / spread[1]).sqrt())) < 1e-12
+
+
+def test_matched_reads_both_layers_on_the_same_facts_and_per_unit():
+    from course_lib.lessons.l05_ffn_memory.experiments.doubling import DoublingPaths
+
+    layers = np.array([[0, 0, 0, 1, 1], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1]])
+    only = {0: np.array([-3.0, -9.0, -2.0]), 1: np.array([-1.0, np.nan, -0.5])}
+    paths = {"as run": np.array([-3.0, -2.0]), "scale held": np.array([-2.0, -1.0]),
+             "later layers blind": np.array([-1.0, -1.0]), "both held": np.array([0.0, 1.0])}  # fmt: skip
+    doubled = DoublingPaths(layers, only, only, paths, np.ones(3))
+    n, alone, per_unit = doubled.matched()
+    assert n == 2  # the second fact has no layer-1 unit: its -9 is left out of layer 0's mean
+    np.testing.assert_allclose(alone, [-2.5, -0.75])
+    np.testing.assert_allclose(per_unit, [(-1.0 - 0.5) / 2, (-0.5 - 0.5) / 2])
+    # fact 0: -3 + 2 + 1 + 0 = 0, the paths add; fact 1: -2 + 1 + 1 + 1 = 1
+    np.testing.assert_allclose(doubled.interaction(), [0.0, 1.0])

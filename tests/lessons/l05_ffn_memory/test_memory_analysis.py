@@ -361,3 +361,14 @@ def test_the_rise_power_is_alpha_at_no_effect_and_grows_with_the_effect():
     assert result.rise_power(0.01) < result.rise_power(0.05) < result.rise_power(0.2)
     with pytest.raises(ValueError, match="effect"):
         result.rise_power(3.5)
+
+
+def test_holm_steps_down_from_the_smallest_p_and_stops_at_the_first_failure():
+    from course_lib.lessons.l05_ffn_memory.experiments.memory_analysis import holm
+
+    # 0.001 < 0.05/4, 0.010 < 0.05/3, 0.0247 < 0.05/2, 0.031 < 0.05: all four pass
+    assert holm([0.010, 0.0247, 0.031, 0.001]).tolist() == [True, True, True, True]
+    # 0.026 >= 0.025 fails, and the larger 0.031 fails with it though it is below 0.05
+    assert holm([0.010, 0.026, 0.031, 0.001]).tolist() == [True, False, False, True]
+    # uncorrected, 0.04 would pass at 5 %; three tests make its bar 0.05/3 at the first step
+    assert holm([0.04, 0.5, 0.9]).tolist() == [False, False, False]

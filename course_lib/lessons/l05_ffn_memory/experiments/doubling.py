@@ -101,6 +101,22 @@ class DoublingPaths:
     paths: dict[str, np.ndarray]
     scale: np.ndarray
 
+    def matched(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """Each layer's units doubled alone, on the same facts (those with top units in both
+        layers): how many facts, the mean change of log-odds per layer (layers,), and the mean per
+        unit doubled (each fact's change over its count of that layer's units), (layers,)."""
+        both = ~np.isnan(self.only[0]) & ~np.isnan(self.only[1])
+        alone = np.array([self.only[layer][both].mean() for layer in (0, 1)])
+        counts = [(self.layers[both] == layer).sum(axis=1) for layer in (0, 1)]
+        per_unit = np.array([(self.only[layer][both] / counts[layer]).mean() for layer in (0, 1)])
+        return int(both.sum()), alone, per_unit
+
+    def interaction(self) -> np.ndarray:
+        """Per fact, how far the two paths fail to add: as run - scale held - layer 1 blind + both
+        held, (facts,); 0 where holding both takes away what each takes alone, summed."""
+        p = self.paths
+        return p["as run"] - p["scale held"] - p["later layers blind"] + p["both held"]
+
 
 def doubling_paths(
     model: LanguageModel, corpus: Corpus, scores: torch.Tensor, top: int = 5, factor: float = 2.0

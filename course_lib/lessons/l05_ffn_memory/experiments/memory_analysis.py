@@ -157,6 +157,18 @@ def binomial_tail(hits: int, control: float, facts: int) -> float:
                for k in range(hits, facts + 1))  # fmt: skip
 
 
+def holm(p_values, alpha: float = 0.05) -> np.ndarray:
+    """Holm's step-down correction: which of ``p_values`` pass at family level ``alpha`` (the
+    k-th smallest against alpha / (m - k), stopping at the first that fails), (m,) booleans."""
+    p = np.asarray(p_values, dtype=float)
+    passed = np.zeros(len(p), dtype=bool)
+    for k, i in enumerate(np.argsort(p, kind="stable")):
+        if p[i] >= alpha / (len(p) - k):
+            break
+        passed[i] = True
+    return passed
+
+
 def detection_power(control: float, facts: int, rate: float, alpha: float = 0.05) -> float:
     """The probability that the test of ``hits_needed`` calls the hits above the control when each
     fact is hit with probability ``rate``: the test's power against that effect."""

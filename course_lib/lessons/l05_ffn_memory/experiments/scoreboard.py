@@ -11,6 +11,7 @@ import numpy as np
 
 from course_lib.core.experiments.memory import KNOWLEDGE_THRESHOLD, knowledge_neurons
 from course_lib.core.i18n import N_, tr
+from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import mean_interval
 from course_lib.lessons.l05_ffn_memory.papers import (
     DAI_2022,
     GEVA_2021_AGREEMENT,
@@ -19,6 +20,7 @@ from course_lib.lessons.l05_ffn_memory.papers import (
 )
 
 COULD_NOT_TELL = "could not tell"  # a direction whose interval holds both signs
+NOT_REPORTED = "not reported"  # a comparison the paper's code computes but its text never reports
 
 
 @dataclass(frozen=True)
@@ -26,14 +28,15 @@ class Row:
     """One line of the scoreboard. ``claim`` is the lesson's sentence about the row, ``holds``
     whether this run confirms it; ``same`` whether the toy agrees with the paper (a direction: the
     same sign; a level: within a factor of 2), None where the two are not measured alike,
-    ``COULD_NOT_TELL`` where the toy's interval holds either answer; ``tested`` what the lesson
+    ``COULD_NOT_TELL`` where the toy's interval holds either answer, ``NOT_REPORTED`` where the
+    paper gives no number to agree with; ``tested`` what the lesson
     measured about the difference or the agreement, "" where it measured nothing."""
 
     study: str
     measure: str
     paper: str
     toy: str
-    same: bool | str | None
+    same: bool | str | None  # str: COULD_NOT_TELL or NOT_REPORTED
     tested: str
     claim: str
     holds: bool
@@ -152,10 +155,13 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths, level=None)
     their attribution scales a whole layer, the toy's ranks one unit alone; and every answer here
     starts above p 0.95, where a relative change can hardly rise and cannot fall below -100 %.
     So the levels, the count and where the units sit are marked not comparable (``same`` None),
-    with what the lesson measured about them. Two directions are compared: erasing, by whether a
-    fact loses more than the unrelated facts under the same edit (that the fact itself loses could
-    hardly come out otherwise: each unit was chosen because zeroing it lowers p), and doubling,
-    by whether p(answer) rises."""
+    with what the lesson measured about them. Erasing's direction, whether a fact loses more than
+    the unrelated facts under the same edit (that the fact itself loses could hardly come out
+    otherwise: each unit was chosen because zeroing it lowers p), is the course's own: Dai et
+    al.'s code computes it (``rm_oth``) but their paper reports no number for it. Doubling's
+    direction is compared: whether p(answer) rises. Where the top units sit is measured on the
+    facts that have top units in both layers, so each layer's doubling is read on the same
+    facts."""
     harder = int((erased.own < erased.unrelated).sum())
     facts = len(erased.own)
     saturated = bool(p_answer.min() > 0.95)
@@ -165,23 +171,27 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths, level=None)
     as_run = paths.paths["as run"]
     through = bool((as_run < 0).all() and held.mean() > as_run.mean() and (both > 0).mean() > 0.75)
     bottom = float((paths.layers == 0).mean())
-    only = {layer: float(np.nanmean(change)) for layer, change in paths.only.items()}
+    matched = ~np.isnan(paths.only[0]) & ~np.isnan(paths.only[1])  # facts with units in both
+    only = {layer: float(change[matched].mean()) for layer, change in paths.only.items()}
     equation, code = (float(np.mean(n)) for n in neurons)
     unrelated = float(erased.unrelated.mean())
     return [
         Row(
             tr("Dai et al. 2022"),
             tr("erase a fact's top units: the fact loses more than unrelated facts (direction)"),
-            tr("more"),
+            tr("not reported (their code computes it: rm_oth)"),
             tr(
                 "more for {n} of {total} facts (unrelated facts: {change})",
                 n=harder,
                 total=facts,
                 change=_percent(unrelated),
             ),
-            harder > facts / 2,
+            NOT_REPORTED,
             tr("same edit, the other facts' p (section 4)"),
-            N_("Dai et al.: erasing hits the fact harder than unrelated facts, as in the paper"),
+            N_(
+                "Dai et al.: erasing hits the fact harder than unrelated facts here, a comparison "
+                "the paper does not report"
+            ),
             harder > 0.9 * facts,
         ),
         Row(
@@ -238,8 +248,9 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths, level=None)
             tr("{share:.0f} % in layer 0 of 2 (top 5 of one prompt)", share=100 * bottom),
             None,
             tr(
-                "doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} "
-                "(section 4)",
+                "on the {n} facts with top units in both layers, doubling only layer 0's: "
+                "log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)",
+                n=int(matched.sum()),
                 first=only[0],
                 second=only[1],
             ),
@@ -270,14 +281,15 @@ def _dai_rows(erased, doubled, neurons, p_answer: np.ndarray, paths, level=None)
 def _li_rows(trained: np.ndarray, untrained: np.ndarray, sweep) -> list[Row]:
     """Li et al.'s rows: the level (comparable: the fraction of units that fire), training's
     direction, and width's direction (the paper's models grow deeper and wider together; the
-    toy's width alone, read from d_ff 256 to 512, the widths that learn every fact). Training's
-    direction is the shipped model's, beside the sweep's (seed, layer) pairs at the shipped
-    width, d_ff 256 (the sweep's second widest)."""
+    toy's width alone, read from d_ff 256 to 512, the widths that learn every fact, per layer:
+    the two layers of a seed share one training run, so each layer's change is read over the
+    seeds, with its 95 % interval). Training's direction is the shipped model's, beside the
+    sweep's (seed, layer) pairs at the shipped width, d_ff 256 (the sweep's second widest)."""
     runs = np.asarray(sweep.trained)  # (seeds, widths, layers)
     start = np.asarray(sweep.initial)
     narrow, wide = sweep.settings.widths[-2], sweep.settings.widths[-1]
-    lower = runs[:, -1] < runs[:, -2]  # (seeds, layers)
-    wider_sparser = bool(lower.sum() > 0.75 * lower.size)
+    wider = runs[:, -1] - runs[:, -2]  # (seeds, layers): d_ff 512 minus d_ff 256
+    mean, low, high = mean_interval(wider)  # (layers,) each
     seeded = runs[:, -2] < start[:, -2]  # (seeds, layers): the shipped width, trained below start
     sparser = bool((trained < untrained).all() and seeded.all())
     level = min(LI_2023.values()), max(LI_2023.values())
@@ -313,23 +325,47 @@ def _li_rows(trained: np.ndarray, untrained: np.ndarray, sweep) -> list[Row]:
             N_("Li et al.: training makes the FFN sparser here too"),
             sparser,
         ),
-        Row(
-            tr("Li et al. 2023"),
-            tr("units active per token, smaller model -> larger (direction)"),
-            tr("fewer in larger models, deeper and wider"),
-            tr(
-                "lower in {n} of {pairs} (seed, layer) pairs, d_ff {narrow} -> {wide} (width alone)",
-                n=int(lower.sum()),
-                pairs=lower.size,
-                narrow=narrow,
-                wide=wide,
-            ),  # fmt: skip
-            wider_sparser,
-            tr("both widths learn every fact (section 5)") if wider_sparser else "",
-            N_("Li et al.: a wider FFN is sparser here too, in most (seed, layer) pairs"),
-            wider_sparser,
-        ),
+        *(_width_row(layer, wider[:, layer], (mean, low, high), narrow, wide) for layer in (0, 1)),
     ]
+
+
+# Each layer's width claim: the sweep's intervals (section 5) told layer 0 apart from no change
+# and left layer 1 undecided.
+WIDTH_CLAIMS = {
+    0: (True, N_("Li et al.: in layer 0 a wider FFN is sparser here too, by the seeds' interval")),
+    1: (COULD_NOT_TELL, N_("Li et al.: whether layer 1 is sparser at the wider FFN, the seeds could not tell")),
+}  # fmt: skip
+
+
+def _width_row(layer: int, wider: np.ndarray, interval, narrow: int, wide: int) -> Row:
+    """Li et al.'s width direction in one layer: ``wider`` is each seed's change from d_ff
+    ``narrow`` to ``wide`` (seeds,), ``interval`` the (mean, low, high) of every layer."""
+    mean, low, high = (float(v[layer]) for v in interval)
+    verdict = COULD_NOT_TELL if low < 0 < high else bool(high < 0)
+    expected, claim = WIDTH_CLAIMS[layer]
+    return Row(
+        tr("Li et al. 2023"),
+        tr(
+            "units active per token, smaller model -> larger, layer {layer} (direction)",
+            layer=layer,
+        ),
+        tr("fewer in larger models, deeper and wider"),
+        tr(
+            "{mean:+.1f} points, 95 % interval {low:+.1f} to {high:+.1f}; lower in {n} of {seeds} "
+            "seeds, d_ff {narrow} -> {wide} (width alone)",
+            mean=100 * mean,
+            low=100 * low,
+            high=100 * high,
+            n=int((wider < 0).sum()),
+            seeds=len(wider),
+            narrow=narrow,
+            wide=wide,
+        ),
+        verdict,
+        tr("both widths learn every fact (section 5)") if verdict is True else "",
+        claim,
+        verdict == expected,
+    )
 
 
 def markdown(rows: list[Row]) -> str:
@@ -344,7 +380,7 @@ def markdown(rows: list[Row]) -> str:
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     verdicts = {None: tr("not comparable"), True: tr("yes"), False: tr("no"),
-                COULD_NOT_TELL: tr("could not tell")}  # fmt: skip
+                COULD_NOT_TELL: tr("could not tell"), NOT_REPORTED: tr("not reported")}  # fmt: skip
     for row in rows:
         cells = [row.study, row.measure, row.paper, row.toy, verdicts[row.same], row.tested or "—"]
         lines.append("| " + " | ".join(cells) + " |")
