@@ -72,12 +72,14 @@ include tests/other_cpu.mk  # OTHER_CPU: another CPU's kernels, simulated on thi
 # included; `make bench` times it from a fresh clone against its budget (benchmarks/goals.py).
 TEST_START := $(shell date +%s)
 ifdef LESSON
-# A contributor's quick loop, `make test LESSON=05`: the tests that import that lesson's package,
-# every case of the tests that read every lesson which names it, and its two notebooks under nbval,
-# on both cores (devtools/lesson_tests.py finds them; conftest.py's --lesson deselects the rest),
-# so it fails where the full suite would for that lesson. The whole of `make test` still runs
-# before a change is shared.
+# A contributor's quick loop, `make test LESSON=05`: lint, then the full suite without what
+# belongs to other lessons (their tests, their cases of the tests that read every lesson, their
+# notebooks) and without the browser, its two notebooks under nbval, on both cores
+# (devtools/lesson_tests.py finds them; conftest.py's --lesson deselects the rest), so it fails
+# where the full suite would for that lesson. The whole of `make test` still runs before a change
+# is shared.
 test: $(STAMP)
+	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest tests deploy $$($(PY) -m devtools.lesson_tests $(LESSON) | grep ipynb) \
 		--ignore tests/browser --lesson $(LESSON) $(NBVAL) -q -n 2 --dist loadscope
 	@echo "make test LESSON=$(LESSON): its checks passed in $$(( $$(date +%s) - $(TEST_START) )) s"

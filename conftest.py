@@ -80,13 +80,13 @@ def lesson_only(config, items) -> None:
     number = config.getoption("lesson")
     if number is None:
         return
-    from devtools.lesson_tests import lesson_tests, selected  # a contributor's tool
+    from devtools.lesson_tests import lesson_tests, other_lessons_tests, selected  # a tool
 
-    own = set(lesson_tests(number))
-    dropped = [item for item in items if not selected(item.nodeid, number, own)]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if selected(item.nodeid, number, own)]
+    own, theirs = set(lesson_tests(number)), other_lessons_tests(number)
+    kept = [item for item in items if selected(item.nodeid, number, own, theirs)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept
 
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected what they deselect

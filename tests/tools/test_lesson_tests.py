@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from devtools.lesson_tests import lesson_package, lesson_tests, selected
+from devtools.lesson_tests import lesson_package, lesson_tests, other_lessons_tests, selected
 
 
 def test_a_lessons_loop_holds_the_tests_that_import_it_and_its_two_notebooks():
@@ -35,22 +35,43 @@ PLANTED = [  # a lesson 11 whose notebooks end without a glossary, as the full s
     "[zh/11_scratch.ipynb]",
     "tests/test_minutes.py::test_the_lesson_states_the_time_the_rule_gives[l11_scratch]",
 ]
+# what a dry run of a new lesson 11 failed in the full suite with no case naming lesson 11: tests
+# that read every lesson at once, and the index's cases
+EVERY_LESSON = [
+    "tests/test_questions.py::test_every_question_is_asked_once_in_the_course_and_in_both_editions",
+    "tests/test_lessons.py::test_the_tables_of_lessons_are_the_records",
+    "tests/test_notebook_hygiene.py::test_the_index_gives_each_lesson_the_time[00_index.ipynb]",
+    "tests/test_notebook_hygiene.py::test_the_index_gives_each_lesson_the_time[zh/00_index.ipynb]",
+    "tests/test_project_files.py::test_readme_lists_every_lesson_of_both_editions",
+    "tests/test_spread.py::test_every_lesson_was_measured_as_committed",
+    "tests/tools/test_site.py::test_glossary_gathers_every_lessons_table_under_a_link_to_the_lesson",
+    "tests/test_claims.py::test_a_claim_that_fails_names_its_values",
+]
 OTHERS = [
     "tests/test_notebook_hygiene.py::test_every_lesson_ends_with_a_summary_and_the_glossary"
     "[07_mixture_of_experts.ipynb]",
     "tests/test_minutes.py::test_the_lesson_states_the_time_the_rule_gives[l01_feed_forward]",
-    "tests/test_claims.py::test_a_claim_that_fails_names_its_values",
+    "tests/lessons/l05_ffn_memory/test_memory_analysis.py::test_anything",
 ]
 
 
-def test_the_quick_loop_runs_every_case_that_names_its_lesson_and_no_other_lessons(monkeypatch):
+def test_the_quick_loop_runs_what_the_full_suite_would_fail_for_its_lesson(monkeypatch):
     import devtools.lesson_tests as tool
 
     monkeypatch.setattr(tool, "lesson_package", lambda number: "l11_scratch")
-    assert [tool.selected(nodeid, "11", set()) for nodeid in PLANTED] == [True] * 3
-    assert [tool.selected(nodeid, "11", set()) for nodeid in OTHERS] == [False] * 3
-    own = {"tests/test_claims.py"}  # a module that imports the lesson runs whole
-    assert tool.selected(OTHERS[2], "11", own)
+    theirs = {"tests/lessons/l05_ffn_memory/test_memory_analysis.py"}
+    assert [tool.selected(nodeid, "11", set(), theirs) for nodeid in PLANTED] == [True] * 3
+    assert [tool.selected(nodeid, "11", set(), theirs) for nodeid in EVERY_LESSON] == [True] * 8
+    assert [tool.selected(nodeid, "11", set(), theirs) for nodeid in OTHERS] == [False] * 3
+    own = {"tests/test_minutes.py"}  # a module that imports the lesson runs whole
+    assert tool.selected(OTHERS[1], "11", own, theirs)
+
+
+def test_other_lessons_tests_are_theirs_and_not_this_ones():
+    theirs = other_lessons_tests("07")
+    assert "tests/lessons/l05_ffn_memory/test_memory_analysis.py" in theirs
+    assert not theirs & set(lesson_tests("07"))
+    assert "tests/test_claims.py" not in theirs  # a course-wide test belongs to every lesson
 
 
 def test_the_quick_loop_of_a_real_lesson_keeps_its_cases_of_the_meta_tests():
