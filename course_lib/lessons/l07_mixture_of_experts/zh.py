@@ -286,6 +286,6 @@ MESSAGES: dict[str, str] = {
     # the fifth reading's mends
     "DeepSeek-R1-0528's weights documentation, 36.6B without the input embedding, is the count without it, to its rounding": "DeepSeek-R1-0528 的权重文档写的 36.6B 不含输入词嵌入，在它的舍入精度内，正是不含输入词嵌入的计数",
     "{b:.2f}B against {later:.1f}B": "{b:.2f}B，文档为 {later:.1f}B",
-    "every line through the origin puts {low:.2f} to {high:.2f} of the spiral's points on one side, so the 2-expert rows above could not have come out otherwise, whatever α": "过原点的任何一条直线，一侧都有螺旋数据的 {low:.2f} 到 {high:.2f}。所以不管 α 取多少，上面 2 个专家的两行都只能是这个结果",
+    "every line through the origin puts {low:.2f} to {high:.2f} of the spiral's points on one side, so the 2-expert rows above could not have come out otherwise, whatever α": "过原点的任何一条直线，一侧的点都占螺旋数据的 {low:.2f} 到 {high:.2f}。所以不管 α 取多少，上面 2 个专家的两行都只能是这个结果",
     "2-expert busiest shares {a:.2f} to {b:.2f}": "2 个专家时，最忙专家的份额为 {a:.2f} 到 {b:.2f}",
 }
