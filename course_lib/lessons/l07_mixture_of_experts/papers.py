@@ -7,8 +7,16 @@ MIXTRAL_2024 = {"total": 47e9, "active": 13e9}
 # DeepSeek-AI 2024, DeepSeek-V3 Technical Report: 671B parameters, 37B activated per token. Its
 # released weights' documentation (README_WEIGHTS.md, Main Model Weights) says "Activation
 # parameters: 36.7B (including 0.9B for Embedding and 0.9B for the output Head)"; counted from the
-# configuration, that figure is reached only with one of those two 0.9B matrices left out
-DEEPSEEK_V3_2024 = {"total": 671e9, "active": 37e9, "active, weights documentation": 36.7e9}
+# configuration, that figure is reached only with one of those two 0.9B matrices left out. The same
+# document released later with DeepSeek-R1-0528 (same architecture; read in the copy vendored by
+# tenstorrent/tt-metal, models/demos/deepseek_v3/reference/README_WEIGHTS.md, whose README names
+# that model) says "Activation parameters: 36.6B (including 0.9B for the output Head)"
+DEEPSEEK_V3_2024 = {
+    "total": 671e9,
+    "active": 37e9,
+    "active, weights documentation": 36.7e9,
+    "active, later weights documentation": 36.6e9,
+}
 # Shazeer et al. 2017 (Outrageously Large Neural Networks), Appendix A, Table 6: the busiest expert's
 # load over the mean load, without balancing losses and with both (weights 0.1), for the MoE-256 of
 # Appendix C.1 (256 experts, noisy top-k gating with k = 4, its smooth Load estimator), so the ratio

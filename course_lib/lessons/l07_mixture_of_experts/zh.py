@@ -6,7 +6,7 @@ MESSAGES: dict[str, str] = {
     "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验一个小事实模型的路由器是否按事实的类别分工",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "every token's gates sum to 1": "每个 token 的门控权重之和为 1",
-    "each token runs exactly 2 of the 8 experts": "每个 token 恰好运行 8 个专家中的 2 个",
+    "each token gets exactly 2 nonzero gates of the 8": "每个 token 的 8 个门控权重中恰好有 2 个不为零",
     "one expert: the layer is the FFN": "一个专家：这一层就是 FFN",
     "k = E: the softmax-weighted sum of every expert": "k = E：全部专家按 softmax 加权的和",
     # section 2
@@ -183,7 +183,7 @@ MESSAGES: dict[str, str] = {
     "{E} × width {d_ff}, top {k}, {s} shared: {held:,} parameters held, {used:,} per word; {right} of {n} facts right": "{E} × 宽 {d_ff}，选前 {k} 个，{s} 个共享：拥有 {held:,} 个参数，每个词用 {used:,} 个；{n} 条事实答对 {right} 条",
     "seed 0 of each mixture learns every fact, as the dense FFN does": "每种混合模型的种子 0 都学会了每条事实，和稠密 FFN 一样",
     "with a shared expert the model still learns every fact, on every seed": "有了共享专家，每个种子上模型仍学会了每条事实",
-    "with and without it, every expert's load is within 0.1 of 1/E, on every seed": "有没有共享专家，每个种子上每个专家的负载与 1/E 相差都不到 0.1",
+    "with and without it, every routed expert's load is within 0.1 of 1/E, on every seed": "有没有共享专家，每个种子上每个路由专家的负载与 1/E 相差都不到 0.1",
     # lesson 7, after issue 57: DeepSeek-V3's route scale; the purities' permutation tests
     "route scale: every routed gate × {scale} after normalising": "路由缩放系数：归一化之后，每个路由专家的门控权重再乘以 {scale}",
     "equal total": "总参数相同",
@@ -229,7 +229,7 @@ MESSAGES: dict[str, str] = {
     "and no expert ends unused: each takes over 4 % of the tokens at the last step, in every run": "而且没有专家最后闲置：每次运行的最后一步，每个专家都拿到 4% 以上的 token",
     "{m} tests, each against 20,000 random deals; – where one expert takes all 48, or not asked (the shared model's entity grouping)": "共 {m} 次检验，每次与 20,000 次随机分配比较；“–”表示一个专家拿走了全部 48 条，或者没有做这项检验（共享专家模型按实体的分组）",
     "the sixth: {q}": "剩下那个：{q}",
-    "layer 0 sends all 48 prompts to one expert on 2 of 3 seeds; on the third it follows the relation beyond chance": "3 个种子中有 2 个，第 0 层把全部 48 条提示送给同一个专家；在第三个种子上，它跟着关系走，超出随机水平",
+    "the equal-total model's layer 0 sends all 48 prompts to one expert on 2 of 3 seeds; on the third it follows the relation beyond chance": "总参数相同的模型：3 个种子中有 2 个，第 0 层把全部 48 条提示送给同一个专家；在第三个种子上，它跟着关系走，超出随机水平",
     "seed {seed}, Holm-corrected p {q}": "种子 {seed}，按霍尔姆法校正后 p {q}",
     "by entity, could not tell: none is beyond chance": "按实体，分辨不了：没有一个超出随机水平",
     "purity {low:.2f} to {high:.2f}; detectable from {need:.2f} up": "纯度 {low:.2f} 到 {high:.2f}；至少 {need:.2f} 才能检出",
@@ -268,7 +268,7 @@ MESSAGES: dict[str, str] = {
     '{h} found; the first is seed {seed}\'s expert {e}: {a} facts everywhere; at "is" it gates {n} of 48 prompts, its gate {g:.2f} averaged over all 48': "找到 {h} 个；第一个是种子 {seed} 的专家 {e}：处处擦除 {a} 条；在“is”处，48 条提示中只有 {n} 条给它门控权重，对全部 48 条平均为 {g:.2f}",
     "word frequencies alone raise the expected busiest share from {iso:.2f} to {mean:.2f} (observed mean {seen:.2f}), with one isotropic vector per word type at the corpus's frequencies": "光凭词频就能把最忙专家的预期份额从 {iso:.2f} 提高到 {mean:.2f}（实际平均 {seen:.2f}）：给每种词随机取一个各向同性向量，按语料的词频出现",
     "{n} of the 6 starts could not be told from that null (Holm-corrected), {b} is beyond it": "6 个起点中有 {n} 个与这个零假设分辨不开（经霍尔姆法校正），{b} 个超出它",
-    "detectable from {need:.2f} up": "起点份额至少 {need:.2f} 才能检出",
+    "detectable from {need} up": "起点份额至少 {need} 才能检出",
     "not always the start's busiest: another took over in {n} of 6 runs": "拿走它们的不一定是起点时最忙的专家：6 次运行中有 {n} 次是另一个专家",
     "{types} word types, the 4 commonest {common:.0%} of the tokens": "语料共 {types} 种词，最常见的 4 种占全部 token 的 {common:.0%}",
     "early on, one expert of layer 1 takes over three quarters, in every run, α = 0 or 0.01": "训练早期，每次运行中第 1 层都有一个专家拿走四分之三以上的 token，α = 0 和 0.01 都是如此",
@@ -283,4 +283,9 @@ MESSAGES: dict[str, str] = {
     "gain {low:+.2f} to {high:+.2f}": "提高 {low:+.2f} 到 {high:+.2f}",
     "and in this one draw of 1,200 steps, three results above change: at α = 0.1 at most 1 expert is never ranked first; the 48-unit FFN no longer fits better than every mixture on every seed; α = 0.01 lowers the busiest share on every seed": "在训练 1,200 步的这一次抽样里，上面有三条结论变了：α = 0.1 时从未排第一的专家至多 1 个；48 个单元的稠密 FFN 不再在每个种子上都比每个混合专家拟合得好；α = 0.01 在每个种子上都让最忙专家的份额下降",
     "never ranked first at α = 0.1: {n}": "α = 0.1 时从未排第一的专家数：{n}",
+    # the fifth reading's mends
+    "DeepSeek-R1-0528's weights documentation, 36.6B without the input embedding, is the count without it, to its rounding": "DeepSeek-R1-0528 的权重文档写的 36.6B 不含输入词嵌入，在它的舍入精度内，正是不含输入词嵌入的计数",
+    "{b:.2f}B against {later:.1f}B": "{b:.2f}B，文档为 {later:.1f}B",
+    "every line through the origin puts {low:.2f} to {high:.2f} of the spiral's points on one side, so the 2-expert rows above could not have come out otherwise, whatever α": "过原点的任何一条直线，一侧的点都占螺旋数据的 {low:.2f} 到 {high:.2f}。所以不管 α 取多少，上面 2 个专家的两行都只能是这个结果",
+    "2-expert busiest shares {a:.2f} to {b:.2f}": "2 个专家时，最忙专家的份额为 {a:.2f} 到 {b:.2f}",
 }

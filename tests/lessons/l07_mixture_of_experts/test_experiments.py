@@ -263,10 +263,22 @@ def test_the_frequency_nulls_draws_are_the_ones_its_p_and_mean_come_from():
     middle = np.median(draws[:40])  # seed 0's null: half its draws at least this busy
     p, mean, _, _ = load_history.frequency_null(np.full((3, 2), middle), starts=40)
     assert mean == pytest.approx(draws.mean())
-    assert p[0, 0] == pytest.approx(np.mean(draws[:40] >= middle))
+    assert p[0, 0] == pytest.approx((1 + np.sum(draws[:40] >= middle)) / 41)  # never 0
     assert 0.3 < p[0, 0] < 0.7
 
 
 def test_load_cells_list_each_seeds_busiest_share_and_counts():
     load = np.array([[0.5, 0.5, 0.0, 0.0], [0.7, 0.26, 0.04, 0.0]])
     assert experiments.load_cells(load) == ["0.50, 0.70", "2, 2", "2, 1"]
+
+
+def test_half_plane_shares_are_exact_at_their_extremes_and_reject_other_shapes():
+    X = np.array([[1.0, 0.0], [2.0, 0.1], [-1.0, 0.0], [0.0, 1.0]])
+    side = experiments.half_plane_shares(X)
+    # (1, 0) and (-1, 0) are opposite, so no line puts all four on one side; the best takes three
+    assert side.shape == (8,) and side.min() == 0.25 and side.max() == 0.75
+    X, _ = experiments.task_points()
+    side = experiments.half_plane_shares(X)
+    assert 0.45 < side.min() <= 0.5 <= side.max() < 0.55  # the spiral's arms are point-mirrors
+    with pytest.raises(ValueError, match="X must be points of shape"):
+        experiments.half_plane_shares(np.zeros((3, 3)))

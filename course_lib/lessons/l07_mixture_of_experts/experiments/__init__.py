@@ -271,6 +271,20 @@ def task_points(every: int = 1) -> tuple[np.ndarray, np.ndarray]:
     return data.X[::step].numpy(), data.Y[::step, 0].numpy().round().astype(int)
 
 
+def half_plane_shares(X: np.ndarray) -> np.ndarray:
+    """The share of the points X (N, 2) on the positive side of every line through the origin: one
+    value per distinct line, just either side of each point's own line (the shares change only
+    there), so its minimum and maximum are exact. A bias-free 2-expert router ranks expert 0 first
+    on one side of such a line."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 2 or len(X) == 0:
+        raise ValueError(f"X must be points of shape (N, 2), got shape {X.shape}")
+    angle = np.arctan2(X[:, 1], X[:, 0]) + np.pi / 2  # the normal of the line through each point
+    normals = np.concatenate([angle - 1e-9, angle + 1e-9])
+    directions = np.stack([np.cos(normals), np.sin(normals)])  # (2, 2N)
+    return (X @ directions > 0).mean(axis=0)
+
+
 def dense_runs(d_ff: int) -> RouterRuns:
     """Dense FFNs 2 -> ``d_ff`` -> 1 on the grid's task, trained exactly as the mixtures are (one
     expert, whose gate is 1; the same starts, steps and rate), for every seed: stored ones where

@@ -72,8 +72,9 @@ def frequency_null(
 ) -> tuple[np.ndarray, float, int, float]:
     """The busiest shares at the start, ``start`` (seeds, layers), against ``frequency_busiest``'s
     null on each seed's own tokens (``starts`` random routers d_model -> E each): the p-values
-    (seeds, layers), the share of the null at least as busy; the null's mean over every seed; and
-    seed ``seeds[0]``'s number of word types and its 4 commonest words' share of the tokens."""
+    (seeds, layers), (1 + the draws at least as busy) / (1 + draws); the null's mean over every
+    seed; and seed ``seeds[0]``'s number of word types and its 4 commonest words' share of the
+    tokens."""
     from course_lib.lessons.l07_mixture_of_experts.experiments import frequency_busiest
 
     start = np.asarray(start, dtype=float)
@@ -84,7 +85,12 @@ def frequency_null(
     tokens = [real_tokens(seed) for seed in seeds]
     d, experts = BASE.d_model, BASE.num_experts
     null = [frequency_busiest(t, d=d, experts=experts, starts=starts) for t in tokens]
-    p = np.array([[np.mean(n >= b) for b in row] for n, row in zip(null, start, strict=True)])
+    p = np.array(  # (1 + hits) / (1 + draws), as routing_tests counts: never 0
+        [
+            [(1 + np.sum(n >= b)) / (1 + n.size) for b in row]
+            for n, row in zip(null, start, strict=True)
+        ]
+    )
     words = np.bincount(tokens[0])
     common = float(np.sort(words)[-4:].sum() / words.sum())
     return p, float(np.mean(null)), int((words > 0).sum()), common
