@@ -35,11 +35,12 @@ from course_lib.core.experiments.memory import (
     unit_promotes,
     unit_triggers,
 )
+from course_lib.core.model.language_model import LanguageModel
 from devtools.spread.record import check_fresh_run
 
 # A shortened rebuild: 6 entities (24 facts), a narrower model, 150 steps (~2 s on one thread).
-SHORT = Settings(
-    n_entities=6, filler_per_fact=0.5, d_model=32, d_ff=128, steps=150, lr=1e-2, warmup=20
+SHORT = Settings(n_entities=6, filler_per_fact=0.5, steps=150, lr=1e-2, warmup=20).reshaped(
+    d_model=32, d_ff=128
 )
 
 
@@ -164,7 +165,7 @@ def test_an_attribution_is_what_zeroing_the_unit_alone_takes_from_p():
     each unit zeroed by hand for one fact, every unit of both layers."""
     model, corpus = stored_model()
     scores = attributions(model, corpus)
-    assert scores.shape == (48, SETTINGS.num_layers, SETTINGS.d_ff)
+    assert scores.shape == (48, SETTINGS.model.num_layers, SETTINGS.model.d_ff)
     prompts, answers = corpus.prompts()
     fact = 5
     with torch.no_grad():
@@ -174,8 +175,8 @@ def test_an_attribution_is_what_zeroing_the_unit_alone_takes_from_p():
             return logits[0, -1].softmax(-1)[answers[fact]]
 
         base = p()
-        for layer in range(SETTINGS.num_layers):
-            for unit in (0, 63, int(scores[fact, layer].argmax()), SETTINGS.d_ff - 1):
+        for layer in range(SETTINGS.model.num_layers):
+            for unit in (0, 63, int(scores[fact, layer].argmax()), SETTINGS.model.d_ff - 1):
                 zeroed = p(scale_units([(layer, unit)], 0.0))
                 assert abs((base - zeroed).item() - scores[fact, layer, unit].item()) < 1e-12
     assert scores[fact].abs().max() > 1e-3  # units that matter: the check is not 0 = 0
@@ -263,14 +264,16 @@ def test_every_units_gradient_equals_a_finite_difference_through_every_later_lay
     # Fact 5, layer-0 unit 63 is where a gradient cut at each layer's units had the wrong sign.
     model, corpus = stored_model()
     activations, gradients = unit_gradients(model, corpus)
-    assert activations.shape == gradients.shape == (48, SETTINGS.num_layers, SETTINGS.d_ff)
+    assert (
+        activations.shape == gradients.shape == (48, SETTINGS.model.num_layers, SETTINGS.model.d_ff)
+    )
     prompts, answers = corpus.prompts()
     with torch.no_grad():  # the fact's prompt alone gives what the batch gives it
         alone = model(prompts[fact : fact + 1])[0, -1].log_softmax(dim=-1)[answers[fact]]
         assert abs(alone - _answer_log_probs(model, corpus)[fact]).item() < 1e-12
     rng = np.random.default_rng(fact)
-    for layer in range(SETTINGS.num_layers):
-        units = {63, *rng.choice(SETTINGS.d_ff, size=24, replace=False).tolist()}
+    for layer in range(SETTINGS.model.num_layers):
+        units = {63, *rng.choice(SETTINGS.model.d_ff, size=24, replace=False).tolist()}
         for unit in sorted(units):
             analytic = gradients[fact, layer, unit].item()
             # central differences at two step sizes: a later ReLU whose input lies within the
@@ -325,7 +328,9 @@ def test_training_makes_the_ffns_a_little_sparser():
     model, corpus = stored_model()
     trained = active_fraction(model, corpus)
     untrained = active_fraction(build_model(SETTINGS, len(corpus.vocabulary)), corpus)
-    assert trained.shape == (SETTINGS.num_layers,) and bool(((0 < trained) & (trained < 1)).all())
+    assert trained.shape == (SETTINGS.model.num_layers,) and bool(
+        ((0 < trained) & (trained < 1)).all()
+    )
     # shipped: 0.45 and 0.47 of the units fire per token, against 0.49 and 0.51 at initialisation
     assert bool((trained < untrained - 0.02).all())
 
@@ -350,3 +355,16 @@ def test_a_unit_that_does_not_exist_is_named(layer, unit, error, message):
     for read in (unit_triggers, unit_promotes):
         with pytest.raises(error, match=message):
             read(model, corpus, layer, unit)
+
+
+def test_the_settings_nest_the_models_config_and_store_flat():
+    settings = replace(SETTINGS.reshaped(ffn="moe", k=1, d_ff=64), alpha=0.01, seed=3)
+    assert settings.model == replace(SETTINGS.model, ffn="moe", k=1, d_ff=64)
+    assert settings.model.vocab_size is None  # the corpus gives it
+    flat = settings.flat()
+    assert "model" not in flat and "vocab_size" not in flat
+    assert (flat["d_ff"], flat["ffn"], flat["alpha"], flat["seed"]) == (64, "moe", 0.01, 3)
+    assert Settings.from_flat(flat) == settings
+    assert Settings.from_flat({"d_ff": 32}) == SETTINGS.reshaped(d_ff=32)  # older files: defaults
+    with pytest.raises(ValueError, match="config.vocab_size must be set"):
+        LanguageModel(SETTINGS.model)

@@ -11,9 +11,10 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache, partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -36,29 +37,43 @@ WEIGHTS_FILE = DATA / "fact_lm.npz"
 RouterWatch = Callable[[list[torch.Tensor], torch.Tensor], None]
 
 
+FACT_MODEL = LanguageModelConfig(d_model=64, num_layers=2, num_heads=4, d_ff=256)
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Everything a run depends on: the corpus, the model's shape and the training."""
+    """Everything a run depends on: the corpus, the model's shape (a ``LanguageModelConfig``
+    whose vocabulary is the corpus's) and the training. ``reshaped(d_ff=64)`` changes the shape."""
 
     seed: int = 0
     n_entities: int = 12
     repeats: int = 4
     filler_per_fact: float = 1.0
-    d_model: int = 64
-    num_layers: int = 2
-    num_heads: int = 4
-    d_ff: int = 256
-    activation: str = "relu"
+    paraphrases: bool = False  # each fact also stated "in velor the capital is quen ."
+    model: LanguageModelConfig = FACT_MODEL  # ffn="moe": each FFN split into experts (lesson 7)
     steps: int = 600
     lr: float = 3e-3
     warmup: int = 50
-    ffn: str = "plain"  # "moe": each FFN split into experts (lesson 7), with the three below
-    num_experts: int = 4
-    k: int = 2
-    alpha: float = 0.0  # the balancing loss's weight, summed over the layers' routers
-    shared_experts: int = 0  # experts every token runs besides its k routed ones (lesson 7)
-    renormalise: bool = True  # the routed gates sum to 1 (False: the router's probabilities)
-    paraphrases: bool = False  # each fact also stated "in velor the capital is quen ."
+    alpha: float = 0.0  # a mixture's balancing loss weight, summed over the layers' routers
+
+    def reshaped(self, **shape: Any) -> Settings:
+        """These settings with the model's fields ``shape`` changed: ``reshaped(ffn="moe", k=1)``."""
+        return replace(self, model=replace(self.model, **shape))
+
+    def flat(self) -> dict[str, Any]:
+        """Every field, the model's among them, by name, as the stored files keep them."""
+        shape = {f.name: getattr(self.model, f.name) for f in fields(self.model)}
+        shape.pop("vocab_size")  # the corpus's
+        mine = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "model"}
+        return mine | shape
+
+    @classmethod
+    def from_flat(cls, stored: dict[str, Any]) -> Settings:
+        """The settings ``flat`` gave (a field left out keeps its default)."""
+        shape = {f.name for f in fields(LanguageModelConfig)}
+        model = {k: v for k, v in stored.items() if k in shape}
+        rest = {k: v for k, v in stored.items() if k not in shape}
+        return cls(**rest).reshaped(**model)
 
 
 SETTINGS = Settings()  # the stored model's
@@ -84,19 +99,7 @@ def _corpus(
 
 def model_config(settings: Settings, vocab_size: int) -> LanguageModelConfig:
     """The shape of the model ``settings`` trains, for a vocabulary of ``vocab_size`` words."""
-    return LanguageModelConfig(
-        vocab_size=vocab_size,
-        d_model=settings.d_model,
-        num_layers=settings.num_layers,
-        num_heads=settings.num_heads,
-        d_ff=settings.d_ff,
-        activation=settings.activation,
-        ffn=settings.ffn,
-        num_experts=settings.num_experts,
-        k=settings.k,
-        shared_experts=settings.shared_experts,
-        renormalise=settings.renormalise,
-    )
+    return replace(settings.model, vocab_size=vocab_size)
 
 
 def build_model(settings: Settings, vocab_size: int) -> LanguageModel:
@@ -197,7 +200,7 @@ def save_model(
     returns the file's size in bytes."""
     arrays = {f"weight|{k}": v.detach().numpy() for k, v in model.state_dict().items()}
     arrays["losses"] = np.asarray(losses, dtype=np.float64)
-    arrays |= {f"setting|{k}": np.array(v) for k, v in settings.__dict__.items()}
+    arrays |= {f"setting|{k}": np.array(v) for k, v in settings.flat().items()}
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)
     return path.stat().st_size
@@ -211,12 +214,12 @@ def load_model(path: Path = WEIGHTS_FILE) -> tuple[LanguageModel, Settings, np.n
             "python -m course_lib.core.experiments.memory"
         )
     with np.load(path, allow_pickle=False) as data:
-        fields = {
+        stored = {
             k.split("|", 1)[1]: data[k].item() for k in data.files if k.startswith("setting|")
         }
         losses = data["losses"]
     state = {name: torch.from_numpy(array) for name, array in stored_weights(path).items()}
-    settings = Settings(**fields)
+    settings = Settings.from_flat(stored)
     model = build_model(settings, len(corpus_of(settings).vocabulary))
     model.load_state_dict(state)
     return model.eval(), settings, losses

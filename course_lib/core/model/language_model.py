@@ -61,7 +61,7 @@ class LanguageModelConfig:
     ``renormalise`` is False), and ``shared_experts`` more that every token runs.
     """
 
-    vocab_size: int
+    vocab_size: int | None = None  # None: a shape whose vocabulary its corpus gives later
     d_model: int = 64
     num_layers: int = 2
     num_heads: int = 4
@@ -76,7 +76,9 @@ class LanguageModelConfig:
     renormalise: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("vocab_size", "d_model", "num_layers", "num_heads", "d_ff", "max_len"):
+        if self.vocab_size is not None:
+            positive_int("vocab_size", self.vocab_size)
+        for name in ("d_model", "num_layers", "num_heads", "d_ff", "max_len"):
             positive_int(name, getattr(self, name))
         if self.d_model % self.num_heads:
             raise ValueError(
@@ -132,6 +134,11 @@ class LanguageModel(HookedModule):
             raise TypeError(
                 "config must be a LanguageModelConfig, e.g. LanguageModel(LanguageModelConfig("
                 f"vocab_size=40, d_model=16, num_heads=2)), got {type(config).__name__} {config!r}"
+            )
+        if config.vocab_size is None:
+            raise ValueError(
+                "config.vocab_size must be set to build a model, got None (a shape without its "
+                "vocabulary: dataclasses.replace(config, vocab_size=...))"
             )
         self.config = c = config
         self.vocab_size, self.d_model, self.max_len = c.vocab_size, c.d_model, c.max_len

@@ -31,7 +31,7 @@ from devtools.spread.record import check_fresh_run
 
 # A shortened sweep: 3 entities (12 facts), a tiny model, 6 steps, 2 widths, 2 seeds (a second).
 SHORT = SweepSettings(
-    replace(MODEL_SETTINGS, n_entities=3, d_model=8, num_heads=2, steps=6, warmup=2),
+    replace(MODEL_SETTINGS.reshaped(d_model=8, num_heads=2), n_entities=3, steps=6, warmup=2),
     widths=(8, 16),
     seeds=(0, 1),
 )
@@ -56,15 +56,20 @@ def test_a_shortened_sweep_returns_fractions_of_the_documented_shapes(short_swee
 
 def test_each_run_is_the_shipped_recipe_with_only_d_ff_and_the_seed_changed():
     for d_ff in SETTINGS.widths:
-        assert SETTINGS.at(d_ff) == replace(MODEL_SETTINGS, d_ff=d_ff, steps=SETTINGS.model.steps)
+        assert SETTINGS.at(d_ff) == replace(
+            MODEL_SETTINGS.reshaped(d_ff=d_ff), steps=SETTINGS.model.steps
+        )
         for seed in SETTINGS.seeds:
             assert SETTINGS.at(d_ff, seed) == replace(SETTINGS.at(d_ff), seed=seed)
     assert (
         len(set(SETTINGS.seeds)) == len(SETTINGS.seeds) >= 5
         and MODEL_SETTINGS.seed in SETTINGS.seeds
     )
-    assert SETTINGS.model.steps <= MODEL_SETTINGS.steps and MODEL_SETTINGS.d_ff in SETTINGS.widths
-    assert SETTINGS.model.activation == "relu"
+    assert (
+        SETTINGS.model.steps <= MODEL_SETTINGS.steps
+        and MODEL_SETTINGS.model.d_ff in SETTINGS.widths
+    )
+    assert SETTINGS.model.model.activation == "relu"
 
 
 def test_the_sweep_is_seeded_and_leaves_the_global_rng_alone(short_sweep):
@@ -87,7 +92,11 @@ def test_save_and_load_round_trip(tmp_path, short_sweep):
 def test_the_stored_sweep_matches_the_settings_it_claims():
     sweep = load_sweep()
     assert sweep.settings == SETTINGS
-    seeds, widths, layers = len(SETTINGS.seeds), len(SETTINGS.widths), SETTINGS.model.num_layers
+    seeds, widths, layers = (
+        len(SETTINGS.seeds),
+        len(SETTINGS.widths),
+        SETTINGS.model.model.num_layers,
+    )
     assert sweep.trained.shape == sweep.initial.shape == (seeds, widths, layers)
     assert sweep.losses.shape == (seeds, widths, SETTINGS.model.steps)
     for fractions in (sweep.trained, sweep.initial):

@@ -22,8 +22,8 @@ from devtools.spread.record import check_fresh_run
 def test_the_two_budgets_hold_the_dense_ffns_parameters_or_its_compute_per_token():
     dense = 2 * 64 * 256 + 256 + 64  # lesson 5's FFN
     total, active = (
-        fact_experts.MOE_SETTINGS["equal total"],
-        fact_experts.MOE_SETTINGS["equal active"],
+        fact_experts.MOE_SETTINGS["equal total"].model,
+        fact_experts.MOE_SETTINGS["equal active"].model,
     )
     expert = lambda d_ff: 2 * 64 * d_ff + d_ff + 64  # noqa: E731
     assert abs(total.num_experts * expert(total.d_ff) / dense - 1) < 0.01

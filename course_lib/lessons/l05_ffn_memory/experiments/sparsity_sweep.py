@@ -69,7 +69,8 @@ class SweepSettings:
 
     def at(self, d_ff: int, seed: int | None = None) -> Settings:
         """The settings of one run: ``model`` with its d_ff (and, if given, its seed) replaced."""
-        return replace(self.model, d_ff=d_ff, seed=self.model.seed if seed is None else seed)
+        seed = self.model.seed if seed is None else seed
+        return replace(self.model.reshaped(d_ff=d_ff), seed=seed)
 
 
 SETTINGS = SweepSettings()  # the stored sweep's
@@ -156,7 +157,7 @@ def save_sweep(sweep: Sweep, path: Path = SWEEP_FILE) -> int:
     arrays = {f.name: getattr(sweep, f.name) for f in fields(Sweep) if f.name != "settings"}
     arrays["widths"] = sweep.settings.widths
     arrays["seeds"] = sweep.settings.seeds
-    return save_npz(path, arrays, sweep.settings.model.__dict__)
+    return save_npz(path, arrays, sweep.settings.model.flat())
 
 
 def load_sweep(path: Path = SWEEP_FILE) -> Sweep:
@@ -165,7 +166,7 @@ def load_sweep(path: Path = SWEEP_FILE) -> Sweep:
         path, "sweep", "course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep"
     )
     widths, seeds = (tuple(int(v) for v in arrays[k]) for k in ("widths", "seeds"))
-    sweep_settings = SweepSettings(Settings(**settings), widths, seeds)
+    sweep_settings = SweepSettings(Settings.from_flat(settings), widths, seeds)
     kept = {name: arrays[name] for name in ("trained", "initial", "facts_right", "losses")}
     facts, seconds = int(arrays["facts"]), float(arrays["seconds"])
     return Sweep(sweep_settings, **kept, facts=facts, seconds=seconds)

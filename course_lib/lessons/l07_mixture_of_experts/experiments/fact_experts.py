@@ -42,13 +42,15 @@ from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.model.moe import expert_load
 
 MOE_SETTINGS = {
-    "equal total": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01),
-    "equal active": replace(SETTINGS, ffn="moe", num_experts=4, k=2, d_ff=128, alpha=0.01),
+    "equal total": replace(SETTINGS.reshaped(ffn="moe", num_experts=4, k=2, d_ff=64), alpha=0.01),
+    "equal active": replace(SETTINGS.reshaped(ffn="moe", num_experts=4, k=2, d_ff=128), alpha=0.01),
     "shared expert": replace(
-        SETTINGS, ffn="moe", num_experts=3, k=1, d_ff=64, alpha=0.01, shared_experts=1,
-        renormalise=False,
+        SETTINGS.reshaped(
+            ffn="moe", num_experts=3, k=1, d_ff=64, shared_experts=1, renormalise=False
+        ),
+        alpha=0.01,
     ),
-}  # fmt: skip
+}
 STORED_SEEDS = {"equal total": (0, 1, 2), "equal active": (0,), "shared expert": (0, 1, 2)}
 
 

@@ -61,7 +61,7 @@ def frequency_null_shares(seeds: tuple[int, ...] = SEEDS, starts: int = 1000) ->
     (seeds x ``starts``,): what a start's busiest share is tested against."""
     from course_lib.lessons.l07_mixture_of_experts.experiments import frequency_busiest
 
-    d, experts = BASE.d_model, BASE.num_experts
+    d, experts = BASE.model.d_model, BASE.model.num_experts
     return np.concatenate(
         [frequency_busiest(real_tokens(s), d=d, experts=experts, starts=starts) for s in seeds]
     )
@@ -78,12 +78,12 @@ def frequency_null(
     from course_lib.lessons.l07_mixture_of_experts.experiments import frequency_busiest
 
     start = np.asarray(start, dtype=float)
-    if start.shape != (len(seeds), BASE.num_layers):
+    if start.shape != (len(seeds), BASE.model.num_layers):
         raise ValueError(
-            f"start must have shape {(len(seeds), BASE.num_layers)}, got {start.shape}"
+            f"start must have shape {(len(seeds), BASE.model.num_layers)}, got {start.shape}"
         )
     tokens = [real_tokens(seed) for seed in seeds]
-    d, experts = BASE.d_model, BASE.num_experts
+    d, experts = BASE.model.d_model, BASE.model.num_experts
     null = [frequency_busiest(t, d=d, experts=experts, starts=starts) for t in tokens]
     p = np.array(  # (1 + hits) / (1 + draws), as routing_tests counts: never 0
         [
@@ -116,7 +116,7 @@ def train_with_load(settings: Settings) -> LoadRun:
     def watch(logits: list[torch.Tensor], real: torch.Tensor) -> None:
         words = [z[real] for z in logits]  # (real tokens, E) per layer
         first.append(np.stack([expert_load(z).numpy() for z in words]))
-        counts = [assignments(top_k_gates(z, settings.k)).double() for z in words]
+        counts = [assignments(top_k_gates(z, settings.model.k)).double() for z in words]
         assigned.append(np.stack([(c / c.sum()).numpy() for c in counts]))
 
     model, losses = train_language_model(settings, watch)

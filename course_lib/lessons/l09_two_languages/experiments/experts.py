@@ -53,7 +53,9 @@ def settings_of(seed: int) -> Settings:
     ``SEEDS``, the dense models' seeds)."""
     if seed not in SEEDS:
         raise ValueError(f"seed must be one of {list(SEEDS)}, got {seed!r}")
-    return replace(dense_settings(seed), ffn="moe", num_experts=4, k=2, d_ff=64, alpha=0.01)
+    return replace(
+        dense_settings(seed).reshaped(ffn="moe", num_experts=4, k=2, d_ff=64), alpha=0.01
+    )
 
 
 def model_file(seed: int) -> Path:
