@@ -194,5 +194,4 @@ MESSAGES: dict[str, str] = {
     'with "query: ", the change of the mean margin could not be told from zero, nor from its change with "passage: " (both 95% intervals contain zero, in both languages): whether the rise depends on the prefix could not be told': (
         '用 "query: " 时，平均间隔的变化与零分不开，与用 "passage: " 时的变化也分不开（两种语言里，两个 95% 区间都包含零）：上升是否取决于前缀，看不出来'
     ),
-    "{a:+.4f} and {b:+.4f}": "{a:+.4f} 和 {b:+.4f}",
 }
