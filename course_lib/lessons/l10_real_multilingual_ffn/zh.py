@@ -68,7 +68,7 @@ MESSAGES: dict[str, str] = {
     ),
     "Geva et al. 2021: keys with shallow patterns": "Geva 等人 2021：带浅层模式的键",
     "Li et al. 2023: units active per token": "Li 等人 2023：每个 token 上激活的单元",
-    "lesson 8: held-out FVU / training FVU": "第 8 课：留出数据的未解释方差比例 / 训练数据的未解释方差比例",
+    "lesson 8's test: held-out FVU / the lookup's (below 0.9 passes)": "第 8 课的检验：留出数据的未解释方差比例 / 照搬最近训练 token 时的（低于 0.9 即通过）",
     "Anthropic 2025: features shared across languages": "Anthropic 2025：跨语言共用的特征",
     "mostly in the lower layers (experts' labels, 16 layers)": "大多在较低的层（人工标注，16 层）",
     "3.0% nonzero (T5-Base, ReLU)": "3.0% 不为零（T5-Base，ReLU）",
@@ -131,7 +131,7 @@ MESSAGES: dict[str, str] = {
     "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层 {a:.0%} 和 {b:.0%}，最后三层 {c:.0%} 和 {d:.0%}",
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：在自己语言上激活的频率，中位数是另一种语言的 {ratio:.1f} 倍；在另一种语言的 token 上仍有 {other:.0%} 的时候激活",
     "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 = k = {l0:.0f} by construction; {dead:.0%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 = k = {l0:.0f}，由构造决定；{dead:.0%} 的特征从不激活",
-    "after its 400 steps, held-out FVU is within 1.2 times the training FVU": "训练 400 步之后，留出数据的未解释方差比例不到训练数据的 1.2 倍",
+    "after its 400 steps, held-out FVU is within 1.2 times the training FVU (a bar set here)": "训练 400 步之后，留出数据的未解释方差比例不到训练数据的 1.2 倍（这道门槛是本课定的）",
     "{ratio:.2f} times": "{ratio:.2f} 倍",
     "its mean loss fell {drop:.0%} from steps 201-300 to steps 301-400: still falling": "它的平均损失从第 201-300 步到第 301-400 步下降了 {drop:.0%}：还在下降",
     "{alive} features fire in at least 5 paragraphs of each language; on both paragraphs of a pair more often than chance (Holm p < 0.05): {both} of them; with the pairs shuffled, {shuffled}; shuffled among pairs of similar length, {lo} to {hi}": "{alive} 个特征在每种语言里都至少在 5 个段落中激活；在一对段落的两边都激活、次数多于偶然的（霍尔姆校正的 p < 0.05）：{both} 个；把段落对打乱后：{shuffled} 个；只在长度相近的段落对之间打乱：{lo} 到 {hi} 个",
@@ -164,14 +164,14 @@ MESSAGES: dict[str, str] = {
     "not comparable: the same kind of measure, but one model (no size trend), one layer, an SAE on an encoder against a cross-layer transcoder on Claude 3.5 Haiku": (
         "不可比：量的种类相同，但这里只有一个模型（看不出规模趋势）、一层，是编码器上的稀疏自编码器；他们用的是 Claude 3.5 Haiku 上的跨层转码器"
     ),
-    "one more simulated 4-bit rounding of the weights moves a text token's output far more than the engine's 8-bit rounding of the activations": (
-        "对权重再模拟一次 4 比特舍入，正文 token 的输出移动得远比引擎把激活舍入到 8 比特时多"
+    "one more simulated 4-bit rounding of the weights moves the text tokens' outputs, pooled, far more than the engine's 8-bit rounding of the activations": (
+        "对权重再模拟一次 4 比特舍入，正文 token 的输出（合在一起算）移动得远比引擎把激活舍入到 8 比特时多"
     ),
     "{both} units clear the bar in both languages and are counted in both lists": (
         "有 {both} 个单元在两种语言里都越过门槛，两份名单里都算了它们"
     ),
-    "on held-out paragraphs the dictionary's FVU is below 0.9 times that of copying the nearest training token's units (lesson 8's second test)": (
-        "在留出段落上，字典的未解释方差比例低于照搬最近的训练 token 单元时的 0.9 倍（第 8 课的第二个检验）"
+    "on held-out paragraphs the dictionary's FVU is below 0.9 times that of copying the nearest training token's units (lesson 8's test)": (
+        "在留出段落上，字典的未解释方差比例低于照搬最近的训练 token 单元时的 0.9 倍（第 8 课的检验）"
     ),
     "FVU {held:.2f} against 0.9 × {lookup:.2f}": (
         "未解释方差比例 {held:.2f}，对照 0.9 × {lookup:.2f}"
@@ -187,6 +187,11 @@ MESSAGES: dict[str, str] = {
     "{hits} of {pairs} with nothing zeroed": "不置零时 {pairs} 对中检索对 {hits} 对",
     "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本，中文单元带来的上升与随机单元分得开（霍尔姆校正的 p < 0.05），英文单元的分不开（霍尔姆校正的 p > 0.05）",
     'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': '两边都用前缀 "query: " 时，top-1 检索在 {pairs} 对中：不置零对 {none} 对，置零英文单元对 {en} 对，置零中文单元对 {zh} 对',
-    'with "query: ", the change of the mean margin has a 95% interval that contains zero in both languages: the rise seen with "passage: " depends on the prefix': '用 "query: " 时，两种语言的平均间隔变化，95% 区间都包含零：用 "passage: " 时看到的上升取决于前缀',
-    "{a:+.4f} and {b:+.4f}": "{a:+.4f} 和 {b:+.4f}",
+    # lesson 10, after its fourth reading: the prefixes compared pair by pair
+    '{language} units zeroed, with "query: ": the mean margin changes by {q:+.4f} (95% interval {qlo:+.4f} to {qhi:+.4f}); its change with "passage: " minus this one, over the same {pairs} pairs: {d:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}, sign-flip p = {p:.2f})': (
+        '{language}单元置零，用 "query: " 时：平均间隔变化 {q:+.4f}（95% 区间 {qlo:+.4f} 到 {qhi:+.4f}）。用 "passage: " 时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）'
+    ),
+    'with "query: ", the change of the mean margin could not be told from zero, nor from its change with "passage: " (both 95% intervals contain zero, in both languages): whether the rise depends on the prefix could not be told': (
+        '用 "query: " 时，平均间隔的变化与零分不开，与用 "passage: " 时的变化也分不开（两种语言里，两个 95% 区间都包含零）：上升是否取决于前缀，看不出来'
+    ),
 }

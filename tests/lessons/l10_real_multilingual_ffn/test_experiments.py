@@ -300,6 +300,24 @@ def test_the_query_retrieval_reads_its_own_arrays():
     assert query["en"][2][0] == pytest.approx(0.1)  # every pair moved alike: no spread
 
 
+def test_the_prefix_difference_pairs_the_two_changes_over_the_same_pairs():
+    """A rise after "passage: " and none after "query: " is a difference only if their paired
+    difference is: here every pair rises by 0.1 more after "passage: ", so its interval excludes 0."""
+    rng = np.random.default_rng(0)
+    base = np.eye(8) * 0.5 + rng.normal(0, 0.01, (8, 8))
+    noise = np.diag(rng.normal(0, 0.05, 8))
+    stored = {"base": base, "query base": base,
+              **{f"zeroed {lang}": base + 0.1 * np.eye(8) + noise for lang in ("en", "zh")},
+              **{f"query zeroed {lang}": base + noise for lang in ("en", "zh")}}  # fmt: skip
+    diff = language_units.prefix_difference(stored)
+    mean, (lo, hi), p = diff["en"]
+    assert mean == pytest.approx(0.1) and lo == pytest.approx(0.1) and p < 0.05
+    same = {**stored, **{f"query zeroed {lang}": stored[f"zeroed {lang}"] for lang in ("en", "zh")}}
+    same["query base"] = base  # the same change after both prefixes: no difference to tell
+    mean, (lo, hi), p = language_units.prefix_difference(same)["zh"]
+    assert mean == pytest.approx(0.0) and lo == hi == pytest.approx(0.0) and p == 1.0
+
+
 def test_the_scoreboard_does_not_read_the_keys_trend_as_agreement_with_geva():
     """Section 4's control shows random directions fall the same way: the row must say so."""
     from course_lib.lessons.l10_real_multilingual_ffn.figures import MATCH

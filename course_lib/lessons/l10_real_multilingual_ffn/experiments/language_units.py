@@ -349,6 +349,21 @@ def with_query(stored: dict[str, np.ndarray]) -> dict[str, tuple[float, float, t
     return out
 
 
+def prefix_difference(stored: dict[str, np.ndarray], level: float = 0.95) -> dict[str, tuple]:
+    """Per language: the change of the margin when its units are zeroed after "passage: " minus
+    that change after "query: ", paired over the same pairs: (mean difference, its bootstrap
+    interval at ``level``, the paired sign-flip p). Whether the rise depends on the prefix is
+    this difference, not one interval that excludes zero beside one that does not."""
+    passage_base, query_base = margins(stored["base"]), margins(stored["query base"])
+    out = {}
+    for lang in activations.LANGUAGES:
+        passage = margins(stored[f"zeroed {lang}"]) - passage_base
+        query = margins(stored[f"query zeroed {lang}"]) - query_base
+        d = passage - query
+        out[lang] = (float(d.mean()), bootstrap_interval(d, level=level), paired_p(passage, query))
+    return out
+
+
 def against_random(stored: dict[str, np.ndarray], level: float = 0.95) -> dict[str, tuple]:
     """Per language: (change of the mean margin when its units are zeroed, its bootstrap
     interval at ``level`` over the pairs, the changes of the DRAWS matched random sets (DRAWS,), and the
