@@ -3,9 +3,9 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l10_real_multilingual_ffn (the lesson's title and goal)
     "A real multilingual FFN, offline (真实的多语言前馈网络)": "真实的多语言前馈网络，离线运行（a real multilingual FFN）",
-    "read multilingual-e5-small from its 4-bit file into the course's own modules, check it against an independent engine, and measure in its real FFNs what lessons 5, 8 and 9 asked of the toy: keys, sparsity, language-specific units and a dictionary outside the memorising regime": (
+    "read multilingual-e5-small from its 4-bit file into the course's own modules, check it against an independent engine, and measure in its real FFNs what lessons 5, 8 and 9 asked of the toy: keys, sparsity, language-specific units and a dictionary trained on many contexts": (
         "把 multilingual-e5-small 从它的 4 比特文件读进课程自己的模块，用一个独立的引擎检验它，"
-        "再在它真实的前馈网络里测量第 5、8、9 课对玩具模型提出的问题：键、稀疏性、语言特定单元，以及一个不在记忆区间的字典"
+        "再在它真实的前馈网络里测量第 5、8、9 课对玩具模型提出的问题：键、稀疏性、语言特定单元，以及一个在大量上下文上训练的字典"
     ),
     # course_lib.lessons.l10_real_multilingual_ffn.figures
     "1 - cos(the course's embedding, the engine's)": "1 - 余弦（课程的句向量，引擎的句向量）",
