@@ -434,5 +434,5 @@ MESSAGES: dict[str, str] = {
     "more than 20 units": "20 个以上的单元",
     "fewer than 20 of 48": "48 条中不到 20 条",
     "at least 5 of 48": "48 条中至少 5 条",
-    "within 2 % in every one of 10 draws": "10 次抽取中每次都在 2% 以内",
+    "within 3 % in every one of 10 draws": "10 次抽取中每次都在 3% 以内",
 }
