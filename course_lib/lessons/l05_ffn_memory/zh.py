@@ -122,8 +122,8 @@ MESSAGES: dict[str, str] = {
     "in log-odds, which have no ceiling, doubling lowers the answer for every fact": (
         "在没有上限的对数几率上，加倍让每一条事实的答案都下降"
     ),
-    "no single unit holds a fact: the costliest takes at most about half of p": (
-        "没有哪个单元能独自承载一条事实：擦除代价最大的单个单元，最多也只拿走约一半的 p"
+    "no single unit's zeroing takes more than about half of p": (
+        "单独把任何一个单元置零，拿走的 p 都不超过约一半"
     ),
     "at most {most:.1f}; under 0.1 for {n} of 48 facts": "最多 {most:.1f}；48 条事实中有 {n} 条不到 0.1",
     "most of a fact's top units sit in layer 0, the bottom layer": (
@@ -210,7 +210,7 @@ MESSAGES: dict[str, str] = {
     ),
     "in both layers, and in {n} of {pairs} sweep (seed, layer) pairs at d_ff 256 (section 5)": "两层都如此；在 d_ff 256 处，扫描中种子与层的 {pairs} 种组合里有 {n} 种如此（第 5 节）",
     "Li et al.: training makes the FFN sparser here too": "Li 等人：这里训练也让 FFN 更稀疏",
-    "both widths learn every fact (section 5)": "两种宽度都学会了全部事实（第 5 节）",
+    "consistent in direction only: the paper's models also grow deeper; both widths learn every fact (section 5)": "只是方向一致：论文的模型同时也更深；两种宽度都学会了全部事实（第 5 节）",
     "{n} of {total} right": "答对 {n}/{total}",
     "that guess: {guessed} of 48": "该猜测只答对 {guessed}/48",
     "unit {unit} above is a relation key": "上面的单元 {unit} 是关系键",
@@ -383,7 +383,7 @@ MESSAGES: dict[str, str] = {
     "{n} of 48": "{n}/48",
     "the integral's top 5 stay the same for every fact, as continuity requires": "按积分排出的前 5 个单元，每条事实都不变，这正是连续性所要求的",
     "the nudge moves a score by {shift:.0e}, the closest 5th and 6th differ by {tie:.0e}": "微扰让分数最多移动 {shift:.0e}，而最接近的第 5、第 6 名相差 {tie:.0e}",
-    "own fact: mean {mean:.0%} (Dai et al.'s average {dai:.0%}), spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}（按 Dai 等人的平均法为 {dai:.0%}），离散度（标准差）{std:.0%}",
+    "own fact: mean {mean:.0%}; averaged as Dai et al.'s code averages (per relation, mean change of p over mean p): {dai:.0%}; spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}；按 Dai 等人代码的平均法（每个关系先求 p 的平均变化，再除以平均 p）为 {dai:.0%}；离散度（标准差）{std:.0%}",
     "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
     "random firing units barely matter": "随机挑选的激活单元几乎没有影响",
     "doubling, change of p(answer): mean {mean:+.1%}, from {lo:+.1%} to {hi:+.1%}": "加倍后 p(答案) 的变化：平均 {mean:+.1%}，从 {lo:+.1%} 到 {hi:+.1%}",
@@ -394,8 +394,8 @@ MESSAGES: dict[str, str] = {
     "layer {layer}: {c[0]} token, {c[1]} semantic, {c[2]} mixed; in 10 untrained draws {lo[0]}–{hi[0]}, {lo[1]}–{hi[1]}, {lo[2]}–{hi[2]}": "第 {layer} 层：token 键 {c[0]} 个，语义键 {c[1]} 个，混合 {c[2]} 个；10 次未训练的抽取中分别为 {lo[0]}–{hi[0]}、{lo[1]}–{hi[1]}、{lo[2]}–{hi[2]}",
     "random weights give mostly token keys too, in both layers": "两层中，随机权重下的键也大多是 token 键",
     "at least {n} of 256 in every draw": "每次抽取都至少有 {n}/256 个",
-    "training leaves fewer token keys and more mixed ones than any draw, in both layers": "两层中，训练后的 token 键都比任何一次抽取少，混合键都比任何一次抽取多",
-    "layer 0 ends with more semantic keys than any draw": "第 0 层最后的语义键比任何一次抽取都多",
+    "this trained model has fewer token keys and more mixed ones than any draw, in both layers": "这个训练好的模型两层的 token 键都比任何一次抽取少，混合键都比任何一次抽取多",
+    "this trained model's layer 0 has more semantic keys than any draw": "这个训练好的模型第 0 层的语义键比任何一次抽取都多",
     "{n} against at most {m}": "{n} 个，抽取中最多 {m} 个",
     "layer 1 ends below every draw": "第 1 层最后的语义键比每一次抽取都少",
     "layer 1, hits (control) per relation: capital {h[capital][0]} ({c[capital]:.1f}), colour {h[colour][0]} ({c[colour]:.1f}), animal {h[animal][0]} ({c[animal]:.1f}), food {h[food][0]} ({c[food]:.1f}), of 12 each": "第 1 层，各关系的命中（对照）：首都 {h[capital][0]}（{c[capital]:.1f}），颜色 {h[colour][0]}（{c[colour]:.1f}），动物 {h[animal][0]}（{c[animal]:.1f}），食物 {h[food][0]}（{c[food]:.1f}），每种关系各 12 条",
@@ -420,17 +420,19 @@ MESSAGES: dict[str, str] = {
     "on the {n} facts with top units in both layers, doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": "在两层都有归因最高单元的 {n} 条事实上，只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）",
     "Li et al.: in layer 0 a wider FFN is sparser here too, by the seeds' interval": "Li 等人：按种子间的区间，第 0 层也是 FFN 越宽越稀疏",
     "Li et al.: whether layer 1 is sparser at the wider FFN, the seeds could not tell": "Li 等人：FFN 更宽时第 1 层是否更稀疏，这几个种子无法判断",
-    "units active per token, smaller model -> larger, layer {layer} (direction)": "每个 token 激活的单元比例，小模型 → 大模型，第 {layer} 层（方向）",
+    "units active per token, wider FFN at the same depth, layer {layer} (direction)": "每个 token 激活的单元比例，深度不变、FFN 加宽，第 {layer} 层（方向）",
     "{mean:+.1f} points, 95 % interval {low:+.1f} to {high:+.1f}; lower in {n} of {seeds} seeds, d_ff {narrow} -> {wide} (width alone)": "{mean:+.1f} 个百分点，95% 区间 {low:+.1f} 到 {high:+.1f}；{seeds} 个种子中有 {n} 个更低，d_ff {narrow} → {wide}（只改宽度）",
     "layer {layer}, d_ff 256 -> 512: {m:+.1f} points (95 % interval {lo:+.1f} to {hi:+.1f}), lower in {n} of {seeds} seeds": "第 {layer} 层，d_ff 256 → 512：{m:+.1f} 个百分点（95% 区间 {lo:+.1f} 到 {hi:+.1f}），{seeds} 个种子中有 {n} 个更低",
     "layer 0: d_ff 512 ends below d_ff 256, the seeds' interval below 0": "第 0 层：d_ff 512 最后低于 d_ff 256，种子间的区间整个在 0 以下",
     "layer 1: whether d_ff 512 ends below d_ff 256, the seeds could not tell": "第 1 层：d_ff 512 最后是否低于 d_ff 256，这几个种子无法判断",
     "with layer 1's spread, 5 seeds would find a change of layer 0's size with probability {p:.0%}": "按第 1 层的离散程度，即使变化和第 0 层一样大，5 个种子发现它的概率也只有 {p:.0%}",
-    "on the facts that have both, doubling the layer-0 ones alone lowers the answer far more than the layer-1 ones alone, about twice as much per unit doubled": "在两层都有这类单元的事实上，只加倍第 0 层的那些，答案降得远比只加倍第 1 层的多；按每个加倍的单元算，约是两倍",
-    "{n} facts: {a:+.1f} against {b:+.1f}; per unit {c:+.2f} against {d:+.2f}": "{n} 条事实：{a:+.1f}，对比 {b:+.1f}；每个单元 {c:+.2f}，对比 {d:+.2f}",
+    "on the facts that have both, doubling the layer-0 ones alone lowers the answer far more than the layer-1 ones alone, about twice as much per unit doubled at the point estimate": "在两层都有这类单元的事实上，只加倍第 0 层的那些，答案降得远比只加倍第 1 层的多；按每个加倍的单元算，点估计约是两倍",
+    "{n} facts: {a:+.1f} against {b:+.1f}; per unit {c:+.2f} against {d:+.2f}, a ratio with a 95 % bootstrap interval of {lo:.1f} to {hi:.1f}": "{n} 条事实：{a:+.1f}，对比 {b:+.1f}；每个单元 {c:+.2f}，对比 {d:+.2f}；两者之比的 95% 自助法区间为 {lo:.1f} 到 {hi:.1f}",
+    "the code path's top 5, doubled, also lower every answer": "按代码路径选出的前 5 个单元，加倍后同样让每个答案都下降",
+    "mean {p:+.0%} in p, {o:+.1f} in log-odds; {n} of 48 lower": "p 平均变化 {p:+.0%}，对数几率平均变化 {o:+.1f}；48 条中 {n} 条下降",
     "more than 5 within 1e-7 of zero at the last word, {b} at initialisation": "最后一个词处有 5 个以上的输入离零不到 1e-7，初始化时有 {b} 个",
     "more than 20 units": "20 个以上的单元",
     "fewer than 20 of 48": "48 条中不到 20 条",
     "at least 5 of 48": "48 条中至少 5 条",
-    "within 2 % in every one of 10 draws": "10 次抽取中每次都在 2% 以内",
+    "within 3 % in every one of 10 draws": "10 次抽取中每次都在 3% 以内",
 }

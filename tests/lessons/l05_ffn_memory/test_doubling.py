@@ -155,3 +155,21 @@ def test_matched_reads_both_layers_on_the_same_facts_and_per_unit():
     np.testing.assert_allclose(per_unit, [(-1.0 - 0.5) / 2, (-0.5 - 0.5) / 2])
     # fact 0: -3 + 2 + 1 + 0 = 0, the paths add; fact 1: -2 + 1 + 1 + 1 = 1
     np.testing.assert_allclose(doubled.interaction(), [0.0, 1.0])
+
+
+def test_the_ratio_interval_resamples_the_matched_facts_only():
+    from course_lib.lessons.l05_ffn_memory.experiments.doubling import DoublingPaths
+
+    layers = np.array([[0, 0, 0, 1, 1], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 1, 1]])
+    only = [np.array([-2.0, -9.0, -4.0, -2.0]), np.array([-1.0, np.nan, -0.5, -1.0])]
+    paths = {"as run": np.zeros(4)}
+    doubled = DoublingPaths(layers, only, only, paths, np.ones(4))
+    per_unit = doubled.matched()[2]
+    low, high = doubled.per_unit_ratio_interval(draws=500)
+    # per fact, layer 0 over layer 1: 2 / 3 over 1 / 2, 1 over 1 / 2, 2 / 3 over 1 / 2; the
+    # unmatched -9 would push the ratio far above 2 if it were resampled
+    assert 4 / 3 <= low <= per_unit[0] / per_unit[1] <= high <= 2
+    assert low < high
+    assert doubled.per_unit_ratio_interval(draws=500) == (low, high)  # a local generator
+    with pytest.raises(ValueError, match="draws"):
+        doubled.per_unit_ratio_interval(draws=0)

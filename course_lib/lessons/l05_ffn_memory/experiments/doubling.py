@@ -111,6 +111,19 @@ class DoublingPaths:
         per_unit = np.array([(self.only[layer][both] / counts[layer]).mean() for layer in (0, 1)])
         return int(both.sum()), alone, per_unit
 
+    def per_unit_ratio_interval(self, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
+        """A 95 % bootstrap interval, over the matched facts (those with top units in both
+        layers), of the ratio of ``matched()``'s per-unit means, layer 0 over layer 1: the facts
+        are resampled with replacement, ``draws`` times, from a local generator."""
+        both = ~np.isnan(self.only[0]) & ~np.isnan(self.only[1])
+        per_fact = [self.only[layer][both] / (self.layers[both] == layer).sum(axis=1)
+                    for layer in (0, 1)]  # fmt: skip
+        rng, count = np.random.default_rng(seed), int(both.sum())
+        picks = rng.integers(0, count, size=(positive_int("draws", draws), count))
+        ratios = per_fact[0][picks].mean(axis=1) / per_fact[1][picks].mean(axis=1)
+        low, high = np.quantile(ratios, [0.025, 0.975])
+        return float(low), float(high)
+
     def interaction(self) -> np.ndarray:
         """Per fact, how far the two paths fail to add: as run - scale held - layer 1 blind + both
         held, (facts,); 0 where holding both takes away what each takes alone, summed."""

@@ -337,6 +337,12 @@ WIDTH_CLAIMS = {
 }  # fmt: skip
 
 
+WIDTH_NOTE = N_(
+    "consistent in direction only: the paper's models also grow deeper; both widths learn every "
+    "fact (section 5)"
+)
+
+
 def _width_row(layer: int, wider: np.ndarray, interval, narrow: int, wide: int) -> Row:
     """Li et al.'s width direction in one layer: ``wider`` is each seed's change from d_ff
     ``narrow`` to ``wide`` (seeds,), ``interval`` the (mean, low, high) of every layer."""
@@ -346,7 +352,7 @@ def _width_row(layer: int, wider: np.ndarray, interval, narrow: int, wide: int) 
     return Row(
         tr("Li et al. 2023"),
         tr(
-            "units active per token, smaller model -> larger, layer {layer} (direction)",
+            "units active per token, wider FFN at the same depth, layer {layer} (direction)",
             layer=layer,
         ),
         tr("fewer in larger models, deeper and wider"),
@@ -362,7 +368,7 @@ def _width_row(layer: int, wider: np.ndarray, interval, narrow: int, wide: int) 
             wide=wide,
         ),
         verdict,
-        tr("both widths learn every fact (section 5)") if verdict is True else "",
+        tr(WIDTH_NOTE) if verdict is True else "",
         claim,
         verdict == expected,
     )
