@@ -123,6 +123,17 @@ def linear_map_fvu(contexts: Contexts, trained_on: str = "grammar") -> tuple[flo
     return fvu(train), fvu(torch.as_tensor(held))
 
 
+BAR, TOO_CLOSE = 0.9, 0.1  # the lookup test's bar on held-out FVU ÷ the copy's, and its margin
+
+
+def verdict(ratio: float, bar: float = BAR) -> str:
+    """The lookup test on one run's held-out FVU ÷ the copy's: "better" below ``bar``, "no better"
+    above it, "could not tell" within ``TOO_CLOSE`` of it (one run has no interval)."""
+    if abs(ratio - bar) <= TOO_CLOSE:
+        return "could not tell"
+    return "better" if ratio < bar else "no better"
+
+
 FIRST = 20  # training losses kept: a fresh run's first steps are compared with them
 
 
