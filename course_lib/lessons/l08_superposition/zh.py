@@ -32,9 +32,6 @@ MESSAGES: dict[str, str] = {
     # notebooks/08_superposition.ipynb: section 1, the toy
     "loss {first:.3f} at the first step, {last:.3f} at the last": "第一步的损失 {first:.3f}，最后的损失 {last:.3f}",
     "‖W_i‖ of features 0-4: {norms}": "特征 0–4 的 ‖W_i‖：{norms}",
-    "all five features have a direction of norm near 1 in two dimensions": (
-        "在两个维度里，五个特征都有一个范数接近 1 的方向"
-    ),
     "{low:.2f} to {high:.2f}": "{low:.2f} 到 {high:.2f}",
     "ReLU, bias": "ReLU，有偏置",
     "ReLU, b = 0": "ReLU，b = 0",
@@ -91,7 +88,6 @@ MESSAGES: dict[str, str] = {
         "成五边形的种子，五个偏置都低于 −0.1；其余的种子不是这样"
     ),
     # section 2: polysemantic units
-    "the busiest unit serves facts of all four relations": "最忙的单元服务的事实涵盖全部四种关系",
     "{pairs} (fact, unit) pairs, {layer0} of them in layer 0, on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": (
         "{pairs} 个（事实，单元）对，其中 {layer0} 个在第 0 层，落在 {units} 个单元中的 {used} 个上；"
         "一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
@@ -104,8 +100,6 @@ MESSAGES: dict[str, str] = {
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
     "{ours} against {low:.0f} to {high:.0f}, p = {p:.3f} (± {se:.3f}: 1,000 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.3f}，误差 ± {se:.3f}，打乱 1,000 次",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's; a purity 0.05 above ours would have fallen outside the shuffle's 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别；纯度若比我们的高 0.05，就会落在打乱的 95% 范围之外",
-    "{ours:.2f} against {low:.2f} to {high:.2f} (the range ends {gap:.3f} above ours), p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，范围的上端比我们的高 {gap:.3f}，p = {p:.2f}",
     # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
         "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
@@ -116,15 +110,10 @@ MESSAGES: dict[str, str] = {
     "FVU, training": "未解释方差（训练）",
     "FVU, held out": "未解释方差（留出）",
     "ratio": "比值",
-    "on the held-out contexts, no SAE beats copying the nearest training context by more than 10 %": "在留出的上下文上，没有哪个 SAE 比照抄最近的训练上下文好出 10% 以上",
-    "FVU {low:.3f} to {high:.3f} against {copy:.3f}": "未解释方差 {low:.3f} 到 {high:.3f}，对比 {copy:.3f}",
     "spliced in at the held-out contexts' positions only, the L1 SAEs recover over 90 % of the loss there": "只在留出上下文的位置接入时，L1 SAE 能恢复那里 90% 以上的损失",
     "units: {n} counted, entity purity {e:.2f}": "单元：计入 {n} 个，实体纯度 {e:.2f}",
     "SAE": "SAE",
     "entity purity": "实体纯度",
-    "p, uncorrected": "p（未校正）",
-    "p, Holm": "p（多重检验校正后）",
-    "after Holm's correction over the six SAEs, the 4× and 8× SAEs' features, with either rule, are more entity-specific than the units (adjusted p < 0.05)": "对六个 SAE 的检验做多重检验校正后，4× 和 8× SAE 的特征（两种规则都是）比单元更专于实体（校正后 p < 0.05）",
     "the 1× SAEs' cannot be told from the units; the 1× TopK SAE's purity rests on 4 features": "1× SAE 的特征与单元分不出差别；1× TopK SAE 的纯度只靠 4 个特征",
     "units: {u:.1f} per fact carry its answer, of {n:.0f} firing; the transcoders' features: {lo:.1f} to {hi:.1f}, of {a:.0f} to {b:.0f} active": "单元：每条事实有 {u:.1f} 个承载答案，激活的有 {n:.0f} 个；转码器的特征：{lo:.1f} 到 {hi:.1f} 个，激活的有 {a:.0f} 到 {b:.0f} 个",
     "loss as trained {clean:.3f}; layer 0's units zero-ablated {ablated:.3f}": (
@@ -155,15 +144,12 @@ MESSAGES: dict[str, str] = {
     "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
-    "trained on the corpus' contexts alone, the TopK 4× and 8× SAEs beat the copy from those contexts by more than 10 %; TopK 1× and the L1 SAEs do not": "只用语料的上下文训练时，TopK 4× 和 8× SAE 比照抄这些上下文好出 10% 以上；TopK 1× 和 L1 SAE 做不到",
     "TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是照抄的 {a:.2f}、{b:.2f}、{c:.2f} 倍；L1 是 {low:.2f} 到 {high:.2f} 倍",
-    "yet they miss more of the new contexts than their grammar-trained twins: the copy from the corpus' fewer contexts misses more still": "可它们在新上下文上遗漏的，比用语法训练的孪生字典还多：从语料里较少的上下文照抄，遗漏得更多",
     "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "未解释方差 {a:.3f} 和 {b:.3f}，对比 {c:.3f} 和 {d:.3f}；照抄为 {e:.3f}，对比 {f:.3f}",
     "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; in these stored runs (one seed, one split) the TopK SAE, its L0 held by k, misses no more than the L1 one at each size": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏的却也更多；在存下的这些运行里（一个种子、一种划分），每种规模下，L0 由 k 固定的 TopK SAE 遗漏的都不比 L1 的多",
     "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1：特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是 {a:.1f} 到 {b:.1f} 倍",
     "the TopK transcoders beat copying the nearest training input's FFN output by more than 10 %; the L1 transcoders do not": "TopK 转码器比照抄最近训练输入的 FFN 输出好出 10% 以上；L1 转码器做不到",
     "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是照抄的 {a:.2f} 到 {b:.2f} 倍，L1 是 {c:.2f} 到 {d:.2f} 倍",
-    "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, beats the copy by more than 10 % too; in these stored runs each TopK transcoder misses less than the map": "用同样的训练上下文精确拟合一个从 FFN 输入出发的最小二乘仿射映射，它也比照抄好出 10% 以上；在存下的这些运行里，每个 TopK 转码器遗漏的都比这个映射少",
     "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的未解释方差是照抄的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
     "dead, full dictionary": "死特征（完整字典）",
     "held out ÷ lookup": "留出 ÷ 照抄",
@@ -355,4 +341,23 @@ MESSAGES: dict[str, str] = {
     # lesson 8's notebook: rewriting a fact through one feature
     # course_lib.lessons.l08_superposition.experiments.toy: train_toy's progress bar
     "training the toy model: Adam steps": "训练玩具模型：Adam 步数",
+    # notebooks/08_superposition.ipynb: verdicts from one run, Holm over both labels
+    "all five features have a direction in two dimensions (norm above 0.5, as throughout)": "在两个维度里，五个特征都有方向（范数大于 0.5，全课都用这个标准）",
+    "the busiest unit serves facts of {n} relations": "最忙的单元服务的事实涉及 {n} 种关系",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别",
+    "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
+    "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge (on this draw of 1,000)": "打乱的 95% 范围，上端比我们的高 {gap:.2f}：纯度若再高约 0.05，就正落在范围边上（就这 1,000 次打乱而言）",
+    "better": "胜过",
+    "no better": "不胜过",
+    "verdict": "结论",
+    "trained on the corpus' contexts alone, the L1 SAEs do not beat the copy from those contexts; the TopK SAEs come out below it, but within 0.1 of the 0.9 bar: from one run with no interval, we could not tell whether they pass": "只用语料的上下文训练时，L1 SAE 不比照抄这些上下文好；TopK SAE 低于照抄，但离 0.9 这条线不到 0.1。只有一次运行，又没有区间，无法判断它们是否通过",
+    "in these runs, the corpus-trained TopK 4× and 8× miss more of the new contexts than their grammar-trained twins, and the copy from the corpus' fewer contexts misses more still": "在这些运行里，用语料训练的 TopK 4× 和 8× 在新上下文上遗漏的，比用语法训练的孪生字典多；从语料较少的上下文照抄，遗漏得更多",
+    "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs do not beat copying the nearest training context; L1 8×, TopK 4× and TopK 8× come out within 0.1 of the 0.9 bar: from one run with no interval, we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不比照抄最近的训练上下文好；L1 8×、TopK 4× 和 TopK 8× 离 0.9 这条线不到 0.1。只有一次运行，又没有区间，无法判断",
+    "L1 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f}; TopK 1×, 4×, 8×: {d:.2f}, {e:.2f}, {f:.2f} of the copy's FVU": "未解释方差是照抄的：L1 1×、4×、8× 分别为 {a:.2f}、{b:.2f}、{c:.2f} 倍；TopK 1×、4×、8× 分别为 {d:.2f}、{e:.2f}、{f:.2f} 倍",
+    "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, beats the copy by more than 10 % too; TopK 1× misses clearly less than the map, while TopK 4× and 8×, from one run with no interval, could not be told from it": "用同样的训练上下文精确拟合一个从 FFN 输入出发的最小二乘仿射映射，它也比照抄好出 10% 以上；TopK 1× 遗漏的明显比这个映射少，TopK 4× 和 8× 只有一次运行、没有区间，与它分不出差别",
+    "p, entity": "p（实体）",
+    "p, relation": "p（关系）",
+    "p, entity, Holm": "p（实体，Holm 校正后）",
+    "after Holm's correction over all 12 tests (entity and relation, six SAEs), the TopK 8× SAE's features are more entity-specific than the units (adjusted p < 0.01); TopK 4× sits at the 5 % line, and the L1 SAEs' could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体（校正后 p < 0.01）；TopK 4× 正落在 5% 这条线上；L1 SAE 的特征与单元分不出差别",
+    "adjusted p: TopK 8× below 0.01, TopK 4× {b:.2f}, the others {c:.2f} or more": "校正后的 p：TopK 8× 低于 0.01，TopK 4× 为 {b:.2f}，其余不低于 {c:.2f}",
 }

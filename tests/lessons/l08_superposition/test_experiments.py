@@ -207,3 +207,11 @@ def test_the_linear_map_fits_an_affine_target_exactly_and_misses_a_nonlinear_one
     assert train > 0.5 and new > 0.5
     with pytest.raises(ValueError, match="trained_on"):
         dictionary_split.linear_map_fvu(affine, "everything")
+
+
+def test_the_lookup_verdict_cannot_tell_within_a_tenth_of_the_bar():
+    verdict = dictionary_split.verdict
+    assert [verdict(r) for r in (0.5, 0.79, 0.81, 0.9, 0.99, 1.01, 1.3)] == [
+        "better", "better", "could not tell", "could not tell", "could not tell", "no better",
+        "no better"]  # fmt: skip
+    assert verdict(1.05, bar=1.0) == "could not tell" and verdict(0.85, bar=1.0) == "better"

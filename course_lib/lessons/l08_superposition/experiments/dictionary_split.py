@@ -26,6 +26,7 @@ import torch.nn.functional as F
 
 from course_lib.core.experiments.memory import stored_model
 from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
+from course_lib.core.i18n import N_
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
 from course_lib.lessons.l08_superposition.experiments.dictionary import SparseDictionary
@@ -121,6 +122,17 @@ def linear_map_fvu(contexts: Contexts, trained_on: str = "grammar") -> tuple[flo
         return float((error**2).sum() / ((target - target.mean(0)) ** 2).sum())
 
     return fvu(train), fvu(torch.as_tensor(held))
+
+
+BAR, TOO_CLOSE = 0.9, 0.1  # the lookup test's bar on held-out FVU ÷ the copy's, and its margin
+
+
+def verdict(ratio: float, bar: float = BAR) -> str:
+    """The lookup test on one run's held-out FVU ÷ the copy's: "better" below ``bar``, "no better"
+    above it, "could not tell" within ``TOO_CLOSE`` of it (one run has no interval)."""
+    if abs(ratio - bar) <= TOO_CLOSE:
+        return N_("could not tell")
+    return N_("better") if ratio < bar else N_("no better")
 
 
 FIRST = 20  # training losses kept: a fresh run's first steps are compared with them
