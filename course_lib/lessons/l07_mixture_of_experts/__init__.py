@@ -12,7 +12,7 @@ LESSON = Lesson(
     goal=N_(
         "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind"
     ),
-    mechanisms=("route", "balance", "deepseek_step"),
+    mechanisms=("route", "MixtureOfExperts.forward", "balance", "deepseek_step"),
 )
 
 __getattr__, __dir__ = submodules(__name__)

@@ -268,7 +268,7 @@ MESSAGES: dict[str, str] = {
     '{h} found; the first is seed {seed}\'s expert {e}: {a} facts everywhere; at "is" it gates {n} of 48 prompts, its gate {g:.2f} averaged over all 48': "找到 {h} 个；第一个是种子 {seed} 的专家 {e}：处处擦除 {a} 条；在“is”处，48 条提示中只有 {n} 条给它门控权重，对全部 48 条平均为 {g:.2f}",
     "word frequencies alone raise the expected busiest share from {iso:.2f} to {mean:.2f} (observed mean {seen:.2f}), with one isotropic vector per word type at the corpus's frequencies": "光凭词频就能把最忙专家的预期份额从 {iso:.2f} 提高到 {mean:.2f}（实际平均 {seen:.2f}）：给每种词随机取一个各向同性向量，按语料的词频出现",
     "{n} of the 6 starts could not be told from that null (Holm-corrected), {b} is beyond it": "6 个起点中有 {n} 个与这个零假设分辨不开（经霍尔姆法校正），{b} 个超出它",
-    "detectable from {need} up": "起点份额至少 {need} 才能检出",
+    "detectable from about {need:.1f} up": "起点份额约 {need:.1f} 以上才能检出",
     "not always the start's busiest: another took over in {n} of 6 runs": "拿走它们的不一定是起点时最忙的专家：6 次运行中有 {n} 次是另一个专家",
     "{types} word types, the 4 commonest {common:.0%} of the tokens": "语料共 {types} 种词，最常见的 4 种占全部 token 的 {common:.0%}",
     "early on, one expert of layer 1 takes over three quarters, in every run, α = 0 or 0.01": "训练早期，每次运行中第 1 层都有一个专家拿走四分之三以上的 token，α = 0 和 0.01 都是如此",

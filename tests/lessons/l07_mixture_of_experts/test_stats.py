@@ -100,16 +100,3 @@ def test_a_permutation_p_value_of_one_is_printed_as_one():
     assert stats.p_text(1.0, 20_000) == "1"
     assert stats.p_text(1 / 20_001, 20_000) == "< 0.0002"
     assert math.isclose(float(stats.p_text(0.95, 20_000)), 0.95)
-
-
-def test_quantile_text_prints_a_tail_quantile_only_to_the_digits_its_draws_support():
-    g = np.random.default_rng(0)
-    few, many = g.uniform(size=300), g.uniform(size=300_000)
-    assert stats.quantile_text(many, 0.5) == "0.50"  # error ~0.001: two decimals survive
-    # 300 draws: the 99th percentile's second decimal is noise, which the naive .2f would print
-    assert f"{np.quantile(few, 0.99):.2f}" == "0.99" and stats.quantile_text(few, 0.99) == "1.0"
-    assert stats.quantile_text(few, 0.5) == "> 0.2"  # error ~0.03: no decimal survives 3 of them
-    with pytest.raises(ValueError, match="q must lie strictly between 0 and 1"):
-        stats.quantile_text(few, 1.0)
-    with pytest.raises(ValueError, match="draws must hold at least 2 finite numbers"):
-        stats.quantile_text([0.5], 0.5)

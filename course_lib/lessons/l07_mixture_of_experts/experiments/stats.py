@@ -103,20 +103,6 @@ def estimate_text(value: float, error: float, spread: float = 3.0) -> str:
     return "> " + _ladder(value - reach, up=False)
 
 
-def quantile_text(draws: Sequence[float], q: float, spread: float = 3.0) -> str:
-    """The ``q`` quantile of Monte-Carlo ``draws`` as ``estimate_text`` prints it, its standard
-    error from the order statistics: half the gap between the quantiles one binomial standard
-    error, sqrt(q (1 - q) / n), below and above ``q``."""
-    x = np.asarray(draws, dtype=float).ravel()
-    if x.size < 2 or not np.isfinite(x).all():
-        raise ValueError(f"draws must hold at least 2 finite numbers, got {x.size} values")
-    if not 0 < q < 1:
-        raise ValueError(f"q must lie strictly between 0 and 1, got {q!r}")
-    s = math.sqrt(q * (1 - q) / x.size)
-    low, value, high = np.quantile(x, [max(0.0, q - s), q, min(1.0, q + s)])
-    return estimate_text(float(value), float(high - low) / 2, spread)
-
-
 def _ladder(x: float, up: bool) -> str:
     """The nearest of 1, 2 and 5 times a power of ten at or above ``x`` (``up``) or at or below
     it: 0.00072 -> "0.001" up, 0.437 -> "0.2" down."""
