@@ -16,6 +16,7 @@ LESSON = Lesson(
         "dimensionality",
         "topk_encode",
         "dictionary.SparseDictionary",
+        "dictionary.dictionary_loss",
         "fact_dictionaries.transcoder_hooks",
     ),
 )
