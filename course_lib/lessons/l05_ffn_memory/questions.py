@@ -29,7 +29,7 @@ QUESTIONS = (
                 N_("the fact's p falls by over half; unrelated facts lose less, but not nothing"),
                 N_(
                     "Right: the fact loses over half on average, unrelated facts less than half "
-                    "as much, and five random firing units almost nothing (within 2 %)."
+                    "as much, and five random firing units almost nothing (within 3 %)."
                 ),
                 correct=True,
             ),
@@ -43,7 +43,7 @@ QUESTIONS = (
             Choice(
                 N_("hardly anything changes: 5 units of 512 are too few"),
                 N_(
-                    "Five random units among those that fire barely matter (within 2 %), but these "
+                    "Five random units among those that fire barely matter (within 3 %), but these "
                     "five are the units whose erasure alone costs their fact most: together they "
                     "take over half of p(answer) on average."
                 ),
