@@ -223,7 +223,6 @@ MESSAGES = {
     "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 0.9 处为 {a:.0f}，任何系数下至多 {b:.0f}",
     "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 区间为 {lo:+.2f} 到 {hi:+.2f}",
     "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
-    "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
     "ΔES {a:+.0f} against {b:+.1f}": "ΔES {a:+.0f}，论文为 {b:+.1f}",
     "ΔES": "ΔES",
