@@ -93,7 +93,10 @@ def check_fact_rewrite(
                 raise Hint(tr("only layer 1's W2 should change, yet {name} changed too",
                               name=spilled[0]))  # fmt: skip
             expected = reference(fact, new)
-            if not close(state[target], expected.state_dict()[target], atol=1e-8):
+            # C's scale is free but for the update's tiny ridge: a sum of k kᵀ instead of their
+            # mean moves W2 by about 0.2 % of the update, a missed bias by about 2 %
+            scale = float((expected.state_dict()[target] - kept[target]).abs().max())
+            if not close(state[target], expected.state_dict()[target], atol=5e-3 * scale):
                 with torch.no_grad():
                     k = model.ffn_hidden(prompts[fact : fact + 1])[1][0, -1]  # k*
                 delta = state[target] - kept[target]

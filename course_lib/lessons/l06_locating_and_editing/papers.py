@@ -17,7 +17,7 @@ MENG_2022 = {
 }
 # Hase et al. 2023 (Does Localization Inform Editing?), section 4.3 and Table 1, GPT-J on 652
 # CounterFact facts: the linear correlation between a fact's causal-tracing effect (its largest
-# over the prompt's tokens at the edited layer, a window of 5 layers restored) and ROME's rewrite
+# over the prompt's tokens at the edited layer, a window of layers restored) and ROME's rewrite
 # score at layer 6, and the variance of the rewrite score explained (R²) by the edit layer alone,
 # the tracing effect alone, both.
 HASE_2023 = {"rho": -0.13, "r2 layer": 0.947, "r2 tracing": 0.016, "r2 both": 0.948}

@@ -18,8 +18,8 @@ MESSAGES = {
     "by construction: the subject's input, and the last stream at the last word, restore all": (
         "按构造必然成立：恢复主语处的输入，或恢复最后一个词处最后一层的残差流，都能把概率全部找回"
     ),
-    "before the subject, nothing at all: the noise cannot reach back": (
-        "恢复主语之前的位置什么也找不回：噪声传不到前面"
+    "by construction (those cells are not run): before the subject, nothing at all": (
+        "按构造必然成立（这些位置没有运行）：恢复主语之前的位置什么也找不回"
     ),
     # the rank-one edit and its exercises
     "at most 2 of the 47 other facts change their answer": "其他 47 条事实中至多 2 条改变了答案",
@@ -149,7 +149,10 @@ MESSAGES = {
     "every edit is read between two strengths within 0.01 of each other in p(new)": (
         "每次编辑都在 p(新答案) 相差不到 0.01 的两个强度之间读数"
     ),
-    "but it carries over to the other phrasing far less often": "但它推广到同义句的次数少得多",
+    "but, with the corpus' C, it carries over to the other phrasing far less often": (
+        "但用语料的 C 时，它推广到同义句的次数少得多"
+    ),
+    "on these point estimates": "只看这些点估计",
     "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits, fewer "
     "than any other edit but Meng et al.'s knowledge neurons": (
         "主语处的编辑达到 p(新答案) 0.9 的，不到三分之二；除了 Meng 等人的知识神经元编辑，"
@@ -182,12 +185,12 @@ MESSAGES = {
     "best score S": "最高分 S",
     "FT+L scores above fine-tuning, S": "约束微调的得分高于微调：S",
     "the edit along its knob (section 5)": "沿旋钮读这个编辑（第 5 节）",
-    "every scale; v* to 1,000 steps (section 6); the corpus' C only; two layers: layer 0 the only "
-    "subject site, the paraphrase's subject key not the edited one": (
-        "每种系数；v* 搜索到 1,000 步（第 6 节）；只用了语料的 C；只有两层：主语处只有第 0 层可编辑，"
-        "同义句主语处的键也不是被编辑的那个键"
+    "every scale; v* to 1,000 steps (section 6); the corpus' C only": (
+        "每种系数；v* 搜索到 1,000 步（第 6 节）；只用了语料的 C"
     ),
-    "no, with the corpus' C": "否（用语料的 C）",
+    "not comparable: the corpus' C holds the paraphrase's key, the paper's does not": (
+        "无法对照：语料的 C 含有同义句的键，论文的 C 没有"
+    ),
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
         "p(新答案) 为 0.9 时 {name} {s:.0f}；主语处的 ROME {r:.0f}"
     ),
@@ -220,7 +223,6 @@ MESSAGES = {
     "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 0.9 处为 {a:.0f}，任何系数下至多 {b:.0f}",
     "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 区间为 {lo:+.2f} 到 {hi:+.2f}",
     "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
-    "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
     "ΔES {a:+.0f} against {b:+.1f}": "ΔES {a:+.0f}，论文为 {b:+.1f}",
     "ΔES": "ΔES",
@@ -229,9 +231,10 @@ MESSAGES = {
     "{a:+.1f}, {b:+.1f}, {c:+.1f}": "{a:+.1f}、{b:+.1f}、{c:+.1f}",
     "{PS:.0f}, {NS:.0f}, {S:.0f}": "{PS:.0f}、{NS:.0f}、{S:.0f}",
     # lesson 6 after its third reading: the subject edits' regime, power with the measured noise
-    "unlike in the paper, with the corpus' C the subject edits hardly carry over at any scale, "
-    "their full update included": (
-        "与论文不同：用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外"
+    "with the corpus' C the subject edits hardly carry over at any scale, their full update "
+    "included; not comparable with the paper, whose C does not hold the paraphrase's key": (
+        "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外；"
+        "这无法与论文对照，因为论文的 C 不含同义句的键"
     ),
     "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
     "(plain), and only past the scale of largest p(new); the paper's {c}": (
@@ -278,14 +281,19 @@ MESSAGES = {
     "on these point estimates: below all three at 0.8, above them at 0.95": (
         "只看这些点估计：0.8 处低于这三种，0.95 处高于它们"
     ),
-    "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a method the paper does not run; the ROME-like edit at the subject scores lowest": (
-        "在 p(新答案) 0.9 处，这里 S 最高的是最后一个词处、用填充句 C 的秩一编辑，论文没有运行这种方法；主语处的类 ROME 编辑得分最低"
+    "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a site the paper's Table 4 does not run; the ROME-like edit at the subject scores lowest": (
+        "在 p(新答案) 0.9 处，这里 S 最高的是最后一个词处、用填充句 C 的秩一编辑，论文的表 4 没有在这个位置编辑；主语处的类 ROME 编辑得分最低"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
         "S {s:.0f}；比第二名高 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
     ),
-    "at p(new) 0.9 FT+L scores above fine-tuning, as in the paper": (
-        "在 p(新答案) 0.9 处，约束微调的得分高于微调，与论文一致"
+    "at p(new) 0.9 FT+L scores above fine-tuning, the same sign as the paper's gap": (
+        "在 p(新答案) 0.9 处，约束微调的得分高于微调，差值的正负与论文相同"
+    ),
+    "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
+    "three comparisons; the paper's {a} against {b}, with no interval": (
+        "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}，未对本单元的三次比较做校正；"
+        "论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
         "在 p(新答案) 0.9 处，本课程的知识神经元与微调在 S 上分不出高下"
@@ -305,7 +313,9 @@ MESSAGES = {
     "{a:.0f} > {b:.0f}; {d:+.0f}, 95 % interval {lo:+.0f} to {hi:+.0f}": (
         "{a:.0f} > {b:.0f}；相差 {d:+.0f}，95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
     ),
-    "the one order shared; the paper at other settings": ("唯一一致的先后；论文用的是别的设置"),
+    "same sign; the paper's gap untested, by opposite profiles": (
+        "正负相同；论文的差值没有检验，两者的 PS、NS 走向也相反"
+    ),
     "an interval over facts (section 5)": ("按事实重抽样的区间（第 5 节）"),
     "{a:+.1f}, {b:+.1f}, {c:+.1f} at the paper's ΔES": (
         "ΔES 与论文相同处为 {a:+.1f}、{b:+.1f}、{c:+.1f}"

@@ -55,9 +55,11 @@ def _rewrite(covariance="corpus", in_place=False, bias=True, layer=1):
         )
         C = (
             fact_edits.key_covariance(model, corpus, layer)
-            if covariance == "corpus"
+            if covariance in ("corpus", "sum")
             else torch.outer(k, k)
         )
+        if covariance == "sum":  # a sum of k kᵀ over the corpus' keys, not their mean
+            C = C * int((corpus.tokens() != 0).sum())
         edited = model if in_place else copy.deepcopy(model)
         W2 = edited.layers[layer].ffn.linear2
         with torch.no_grad():
@@ -78,6 +80,7 @@ def test_the_fact_rewrite_checker_passes_the_lessons_edit_and_names_each_typical
         return check_fact_rewrite(fn, model, corpus.prompts()[0], cases, reference)
 
     assert check(_rewrite()).status == "passed"
+    assert check(_rewrite(covariance="sum")).status == "passed"  # C's scale is free
     forgot_c = check(_rewrite(covariance="own key"))
     assert forgot_c.status == "failed" and "written along k* itself" in forgot_c.message
     no_bias = check(_rewrite(bias=False)).message
