@@ -198,7 +198,9 @@ MATCH = {
         "activation and data"
     ),
     "tang": N_(
-        "not alike: other models (7 and 6 languages), and here the frequency bar decides most of it"
+        "not comparable: other models (decoders of 32 and 30 layers against 12 here, 7 and 6 "
+        "languages), so the two ends cover more of this model's depth; here the frequency bar "
+        "decides most of it"
     ),
     "sae": N_("the same test, not the same training"),
     "anthropic": N_(

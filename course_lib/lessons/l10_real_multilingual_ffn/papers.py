@@ -32,8 +32,8 @@ GEVA_2021 = {"layers": 16, "keys per layer": 10, "prefixes per key": 25}
 # input after training, ReLU models (lesson 5 quotes the same numbers).
 LI_2023 = {"T5-Base": 0.030, "ViT-B/16": 0.063}
 # Gao et al. 2024 (Scaling and evaluating sparse autoencoders): TopK autoencoders; the decoder's
-# columns of length 1, the pre-encoder bias started at the data's mean (as dictionary.train does
-# after TopKDictionary's zero start).
+# columns of length 1, the pre-encoder bias started at the data's geometric median (following
+# Bricken et al.); dictionary.train starts it at the data's mean instead, a choice of its own.
 GAO_2024 = {"activation": "TopK"}
 # Anthropic 2025 (On the Biology of a Large Language Model, "multilingual circuits"): the share of
 # features shared across languages grows with model size (an overlap of the features active on

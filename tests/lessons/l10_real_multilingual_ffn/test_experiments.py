@@ -205,6 +205,34 @@ def test_other_language_firing_reads_the_selected_rows():
     assert (ratio, other) == (pytest.approx(3.0), pytest.approx(0.2))
 
 
+def test_the_lowest_other_language_firing_is_the_least_among_the_selected_rows():
+    p = np.zeros((2, 3, 2))
+    p[0, 0], p[1, 2], p[0, 2] = (0.6, 0.2), (0.7, 0.05), (0.9, 0.0)  # unit (0, 2) not selected
+    p[0, 1] = (0.1, 0.5)
+    selected = {"en": np.array([[0, 0], [1, 2]]), "zh": np.array([[0, 1]])}
+    assert language_units.lowest_other(p, selected) == {
+        "en": pytest.approx(0.05), "zh": pytest.approx(0.1)}  # fmt: skip
+
+
+def test_silent_by_script_keeps_only_units_under_the_bar_on_the_other_script(monkeypatch):
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
+
+    fires = np.zeros((2, 3, 2))
+    fires[0, 0], fires[1, 1], fires[0, 2] = (500, 0), (400, 30), (10, 600)
+    tokens = np.array([1000, 2000])
+    monkeypatch.setattr(controls, "stored", lambda: {"fires_by_script": fires,
+                                                     "tokens_by_script": tokens})  # fmt: skip
+    monkeypatch.setattr(
+        language_units,
+        "language_specific",
+        lambda p: {"en": np.array([[0, 0], [1, 1]]), "zh": np.array([[0, 2]])},
+    )
+    rows = language_units.silent_by_script(below=0.02)  # (1, 1) fires on 30 of 2000: 1.5 %
+    assert [row[:3] for row in rows] == [("en", 0, 0), ("zh", 0, 2), ("en", 1, 1)]
+    assert rows[0][3:] == (pytest.approx(0.5), 0, 2000)
+    assert language_units.silent_by_script(below=0.01) == rows[:1]  # 10 of 1000 is not under 1 %
+
+
 def test_the_rank_p_is_small_only_when_the_own_change_lies_outside_the_random_draws():
     base = np.eye(4) * 0.5
     stored = {"base": base, **{f"random {lang} {d}": base + 0.001 * d * np.eye(4)

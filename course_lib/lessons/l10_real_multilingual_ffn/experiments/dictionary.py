@@ -70,7 +70,7 @@ def train(x: torch.Tensor, steps: int = STEPS) -> tuple[TopKDictionary, np.ndarr
     generator = torch.Generator().manual_seed(SEED)
     sae = TopKDictionary(x.shape[1], FEATURES, K, generator)
     with torch.no_grad():
-        sae.b_dec.copy_(x.mean(0))  # Gao et al. start the bias at the data's mean
+        sae.b_dec.copy_(x.mean(0))  # the mean here; Gao et al. take the geometric median
     optimiser = torch.optim.Adam(sae.parameters(), lr=LR)
     losses = []
     for _ in range(steps):

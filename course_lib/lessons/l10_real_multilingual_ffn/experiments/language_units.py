@@ -77,6 +77,34 @@ def other_language(probability: np.ndarray, selected: dict[str, np.ndarray]):
     return out
 
 
+def lowest_other(probability: np.ndarray, selected: dict[str, np.ndarray]) -> dict[str, float]:
+    """Per language: the lowest share of the other language's tokens that one of its selected
+    units fires on."""
+    return {
+        lang: float(probability[selected[lang][:, 0], selected[lang][:, 1], 1 - i].min())
+        for i, lang in enumerate(activations.LANGUAGES)
+    }
+
+
+def silent_by_script(below: float = 1e-3) -> list[tuple[str, int, int, float, int, int]]:
+    """The units selected by script that fire on under ``below`` of the other script's tokens:
+    rows (language, layer, unit, share of its own script's tokens it fires on, other script's
+    tokens it fires on, other script's tokens), the most silent first."""
+    from course_lib.lessons.l10_real_multilingual_ffn.experiments import controls
+
+    stored = controls.stored()
+    fires, tokens = stored["fires_by_script"], stored["tokens_by_script"]
+    selected = language_specific(fires / tokens)
+    rows = []
+    for i, lang in enumerate(activations.LANGUAGES):
+        for layer, unit in selected[lang]:
+            other = int(fires[layer, unit, 1 - i])
+            if other < below * tokens[1 - i]:
+                own = float(fires[layer, unit, i] / tokens[i])
+                rows.append((lang, int(layer), int(unit), own, other, int(tokens[1 - i])))
+    return sorted(rows, key=lambda row: row[4] / row[5])
+
+
 def language_specific(probability: np.ndarray) -> dict[str, np.ndarray]:
     """Tang et al.'s selection: (layer, unit) rows for each language's units."""
     flat = probability.reshape(-1, 2)
