@@ -149,14 +149,20 @@ def check_activation_fix(fn: Callable) -> CheckResult:
 PREDICTION_TOLERANCE = 6  # facts: three standard deviations of a count of 36 guesses at 1 in 8
 
 
-def check_transfer_prediction(fn: Callable, measured: int, facts: int) -> CheckResult:
+def check_transfer_prediction(
+    fn: Callable, measured: int, facts: int, never: int | None = None
+) -> CheckResult:
     """``fn()`` returns how many of ``facts`` facts, taught only in English, the learner predicts
     the model answers right (top-1) asked in Chinese; the models answered ``measured``. Passes
     within PREDICTION_TOLERANCE, except 0 where the models got some right: a guess among the
-    relation's answers is right now and then."""
+    relation's answers is right now and then. ``never``, when given, is how many of ``facts``
+    facts never taught the same models answer right asked in Chinese; the message prints it
+    beside a blind guess (``facts`` / 8)."""
     positive_int("facts", facts)
     if int_at_least("measured", measured, 0) > facts:
         raise ValueError(f"measured must be at most facts={facts}, got {measured}")
+    if never is not None and int_at_least("never", never, 0) > facts:
+        raise ValueError(f"never must be at most facts={facts}, got {never}")
 
     def check() -> str:
         got = require_return(fn())
@@ -168,8 +174,11 @@ def check_transfer_prediction(fn: Callable, measured: int, facts: int) -> CheckR
             raise Hint(found + tr(". Too many: the Chinese prompt does no better than a guess."))
         if got < measured - PREDICTION_TOLERANCE or got == 0 < measured:  # 0: no guess at all
             raise Hint(found + tr(". Too few: even a guess among 8 answers is right now and then."))
-        return found + tr(
-            ". About a guess, or fewer: the facts never taught, asked in Chinese, get about as many."
-        )
+        if never is None:
+            return found + tr(". No more than a guess: a blind guess among 8 answers gets {g:g} "
+                              "of {n}.", g=facts / 8, n=facts)  # fmt: skip
+        return found + tr(". No more than a guess: a blind guess among 8 answers gets {g:g} of "
+                          "{n}; the facts never taught, asked in Chinese, get {k}.",
+                          g=facts / 8, n=facts, k=never)  # fmt: skip
 
     return run_check(N_("transfer prediction"), check)

@@ -35,14 +35,14 @@ QUESTIONS = (
                 N_(
                     "The positive control says it can: taught in one phrasing, a fact is "
                     "answered in the other far above the guess. Why the two languages do not "
-                    "transfer is not tested here."
+                    "detectably transfer is not tested here."
                 ),
             ),
             Choice(
                 N_("that the dictionary was too small to be learned"),
                 N_(
                     "The model translates every dictionary word's first token both ways, in every "
-                    "seed: it was learned. It was not used to recall facts."
+                    "seed: it was learned. It was not detectably used to recall facts."
                 ),
             ),
             Choice(

@@ -22,12 +22,12 @@ MESSAGES: dict[str, str] = {
     "that a model this small cannot carry a fact from one context to another": (
         "说明这么小的模型没法把一条事实从一种上下文带到另一种上下文"
     ),
-    "The positive control says it can: taught in one phrasing, a fact is answered in the other far above the guess. Why the two languages do not transfer is not tested here.": (
-        "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。两种语言之间为什么没有迁移，这里没有检验。"
+    "The positive control says it can: taught in one phrasing, a fact is answered in the other far above the guess. Why the two languages do not detectably transfer is not tested here.": (
+        "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。两种语言之间为什么没有可测的迁移，这里没有检验。"
     ),
     "that the dictionary was too small to be learned": "说明词典太小，模型没学会",
-    "The model translates every dictionary word's first token both ways, in every seed: it was learned. It was not used to recall facts.": (
-        "每个种子的模型都能把词典里每个词的第一个 token 双向译对：词典是学会了的。只是它没有被用来想起事实。"
+    "The model translates every dictionary word's first token both ways, in every seed: it was learned. It was not detectably used to recall facts.": (
+        "每个种子的模型都能把词典里每个词的第一个 token 双向译对：词典是学会了的。只是看不出它被用来想起事实。"
     ),
     "that multilingual language models keep one memory per language": "说明多语言的语言模型为每种语言各存一份记忆",
     "One two-layer model trained on 48 facts cannot speak for them: real models read text where languages meet, and Xu, Li and Xiong find their facts cross in part.": (
@@ -87,8 +87,13 @@ MESSAGES: dict[str, str] = {
     ". Too few: even a guess among 8 answers is right now and then.": (
         "。太少了：即使在 8 个答案里瞎猜，也会偶尔猜对。"
     ),
-    ". About a guess, or fewer: the facts never taught, asked in Chinese, get about as many.": (
-        "。大约是猜测的水平，或者更少：从未教过的事实用中文问，答对的也差不多这么多。"
+    ". No more than a guess: a blind guess among 8 answers gets {g:g} of {n}.": (
+        "。不比猜测多：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条。"
+    ),
+    ". No more than a guess: a blind guess among 8 answers gets {g:g} of {n}; the facts never "
+    "taught, asked in Chinese, get {k}.": (
+        "。不比猜测多：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条；"
+        "从未教过的事实用中文问，答对 {k} 条。"
     ),
     # course_lib.lessons.l09_two_languages.figures and demos
     "English": "英文",
@@ -155,6 +160,7 @@ MESSAGES: dict[str, str] = {
     "difference": "差值",
     "95 % interval": "95% 区间",
     "{low:+.2f} to {high:+.2f}": "{low:+.2f} 至 {high:+.2f}",
+    "{low:+.1f} to {high:+.1f}": "{low:+.1f} 至 {high:+.1f}",
     "{name}, top-1 difference model by model: {values}": "{name}，逐个模型的首选答对比例差值：{values}",
     "the positive control's top-1 difference is above 0 in every model, the two languages' without the dictionary in none": (
         "在每个模型里，阳性对照的首选答对比例差值都大于 0；不带词典时，两种语言的差值在哪个模型里都不大于 0"
@@ -220,10 +226,11 @@ MESSAGES: dict[str, str] = {
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
     ),
-    "in Chinese, layer 0, information finds the relation after Holm's correction, while pair purity's p lies within two standard errors of its Holm bar: whether purity finds it too, these shuffles cannot tell": (
-        "在中文的第 0 层，Holm 校正后互信息找到了关系；专家对纯度的 p 离它的 Holm 门槛不到两个标准误，所以凭这些打乱，分不出纯度是否也找到了"
+    "in Chinese, layer 0, information finds the relation after Holm's correction, while pair purity, its p computed exactly over every shuffle (only two pairs of experts occur), misses its Holm bar, by {d:.4f}": (
+        "在中文的第 0 层，Holm 校正后互信息找到了关系。这里提示只走两对专家，"
+        "专家对纯度的 p 可以对所有打乱精确算出：它比 Holm 门槛高 {d:.4f}，没有过门槛"
     ),
-    "p = {p} against a bar of {b:.4f}": "p = {p}，门槛为 {b:.4f}",
+    "p = {p:.5f} against a bar of {b:.5f}": "p = {p:.5f}，门槛为 {b:.5f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
         "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
     ),
@@ -246,13 +253,18 @@ MESSAGES: dict[str, str] = {
     "in one language, a fact taught in one phrasing only is answered in the other far better than one never taught: every interval excludes 0": (
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
     ),
-    "the two-language intervals allow under a third of the positive control's difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
-        "两种语言的区间所允许的差值，在首选答对比例和 p(答案) 上不到阳性对照差值的三分之一；在名次这个最弱的量法上，不到三分之二"
+    "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
+        "两种语言的区间所允许的差值，在首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；在名次这个最弱的量法上，不到三分之二"
     ),
     "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), {e:+.2f} against {f:+.2f} in rank": (
         "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至多 {e:+.2f}，对比 {f:+.2f}"
     ),
     "{low:+.3f} to {high:+.3f}": "{low:+.3f} 至 {high:+.3f}",
+    "the rank-one rows' intervals below 0 are not the edit's doing: the gap was below 0 before any edit, and read as a change from before the edit, every method's 95 % interval holds 0": (
+        "秩一编辑那两行的区间在 0 以下，并不是编辑造成的：编辑之前，这个差值就已低于 0；"
+        "把它读成编辑前后的变化，每种方法的 95% 区间都包含 0"
+    ),
+    "before the edits {a:+.4f} and {b:+.4f}": "编辑前分别为 {a:+.4f} 和 {b:+.4f}",
     "along every sweep, in both directions, the edited fact's mean p(new) in the other language stays below 0.03": (
         "沿着每种方法的强度，两个方向上，被编辑的事实在另一种语言中的平均 p(新答案) 都低于 0.03"
     ),
@@ -261,9 +273,9 @@ MESSAGES: dict[str, str] = {
         "而且在相同强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 区间都在 ±0.01 之内"
     ),
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
-    "the test's positive control: the same difference read in the edited language has every 95 % interval above 0, its lowest bound over ten times the widest bound above, so a crossing a tenth as large as the edit's weakest effect at home would have been seen": (
+    "the test's positive control: the same difference read in the edited language has every 95 % interval above 0, its lowest bound over ten times the widest bound above: at matched strength every interval excludes a crossing a tenth as large as the edit's weakest effect at home": (
         "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
-        "所以，即使传过去的效应只有编辑在本语言里最弱效应的十分之一，也能测出来"
+        "所以在相同强度下，每个区间都排除了这样的跨语言效应：大小只有编辑在本语言里最弱效应的十分之一"
     ),
     "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面的界限为 {w:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
@@ -283,10 +295,11 @@ MESSAGES: dict[str, str] = {
     "mean changes {a:+.2f} to {b:+.2f}, the highest bound {c:+.2f}": (
         "平均变化从 {a:+.2f} 到 {b:+.2f}，区间上限最高为 {c:+.2f}"
     ),
-    "edited in English, a few edits carry the drop: the median p(old) after stays above 0.95": (
-        "用英文编辑时，下降来自少数几次编辑：编辑后 p(旧答案) 的中位数仍高于 0.95"
+    "edited in English, about a quarter of the edits carry the drop: the median p(old) after stays above 0.95, and between a sixth and a third of the 48 edits lower p(old) by more than 0.1": (
+        "用英文编辑时，下降来自大约四分之一的编辑：编辑后 p(旧答案) 的中位数仍高于 0.95；"
+        "48 次编辑里，让 p(旧答案) 降了 0.1 以上的，在六分之一到三分之一之间"
     ),
-    "at least {x:.2f}": "至少 {x:.2f}",
+    "median at least {x:.2f}; {a} and {b} of 48 edits": "中位数至少 {x:.2f}；48 次编辑里分别有 {a} 次和 {b} 次",
     "fine-tuning W2 and knowledge neurons write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
         "微调 W2 和知识神经元会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
     ),
@@ -300,8 +313,8 @@ MESSAGES: dict[str, str] = {
     "an aside, past matched strength: fine-tuning W2 for 30 steps in English, Chinese p(old) {a:.2f}, p(new) {b:.3f}": (
         "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
-    "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced): {en}% of English edits, {zh}% of Chinese ones": (
-        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，把被编辑的提示换一种说法，再用另一种语言来问，整个答案都要对上（教师强制下的精确匹配）："
+    "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced; their repository's updated table): {en}% of English edits, {zh}% of Chinese ones": (
+        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，把被编辑的提示换一种说法，再用另一种语言来问，整个答案都要对上（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
         "英文编辑中占 {en}%，中文编辑中占 {zh}%"
     ),
     "random units, most": "随机单元，最大值",

@@ -123,3 +123,19 @@ def test_a_prediction_that_is_not_a_count_is_named():
 def test_a_measured_count_above_the_facts_is_refused():
     with pytest.raises(ValueError, match="measured must be at most facts=36, got 50"):
         checks.check_transfer_prediction(lambda: 1, 50, 36)
+
+
+@pytest.mark.parametrize("never", [7, 0, 36])
+def test_the_passing_message_prints_the_never_taught_count_it_was_given(never):
+    result = checks.check_transfer_prediction(lambda: 4, 2, 36, never)
+    assert result.passed and "a blind guess among 8 answers gets 4.5 of 36" in result.message
+    assert result.message.endswith(f"the facts never taught, asked in Chinese, get {never}.")
+    alone = checks.check_transfer_prediction(lambda: 4, 2, 36)
+    assert alone.passed and "never taught" not in alone.message
+
+
+def test_a_never_taught_count_above_the_facts_or_negative_is_refused():
+    with pytest.raises(ValueError, match="never must be at most facts=36, got 40"):
+        checks.check_transfer_prediction(lambda: 1, 2, 36, 40)
+    with pytest.raises(ValueError, match="never"):
+        checks.check_transfer_prediction(lambda: 1, 2, 36, -1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from course_lib.lessons.l09_two_languages import checks
 from course_lib.lessons.l09_two_languages.experiments import bilingual as bl
 from course_lib.lessons.l09_two_languages.experiments import bilingual_model as bm
 from course_lib.lessons.l09_two_languages.experiments import transfer as tf
@@ -109,3 +110,18 @@ def test_each_models_difference_is_its_own_taught_elsewhere_minus_never_taught()
         tf.per_model_difference(answers, 9)
     with pytest.raises(ValueError, match="measure"):
         tf.per_model_difference(answers, 1, "top1")
+
+
+def test_the_exercise_counts_read_back_from_the_stored_models():
+    """Exercise 1's checker prints what the stored models answer in Chinese: 2 of the 36 facts
+    taught only in English, 7 of the 36 never taught (a blind guess 4.5)."""
+    asked = tf.bilingual_answers()
+
+    def right_in(way):
+        return sum(int(asked[s, "zh"].top1[(tf.ways_seen_from(s, "zh") == way)
+                                           & tf.shared_facts()].sum()) for s in bl.SPLIT_SEEDS)  # fmt: skip
+
+    measured, never = right_in(tf.WAYS[1]), right_in(tf.WAYS[2])
+    assert (measured, never) == (2, 7)
+    message = checks.check_transfer_prediction(lambda: 4, measured, 36, never).message
+    assert "measured: 2 of 36" in message and message.endswith("in Chinese, get 7.")

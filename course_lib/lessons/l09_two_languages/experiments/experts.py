@@ -10,6 +10,8 @@ minutes on one thread); a test retrains its first steps and compares.
 
 from __future__ import annotations
 
+import itertools
+import math
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -322,12 +324,14 @@ class RelationSplit:
     ``information``: I(route; relation), the relations shuffled among the facts; ``purity``:
     lesson 7's purity of the routes (the share of prompts sent to their relation's most common
     pair of experts), ``chance_purity`` its mean over the same shuffles and ``purity_p`` the share
-    of them at least as pure, (1 + #) / (1 + shuffles)."""
+    of them at least as pure, (1 + #) / (1 + shuffles); ``exact_purity_p`` the same p computed
+    exactly over every shuffle where at most two routes occur (``exact_purity_p``), else None."""
 
     information: Test
     purity: float
     chance_purity: float
     purity_p: float
+    exact_purity_p: float | None = None
 
 
 def route_purity(routes: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -338,6 +342,36 @@ def route_purity(routes: np.ndarray, labels: np.ndarray) -> np.ndarray:
     counts = np.zeros((len(labels), int(labels.max()) + 1, n_routes), dtype=int)
     np.add.at(counts, (np.arange(len(labels))[:, None], labels, routes[None, :]), 1)
     return counts.max(axis=2).sum(axis=1) / labels.shape[1]
+
+
+def exact_purity_p(routes: np.ndarray, labels: np.ndarray) -> float | None:
+    """The exact p of ``route_purity`` under shuffles of ``labels`` (n,) among the items, where
+    ``routes`` (n,) take at most two values: the share of all shuffles at least as pure. With two
+    routes a shuffle is fixed by how many of each label's items take the first route, a
+    multivariate hypergeometric draw, so every outcome is enumerated with its probability. None
+    where more than two routes occur (then only the shuffles estimate it)."""
+    routes, n_routes = _codes(np.asarray(routes))
+    labels, _ = _codes(np.asarray(labels))
+    if len(routes) != len(labels):
+        raise ValueError(f"routes and labels must have one value per item, got {len(routes)} "
+                         f"and {len(labels)}")  # fmt: skip
+    if n_routes == 1:
+        return 1.0
+    if n_routes > 2:
+        return None
+    sizes = np.bincount(labels)
+    first = int(np.sum(routes == 0))
+    observed = float(route_purity(routes, labels)[0])
+    total, found = math.comb(len(routes), first), 0
+    for counts in itertools.product(*(range(int(size) + 1) for size in sizes)):
+        if sum(counts) != first:
+            continue
+        pure = sum(max(a, int(size) - a) for a, size in zip(counts, sizes, strict=True))
+        if pure / len(routes) >= observed - 1e-12:
+            found += math.prod(
+                math.comb(int(size), a) for a, size in zip(counts, sizes, strict=True)
+            )
+    return found / total
 
 
 def relation_split(
@@ -356,6 +390,7 @@ def relation_split(
         purity=purity,
         chance_purity=float(null.mean()),
         purity_p=float((1 + np.sum(null >= purity - 1e-12)) / (1 + SHUFFLES)),
+        exact_purity_p=exact_purity_p(routes, relation),
     )
 
 
