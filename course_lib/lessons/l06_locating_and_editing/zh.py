@@ -204,7 +204,7 @@ MESSAGES = {
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造必然成立：在论文的 ES 水平处，玩具的编辑改变得比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造必然成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
-    "C swapped; v* to one rule; read at 0.8 to 0.95 (section 4)": "换了 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
+    "C swapped at the last word only; v* to one rule; read at 0.8 to 0.95 (section 4)": "只在最后一个词处换过 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
     "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
     "PS {a:.0f} against at least {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "PS {a:.0f}，其他方法至少 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
@@ -307,8 +307,8 @@ MESSAGES = {
     "Spearman ρ {lo:.1f} to {hi:.1f} over the {n} pairs of sets, median {r:.1f}": (
         "{n} 对抽样组之间的秩相关 ρ 为 {lo:.1f} 到 {hi:.1f}，中位数 {r:.1f}"
     ),
-    "no: the toy's best has no row in the paper, and its ROME-like edit scores lowest": (
-        "否：玩具中最好的方法在论文里没有对应的行，而类 ROME 编辑得分最低"
+    "not comparable: the toy's best has no row in the paper; its ROME-like edit's S is 0 because its PS is, which is not comparable": (
+        "不可比：玩具中最好的方法在论文里没有对应的行；类 ROME 编辑的 S 为 0，是因为它的 PS 为 0，而这个 PS 不可比"
     ),
     "{a:.0f} > {b:.0f}; {d:+.0f}, 95 % interval {lo:+.0f} to {hi:+.0f}": (
         "{a:.0f} > {b:.0f}；相差 {d:+.0f}，95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
