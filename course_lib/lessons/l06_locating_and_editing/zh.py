@@ -188,8 +188,9 @@ MESSAGES = {
     "every scale; v* to 1,000 steps (section 6); the corpus' C only": (
         "每种系数；v* 搜索到 1,000 步（第 6 节）；只用了语料的 C"
     ),
-    "not comparable: the corpus' C holds the paraphrase's key, the paper's does not": (
-        "无法对照：语料的 C 含有同义句的键，论文的 C 没有"
+    "not comparable: the corpus' C holds the paraphrase itself; the paper's, from Wikipedia, no "
+    "CounterFact prompt": (
+        "无法对照：语料的 C 含有同义句本身；论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
         "p(新答案) 为 0.9 时 {name} {s:.0f}；主语处的 ROME {r:.0f}"
@@ -232,9 +233,10 @@ MESSAGES = {
     "{PS:.0f}, {NS:.0f}, {S:.0f}": "{PS:.0f}、{NS:.0f}、{S:.0f}",
     # lesson 6 after its third reading: the subject edits' regime, power with the measured noise
     "with the corpus' C the subject edits hardly carry over at any scale, their full update "
-    "included; not comparable with the paper, whose C does not hold the paraphrase's key": (
+    "included; not comparable with the paper, whose C, from Wikipedia, holds no "
+    "CounterFact prompt": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外；"
-        "这无法与论文对照，因为论文的 C 不含同义句的键"
+        "这无法与论文对照，因为论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
     "(plain), and only past the scale of largest p(new); the paper's {c}": (
