@@ -2,7 +2,8 @@
 
 术语：rewrite / edit 编辑（改动一条事实，不用“改写”），paraphrase 同义句（同一条事实的另一种问法，
 不用“改述”“另一种说法”），efficacy 有效性，
-neighbourhood 邻域，specificity 局部性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调。"""
+neighbourhood 邻域，specificity 局部性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调，
+KL term 相对熵项（正文首次出现时注明即 KL 散度项；输出里不写 KL）。"""
 
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
@@ -201,7 +202,7 @@ MESSAGES = {
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实；不过评分用的这些提示，正是它的 KL 项所监控的",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实；不过评分用的这些提示，正是它的相对熵项所监控的",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具编辑带来的变化比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
