@@ -2,7 +2,8 @@
 
 术语：rewrite / edit 编辑（改动一条事实，不用“改写”），paraphrase 同义句（同一条事实的另一种问法，
 不用“改述”“另一种说法”），efficacy 有效性，
-neighbourhood 邻域，specificity 局部性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调。"""
+neighbourhood 邻域，specificity 局部性，rank-one 秩一，fine-tuning 微调，FT+L 约束微调，
+KL term 相对熵项（正文首次出现时注明即 KL 散度项；输出里不写 KL）。"""
 
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
@@ -12,14 +13,14 @@ MESSAGES = {
     "first phrasing: {a} of 48 right; the other: {b} of 48": (
         "原句：48 条中答对 {a} 条；同义句：48 条中答对 {b} 条"
     ),
-    '    "{one}"  /  "{two}"': '    "{one}"  /  "{two}"',
+    '    "{one}"  /  "{two}"': "    “{one}”  /  “{two}”",
     "the model knows every fact in both phrasings": "无论原句还是同义句，模型都答对了每一条事实",
     # tracing
     "by construction: the subject's input, and the last stream at the last word, restore all": (
-        "按构造必然成立：恢复主语处的输入，或恢复最后一个词处最后一层的残差流，都能把概率全部找回"
+        "按构造成立：恢复主语处的输入，或恢复最后一个词处最后一层的残差流，都能把概率全部找回"
     ),
     "by construction (those cells are not run): before the subject, nothing at all": (
-        "按构造必然成立（这些位置没有运行）：恢复主语之前的位置什么也找不回"
+        "按构造成立（这些位置没有运行）：恢复主语之前的位置什么也找不回"
     ),
     # the rank-one edit and its exercises
     "at most 2 of the 47 other facts change their answer": "其他 47 条事实中至多 2 条改变了答案",
@@ -68,14 +69,14 @@ MESSAGES = {
     ),
     # the demo
     "the first fact is rewritten, and its other phrasing now answers the new word": (
-        "第一条事实编辑成功，它的同义句现在也给出新答案"
+        "第一条事实已编辑成功，它的同义句现在也给出新答案"
     ),
-    "at most 2 of the other facts change": "其他事实中至多 2 条改变",
+    "at most 2 of the other facts change": "其他事实至多有 2 条改变答案",
     # the scoreboard
     "where an FFN output matters most": "哪个 FFN 输出最重要",
     "subject, middle layers": "主语处，中间层",
     "last word, layer 1": "最后一个词处，第 1 层",
-    "a subject edit carries over, PS": "主语处的编辑能否推广到同义句：PS",
+    "a subject edit carries over, PS": "PS：主语处的编辑推广到同义句",
     "every row's verdict is what this lesson measured above": "每一行的结论都是本课前面测得的",
     # course_lib.lessons.l06_locating_and_editing.figures
     "the residual stream": "残差流",
@@ -92,23 +93,23 @@ MESSAGES = {
     "The subject's input embedding is drowned in noise, then one FFN's output is restored from "
     'the clean run at one position of "the capital of velor is". In this two-layer model, which '
     "FFN output brings p(answer) back most?": (
-        '主语的输入嵌入被噪声淹没，然后在 "the capital of velor is" 的某一个位置上，'
+        "主语的输入嵌入被噪声淹没，然后在 “the capital of velor is” 的某一个位置上，"
         "从干净的运行中恢复某一个 FFN 的输出。在这个两层模型里，恢复哪个 FFN 的输出能把 p(答案) 找回得最多？"
     ),
-    "layer 0's, at the subject, velor": "第 0 层的，在主语 “velor” 处",
+    "layer 0's, at the subject, velor": "第 0 层，主语 “velor” 处",
     "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it brings back "
     "almost nothing: restoring states at the last word brings back the most.": (
-        "Meng 等人在 GPT-2 XL 的中间层正是在这样的位置发现的。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
+        "在 GPT-2 XL 中，Meng 等人正是在这类位置找到它的（中间层）。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
     ),
-    "layer 1's, at the last word, is": "第 1 层的，在最后一个词 “is” 处",
+    "layer 1's, at the last word, is": "第 1 层，最后一个词 “is” 处",
     "Right: layer 0's attention moves the subject to the last word, and restoring layer 1's FFN "
     "output there brings back the most.": (
         "对：第 0 层的注意力把主语搬到最后一个词上，在那里恢复第 1 层 FFN 的输出，找回的最多。"
     ),
-    "layer 0's, at the last word, is": "第 0 层的，在最后一个词 “is” 处",
+    "layer 0's, at the last word, is": "第 0 层，最后一个词 “is” 处",
     "It brings some back, but less than layer 1's: restoring layer 1's FFN output brings back "
     "more.": "能找回一些，但比第 1 层的少：恢复第 1 层 FFN 的输出，找回的更多。",
-    "layer 0's, at the relation word, capital": "第 0 层的，在关系词 “capital” 处",
+    "layer 0's, at the relation word, capital": "第 0 层，关系词 “capital” 处",
     # lesson 6 after review: by construction, C from filler, equal p(new), Hase et al.
     "C": "C",
     "corpus' C": "语料的 C",
@@ -121,7 +122,7 @@ MESSAGES = {
     "by construction, C does not change p(new) at the edited prompt": (
         "按构造成立：C 不改变被编辑提示处的 p(新答案)"
     ),
-    "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测其编辑是否成功",
+    "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测它的编辑是否成功",
     "no: linear ρ {r:+.2f}, 652 facts": "否：线性 ρ {r:+.2f}，652 条事实",
     # the rewriting grid's rows: the relations
     "capital": "首都",
@@ -155,8 +156,8 @@ MESSAGES = {
     "on these point estimates": "只看这些点估计",
     "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits, fewer "
     "than any other edit but Meng et al.'s knowledge neurons": (
-        "主语处的编辑达到 p(新答案) 0.9 的，不到三分之二；除了 Meng 等人的知识神经元编辑，"
-        "比其他任何编辑都少"
+        "主语处的编辑只有不到三分之二达到 p(新答案) 0.9；"
+        "除 Meng 等人的知识神经元编辑外，比其他任何编辑都少"
     ),
     "{a} and {b} of 144": "144 次中分别为 {a} 次和 {b} 次",
     "read at": "读数处",
@@ -182,29 +183,29 @@ MESSAGES = {
     ),
     "other entities kept": "其他实体不变",
     "restoring each state (section 2)": "逐个恢复状态（第 2 节）",
-    "best score S": "最高分 S",
-    "FT+L scores above fine-tuning, S": "约束微调的得分高于微调：S",
-    "the edit along its knob (section 5)": "沿旋钮读这个编辑（第 5 节）",
+    "best score S": "最高的 S",
+    "FT+L scores above fine-tuning, S": "S：约束微调高于微调",
+    "the edit along its knob (section 5)": "沿旋钮逐个强度读数（第 5 节）",
     "every scale; v* to 1,000 steps (section 6); the corpus' C only": (
         "每种系数；v* 搜索到 1,000 步（第 6 节）；只用了语料的 C"
     ),
     "not comparable: the corpus' C holds the paraphrase itself; the paper's, from Wikipedia, no "
     "CounterFact prompt": (
-        "无法对照：语料的 C 含有同义句本身；论文的 C 取自维基百科，不含 CounterFact 的提示"
+        "不可比：语料的 C 含有同义句本身；论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
-        "p(新答案) 为 0.9 时 {name} {s:.0f}；主语处的 ROME {r:.0f}"
+        "p(新答案) 0.9 处：{name}，S 为 {s:.0f}；主语处的 ROME 为 {r:.0f}"
     ),
     "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}; the subject edits: {d:.0f} and {e:.0f}": (
-        "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C：{c:.0f}；主语处的两种编辑：{d:.0f} 和 {e:.0f}"
+        "p(新答案) 0.9 处 {a:.0f} > {b:.0f}；填充句的 C 为 {c:.0f}；主语处的两种编辑为 {d:.0f} 和 {e:.0f}"
     ),
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，而这些提示正是它的相对熵项所看护的",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实；不过评分用的这些提示，正是它的相对熵项所监控的",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
-    "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造必然成立：在论文的 ES 水平处，玩具的编辑改变得比论文大得多",
-    "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造必然成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
+    "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具编辑带来的变化比论文大得多",
+    "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
     "C swapped at the last word only; v* to one rule; read at 0.8 to 0.95 (section 4)": "只在最后一个词处换过 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
     "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
@@ -217,7 +218,7 @@ MESSAGES = {
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
     "but whether its S is above theirs depends on the reading point": "但它的 S 是否高于它们，取决于在哪里读数",
     "full update: PS, NS, S": "完整更新：PS、NS、S",
-    "not comparable; above at every p(new) read": "无法对照；在每个读数处都更高",
+    "not comparable; above at every p(new) read": "不可比；在每个读数处都更高",
     "not contradicted": "不矛盾",
     "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
     "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
@@ -236,7 +237,7 @@ MESSAGES = {
     "included; not comparable with the paper, whose C, from Wikipedia, holds no "
     "CounterFact prompt": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外；"
-        "这无法与论文对照，因为论文的 C 取自维基百科，不含 CounterFact 的提示"
+        "这一点与论文不可比，因为论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
     "(plain), and only past the scale of largest p(new); the paper's {c}": (
@@ -246,7 +247,7 @@ MESSAGES = {
     "48 facts would detect that ρ at most {p:.0%} of the time; about {q:.0%} after the measured "
     "noise": "48 条事实测出这样的 ρ 的概率至多 {p:.0%}；算上实测的噪声，约为 {q:.0%}",
     "the rank-one edit keeps more neighbours than fine-tuning, NS; here at the last word": (
-        "秩一编辑比微调保住更多邻居，NS；这里是最后一个词处的编辑"
+        "邻域分数 NS：秩一编辑高于微调（玩具取最后一个词处的编辑）"
     ),
     "could not tell: Spearman ρ {a:+.1f} and {b:+.1f}, power at most {p:.0%}": (
         "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}，检验功效至多 {p:.0%}"
@@ -269,7 +270,7 @@ MESSAGES = {
     ),
     "best v* in the last 100 steps": "最佳 v* 出现在最后 100 步",
     "at the subject ROME's search passes for few edits and the plain one for about half; some of each find their best v* in the last 100 steps": (
-        "在主语处，ROME 的搜索只对少数编辑做到，普通的搜索约对一半做到；两种都有一些编辑的最佳 v* 出现在最后 100 步"
+        "在主语处，ROME 的搜索只在少数编辑上把损失降到 0.05 以下，普通搜索约在一半编辑上做到；两种搜索都有一些编辑的最佳 v* 出现在最后 100 步"
     ),
     "{rome} and {plain} of 144 ({share:.0%})": (
         "144 次中分别为 {rome} 次和 {plain} 次，后者占 {share:.0%}"
@@ -278,19 +279,19 @@ MESSAGES = {
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句"
     ),
     "on these point estimates, {n} edits; widest bracket {w:.2f} in p(new)": (
-        "只看这些点估计，共 {n} 次编辑；读数区间在 p(新答案) 上最宽为 {w:.2f}"
+        "只看这些点估计，共 {n} 次编辑；读数两端的 p(新答案) 最多相差 {w:.2f}"
     ),
     "on these point estimates: below all three at 0.8, above them at 0.95": (
         "只看这些点估计：0.8 处低于这三种，0.95 处高于它们"
     ),
     "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a site the paper's Table 4 does not run; the ROME-like edit at the subject scores lowest": (
-        "在 p(新答案) 0.9 处，这里 S 最高的是最后一个词处、用填充句 C 的秩一编辑，论文的表 4 没有在这个位置编辑；主语处的类 ROME 编辑得分最低"
+        "在 p(新答案) 0.9 处，S 最高的是最后一个词处用填充句 C 的秩一编辑，论文的表 4 没有在这个位置编辑过；主语处的类 ROME 编辑得分最低"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
-        "S {s:.0f}；比第二名高 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
+        "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
     ),
     "at p(new) 0.9 FT+L scores above fine-tuning, the same sign as the paper's gap": (
-        "在 p(新答案) 0.9 处，约束微调的得分高于微调，差值的正负与论文相同"
+        "在 p(新答案) 0.9 处，约束微调的得分高于微调，差值的方向与论文相同"
     ),
     "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
     "three comparisons; the paper's {a} against {b}, with no interval": (
@@ -304,7 +305,7 @@ MESSAGES = {
         "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；在 0.8 和 0.95 处两者的先后颠倒"
     ),
     "the per-fact effect at the subject is itself noisy: two sets of 10 draws rank the facts alike only in part": (
-        "主语处逐条事实的追踪效应本身就很嘈杂：两组各 10 次的噪声抽样，给出的事实排序只有部分一致"
+        "主语处每条事实的追踪效应本身噪声就大：换两组各 10 次的噪声抽样，事实的排序只有部分一致"
     ),
     "Spearman ρ {lo:.1f} to {hi:.1f} over the {n} pairs of sets, median {r:.1f}": (
         "{n} 对抽样组之间的秩相关 ρ 为 {lo:.1f} 到 {hi:.1f}，中位数 {r:.1f}"
@@ -316,13 +317,13 @@ MESSAGES = {
         "{a:.0f} > {b:.0f}；相差 {d:+.0f}，95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "same sign; the paper's gap untested, by opposite profiles": (
-        "正负相同；论文的差值没有检验，两者的 PS、NS 走向也相反"
+        "方向相同；论文的差值没有检验，两者的 PS、NS 走向也相反"
     ),
     "an interval over facts (section 5)": ("按事实重抽样的区间（第 5 节）"),
     "{a:+.1f}, {b:+.1f}, {c:+.1f} at the paper's ΔES": (
-        "ΔES 与论文相同处为 {a:+.1f}、{b:+.1f}、{c:+.1f}"
+        "在 ΔES 与论文相同处：{a:+.1f}、{b:+.1f}、{c:+.1f}"
     ),
     "not comparable: one model on each side, no interval for the paper's": (
-        "无法对照：两边各只有一个模型，论文一侧没有区间"
+        "不可比：两边各只有一个模型，论文一侧没有区间"
     ),
 }

@@ -22,4 +22,5 @@ TERMS: dict[str, tuple[str, ...]] = {
         "改写",
     ),  # editing a fact (rewrite, edit): 改写 is never used, so it cannot mean paraphrase
     "同义句": ("改述", "另一种说法"),  # paraphrase: another phrasing of the same fact
+    "相对熵项": ("KL 项",),  # ROME's KL term (in outputs KL is not a word a Chinese line shows)
 }
