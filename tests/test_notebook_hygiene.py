@@ -3,6 +3,7 @@ nbval compares the stored outputs, so a stale or half-run notebook would test no
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -179,6 +180,49 @@ def test_code_cells_are_short_enough_to_read(path: Path):
         assert len(lines) <= 25, f"{path.name} code cell {index}: {len(lines)} lines"
         too_long = [line for line in lines if len(line) > 100]
         assert not too_long, f"{path.name} code cell {index}: a line of {len(too_long[0])} chars"
+
+
+WORDED_TEXTS, WORDED_CHARS = 6, 120  # per code cell: a table of sentences is a lesson function's
+
+
+def worded_texts(source: str) -> list[str]:
+    """The literal texts a code cell words through ``tr(...)`` (claims and shows excepted: a claim
+    is printed in the cell that computed it)."""
+    code = "\n".join(line for line in source.splitlines() if not line.startswith(("%", "!")))
+    return [
+        node.args[0].value
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "tr"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ]
+
+
+def prose_in_code(source: str) -> str | None:
+    """Why a code cell holds prose that belongs in the lesson's package, or None."""
+    texts = worded_texts(source)
+    if len(texts) > WORDED_TEXTS:
+        return f"{len(texts)} texts worded through tr(), over {WORDED_TEXTS}"
+    long = [t for t in texts if len(t) > WORDED_CHARS]
+    return f"a worded text of {len(long[0])} characters: {long[0][:40]!r}…" if long else None
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(FOLDER)))
+def test_code_cells_word_no_table_of_sentences(path: Path):
+    """Sentences a table prints (lesson 6's scoreboard) are a lesson function's, found in the
+    lesson's package and its catalogue, not a code cell's."""
+    found = [(i, prose_in_code("".join(c["source"]))) for i, c in enumerate(code_cells(path))]
+    assert [(i, why) for i, why in found if why] == []
+
+
+def test_the_prose_check_rejects_a_table_of_sentences_and_a_paragraph():
+    table = "rows = [" + ", ".join(f'tr("row {i}")' for i in range(7)) + "]"
+    paragraph = 'label = tr("' + "word " * 30 + '")'
+    assert "7 texts" in prose_in_code(table)
+    assert "150 characters" in prose_in_code(paragraph)
+    assert prose_in_code('claim("' + "word " * 30 + '", True)\nrows = [tr("a"), tr("b")]') is None
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(FOLDER)))
