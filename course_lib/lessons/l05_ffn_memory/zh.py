@@ -58,7 +58,7 @@ MESSAGES: dict[str, str] = {
     ),
     "the final LayerNorm is applied to each value: LN acts on the whole residual stream "
     "and is not linear, so one unit's contribution is read as E v directly": (
-        "对每个值都施加了最后的 LayerNorm：LN 作用于整个残差流，而且不是线性的，"
+        "对每个值都施加了最终的 LayerNorm：LN 作用于整个残差流，而且不是线性的，"
         "所以单个单元的贡献应直接读作 E v"
     ),
     "b2 is added to every value: the bias is shared by all units, not part of one unit's "
