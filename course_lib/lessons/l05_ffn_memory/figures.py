@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
-from course_lib.core.i18n import N_, tr
+from course_lib.core.i18n import N_, series, tr
 from course_lib.core.plots import COLORS, GREY, PALETTE, new_figure, plain_log_axis, tint
 from course_lib.lessons.l05_ffn_memory.papers import LI_2023
 
@@ -89,7 +89,7 @@ class NextTokenView:
             label.set_fontfamily("DejaVu Sans")
             label.set_fontweight("bold" if word == data.answer else "normal")
         self.legend.get_texts()[1].set_text(tr("units × {scale:g}", scale=data.scale))
-        units = ", ".join(f"L{layer}·{unit}" for layer, unit in data.units)
+        units = series(f"L{layer}·{unit}" for layer, unit in data.units)
         title = tr(
             "“{prompt} …” (answer “{answer}”)\nscaled: {units}",
             prompt=data.prompt,
@@ -216,7 +216,7 @@ class SparsityView:
         for i, (bar, right) in enumerate(zip(self.bars, data.fewest_right, strict=True)):
             bar.set_height(right)
             bar.set_color(PALETTE[2] if i == data.index else tint(PALETTE[2], 0.35))
-        active = ", ".join(
+        active = series(
             tr("layer {layer} {fraction:.2f}", layer=i, fraction=v) for i, v in enumerate(chosen)
         )
         title = tr(

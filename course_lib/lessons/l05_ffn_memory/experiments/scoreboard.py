@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.core.experiments.memory import KNOWLEDGE_THRESHOLD, knowledge_neurons
-from course_lib.core.i18n import N_, tr
+from course_lib.core.i18n import N_, series, tr
 from course_lib.lessons.l05_ffn_memory.experiments.sparsity_sweep import mean_interval
 from course_lib.lessons.l05_ffn_memory.papers import (
     DAI_2022,
@@ -50,8 +50,11 @@ def knowledge_neuron_counts(scores, threshold: float = KNOWLEDGE_THRESHOLD) -> n
 
 def _percent(value: float, digits: int = 1) -> str:
     """A relative change as a signed percentage: the papers' with their own digits (0), the toy's
-    with one (what the lesson prints beside it; -0.5 % would round to -1 % or -0 % by CPU)."""
-    return f"{100 * value:+.{digits}f} %"
+    with one (what the lesson prints beside it; -0.5 % would round to -1 % or -0 % by CPU), as
+    the learner's language writes a percentage."""
+    if digits == 0:
+        return tr("{change:+.0f} %", change=100 * value)
+    return tr("{change:+.1f} %", change=100 * value)
 
 
 def scoreboard(agreement, vocabulary, semantic, untrained_semantic, erased, doubled, neurons,
@@ -298,8 +301,10 @@ def _li_rows(trained: np.ndarray, untrained: np.ndarray, sweep) -> list[Row]:
         Row(
             tr("Li et al. 2023"),
             tr("units active per token, trained (level)"),
-            ", ".join(f"{100 * v:.1f} % ({k})" for k, v in LI_2023.items()),
-            " / ".join(f"{100 * v:.0f} %" for v in trained),
+            series(
+                tr("{share:.1f} % ({model})", share=100 * v, model=k) for k, v in LI_2023.items()
+            ),
+            " / ".join(tr("{share:.0f} %", share=100 * v) for v in trained),
             near_paper,
             "",
             N_("Li et al.: the toy's FFN stays near half active, many times the paper's level"),
@@ -310,7 +315,7 @@ def _li_rows(trained: np.ndarray, untrained: np.ndarray, sweep) -> list[Row]:
             tr("training lowers the units active per token (direction)"),
             tr("yes"),
             " / ".join(
-                f"{100 * u:.0f} % -> {100 * t:.0f} %"
+                tr("{before:.0f} % -> {after:.0f} %", before=100 * u, after=100 * t)
                 for u, t in zip(untrained, trained, strict=True)
             ),
             sparser,
