@@ -265,7 +265,7 @@ MESSAGES: dict[str, str] = {
         "p(答案)：干净 {clean:.2f}，主语被破坏 {corrupted:.2f}"
     ),
     "the FFN's output": "FFN 的输出",
-    "restoring {site}": "恢复{site}",
+    "restoring {site}": "恢复：{site}",
     "layer {i}": "第 {i} 层",
     "corrupting the subject takes most of p(answer)": "破坏主语会拿走 p(答案) 的大部分",
     '"{prompt}": "{b}" -> "{a}"': "“{prompt}”：“{b}” → “{a}”",
@@ -290,7 +290,7 @@ MESSAGES: dict[str, str] = {
         "结果与 W + (v − W k) (C⁻¹k)ᵀ / (kᵀ C⁻¹ k) 不同"
     ),
     "W' k = v, and the output on the corpus' keys changes as little as it can.": (
-        "W' k = v，而语料的键上的输出改变得尽可能少。"
+        "W' k = v，且语料各键上的输出改动最少。"
     ),
     "rank-one edit": "秩一编辑",
     "the mean over the {n} facts": "{n} 条事实的平均",
