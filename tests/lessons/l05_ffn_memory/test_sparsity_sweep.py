@@ -57,7 +57,7 @@ def test_a_shortened_sweep_returns_fractions_of_the_documented_shapes(short_swee
 def test_each_run_is_the_shipped_recipe_with_only_d_ff_and_the_seed_changed():
     for d_ff in SETTINGS.widths:
         assert SETTINGS.at(d_ff) == replace(
-            MODEL_SETTINGS.reshaped(d_ff=d_ff), steps=SETTINGS.model.steps
+            MODEL_SETTINGS.reshaped(d_ff=d_ff), steps=SETTINGS.run.steps
         )
         for seed in SETTINGS.seeds:
             assert SETTINGS.at(d_ff, seed) == replace(SETTINGS.at(d_ff), seed=seed)
@@ -66,10 +66,9 @@ def test_each_run_is_the_shipped_recipe_with_only_d_ff_and_the_seed_changed():
         and MODEL_SETTINGS.seed in SETTINGS.seeds
     )
     assert (
-        SETTINGS.model.steps <= MODEL_SETTINGS.steps
-        and MODEL_SETTINGS.model.d_ff in SETTINGS.widths
+        SETTINGS.run.steps <= MODEL_SETTINGS.steps and MODEL_SETTINGS.model.d_ff in SETTINGS.widths
     )
-    assert SETTINGS.model.model.activation == "relu"
+    assert SETTINGS.run.model.activation == "relu"
 
 
 def test_the_sweep_is_seeded_and_leaves_the_global_rng_alone(short_sweep):
@@ -95,13 +94,13 @@ def test_the_stored_sweep_matches_the_settings_it_claims():
     seeds, widths, layers = (
         len(SETTINGS.seeds),
         len(SETTINGS.widths),
-        SETTINGS.model.model.num_layers,
+        SETTINGS.run.model.num_layers,
     )
     assert sweep.trained.shape == sweep.initial.shape == (seeds, widths, layers)
-    assert sweep.losses.shape == (seeds, widths, SETTINGS.model.steps)
+    assert sweep.losses.shape == (seeds, widths, SETTINGS.run.steps)
     for fractions in (sweep.trained, sweep.initial):
         assert ((fractions > 0) & (fractions < 1)).all()
-    assert sweep.facts == len(corpus_of(SETTINGS.model).facts) == 48
+    assert sweep.facts == len(corpus_of(SETTINGS.run).facts) == 48
     assert ((sweep.facts_right >= 0) & (sweep.facts_right <= 48)).all()
     assert SWEEP_FILE.stat().st_size < 100_000  # 61 kB: the loss curves, 25 runs of 300 steps
 

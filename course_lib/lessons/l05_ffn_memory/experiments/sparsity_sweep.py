@@ -60,17 +60,18 @@ SWEEP_FILE = DATA / "sparsity_sweep.npz"
 
 @dataclass(frozen=True)
 class SweepSettings:
-    """The shipped model's settings with ``steps`` of training, the widths swept, and the seeds
-    each width is trained from (a seed draws the corpus' invented words and the initial weights)."""
+    """One run's settings (the shipped model's, with fewer ``steps`` of training), the widths
+    swept, and the seeds each width is trained from (a seed draws the corpus' invented words and
+    the initial weights). ``run.model`` is the model's config."""
 
-    model: Settings = replace(MODEL_SETTINGS, steps=300)  # the shipped model trains 600
+    run: Settings = replace(MODEL_SETTINGS, steps=300)  # the shipped model trains 600
     widths: tuple[int, ...] = (32, 64, 128, 256, 512)
     seeds: tuple[int, ...] = (0, 1, 2, 3, 4)
 
     def at(self, d_ff: int, seed: int | None = None) -> Settings:
-        """The settings of one run: ``model`` with its d_ff (and, if given, its seed) replaced."""
-        seed = self.model.seed if seed is None else seed
-        return replace(self.model.reshaped(d_ff=d_ff), seed=seed)
+        """The settings of one run: ``run`` with its d_ff (and, if given, its seed) replaced."""
+        seed = self.run.seed if seed is None else seed
+        return replace(self.run.reshaped(d_ff=d_ff), seed=seed)
 
 
 SETTINGS = SweepSettings()  # the stored sweep's
@@ -157,7 +158,7 @@ def save_sweep(sweep: Sweep, path: Path = SWEEP_FILE) -> int:
     arrays = {f.name: getattr(sweep, f.name) for f in fields(Sweep) if f.name != "settings"}
     arrays["widths"] = sweep.settings.widths
     arrays["seeds"] = sweep.settings.seeds
-    return save_npz(path, arrays, sweep.settings.model.flat())
+    return save_npz(path, arrays, sweep.settings.run.flat())
 
 
 def load_sweep(path: Path = SWEEP_FILE) -> Sweep:
@@ -180,7 +181,7 @@ if (
     runs = len(SETTINGS.widths) * len(SETTINGS.seeds)
     print(
         f"trained {runs} models ({len(SETTINGS.seeds)} seeds per width), "
-        f"{SETTINGS.model.steps} steps each, in {sweep.seconds:.0f} s; "
+        f"{SETTINGS.run.steps} steps each, in {sweep.seconds:.0f} s; "
         f"wrote {size / 1e3:.1f} kB to {SWEEP_FILE}"
     )
     for s, seed in enumerate(SETTINGS.seeds):
