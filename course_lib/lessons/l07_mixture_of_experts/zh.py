@@ -36,6 +36,7 @@ MESSAGES: dict[str, str] = {
     "experts, busiest first": "专家（最忙的在前）",
     "share of the points": "点的占比",
     "load, every seed ({task})": "负载，每个种子（{task}）",
+    "spiral": "螺旋任务",
     # course_lib.lessons.l07_mixture_of_experts.checks
     "top-k router": "top-k 路由器",
     "balancing loss": "均衡损失",
