@@ -17,7 +17,7 @@ from course_lib.core.checks import (
     require_shape,
     run_check,
 )
-from course_lib.core.i18n import N_, tr
+from course_lib.core.i18n import N_, series, tr
 from course_lib.core.model.moe import (
     MixtureOfExperts,
     balance_step,
@@ -155,7 +155,8 @@ def check_gradient_prediction(fn: Callable) -> CheckResult:
     def check() -> str:
         predicted = require_return(fn())
         if not isinstance(predicted, dict) or set(predicted) != set(FORMS):
-            raise Hint(tr("return a dict with one entry per form: {forms}", forms=list(FORMS)))
+            forms = series(repr(form) for form in FORMS)  # the keys, never a list's brackets
+            raise Hint(tr("return a dict with one entry per form: {forms}", forms=forms))
         for form in FORMS:
             rows, experts = _sets(predicted[form])
             for seed in (0, 1, 2):  # a few shapes: autograd's answer does not depend on them

@@ -14,7 +14,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from course_lib.core.i18n import tr
+from course_lib.core.i18n import N_, tr
 from course_lib.core.lesson import submodules
 from course_lib.core.plots import GREY, PALETTE, new_figure, tint
 
@@ -22,6 +22,7 @@ EDGE = (0.15, 0.15, 0.15, 0.55)  # an expert's own region edges: thin, dark, see
 LOAD_TOP = (
     0.8  # the demo's load axis: a share above it would be cut (checked), the key sits above 0.6
 )
+TASK_NAMES = {"spiral": N_("spiral")}  # a task as the learner reads it; the code's name in English
 
 
 class ExpertMap(Protocol):
@@ -123,6 +124,7 @@ def router_figure(
     data ``points`` (N, 2) with their ``labels`` (N,)), each titled with its shape and accuracy;
     right, every seed's load of the mixtures, busiest first (``load``, (alphas, seeds, E))."""
     fig = new_figure(11.5, 6.4, dpi=80)
+    task = tr(TASK_NAMES[task]) if task in TASK_NAMES else task
     names = [f"net{i}" for i in range(len(networks))]
     mosaic = [[*names[:2], "load"], [*names[2:4], "load"]]
     axes = fig.subplot_mosaic(mosaic, width_ratios=[1, 1, 1.3])
