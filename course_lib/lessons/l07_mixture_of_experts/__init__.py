@@ -7,7 +7,7 @@ from course_lib.core.lesson import Lesson, submodules
 LESSON = Lesson(
     number=7,
     topic="mixture_of_experts",
-    title=N_("Mixture of experts: the FFN split into experts (混合专家)"),
+    title=N_("Mixture of experts: the FFN split into experts (混合专家模型)"),
     minutes=90,
     goal=N_(
         "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind"

@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l07_mixture_of_experts: LESSON, the index's row
-    "Mixture of experts: the FFN split into experts (混合专家)": "混合专家模型：把 FFN 拆成多个专家（mixture of experts）",
+    "Mixture of experts: the FFN split into experts (混合专家模型)": "混合专家模型：把 FFN 拆成多个专家（mixture of experts）",
     "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验一个小事实模型的路由器是否按事实的类别分工",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "every token's gates sum to 1": "每个 token 的门控权重之和为 1",
