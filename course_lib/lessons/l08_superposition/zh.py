@@ -355,4 +355,5 @@ MESSAGES: dict[str, str] = {
     "after Holm's correction over all 12 tests (entity and relation, six SAEs), the TopK 8× SAE's features are more entity-specific than the units (adjusted p < 0.01); TopK 4× and L1 4× sit at the 5 % line, within two Monte Carlo errors of it; L1 1×, L1 8× and TopK 1× could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体（校正后 p < 0.01）；TopK 4× 和 L1 4× 正落在 5% 这条线上，离它不到两个蒙特卡洛误差；L1 1×、L1 8× 和 TopK 1× 与单元分不出差别",
     "adjusted p: TopK 8× {a}; TopK 4× {b}, L1 4× {c}; the others {d} or more": "校正后的 p：TopK 8× 为 {a}；TopK 4× 为 {b}，L1 4× 为 {c}；其余不低于 {d}",
     "on relation, both SAEs in the table above are less pure than the units, as their entity purity implies: {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，上表中的两个 SAE 都不如单元纯，这正是它们的实体纯度所蕴含的：{a:.2f} 和 {b:.2f}，对比 {u:.2f}",
+    "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "照抄在留出上下文上的误差集中在少数几个上下文上：{n} 个中最差的 10 个，占了 SAE 照抄误差的 {a:.0%}、转码器照抄误差的 {b:.0%}",
 }

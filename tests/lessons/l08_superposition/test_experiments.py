@@ -251,6 +251,20 @@ def _contexts(x: torch.Tensor, y: torch.Tensor, held: np.ndarray) -> grammar.Con
     return grammar.Contexts(rows, every, every, held, torch.zeros(1, 1, dtype=torch.int64))
 
 
+def test_the_lookups_errors_sum_to_its_fvu_and_are_0_where_a_context_is_a_training_copy():
+    rng = torch.Generator().manual_seed(1)
+    x = torch.randn(40, 3, generator=rng, dtype=torch.float64)
+    x[35] = x[0]  # a held-out context that is also a training one
+    held = np.arange(40) >= 30
+    contexts = _contexts(x, x, held)
+    errors = dictionary_split.nearest_input_errors(contexts, "grammar")
+    target = x[held]
+    assert errors.shape == (10,) and errors[5] == 0 and (errors[np.arange(10) != 5] > 0).all()
+    assert errors.sum() / float(((target - target.mean(0)) ** 2).sum()) == pytest.approx(
+        dictionary_split.nearest_input_fvu(contexts, "grammar")
+    )
+
+
 def test_the_linear_map_fits_an_affine_target_exactly_and_misses_a_nonlinear_one():
     rng = torch.Generator().manual_seed(0)
     x = torch.randn(60, 4, generator=rng, dtype=torch.float64)
