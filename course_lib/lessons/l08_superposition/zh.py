@@ -77,17 +77,10 @@ MESSAGES: dict[str, str] = {
     "without the ReLU, every seed keeps only m = 2 features, the two most important: no superposition": (
         "去掉 ReLU，每个种子都只保留 m = 2 个特征，即最重要的两个：没有叠加"
     ),
-    "with b held at 0, more than 2 share the plane in every seed, at a higher loss than the same seed with its bias": (
-        "b 固定为 0 时，每个种子都有两个以上的特征共用平面，损失比同一种子带偏置时高"
-    ),
     "every seed settles as a pentagon (each D_i within 0.05 of 2/5) or as two antipodal pairs with the fifth feature dropped": (
         "每个种子最后要么是五边形（每个 D_i 与 2/5 相差不到 0.05），要么是两个对跖对，第五个特征被舍弃"
     ),
     "pentagon in {p} of {n}": "{n} 个中有 {p} 个是五边形",
-    "the pentagons have all five biases below −0.1; the other seeds do not": (
-        "成五边形的种子，五个偏置都低于 −0.1；其余的种子不是这样"
-    ),
-    # section 2: polysemantic units
     "{pairs} (fact, unit) pairs, {layer0} of them in layer 0, on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": (
         "{pairs} 个（事实，单元）对，其中 {layer0} 个在第 0 层，落在 {units} 个单元中的 {used} 个上；"
         "一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条"
@@ -95,12 +88,9 @@ MESSAGES: dict[str, str] = {
     "drawn from every firing unit, the shuffle spreads the pairs over far more units": (
         "从全部激活的单元里抽时，打乱后的对散落在多得多的单元上"
     ),
-    "{ours} units against {lo} to {hi}": "{ours} 个单元，对比 {lo} 到 {hi} 个",
     "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": (
         "按层和写入量对齐后，两者就很接近了：训练好的模型用的单元比对齐的打乱少，只少几个"
     ),
-    "{ours} against {low:.0f} to {high:.0f}, p = {p:.3f} (± {se:.3f}: 1,000 shuffles)": "{ours}，对比 {low:.0f} 到 {high:.0f}，p = {p:.3f}，误差 ± {se:.3f}，打乱 1,000 次",
-    # section 3: a sparse autoencoder
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
         "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
     ),
@@ -136,29 +126,24 @@ MESSAGES: dict[str, str] = {
     ),
     "the unit basis could not be told from random rotations: the units' relation purity lies within 100 rotations' 95 % range": "单元基与随机旋转分不出差别：单元按关系算的纯度落在 100 个随机旋转的 95% 范围之内",
     "{u:.2f} against {low:.2f} to {high:.2f}": "{u:.2f}，对比 {low:.2f} 到 {high:.2f}",
-    "on relation, both SAEs in the table above are less pure than the units": "按关系算，上表中的两个 SAE 都不如单元纯",
-    "{a:.2f} and {b:.2f} against {u:.2f}": "{a:.2f} 和 {b:.2f}，对比 {u:.2f}",
     # section 4: a transcoder
     "{low} to {high}; with layer 0's units zeroed, {none}": "{low} 到 {high}；第 0 层单元置零时为 {none}",
     # added: the regime test, the transcoder at equal numbers
     "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
-    "TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是照抄的 {a:.2f}、{b:.2f}、{c:.2f} 倍；L1 是 {low:.2f} 到 {high:.2f} 倍",
     "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "未解释方差 {a:.3f} 和 {b:.3f}，对比 {c:.3f} 和 {d:.3f}；照抄为 {e:.3f}，对比 {f:.3f}",
     "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; in these stored runs (one seed, one split) the TopK SAE, its L0 held by k, misses no more than the L1 one at each size": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏的却也更多；在存下的这些运行里（一个种子、一种划分），每种规模下，L0 由 k 固定的 TopK SAE 遗漏的都不比 L1 的多",
     "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1：特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是 {a:.1f} 到 {b:.1f} 倍",
-    "the TopK transcoders beat copying the nearest training input's FFN output by more than 10 %; the L1 transcoders do not": "TopK 转码器比照抄最近训练输入的 FFN 输出好出 10% 以上；L1 转码器做不到",
     "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是照抄的 {a:.2f} 到 {b:.2f} 倍，L1 是 {c:.2f} 到 {d:.2f} 倍",
     "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的未解释方差是照抄的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
     "dead, full dictionary": "死特征（完整字典）",
-    "held out ÷ lookup": "留出 ÷ 照抄",
+    "held out ÷ lookup": "留出 ÷ 查表",
     "{a:.1%} (8×, L1, on held-out contexts, at L0 {held:.1f}, against {train:.1f} in training); {b:.1%} (8×, TopK)": "{a:.1%}（8×，L1，在留出的上下文上，L0 为 {held:.1f}，训练时为 {train:.1f}）；{b:.1%}（8×，TopK）",
     "TopK: {low:.1%} to {high:.1%}; L0 on the held-out contexts: L1 {a:.0f} to {b:.0f}, TopK {c:.0f} to {d:.0f}": "TopK：{low:.1%} 到 {high:.1%}；留出的上下文上的 L0：L1 为 {a:.0f} 到 {b:.0f}，TopK 为 {c:.0f} 到 {d:.0f}",
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts, at prompts every transcoder was trained on": "无论用哪个转码器替换第 0 层的 FFN，模型仍至少答对 48 条事实中的 47 条；这些提示每个转码器都训练过",
     "top three's share: features minus units": "前三名所占份额：特征减单元",
     "low (95 %)": "下限（95%）",
-    "high (95 %)": "上限（95%）",
     "in every transcoder the top three features hold more of a fact's attribution than the top three of as many units: each interval lies above 0": "每个转码器里，前三名特征所占的事实归因份额，都大于同样多的单元中前三名所占的份额：每个区间都在 0 以上",
     # section 5: the scoreboard
     "differs": "不同",
@@ -344,20 +329,31 @@ MESSAGES: dict[str, str] = {
     # notebooks/08_superposition.ipynb: verdicts from one run, Holm over both labels
     "all five features have a direction in two dimensions (norm above 0.5, as throughout)": "在两个维度里，五个特征都有方向（范数大于 0.5，全课都用这个标准）",
     "the busiest unit serves facts of {n} relations": "最忙的单元服务的事实涉及 {n} 种关系",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别",
-    "{ours:.2f} against {low:.2f} to {high:.2f}, p = {p:.2f}": "{ours:.2f}，对比 {low:.2f} 到 {high:.2f}，p = {p:.2f}",
-    "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge (on this draw of 1,000)": "打乱的 95% 范围，上端比我们的高 {gap:.2f}：纯度若再高约 0.05，就正落在范围边上（就这 1,000 次打乱而言）",
-    "better": "胜过",
-    "no better": "不胜过",
+    "better": "胜过查表",
+    "no better": "不胜过查表",
     "verdict": "结论",
-    "trained on the corpus' contexts alone, the L1 SAEs do not beat the copy from those contexts; the TopK SAEs come out below it, but within 0.1 of the 0.9 bar: from one run with no interval, we could not tell whether they pass": "只用语料的上下文训练时，L1 SAE 不比照抄这些上下文好；TopK SAE 低于照抄，但离 0.9 这条线不到 0.1。只有一次运行，又没有区间，无法判断它们是否通过",
     "in these runs, the corpus-trained TopK 4× and 8× miss more of the new contexts than their grammar-trained twins, and the copy from the corpus' fewer contexts misses more still": "在这些运行里，用语料训练的 TopK 4× 和 8× 在新上下文上遗漏的，比用语法训练的孪生字典多；从语料较少的上下文照抄，遗漏得更多",
-    "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs do not beat copying the nearest training context; L1 8×, TopK 4× and TopK 8× come out within 0.1 of the 0.9 bar: from one run with no interval, we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不比照抄最近的训练上下文好；L1 8×、TopK 4× 和 TopK 8× 离 0.9 这条线不到 0.1。只有一次运行，又没有区间，无法判断",
     "L1 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f}; TopK 1×, 4×, 8×: {d:.2f}, {e:.2f}, {f:.2f} of the copy's FVU": "未解释方差是照抄的：L1 1×、4×、8× 分别为 {a:.2f}、{b:.2f}、{c:.2f} 倍；TopK 1×、4×、8× 分别为 {d:.2f}、{e:.2f}、{f:.2f} 倍",
-    "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, beats the copy by more than 10 % too; TopK 1× misses clearly less than the map, while TopK 4× and 8×, from one run with no interval, could not be told from it": "用同样的训练上下文精确拟合一个从 FFN 输入出发的最小二乘仿射映射，它也比照抄好出 10% 以上；TopK 1× 遗漏的明显比这个映射少，TopK 4× 和 8× 只有一次运行、没有区间，与它分不出差别",
     "p, entity": "p（实体）",
     "p, relation": "p（关系）",
     "p, entity, Holm": "p（实体，Holm 校正后）",
-    "after Holm's correction over all 12 tests (entity and relation, six SAEs), the TopK 8× SAE's features are more entity-specific than the units (adjusted p < 0.01); TopK 4× sits at the 5 % line, and the L1 SAEs' could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体（校正后 p < 0.01）；TopK 4× 正落在 5% 这条线上；L1 SAE 的特征与单元分不出差别",
-    "adjusted p: TopK 8× below 0.01, TopK 4× {b:.2f}, the others {c:.2f} or more": "校正后的 p：TopK 8× 低于 0.01，TopK 4× 为 {b:.2f}，其余不低于 {c:.2f}",
+    "with b held at 0, more than 2 features still share the plane in every seed (its loss is higher in every seed, as expected of the same model with a parameter fixed)": "偏置固定为 0 时，每个种子仍有 2 个以上的特征共用平面（每个种子的损失都更高，这在意料之中：同一个模型少了一个可调的参数）",
+    "the pentagons have all five biases below −0.1; the one seed that stops at two pairs does not": "五边形的五个偏置都低于 −0.1；停在两个对跖对的那一个种子不是这样",
+    "{ours} units against a 95 % range of about {lo} to {hi} (100 shuffles, widened to tens)": "{ours} 个单元，对比 95% 范围约 {lo} 到 {hi} 个：打乱 100 次，向外取到整十",
+    "a unit that writes more at a prompt is likelier to pass the attribution threshold: far more than a tenth of the pairs sit in the top tenth of their layer's firing units by write size": "在提示处写入越多的单元，越容易越过归因阈值：按写入量给本层激活的单元排序，落在前十分之一里的对远多于十分之一",
+    "{share:.0%} against 10 %": "{share:.0%}，对比 10%",
+    "{ours} against {mean:.0f} on average, p = {p} (5,000 shuffles; ± its Monte Carlo error)": "{ours} 个，对比平均 {mean:.0f} 个；p = {p}，打乱 5,000 次，± 后是蒙特卡洛误差",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's: it lies within their 95 % range": "被共用的单元所服务的事实，按关系算的纯度与对齐的打乱分不出差别：它落在打乱的 95% 范围之内",
+    "{ours:.2f}, p = {p} (5,000 shuffles)": "{ours:.2f}；p = {p}，打乱 5,000 次",
+    "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比我们的高 {gap:.2f}：纯度若再高约 0.05，就正落在范围边上",
+    "trained on the corpus' contexts alone, the L1 SAEs are no better than a lookup of those contexts; for the TopK SAEs we could not tell, TopK 4× at the edge of the margin": "只用语料的上下文训练时，L1 SAE 不胜过对这些上下文的查表；TopK SAE 则无法判断，其中 TopK 4× 正在余量的边上",
+    "TopK 1×, 4×, 8×: {a:.2f}, {b:.3f} (better below 0.8), {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是照抄的 {a:.2f}、{b:.3f}、{c:.2f} 倍，低于 0.8 才算胜过查表；L1 是 {low:.2f} 到 {high:.2f} 倍",
+    "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs are no better than a lookup; for L1 8×, TopK 4× and TopK 8× we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不胜过查表；L1 8×、TopK 4× 和 TopK 8× 无法判断",
+    "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过对训练输入的 FFN 输出的查表；L1 转码器不胜过查表",
+    "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "用同样的训练上下文精确拟合一个从 FFN 输入出发的最小二乘仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 则无法判断",
+    "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出的上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
+    "after Holm's correction over all 12 tests (entity and relation, six SAEs), the TopK 8× SAE's features are more entity-specific than the units (adjusted p < 0.01); TopK 4× and L1 4× sit at the 5 % line, within two Monte Carlo errors of it; L1 1×, L1 8× and TopK 1× could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体（校正后 p < 0.01）；TopK 4× 和 L1 4× 正落在 5% 这条线上，离它不到两个蒙特卡洛误差；L1 1×、L1 8× 和 TopK 1× 与单元分不出差别",
+    "adjusted p: TopK 8× {a}; TopK 4× {b}, L1 4× {c}; the others {d} or more": "校正后的 p：TopK 8× 为 {a}；TopK 4× 为 {b}，L1 4× 为 {c}；其余不低于 {d}",
+    "on relation, both SAEs in the table above are less pure than the units, as their entity purity implies: {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，上表中的两个 SAE 都不如单元纯，这正是它们的实体纯度所蕴含的：{a:.2f} 和 {b:.2f}，对比 {u:.2f}",
+    "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "照抄在留出上下文上的误差集中在少数几个上下文上：{n} 个中最差的 10 个，占了 SAE 照抄误差的 {a:.0%}、转码器照抄误差的 {b:.0%}",
 }

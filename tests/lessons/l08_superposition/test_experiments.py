@@ -82,6 +82,32 @@ def test_the_matched_draws_keep_each_pools_count_and_give_sharings_used_units_an
         assert (u, p) == (found.units_used, pytest.approx(found.relation_purity))
 
 
+def test_the_matched_shuffle_in_chunks_is_the_chunks_draws_one_after_another():
+    rng = np.random.default_rng(5)
+    fires = rng.random((8, 60)) < 0.6
+    mask = fires & (rng.random((8, 60)) < 0.3)
+    pools = polysemantic.matched_pools(mask, fires, rng.random((8, 60)), 30)
+    relations = np.array(list("abcdabcd"))
+    used, purity = polysemantic.matched_shuffle(mask, pools, relations, 25, chunk=10)
+    assert len(used) == len(purity) == 25
+    for i, start in enumerate((0, 10, 20)):
+        alone = polysemantic.used_and_purity(
+            polysemantic.matched_draws(mask, pools, min(10, 25 - start), i), relations
+        )
+        assert (used[start : start + 10] == alone[0]).all()
+        assert np.allclose(purity[start : start + 10], alone[1], equal_nan=True)
+
+
+def test_the_top_tenth_share_counts_pairs_among_the_units_that_write_most():
+    fires = np.ones((2, 20), dtype=bool)  # two layers of 10 units, every unit firing
+    write = np.tile(np.arange(20.0), (2, 1))  # unit 9 writes most in layer 0, 19 in layer 1
+    mask = np.zeros((2, 20), dtype=bool)
+    mask[0, [9, 19]] = True  # both the top unit of their layer
+    mask[1, [0, 3]] = True  # neither
+    assert polysemantic.top_tenth_share(mask, fires, write, 10) == 0.5
+    assert polysemantic.top_tenth_share(mask, fires, -write, 10) == 0.25  # unit 0 now on top
+
+
 @pytest.fixture(scope="module")
 def fact_model():
     return stored_model()
@@ -178,6 +204,36 @@ def test_the_permutation_p_value_is_small_for_a_clear_shift_and_large_without_on
     assert monosemantic.permutation_p(a, a, draws=2000) > 0.3  # no shift: not rejected
 
 
+def test_the_exact_chance_purity_is_the_mean_over_permutations_of_the_labels():
+    rng = np.random.default_rng(6)
+    relations = np.array(["capital", "colour", "animal", "food"] * 6)
+    entities = np.repeat(np.arange(6), 4)
+    acts = np.where(rng.random((24, 30)) < 0.15, rng.random((24, 30)), 0.0)
+    exact = monosemantic.chance_purity(acts, relations, entities)
+    drawn = monosemantic.shuffled_purity(acts, relations, entities, 4000, seed=1)
+    error = drawn.std(0) / np.sqrt(len(drawn))
+    assert (abs(drawn.mean(0) - exact) < 4 * error).all()
+
+
+def test_the_chance_share_of_two_draws_from_two_classes_of_two_is_two_thirds():
+    """Of the 6 pairs from {a, a, b, b}, 2 share a label (share 1), 4 do not (share 1/2)."""
+    acts = np.array([[1.0], [2.0], [0.0], [0.0]])  # one direction, active on two prompts
+    labels = np.array(["a", "a", "b", "b"])
+    assert monosemantic.chance_purity(acts, labels, labels) == pytest.approx([2 / 3, 2 / 3])
+
+
+def test_the_shuffled_purity_is_the_purity_of_the_permuted_labels():
+    rng = np.random.default_rng(7)
+    relations, entities = np.array(list("abcd") * 5), np.repeat(np.arange(5), 4)
+    acts = np.where(rng.random((20, 12)) < 0.3, rng.random((20, 12)), 0.0)
+    drawn = monosemantic.shuffled_purity(acts, relations, entities, 3, seed=2)
+    orders = np.random.default_rng(2)
+    for row in drawn:
+        order = orders.permutation(20)
+        found = monosemantic.purity(acts, relations[order], entities[order])
+        assert row == pytest.approx([found.relation, found.entity])
+
+
 def test_an_entity_pure_top_four_is_a_quarter_pure_in_relation():
     """Each entity has one fact per relation, so the two purities move together: one effect."""
     relations = np.array(["capital", "colour", "animal", "food"] * 2)
@@ -193,6 +249,20 @@ def _contexts(x: torch.Tensor, y: torch.Tensor, held: np.ndarray) -> grammar.Con
     rows = fact_dictionaries.LayerRows(x, x, y, torch.full((n,), 1 / n), torch.zeros(1, 1))
     every = np.ones(n, dtype=bool)
     return grammar.Contexts(rows, every, every, held, torch.zeros(1, 1, dtype=torch.int64))
+
+
+def test_the_lookups_errors_sum_to_its_fvu_and_are_0_where_a_context_is_a_training_copy():
+    rng = torch.Generator().manual_seed(1)
+    x = torch.randn(40, 3, generator=rng, dtype=torch.float64)
+    x[35] = x[0]  # a held-out context that is also a training one
+    held = np.arange(40) >= 30
+    contexts = _contexts(x, x, held)
+    errors = dictionary_split.nearest_input_errors(contexts, "grammar")
+    target = x[held]
+    assert errors.shape == (10,) and errors[5] == 0 and (errors[np.arange(10) != 5] > 0).all()
+    assert errors.sum() / float(((target - target.mean(0)) ** 2).sum()) == pytest.approx(
+        dictionary_split.nearest_input_fvu(contexts, "grammar")
+    )
 
 
 def test_the_linear_map_fits_an_affine_target_exactly_and_misses_a_nonlinear_one():

@@ -40,3 +40,28 @@ def test_p_below_is_small_for_a_clear_drop_and_near_1_for_a_rise():
     rng = np.random.default_rng(1)
     assert statistics.p_below(rng.normal(-1, 1, 48)) < 0.01
     assert statistics.p_below(rng.normal(1, 1, 48)) > 0.99
+
+
+def test_plus_minus_rounds_the_error_to_one_digit_and_the_value_to_its_place():
+    assert statistics.plus_minus(0.0461, 0.0107) == "0.05 ± 0.01"
+    assert statistics.plus_minus(0.0461, 0.0096) == "0.05 ± 0.01"  # 0.0096 rounds up to 0.01
+    assert statistics.plus_minus(0.0042, 0.00092) == "0.0042 ± 0.0009"
+    assert statistics.plus_minus(0.2381, 0.019) == "0.24 ± 0.02"
+    assert statistics.plus_minus(1.0, 0.0) == "1.00"  # a p of exactly 1 has no error
+
+
+def test_the_permutation_error_is_the_binomial_one_and_shrinks_with_the_draws():
+    assert statistics.permutation_se(0.04, 5000) == pytest.approx(np.sqrt(0.04 * 0.96 / 5000))
+    assert statistics.permutation_se(0.04, 20000) == pytest.approx(
+        statistics.permutation_se(0.04, 5000) / 2
+    )
+    assert statistics.p_text(0.0042, 5000) == "0.0042 ± 0.0009"
+
+
+def test_holms_spread_scales_a_tests_error_by_its_multiplier_and_is_0_where_capped():
+    p = np.array([0.004, 0.3, 0.9, 0.95])
+    spread = statistics.holm_spread(p, 5000, sims=4000)
+    # the smallest p is multiplied by 4: its error by 4 too
+    assert spread[0] == pytest.approx(4 * statistics.permutation_se(0.004, 5000), rel=0.1)
+    assert spread[2] == spread[3] == 0  # 0.9 x 2 and 0.95 x 1 pass 1 in every draw: capped
+    assert spread[1] > 0

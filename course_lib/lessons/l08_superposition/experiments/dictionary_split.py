@@ -98,14 +98,27 @@ def held_out_losses(
             loss("hidden", torch.zeros_like))  # fmt: skip
 
 
-def nearest_input_fvu(contexts: Contexts, trained_on: str, kind: str = "sae") -> float:
-    """The lookup baseline: each held-out context's target replaced by that of the nearest
-    training context (nearest by the dictionary's input), its FVU on the held-out contexts."""
+def _copied(contexts: Contexts, trained_on: str, kind: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """The lookup's output at each held-out context (the target of the nearest training context,
+    nearest by the dictionary's input) and the held-out targets: (held out, d) each."""
     x, y = _pair(contexts, kind)
     train, held = training_rows(contexts, trained_on), contexts.held_out
     nearest = torch.cdist(x[held], x[train]).argmin(1)
-    copied, target = y[train][nearest], y[held]
+    return y[train][nearest], y[held]
+
+
+def nearest_input_fvu(contexts: Contexts, trained_on: str, kind: str = "sae") -> float:
+    """The lookup baseline: each held-out context's target replaced by that of the nearest
+    training context (nearest by the dictionary's input), its FVU on the held-out contexts."""
+    copied, target = _copied(contexts, trained_on, kind)
     return float(((copied - target) ** 2).sum() / ((target - target.mean(0)) ** 2).sum())
+
+
+def nearest_input_errors(contexts: Contexts, trained_on: str, kind: str = "sae") -> np.ndarray:
+    """The lookup's squared error at each held-out context: (held out,). Their sum over the
+    held-out targets' variance is ``nearest_input_fvu``."""
+    copied, target = _copied(contexts, trained_on, kind)
+    return ((copied - target) ** 2).sum(1).double().numpy()
 
 
 def linear_map_fvu(contexts: Contexts, trained_on: str = "grammar") -> tuple[float, float]:

@@ -16,6 +16,8 @@ holds four entities. A direction that turns entity-pure turns relation-impure wi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from math import comb, prod
 
 import numpy as np
 import torch
@@ -23,6 +25,7 @@ import torch
 from course_lib.lessons.l08_superposition.experiments.polysemantic import FIRING
 
 TOP = 4  # top prompts per direction: each entity has 4 facts, each relation 12
+DRAWS = 5000  # relabellings per permutation test
 
 
 @dataclass(frozen=True)
@@ -34,17 +37,32 @@ class Purity:
     counted: int
 
 
+def _top_prompts(acts: np.ndarray, top: int = TOP) -> np.ndarray:
+    """Each direction's top active prompts (> ``FIRING``), most active first: (directions, top)
+    indices, -1 where fewer are active; a row with fewer than 2 active is all -1."""
+    out = np.full((acts.shape[1], top), -1)
+    for j, column in enumerate(acts.T):
+        active = np.flatnonzero(column > FIRING)
+        if len(active) >= 2:
+            chosen = active[np.argsort(column[active])[::-1][:top]]
+            out[j, : len(chosen)] = chosen
+    return out
+
+
+def _purity_of(chosen: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The most common label's share of each row of ``chosen`` (..., directions, top) prompt
+    indices (-1: none), by ``labels`` (prompts,): (..., directions), NaN for an empty row."""
+    codes = np.unique(labels, return_inverse=True)[1]
+    held = chosen >= 0
+    onehot = (codes[chosen][..., None] == np.arange(codes.max() + 1)) & held[..., None]
+    with np.errstate(invalid="ignore"):
+        return onehot.sum(-2).max(-1) / np.where(held.sum(-1) >= 2, held.sum(-1), np.nan)
+
+
 def top_purity(acts: np.ndarray, labels: np.ndarray, top: int = TOP) -> np.ndarray:
     """Each direction's purity by ``labels`` (prompts,) over its top active prompts (> ``FIRING``):
     ``acts`` (prompts, directions) -> (directions,), NaN where fewer than 2 prompts are active."""
-    out = np.full(acts.shape[1], np.nan)
-    for j, column in enumerate(acts.T):
-        active = np.flatnonzero(column > FIRING)
-        if len(active) < 2:
-            continue
-        chosen = active[np.argsort(column[active])[::-1][:top]]
-        out[j] = np.unique(labels[chosen], return_counts=True)[1].max() / len(chosen)
-    return out
+    return _purity_of(_top_prompts(acts, top), np.asarray(labels))
 
 
 def purity(acts: np.ndarray, relations: np.ndarray, entities: np.ndarray) -> Purity:
@@ -61,12 +79,46 @@ def shuffled_purity(
     """Chance: ``purity`` with the facts' labels permuted together (relation and entity stay
     paired), ``shuffles`` times: (shuffles, 2), relation and entity purity."""
     rng = np.random.default_rng(seed)
-    out = np.empty((shuffles, 2))
-    for i in range(shuffles):
-        order = rng.permutation(len(relations))
-        found = purity(acts, relations[order], entities[order])
-        out[i] = found.relation, found.entity
-    return out
+    chosen = _top_prompts(acts)  # the top prompts do not depend on the labels
+    counted = (chosen >= 0).sum(-1) >= 2
+    orders = np.stack([rng.permutation(len(relations)) for _ in range(shuffles)])  # (shuffles, p)
+    picked = np.where(chosen[counted] >= 0, orders[:, chosen[counted]], -1)  # (shuffles, d, top)
+    return np.stack([_purity_of(picked, np.asarray(labels)).mean(-1)
+                     for labels in (relations, entities)], -1)  # fmt: skip
+
+
+def _counts(n: int, sizes: tuple[int, ...]):
+    """Every way ``n`` draws fall into classes of ``sizes``: tuples of counts, each at most its
+    class's size, summing to ``n``."""
+    if not sizes:
+        yield () if n == 0 else None
+        return
+    for first in range(min(n, sizes[0]) + 1):
+        for rest in _counts(n - first, sizes[1:]):
+            if rest is not None:
+                yield (first, *rest)
+
+
+@cache
+def _expected_share(n: int, sizes: tuple[int, ...]) -> float:
+    """The most common class's expected share of ``n`` prompts drawn without replacement from
+    classes of ``sizes`` (the multivariate hypergeometric law): exact."""
+    total = comb(sum(sizes), n)
+    return sum(prod(comb(s, c) for s, c in zip(sizes, counts, strict=True)) * max(counts)
+               for counts in _counts(n, sizes)) / total / n  # fmt: skip
+
+
+def chance_purity(acts: np.ndarray, relations: np.ndarray, entities: np.ndarray) -> np.ndarray:
+    """Chance, exactly: the mean purity ``purity`` would give, by relation and by entity, were the
+    facts' labels permuted at random, i.e. the mean of ``shuffled_purity`` over every
+    permutation. A direction's top n prompts then carry n labels drawn without replacement: (2,)."""
+    held = (_top_prompts(acts) >= 0).sum(-1)
+    held = held[held >= 2]
+    out = []
+    for labels in (relations, entities):
+        sizes = tuple(int(c) for c in np.unique(labels, return_counts=True)[1])
+        out.append(np.mean([_expected_share(int(n), sizes) for n in held]))
+    return np.array(out)
 
 
 def random_rotation(d: int, seed: int = 0) -> torch.Tensor:
@@ -76,7 +128,7 @@ def random_rotation(d: int, seed: int = 0) -> torch.Tensor:
     return q * torch.sign(torch.diagonal(r))
 
 
-def permutation_p(a: np.ndarray, b: np.ndarray, draws: int = 5000, seed: int = 0) -> float:
+def permutation_p(a: np.ndarray, b: np.ndarray, draws: int = DRAWS, seed: int = 0) -> float:
     """One-sided p-value that the mean of ``a`` exceeds the mean of ``b`` by chance: the share of
     random relabellings of the pooled values whose difference of means is at least the observed,
     counting the data as one of them."""

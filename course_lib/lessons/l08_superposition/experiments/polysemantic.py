@@ -135,6 +135,36 @@ def matched_draws(
     return out
 
 
+def matched_shuffle(
+    mask: np.ndarray,
+    pools: list[tuple[int, np.ndarray, int]],
+    relations: np.ndarray,
+    shuffles: int,
+    chunk: int = 1000,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``used_and_purity`` of ``shuffles`` matched draws, ``chunk`` at a time (``matched_draws``
+    with seeds 0, 1, …), so that the masks are never all held at once: (shuffles,) each."""
+    parts = [used_and_purity(matched_draws(mask, pools, min(chunk, shuffles - start), i), relations)
+             for i, start in enumerate(range(0, shuffles, chunk))]  # fmt: skip
+    return np.concatenate([u for u, _ in parts]), np.concatenate([q for _, q in parts])
+
+
+def top_tenth_share(
+    mask: np.ndarray, fires: np.ndarray, write: np.ndarray, d_ff: int, bins: int = 10
+) -> float:
+    """The share of the (fact, unit) pairs of ``mask`` whose unit is in the top tenth (``bins``)
+    of its layer's firing units at that fact's prompt, ranked by ``write``, as ``matched_pools``
+    ranks them: a tenth if writing much made a unit no likelier to pass the threshold."""
+    top = []
+    for fact in range(len(mask)):
+        for start in range(0, mask.shape[1], d_ff):
+            firing = start + np.flatnonzero(fires[fact, start : start + d_ff])
+            ranked = firing[np.argsort(-write[fact, firing], kind="stable")]
+            tenth = np.arange(len(ranked)) * bins // max(len(ranked), 1)
+            top += list(tenth[mask[fact, ranked]] == 0)
+    return float(np.mean(top))
+
+
 def used_and_purity(masks: np.ndarray, relations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``sharing``'s ``units_used`` and ``relation_purity`` of each of ``masks`` (shuffles, facts,
     units), at once: (shuffles,) each."""

@@ -41,3 +41,34 @@ def p_below(differences: np.ndarray, draws: int = DRAWS, seed: int = 0) -> np.nd
     share of resamples whose mean is not, counting the data as one of them: (...,)."""
     means = resampled_means(differences, draws, seed)
     return ((means >= 0).sum(-1) + 1) / (draws + 1)
+
+
+def permutation_se(p: float, draws: int) -> float:
+    """The Monte Carlo standard error of a permutation p-value estimated from ``draws`` draws:
+    another set of draws of the same size moves it by about this much."""
+    return float(np.sqrt(p * (1 - p) / draws))
+
+
+def holm_spread(p_values, draws: int, sims: int = 2000, seed: int = 0) -> np.ndarray:
+    """The Monte Carlo standard error of each Holm-adjusted p-value, when each p in ``p_values``
+    was estimated from ``draws`` permutations as (count + 1) / (draws + 1): the spread of
+    ``holm`` over ``sims`` sets of counts drawn binomially at those p's: (tests,)."""
+    p = np.asarray(p_values, dtype=float)
+    counts = np.random.default_rng(seed).binomial(draws, p, size=(sims, len(p)))
+    return np.array([holm(row) for row in (counts + 1) / (draws + 1)]).std(0)
+
+
+def plus_minus(value: float, se: float) -> str:
+    """``value ± se``, the error to one significant digit and the value to the same place:
+    0.0461, 0.0107 -> "0.05 ± 0.01"; with no error (a p of exactly 1), the value to 2 decimals."""
+    if se <= 0:
+        return f"{value:.2f}"
+    places = max(0, -int(np.floor(np.log10(se))))
+    if round(se, places) >= 10 ** (1 - places):  # 0.0096 rounds to 0.01: one place fewer
+        places -= 1
+    return f"{value:.{places}f} ± {se:.{places}f}"
+
+
+def p_text(p: float, draws: int) -> str:
+    """A permutation p-value from ``draws`` draws, printed with its Monte Carlo error."""
+    return plus_minus(p, permutation_se(p, draws))
