@@ -5,16 +5,20 @@ imports the lesson's package), its two notebooks (nbval runs them natively), eve
 tests that read every lesson (minutes, exercises, editions, glossary, spread…) that names this
 lesson or the index, and every test that names no lesson at all (the tables, README, site,
 questions, demos and core tests: a new lesson can break them). It leaves out other lessons' own
-tests and every case that names another lesson. Found, not listed: a test module belongs to a
-lesson when it sits in the lesson's folder of ``tests/lessons`` or imports
-``course_lib.lessons.lNN_…``; a case names a lesson when its parameters name its package or
-notebook (``[l05_ffn_memory]``, ``[zh/05_ffn_memory.ipynb]``). ``conftest.py`` applies the selection
+tests and every case that names another lesson. Found, not listed: a test module is a lesson's
+when it sits in the lesson's folder of ``tests/lessons``; elsewhere a test function is a lesson's
+when its own code names ``course_lib.lessons.lNN_…``, uses a name the module imports from it, or
+takes a fixture of the module that does (a course-wide module that takes one lesson as an example
+keeps its other tests in every lesson's loop); this lesson's loop runs whole every module that
+names its package; a case names a lesson when its parameters name its package or notebook
+(``[l05_ffn_memory]``, ``[zh/05_ffn_memory.ipynb]``). ``conftest.py`` applies the selection
 (pytest's ``--lesson NN``); the Makefile runs ``make lint`` first, as the full suite does.
 
 ``python -m devtools.lesson_tests 05`` prints the paths, one per line."""
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -44,22 +48,81 @@ def lesson_tests(number: str) -> list[str]:
 
 
 def other_lessons_tests(number: str) -> set[str]:
-    """The test modules of every other lesson and of none of this one's (``lesson_tests``)."""
+    """What belongs to other lessons and not to this one: the modules in their folders of
+    ``tests/lessons``, and elsewhere the test functions (``module::name`` or
+    ``module::Class::name``) tied to another lesson's package and not to this one's."""
     package = lesson_package(number)
     others = [p.name for p in (ROOT / "course_lib" / "lessons").glob("l[0-9][0-9]_*")]
-    theirs = set().union(*(_modules_of(other) for other in others if other != package))
-    return theirs - _modules_of(package)
+    own = _modules_of(package)
+    theirs: set[str] = set()
+    for path in _test_files():
+        module = str(path.relative_to(ROOT))
+        if module in own:
+            continue
+        if any(other in path.parts for other in others):
+            theirs.add(module)
+            continue
+        for test, packages in _tests_tied(path, others).items():
+            if packages and package not in packages:
+                theirs.add(f"{module}::{test}")
+    return theirs
+
+
+def _test_files() -> list[Path]:
+    return [
+        path
+        for folder in ("tests", "deploy")
+        for path in sorted((ROOT / folder).rglob("test_*.py"))
+        if "browser" not in path.parts
+    ]
 
 
 def _modules_of(package: str) -> set[str]:
     uses = re.compile(rf"\bcourse_lib\.lessons(\.{package}\b| import {package}\b)")
     return {
         str(path.relative_to(ROOT))
-        for folder in ("tests", "deploy")
-        for path in (ROOT / folder).rglob("test_*.py")
-        if "browser" not in path.parts
-        and (package in path.parts or uses.search(path.read_text(encoding="utf-8")))
+        for path in _test_files()
+        if package in path.parts or uses.search(path.read_text(encoding="utf-8"))
     }
+
+
+def _tests_tied(path: Path, packages: list[str]) -> dict[str, set[str]]:
+    """Each test function of the module at ``path`` (``name`` or ``Class::name``) with the lesson
+    packages it is tied to: named in its own code, through a name the module imports from one, or
+    through a fixture of the module (a function it takes as an argument) that is tied to one."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    named = re.compile(r"\b(" + "|".join(map(re.escape, packages)) + r")\b")
+
+    def in_code(node: ast.AST) -> set[str]:
+        return set(named.findall(ast.unparse(node)))
+
+    imported: dict[str, set[str]] = {}  # a name the module binds from a lesson's package
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom) and in_code(node):
+            for alias in node.names:
+                imported[(alias.asname or alias.name).split(".")[0]] = in_code(node)
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+    def ties(function: ast.FunctionDef, seen: frozenset[str] = frozenset()) -> set[str]:
+        found = in_code(function)
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and node.id in imported:
+                found |= imported[node.id]
+        for arg in function.args.args:
+            fixture = functions.get(arg.arg)
+            if fixture is not None and arg.arg not in seen:
+                found |= ties(fixture, seen | {function.name})
+        return found
+
+    tied: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+            tied[node.name] = ties(node)
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name.startswith("test"):
+                    tied[f"{node.name}::{item.name}"] = ties(item)
+    return tied
 
 
 LESSON_NAMED = re.compile(r"\b(l\d{2}_[a-z0-9_]+|\d{2}_[a-z0-9_]+\.ipynb)")
@@ -82,7 +145,8 @@ def selected(nodeid: str, number: str, own: set[str], theirs: set[str] = frozens
     named = [name.removeprefix("zh/") for name in LESSON_NAMED.findall(params)]
     if named:
         return any(name in (package, f"{stem}.ipynb", INDEX) for name in named)
-    return module not in theirs
+    test = rest[: rest.index("[")] if "[" in rest else rest
+    return module not in theirs and f"{module}::{test}" not in theirs
 
 
 if __name__ == "__main__":

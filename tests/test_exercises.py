@@ -183,6 +183,7 @@ def test_no_exercise_shows_its_answer_above_its_task(path: Path):
 def test_exercises_are_spread_through_the_lesson_not_all_at_the_end(path: Path):
     cells = _cells(path)
     found = exercises(cells)
+    assert found, f"{path.name}: no exercise (three to five, spread through the lesson)"
     assert found[0].cell < len(cells) * 0.5, (
         f"{path.name}: the first exercise is in the second half"
     )

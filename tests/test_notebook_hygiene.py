@@ -259,7 +259,11 @@ def test_the_index_gives_each_lesson_the_time_its_own_page_gives(index_path: Pat
     lessons = [p for p in LESSONS if p.parent == index_path.parent]
     phrases = edition(index_path)
     for path in lessons:
-        row = next(line for line in index.splitlines() if f"[{path.name}]" in line)
+        rows = [line for line in index.splitlines() if f"[{path.name}]" in line]
+        assert rows, (
+            f"{index_path.name} has no row for {path.name}: python -m devtools.minutes --write"
+        )
+        row = rows[0]
         assert row.rstrip(" |").endswith(phrases["row"].format(_minutes_in_header(path))), row
     total = sum(_minutes_in_header(p) for p in lessons)
     assert phrases["total"].format(round(total / 60)) in index, f"lessons add up to {total} min"

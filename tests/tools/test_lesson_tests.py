@@ -82,3 +82,74 @@ def test_the_quick_loop_of_a_real_lesson_keeps_its_cases_of_the_meta_tests():
     hygiene = "tests/test_notebook_hygiene.py::test_notebook_has_no_error_output[{}]"
     assert selected(hygiene.format("zh/07_mixture_of_experts.ipynb"), "07", own)
     assert not selected(hygiene.format("zh/17_mixture_of_experts.ipynb"), "07", own)
+
+
+def test_a_course_wide_test_stays_in_a_new_lessons_loop_beside_one_that_takes_a_lesson_as_example(
+    monkeypatch,
+):
+    """The second dry run of a lesson 11: the quick loop dropped every test of a course-wide module
+    that imports one lesson somewhere (tests/test_lessons.py, tests/test_exercises.py), so two of
+    the full suite's 19 failures never ran. A test is another lesson's by its own code."""
+    import devtools.lesson_tests as tool
+
+    monkeypatch.setattr(tool, "lesson_package", lambda number: "l11_scratch")
+    theirs = tool.other_lessons_tests("11")
+    missed = [
+        "tests/test_lessons.py::test_the_tables_of_lessons_are_the_records",
+        "tests/test_exercises.py::test_most_exercises_make_the_learner_predict_build_or_debug",
+    ]
+    assert [tool.selected(nodeid, "11", set(), theirs) for nodeid in missed] == [True, True]
+    by_example = "tests/test_lessons.py::test_a_lesson_loads_its_parts_when_asked_and_names_them_when_it_has_none"  # fmt: skip
+    fixture_tied = "tests/experiments/test_edit_methods.py::test_a_scaled_update_is_that_fraction_of_the_update"  # fmt: skip
+    assert not tool.selected(by_example, "11", set(), theirs)
+    assert not tool.selected(fixture_tied, "11", set(), theirs)  # through its fixture `two`
+
+
+PLANTED_MODULE = """
+import pytest
+from course_lib.lessons.l06_locating_and_editing.experiments import editing
+# course_lib.lessons.l07_mixture_of_experts: a comment ties nothing
+
+
+@pytest.fixture
+def model():
+    return editing.paraphrased_model()
+
+
+def test_through_a_fixture(model):
+    assert model
+
+
+def test_through_an_imported_name():
+    assert editing
+
+
+def test_in_its_own_code():
+    from course_lib.lessons import l05_ffn_memory
+
+    assert l05_ffn_memory
+
+
+def test_of_every_lesson():
+    assert True
+
+
+class TestGroup:
+    def test_in_a_class(self):
+        assert editing
+"""
+
+
+def test_a_test_is_tied_to_the_lessons_its_code_its_imports_and_its_fixtures_name(tmp_path):
+    from devtools.lesson_tests import _tests_tied
+
+    path = tmp_path / "test_planted.py"
+    path.write_text(PLANTED_MODULE, encoding="utf-8")
+    lessons = ["l05_ffn_memory", "l06_locating_and_editing", "l07_mixture_of_experts"]
+    assert _tests_tied(path, lessons) == {
+        "test_through_a_fixture": {"l06_locating_and_editing"},
+        "test_through_an_imported_name": {"l06_locating_and_editing"},
+        "test_in_its_own_code": {"l05_ffn_memory"},
+        "test_of_every_lesson": set(),
+        "TestGroup::test_in_a_class": {"l06_locating_and_editing"},
+    }
