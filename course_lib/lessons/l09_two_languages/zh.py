@@ -87,13 +87,13 @@ MESSAGES: dict[str, str] = {
     ". Too few: even a guess among 8 answers is right now and then.": (
         "。太少了：即使在 8 个答案里瞎猜，也会偶尔猜对。"
     ),
-    ". No more than a guess: a blind guess among 8 answers gets {g:g} of {n}.": (
-        "。不比猜测多：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条。"
-    ),
-    ". No more than a guess: a blind guess among 8 answers gets {g:g} of {n}; the facts never "
-    "taught, asked in Chinese, get {k}.": (
-        "。不比猜测多：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条；"
-        "从未教过的事实用中文问，答对 {k} 条。"
+    ". Too many.": "。太多了。",
+    ". No more than a guess": "。不比猜测多",
+    ". More than a guess": "。比猜测多",
+    ": a blind guess among 8 answers gets {g:g} of {n}.": "：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条。",
+    ": a blind guess among 8 answers gets {g:g} of {n}; the facts never taught, asked in Chinese, "
+    "get {k}.": (
+        "：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条；从未教过的事实用中文问，答对 {k} 条。"
     ),
     # course_lib.lessons.l09_two_languages.figures and demos
     "English": "英文",
