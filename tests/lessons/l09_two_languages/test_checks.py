@@ -143,8 +143,10 @@ def test_the_verdict_follows_the_measured_count_against_the_guess_and_the_never_
     assert "More than a guess" in checks.check_transfer_prediction(lambda: 6, 6, 36).message
     too_many = checks.check_transfer_prediction(lambda: 30, 20, 36, 7)
     assert too_many.status == "failed" and "does no better than a guess" not in too_many.message
-    assert "does no better than a guess" in checks.check_transfer_prediction(
-        lambda: 30, 2, 36, 7).message
+    assert (
+        "does no better than a guess"
+        in checks.check_transfer_prediction(lambda: 30, 2, 36, 7).message
+    )
 
 
 def test_a_never_taught_count_above_the_facts_or_negative_is_refused():

@@ -98,7 +98,8 @@ def test_the_normalised_test_divides_every_shuffle_by_its_own_ceiling():
     test = ex.permutation_test(routes, unit_labels, unit_of, shuffles=300, normalised=True)
     labels = unit_labels[unit_of]
     assert test.value == pytest.approx(
-        float(ex.mutual_information(routes, labels) / ex.entropy(labels)))
+        float(ex.mutual_information(routes, labels) / ex.entropy(labels))
+    )
     order = np.argsort(np.random.default_rng(0).random((300, 30)), axis=1)
     drawn = unit_labels[order][:, unit_of]
     ratio = ex.mutual_information(routes, drawn) / ex.entropy(drawn)  # each draw its own H
@@ -117,7 +118,9 @@ def test_in_the_stored_mixture_the_raw_information_test_is_tilted_by_the_ceiling
     layer = ex.expert_splits(0).language[1]
     assert layer.normalised.value == pytest.approx(layer.by_type.value / layer.language_bits)
     assert layer.by_type.p_value < layer.normalised.p_value
-    assert ex.expert_splits(0).language[0].normalised.p_value == pytest.approx(1 / (1 + ex.SHUFFLES))
+    assert ex.expert_splits(0).language[0].normalised.p_value == pytest.approx(
+        1 / (1 + ex.SHUFFLES)
+    )
 
 
 def test_the_corrected_token_share_takes_off_what_the_plug_in_finds_in_random_routes():

@@ -202,7 +202,9 @@ def test_the_pooled_p_counts_every_shuffle_that_ties_the_observed_count():
     assert np.sum(sums == observed) > 0 and floats != exact  # the case has ties floats miss
     result = om.pooled(lists, draws=200)
     assert result.p_value == pytest.approx(exact)
-    assert result.same == pytest.approx(observed / 48) and result.null == pytest.approx(sums.mean() / 48)
+    assert result.same == pytest.approx(observed / 48) and result.null == pytest.approx(
+        sums.mean() / 48
+    )
 
 
 def test_the_phrasing_control_reads_each_phrasings_own_prompt():

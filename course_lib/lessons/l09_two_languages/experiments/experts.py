@@ -309,7 +309,7 @@ class LanguageSplit:
         return int(np.sum(np.maximum(self.chinese, 1 - self.chinese) > ONE_LANGUAGE))
 
 
-ROUTE_SHUFFLES = 200  # the plug-in's bias moves by under 0.001 of H(route) between draws
+ROUTE_SHUFFLES = 200  # shuffles of the routes whose mean I is the plug-in bias taken off
 
 
 def corrected_share(routes: np.ndarray, token: np.ndarray, seed: int = 0) -> float:
