@@ -239,11 +239,11 @@ MESSAGES: dict[str, str] = {
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
     ),
-    "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity, its p computed exactly over every shuffle (only two pairs of experts occur), sits at its Holm bar, within a twentieth of it": (
+    "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity, its p exact (only two pairs of experts occur), sits at its Holm bar, within a twentieth of it": (
         "在中文的第 0 层，两种量法指向同一边：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
-        "专家对纯度的 p 可以对所有打乱精确算出，它正落在 Holm 门槛上，相差不到门槛的二十分之一"
+        "专家对纯度的 p 是精确算出的，它正落在 Holm 门槛上，相差不到门槛的二十分之一"
     ),
-    "p = {p:.4f} against a bar of {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
+    "p = {p:.4f} against {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
         "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
     ),
