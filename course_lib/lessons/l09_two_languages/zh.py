@@ -239,7 +239,7 @@ MESSAGES: dict[str, str] = {
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
     ),
-    "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity, its p exact (only two pairs of experts occur), sits at its Holm bar, within a twentieth of it": (
+    "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity (its p exact: two pairs of experts) sits at its Holm bar, within a twentieth of it": (
         "在中文的第 0 层，两种量法指向同一边：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
         "专家对纯度的 p 是精确算出的，它正落在 Holm 门槛上，相差不到门槛的二十分之一"
     ),
