@@ -157,7 +157,8 @@ def check_transfer_prediction(
     within PREDICTION_TOLERANCE, except 0 where the models got some right: a guess among the
     relation's answers is right now and then. ``never``, when given, is how many of ``facts``
     facts never taught the same models answer right asked in Chinese; the message prints it
-    beside a blind guess (``facts`` / 8)."""
+    beside a blind guess (``facts`` / 8), and the verdict ("no more than a guess" or "more than
+    a guess") follows ``measured`` against the higher of the two."""
     positive_int("facts", facts)
     if int_at_least("measured", measured, 0) > facts:
         raise ValueError(f"measured must be at most facts={facts}, got {measured}")
@@ -170,15 +171,20 @@ def check_transfer_prediction(
             raise Hint(tr("give a count of facts, a number from 0 to {n}, got {got!r}",
                           n=facts, got=got))  # fmt: skip
         found = tr("measured: {m} of {n}", m=measured, n=facts)
+        guess = facts / 8  # a blind guess among the relation's 8 answers
+        chance = guess if never is None else max(guess, never)  # what no transfer gets
         if got > measured + PREDICTION_TOLERANCE:
-            raise Hint(found + tr(". Too many: the Chinese prompt does no better than a guess."))
+            raise Hint(found + (tr(". Too many: the Chinese prompt does no better than a guess.")
+                                if measured <= chance else tr(". Too many.")))  # fmt: skip
         if got < measured - PREDICTION_TOLERANCE or got == 0 < measured:  # 0: no guess at all
             raise Hint(found + tr(". Too few: even a guess among 8 answers is right now and then."))
+        verdict = (tr(". No more than a guess") if measured <= chance
+                   else tr(". More than a guess"))  # fmt: skip
         if never is None:
-            return found + tr(". No more than a guess: a blind guess among 8 answers gets {g:g} "
-                              "of {n}.", g=facts / 8, n=facts)  # fmt: skip
-        return found + tr(". No more than a guess: a blind guess among 8 answers gets {g:g} of "
-                          "{n}; the facts never taught, asked in Chinese, get {k}.",
-                          g=facts / 8, n=facts, k=never)  # fmt: skip
+            return found + verdict + tr(": a blind guess among 8 answers gets {g:g} of {n}.",
+                                        g=guess, n=facts)  # fmt: skip
+        return found + verdict + tr(": a blind guess among 8 answers gets {g:g} of {n}; the "
+                                    "facts never taught, asked in Chinese, get {k}.",
+                                    g=guess, n=facts, k=never)  # fmt: skip
 
     return run_check(N_("transfer prediction"), check)

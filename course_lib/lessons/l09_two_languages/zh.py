@@ -87,13 +87,13 @@ MESSAGES: dict[str, str] = {
     ". Too few: even a guess among 8 answers is right now and then.": (
         "。太少了：即使在 8 个答案里瞎猜，也会偶尔猜对。"
     ),
-    ". No more than a guess: a blind guess among 8 answers gets {g:g} of {n}.": (
-        "。不比猜测多：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条。"
-    ),
-    ". No more than a guess: a blind guess among 8 answers gets {g:g} of {n}; the facts never "
-    "taught, asked in Chinese, get {k}.": (
-        "。不比猜测多：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条；"
-        "从未教过的事实用中文问，答对 {k} 条。"
+    ". Too many.": "。太多了。",
+    ". No more than a guess": "。不比猜测多",
+    ". More than a guess": "。比猜测多",
+    ": a blind guess among 8 answers gets {g:g} of {n}.": "：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条。",
+    ": a blind guess among 8 answers gets {g:g} of {n}; the facts never taught, asked in Chinese, "
+    "get {k}.": (
+        "：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条；从未教过的事实用中文问，答对 {k} 条。"
     ),
     # course_lib.lessons.l09_two_languages.figures and demos
     "English": "英文",
@@ -136,21 +136,25 @@ MESSAGES: dict[str, str] = {
         "没用提问语言教过的 48 次提问中答对 {rest} 次"
     ),
     # section 2: one memory or two?
-    "seed {seed}: shared units, same fact {s:.1f}, different facts {d:.1f}; lists that intersect {a:.0%} and {b:.0%}; p = {p:.2f}; two phrasings {cs:.1f} and {cd:.1f}, p = {cp:.3f}": (
+    "= {p}": "= {p}",
+    "seed {seed}: shared units, same fact {s:.1f}, different facts {d:.1f}; lists that intersect {a:.0%} and {b:.0%}; p {p}; two phrasings {cs:.1f} and {cd:.1f}, p {cp}": (
         "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，不同的事实 {d:.1f} 个；"
-        "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p = {p:.2f}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p = {cp:.3f}"
+        "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p {p}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p {cp}"
     ),
     "pooled over the four seeds, the same fact's two lists share no detectably more units than two different facts' (permutation p above 0.05)": (
         "把四个种子合在一起，同一条事实的两份名单共有的单元，测不出比两条不同事实的多，置换检验 p 高于 0.05"
     ),
-    "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p = {p:.2f}; an excess of {d:.2f} units would be found 4 times in 5": (
-        "{s:.2f} 个对 {n:.2f} 个，零分布的 95% 低于 {q:.2f}，p = {p:.2f}；多出 {d:.2f} 个单元时，五次能测出四次"
+    "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p {p}; an excess of {d:.2f} units would be found about 4 times in 5 (a normal approximation)": (
+        "{s:.2f} 个对 {n:.2f} 个，零分布的 95% 低于 {q:.2f}，p {p}；多出 {d:.2f} 个单元时，"
+        "按正态近似估算，五次约能测出四次"
     ),
     "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
         "这个计数能测出同一条事实多出的单元：在两种句式的模型里，每个种子中同一条事实的两份名单"
         "共有的单元都比两条不同事实的多，p 低于 0.05"
     ),
-    "p at most {p:.3f}": "p 至多为 {p:.3f}",
+    "p {p} in every seed, the floor of 1,000 permutations: none reached the observed count": (
+        "每个种子都是 p {p}，这是 1,000 次置换能给出的下限：没有一次置换达到实测的计数"
+    ),
     # section 3: taught in one language, asked in the other
     "two languages": "两种语言",
     "with the dictionary": "带词典",
@@ -201,16 +205,25 @@ MESSAGES: dict[str, str] = {
     ),
     "layer": "层",
     "I(route; language)": "I(路由; 语言)",
+    "I / H(language)": "I / H(语言)",
     "95 % of shuffled types": "打乱 token 类型后的 95% 分位数",
     "Chinese share per expert": "各专家的中文比例",
     "in both layers the token explains most of the route's entropy (over half)": (
         "在两层里，token 都能解释路由熵的大部分，即一半以上"
     ),
-    "at least {x:.0%}, a plug-in ratio, which reads high": "至少 {x:.0%}；这是插件估计的比值，会偏高",
-    "after Holm's correction, both layers' routes split the languages more than a shuffled split of the vocabulary does": (
-        "Holm 校正后，两层的路由对两种语言的区分都超过词表的随机划分"
+    "at least {x:.0%}, {y:.0%} with the plug-in's bias taken off (its value with the routes shuffled among the tokens)": (
+        "至少 {x:.0%}；扣掉插件估计的偏差后为 {y:.0%}，偏差取路由在 token 间打乱后的值"
     ),
-    "I = {a:.2f} and {b:.2f} of the {bits:.2f} bits": "I 分别为 {a:.2f} 和 {b:.2f}，总共 {bits:.2f} 比特",
+    "after Holm's correction, layer 0's routes split the languages more than a shuffled split of the vocabulary does": (
+        "Holm 校正后，第 0 层的路由对两种语言的区分超过词表的随机划分"
+    ),
+    "I / H = {a:.2f}, p {p}": "I / H = {a:.2f}，p {p}",
+    "in layer 1 the test could not tell (p ≈ 0.05): its p misses Holm's bar of 0.05, within two standard errors of it": (
+        "第 1 层分不出来（p ≈ 0.05）：它的 p 没过 Holm 门槛 0.05，离门槛不到两个标准误"
+    ),
+    "I / H = {a:.2f}, p = {p}; the raw I, its ceiling changing with the shuffle, gives p = {q}": (
+        "I / H = {a:.2f}，p = {p}；若直接用 I，它的上限随每次打乱而变，得到 p = {q}"
+    ),
     "and no expert takes over 90 % of its tokens from one language": (
         "而且没有哪个专家有 90% 以上的 token 来自同一种语言"
     ),
@@ -226,11 +239,11 @@ MESSAGES: dict[str, str] = {
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
         "按两种量法，第 1 层英文提示的路由都带有它的关系"
     ),
-    "in Chinese, layer 0, information finds the relation after Holm's correction, while pair purity, its p computed exactly over every shuffle (only two pairs of experts occur), misses its Holm bar, by {d:.4f}": (
-        "在中文的第 0 层，Holm 校正后互信息找到了关系。这里提示只走两对专家，"
-        "专家对纯度的 p 可以对所有打乱精确算出：它比 Holm 门槛高 {d:.4f}，没有过门槛"
+    "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity (its p exact: two pairs of experts) sits at its Holm bar, within a twentieth of it": (
+        "在中文的第 0 层，两种量法指向同一边：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
+        "专家对纯度的 p 是精确算出的，它正落在 Holm 门槛上，相差不到门槛的二十分之一"
     ),
-    "p = {p:.5f} against a bar of {b:.5f}": "p = {p:.5f}，门槛为 {b:.5f}",
+    "p = {p:.4f} against {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
         "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
     ),
@@ -256,10 +269,9 @@ MESSAGES: dict[str, str] = {
     "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
         "两种语言的区间所允许的差值，在首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；在名次这个最弱的量法上，不到三分之二"
     ),
-    "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), {e:+.2f} against {f:+.2f} in rank": (
-        "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至多 {e:+.2f}，对比 {f:+.2f}"
+    "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), {e:+.1f} against {f:+.2f} in rank": (
+        "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至多 {e:+.1f}，对比 {f:+.2f}"
     ),
-    "{low:+.3f} to {high:+.3f}": "{low:+.3f} 至 {high:+.3f}",
     "the rank-one rows' intervals below 0 are not the edit's doing: the gap was below 0 before any edit, and read as a change from before the edit, every method's 95 % interval holds 0": (
         "秩一编辑那两行的区间在 0 以下，并不是编辑造成的：编辑之前，这个差值就已低于 0；"
         "把它读成编辑前后的变化，每种方法的 95% 区间都包含 0"
@@ -328,7 +340,7 @@ MESSAGES: dict[str, str] = {
     "nor at the knowledge-neuron edit's full strength, λ = 1: both 95 % intervals of the difference hold 0": (
         "知识神经元编辑在最强的 λ = 1 时也是如此：差值的两个 95% 区间都包含 0"
     ),
-    "{a:+.3f} ({a0:+.3f} to {a1:+.3f}) for edits in English, {b:+.3f} ({b0:+.3f} to {b1:+.3f}) in Chinese": (
-        "用英文编辑时为 {a:+.3f}，区间 {a0:+.3f} 至 {a1:+.3f}；用中文编辑时为 {b:+.3f}，区间 {b0:+.3f} 至 {b1:+.3f}"
+    "{a:+.3f} ({a0:+.2f} to {a1:+.2f}) for edits in English, {b:+.3f} ({b0:+.2f} to {b1:+.2f}) in Chinese": (
+        "用英文编辑时为 {a:+.3f}，区间 {a0:+.2f} 至 {a1:+.2f}；用中文编辑时为 {b:+.3f}，区间 {b0:+.2f} 至 {b1:+.2f}"
     ),
 }

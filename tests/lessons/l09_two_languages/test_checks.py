@@ -134,6 +134,21 @@ def test_the_passing_message_prints_the_never_taught_count_it_was_given(never):
     assert alone.passed and "never taught" not in alone.message
 
 
+def test_the_verdict_follows_the_measured_count_against_the_guess_and_the_never_taught():
+    # a count above both the blind guess and the never-taught count is not "no more than a guess"
+    above = checks.check_transfer_prediction(lambda: 20, 20, 36, 7)
+    assert above.passed and "More than a guess" in above.message
+    assert "No more than" not in above.message
+    assert "No more than a guess" in checks.check_transfer_prediction(lambda: 7, 7, 36, 7).message
+    assert "More than a guess" in checks.check_transfer_prediction(lambda: 6, 6, 36).message
+    too_many = checks.check_transfer_prediction(lambda: 30, 20, 36, 7)
+    assert too_many.status == "failed" and "does no better than a guess" not in too_many.message
+    assert (
+        "does no better than a guess"
+        in checks.check_transfer_prediction(lambda: 30, 2, 36, 7).message
+    )
+
+
 def test_a_never_taught_count_above_the_facts_or_negative_is_refused():
     with pytest.raises(ValueError, match="never must be at most facts=36, got 40"):
         checks.check_transfer_prediction(lambda: 1, 2, 36, 40)

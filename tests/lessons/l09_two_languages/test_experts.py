@@ -90,6 +90,49 @@ def test_the_shuffles_counted_per_unit_are_the_shuffles_counted_per_token(case):
     assert per_token.std() > 0  # the draws differ: a constant would not test the counting
 
 
+def test_the_normalised_test_divides_every_shuffle_by_its_own_ceiling():
+    g = np.random.default_rng(6)
+    unit_of = np.repeat(np.arange(30), g.integers(1, 15, 30))  # units of unequal size
+    unit_labels = np.arange(30) % 2
+    routes = g.integers(0, 4, len(unit_of))
+    test = ex.permutation_test(routes, unit_labels, unit_of, shuffles=300, normalised=True)
+    labels = unit_labels[unit_of]
+    assert test.value == pytest.approx(
+        float(ex.mutual_information(routes, labels) / ex.entropy(labels))
+    )
+    order = np.argsort(np.random.default_rng(0).random((300, 30)), axis=1)
+    drawn = unit_labels[order][:, unit_of]
+    ratio = ex.mutual_information(routes, drawn) / ex.entropy(drawn)  # each draw its own H
+    assert ex.entropy(drawn).std() > 0.005  # the ceilings differ between draws
+    assert test.p_value == pytest.approx((1 + np.sum(ratio >= test.value - 1e-12)) / 301)
+    assert test.null_mean == pytest.approx(ratio.mean())
+    raw = ex.permutation_test(routes, unit_labels, unit_of, shuffles=300)
+    assert raw.value == pytest.approx(test.value * float(ex.entropy(labels)))
+    # dividing every draw by the observed ceiling instead would give another null
+    assert test.null_mean != pytest.approx(raw.null_mean / float(ex.entropy(labels)))
+
+
+def test_in_the_stored_mixture_the_raw_information_test_is_tilted_by_the_ceiling():
+    # a shuffle of the language among token types keeps the number of Chinese types, not tokens:
+    # its ceiling H(language) is lower than the observed on average, and so is its raw I
+    layer = ex.expert_splits(0).language[1]
+    assert layer.normalised.value == pytest.approx(layer.by_type.value / layer.language_bits)
+    assert layer.by_type.p_value < layer.normalised.p_value
+    assert ex.expert_splits(0).language[0].normalised.p_value == pytest.approx(
+        1 / (1 + ex.SHUFFLES)
+    )
+
+
+def test_the_corrected_token_share_takes_off_what_the_plug_in_finds_in_random_routes():
+    g = np.random.default_rng(7)
+    token = g.integers(0, 50, 400)
+    random = g.integers(0, 6, 400)
+    assert ex.mutual_information(random, token) / ex.entropy(random) > 0.1  # the plug-in's bias
+    assert abs(ex.corrected_share(random, token)) < 0.05
+    fixed = token % 6  # the token fixes the route: nearly all of it stays
+    assert 0.7 < ex.corrected_share(fixed, token) < 1  # the bias taken off a share of 1
+
+
 def test_what_the_token_explains_leaves_no_conditional_information():
     token = np.random.default_rng(4).integers(0, 10, 600)
     label, route = token % 2, token % 3  # both functions of the token

@@ -183,6 +183,30 @@ def test_the_pooled_test_finds_a_planted_same_fact_excess_and_not_an_absent_one(
         om.pooled([])
 
 
+def test_the_pooled_p_counts_every_shuffle_that_ties_the_observed_count():
+    # four models' means of k / 12 tie the observed pooled mean in integers but not always in
+    # floats (the last bit depends on how the sum splits between models): the p must count them
+    g = np.random.default_rng(1)
+    lists = [tuple(np.array([g.choice(40, 10, replace=False) for _ in range(12)]) for _ in "ab")
+             for _ in range(4)]  # fmt: skip
+    matrices = [om.overlap_matrix(a, b) for a, b in lists]
+    rng, observed = np.random.default_rng(0), sum(int(np.trace(m)) for m in matrices)
+    sums, means = [], []
+    for _ in range(200):  # the test's own draws, in the order pooled makes them
+        drawn = [m[np.arange(12), rng.permutation(12)] for m in matrices]
+        sums.append(sum(int(d.sum()) for d in drawn))
+        means.append(np.mean([d.mean() for d in drawn]))
+    sums, means = np.array(sums), np.array(means)
+    exact = (1 + np.sum(sums >= observed)) / 201
+    floats = (1 + np.sum(means >= np.mean([np.diag(m).mean() for m in matrices]))) / 201
+    assert np.sum(sums == observed) > 0 and floats != exact  # the case has ties floats miss
+    result = om.pooled(lists, draws=200)
+    assert result.p_value == pytest.approx(exact)
+    assert result.same == pytest.approx(observed / 48) and result.null == pytest.approx(
+        sums.mean() / 48
+    )
+
+
 def test_the_phrasing_control_reads_each_phrasings_own_prompt():
     both = np.flatnonzero(bl.taught(0) == "both")[:3]
     tops = om.phrasing_tops(0, both, k=5)

@@ -192,11 +192,14 @@ def standard_error(p: float, shuffles: int = SHUFFLES) -> float:
 
 def p_text(p: float, shuffles: int = SHUFFLES) -> str:
     """A permutation p to the digits its shuffles support: at the floor 1 / (1 + shuffles) (no
-    shuffle reached the value) "≤" the floor; else p "±" its standard error, both to the standard
-    error's first digit; 1 where every shuffle reached it."""
-    floor = 1 / (1 + shuffles)
+    shuffle reached the value) "≤" the floor rounded up to one significant digit (0.001 for 1,000
+    shuffles); else p "±" its standard error, both to the standard error's first digit; 1 where
+    every shuffle reached it."""
+    floor = 1 / (1 + positive_int("shuffles", shuffles))
     if p <= floor * (1 + 1e-9):
-        return f"≤ {floor:.5f}"
+        digits = -int(np.floor(np.log10(floor)))
+        bound = math.ceil(round(floor * 10**digits, 9)) / 10**digits
+        return f"≤ {bound:.{-int(np.floor(np.log10(bound)))}f}"
     se = standard_error(p, shuffles)
     if se == 0:
         return f"{p:.0f}"
@@ -222,17 +225,26 @@ def permutation_test(
     given: np.ndarray | None = None,
     shuffles: int = SHUFFLES,
     seed: int = 0,
+    normalised: bool = False,
 ) -> Test:
     """I(routes; label) (or given ``given``) against shuffling ``unit_labels`` (units,) among the
-    units: each token (n,) takes its unit's label, ``unit_of`` (n,) its unit."""
+    units: each token (n,) takes its unit's label, ``unit_of`` (n,) its unit. ``normalised``:
+    test I / H(label) instead, each shuffle divided by its own H(label), the most its I can be
+    (where units hold different numbers of tokens, a shuffle changes H(label), and raw I rises
+    and falls with it)."""
     unit_labels, unit_of = np.asarray(unit_labels), np.asarray(unit_of)
     value = float(mutual_information(routes, unit_labels[unit_of], given))
+    if normalised:
+        value /= float(entropy(unit_labels[unit_of]))
     g = np.random.default_rng(seed)
     order = np.argsort(g.random((positive_int("shuffles", shuffles), len(unit_labels))), axis=1)
     if given is None and len(np.unique(unit_of)) == len(unit_labels):
-        null = _shuffled_information(routes, unit_labels, unit_of, order)
+        null, ceiling = _shuffled_information(routes, unit_labels, unit_of, order, ceiling=True)
     else:
-        null = mutual_information(routes, unit_labels[order][:, unit_of], given)
+        drawn = unit_labels[order][:, unit_of]
+        null, ceiling = mutual_information(routes, drawn, given), entropy(drawn)
+    if normalised:
+        null = np.divide(null, ceiling, out=np.zeros_like(null), where=ceiling > 0)
     return Test(
         value=value,
         null95=float(np.percentile(null, 95)),
@@ -242,12 +254,16 @@ def permutation_test(
 
 
 def _shuffled_information(
-    routes: np.ndarray, unit_labels: np.ndarray, unit_of: np.ndarray, order: np.ndarray
-) -> np.ndarray:
+    routes: np.ndarray,
+    unit_labels: np.ndarray,
+    unit_of: np.ndarray,
+    order: np.ndarray,
+    ceiling: bool = False,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """``mutual_information(routes, unit_labels[order][:, unit_of])``, every unit holding at least
     one token: the same counts, in ``entropy``'s cells, from the routes counted per unit once
     (routes x units) rather than the tokens relabelled once per draw, so the same bits, at a
-    fraction of the cost for many tokens."""
+    fraction of the cost for many tokens. ``ceiling``: also each draw's H(label), (draws,)."""
     route, n_routes = _codes(routes)
     label, m = _codes(unit_labels)  # every unit holds a token: the labels present are these
     units, n = len(unit_labels), len(route)
@@ -258,7 +274,9 @@ def _shuffled_information(
     joint = joint.reshape(len(order), n_routes * m)  # cell route * m + label, as entropy's
     width = int(np.flatnonzero(joint.any(axis=0)).max()) + 1  # entropy's cells: up to the last
     labels = np.stack([(drawn == c) @ per_unit.sum(0) for c in range(m)], axis=1)
-    return entropy(routes) + _plug_in(labels, n) - _plug_in(joint[:, :width], n)
+    h_label = _plug_in(labels, n)
+    information = entropy(routes) + h_label - _plug_in(joint[:, :width], n)
+    return (information, h_label) if ceiling else information
 
 
 @dataclass(frozen=True)
@@ -267,14 +285,21 @@ class LanguageSplit:
     languages shuffled among the token types (as many Chinese types kept): is the split into
     English words and Chinese characters more than any split of the vocabulary into two such
     parts? (No token but <bos> occurs in both languages, so the token fixes the language.)
+    ``normalised``: the same test of I / H(language), each shuffle divided by its own H(language):
+    a shuffle keeps the number of Chinese types, not of Chinese tokens, so the ceiling of I
+    varies between shuffles, and this is the test that compares like with like.
     ``language_bits``: H(language), the most I can be; ``token_share``: I(route; token) /
-    H(route), how much of the routing the token alone explains. ``chinese``: each expert's share
+    H(route), how much of the routing the token alone explains, plug-in, which reads high;
+    ``token_share_corrected`` the same less its mean over ``ROUTE_SHUFFLES`` shuffles of the routes
+    among the tokens (what the plug-in finds where the token explains nothing). ``chinese``: each expert's share
     of its tokens (k per token) that are Chinese, (experts,); ``base_rate``: the share of the
     tokens that are Chinese."""
 
     by_type: Test
+    normalised: Test
     language_bits: float
     token_share: float
+    token_share_corrected: float
     chinese: np.ndarray
     base_rate: float
 
@@ -282,6 +307,19 @@ class LanguageSplit:
     def one_language(self) -> int:
         """How many experts take more than ``ONE_LANGUAGE`` of their tokens from one language."""
         return int(np.sum(np.maximum(self.chinese, 1 - self.chinese) > ONE_LANGUAGE))
+
+
+ROUTE_SHUFFLES = 200  # shuffles of the routes whose mean I is the plug-in bias taken off
+
+
+def corrected_share(routes: np.ndarray, token: np.ndarray, seed: int = 0) -> float:
+    """I(route; token) / H(route) less its mean when the routes are shuffled among the tokens
+    (``ROUTE_SHUFFLES`` times, a local generator seeded ``seed``): the share of the routing the
+    token explains, the plug-in estimate's bias taken off."""
+    g = np.random.default_rng(seed)
+    shuffled = routes[np.argsort(g.random((ROUTE_SHUFFLES, len(routes))), axis=1)]
+    bias = float(np.mean(mutual_information(token, shuffled)))
+    return float((mutual_information(routes, token) - bias) / entropy(routes))
 
 
 def language_split(r: Routing, corpus: Corpus, layer: int, seed: int = 0) -> LanguageSplit:
@@ -296,8 +334,10 @@ def language_split(r: Routing, corpus: Corpus, layer: int, seed: int = 0) -> Lan
     chinese = np.array([language[(experts == e).any(axis=1)].mean() for e in range(n_experts)])
     return LanguageSplit(
         by_type=permutation_test(routes, type_language, type_of, seed=seed),
+        normalised=permutation_test(routes, type_language, type_of, seed=seed, normalised=True),
         language_bits=float(entropy(language)),
         token_share=float(mutual_information(routes, r.token) / entropy(routes)),
+        token_share_corrected=corrected_share(routes, r.token, seed),
         chinese=chinese,
         base_rate=float(language.mean()),
     )
@@ -425,7 +465,8 @@ def report(seed: int) -> str:
         out.append(
             f"seed {seed} layer {layer}: language I={lang.by_type.value:.3f} of "
             f"{lang.language_bits:.3f} bits (types shuffled: 95% {lang.by_type.null95:.3f}, "
-            f"p={lang.by_type.p_value:.3f}); token explains {lang.token_share:.0%} of the "
+            f"p={lang.by_type.p_value:.3f}; I/H {lang.normalised.value:.3f}, "
+            f"p={lang.normalised.p_value:.4f}); token explains {lang.token_share:.0%} of the "
             f"routing; Chinese share per expert {np.round(lang.chinese, 2).tolist()} (base "
             f"{lang.base_rate:.3f}), {lang.one_language} experts >{ONE_LANGUAGE:.0%} one language"
         )

@@ -126,18 +126,28 @@ class Pooled:
 
 def pooled(lists: list[tuple[np.ndarray, np.ndarray]], draws: int = 1000, seed: int = 0) -> Pooled:
     """``Pooled`` of one model's (first lists, second lists) each, (facts, k) twice; each model's
-    lists are permuted within that model, ``draws`` times."""
+    lists are permuted within that model, ``draws`` times. The statistic is compared in integer
+    counts, so a shuffle that ties the observed value counts as at least as large."""
     if not lists:
         raise ValueError("lists must hold at least one model's (first, second) lists, got none")
     rng = np.random.default_rng(seed)
     matrices = [overlap_matrix(a, b) for a, b in lists]
-    same = float(np.mean([np.diag(m).mean() for m in matrices]))
-    null = np.array([np.mean([m[np.arange(len(m)), rng.permutation(len(m))].mean()
-                              for m in matrices]) for _ in range(positive_int("draws", draws))])  # fmt: skip
+    sizes = np.array([len(m) for m in matrices])
+    # shared units are counted in integers and compared as integers: each model's mean is its sum
+    # over its facts / its facts, and a mean of floats k / 12 differs in its last bit with the
+    # order of the sum, so a float comparison would count some exact ties and miss others
+    weights = np.lcm.reduce(sizes) // sizes  # the common denominator, per model
+    count = [int(np.trace(m)) * int(w) for m, w in zip(matrices, weights, strict=True)]
+    null_counts = np.array([
+        sum(int(m[np.arange(len(m)), rng.permutation(len(m))].sum()) * int(w)
+            for m, w in zip(matrices, weights, strict=True))
+        for _ in range(positive_int("draws", draws))])  # fmt: skip
+    scale = float(np.lcm.reduce(sizes)) * len(matrices)  # counts -> the mean of the models' means
+    null, same = null_counts / scale, sum(count) / scale
     null95 = float(np.percentile(null, 95))
     return Pooled(
         same=same, null=float(null.mean()), null95=null95,
-        p_value=float((1 + (null >= same).sum()) / (1 + len(null))),
+        p_value=float((1 + (null_counts >= sum(count)).sum()) / (1 + len(null))),
         detectable=null95 - float(null.mean()) + 0.8416 * float(null.std()),
     )  # fmt: skip
 
