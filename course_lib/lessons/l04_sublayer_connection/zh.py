@@ -15,7 +15,7 @@ MESSAGES: dict[str, str] = {
     "no norm, residual": "无归一化，有残差",
     "no norm, no residual": "无归一化，无残差",
     "layer (1 = nearest the input)": "层（1 = 最靠近输入）",
-    "gradient of each layer's FFN W2": "每层 FFN 的 W2 梯度",
+    "gradient of each layer's FFN W2": "每层前馈网络 W2 的梯度",
     "after layer (0 = input)": "经过的层数（0 = 输入）",
     "RMS of the stream": "残差流的 RMS",
     "activation scale through depth": "激活尺度随深度的变化",
@@ -33,10 +33,10 @@ MESSAGES: dict[str, str] = {
     "step": "步数",
     "training loss": "训练损失",
     "warm-up race, peak learning rate {lr:g}, {seeds} seeds each": (
-        "预热对比赛：峰值学习率 {lr:g}，每种设置 {seeds} 个随机种子"
+        "预热训练比赛：峰值学习率 {lr:g}，每种设置 {seeds} 个随机种子"
     ),
     "warm-up race, peak learning rate {lr:g}, {first} to {last} seeds": (
-        "预热对比赛：峰值学习率 {lr:g}，{first} 到 {last} 个随机种子"
+        "预热训练比赛：峰值学习率 {lr:g}，{first} 到 {last} 个随机种子"
     ),
     # course_lib.lessons.l04_sublayer_connection.checks: checker names
     "layer_norm": "layer_norm",
@@ -123,7 +123,7 @@ MESSAGES: dict[str, str] = {
     ),
     "measured: post-norm {post:.1f}, pre-norm {pre:.1f}. The norm's place decides whether the "
     "input's scale survives.": (
-        "实测：后置层归一化 {post:.1f}，前置层归一化 {pre:.1f}。归一化的位置决定了输入的尺度"
+        "实测后置层归一化为 {post:.1f}，前置层归一化为 {pre:.1f}。归一化的位置决定了输入的尺度"
         "能否保留下来。"
     ),
     # course_lib.lessons.l04_sublayer_connection.checks: the pre-norm encoder layer
@@ -209,7 +209,7 @@ MESSAGES: dict[str, str] = {
         "前置层归一化：深度每翻一倍，最后一层的梯度都会下降"
     ),
     "from 2 to 16 layers it falls by a factor near sqrt(2/16), the ratio of the O(.) bounds": (
-        "从 2 层到 16 层，它下降的倍数接近 sqrt(2/16)，即两个 O(·) 上界之比"
+        "从 2 层到 16 层，它降到原来的约 sqrt(2/16) 倍，即两个 O(·) 上界之比"
     ),
     "post-norm: the last layer's gradient does not shrink with depth": (
         "后置层归一化：最后一层的梯度不随深度减小"
@@ -271,9 +271,9 @@ MESSAGES: dict[str, str] = {
     "after the attention sublayer: {shape}": "经过注意力子层后：{shape}",
     "PyTorch            ours                 p, ours / PyTorch's": "PyTorch            我们的实现           p（我们的 / PyTorch 的）",
     "{t:18} {o:20} {ours} / {theirs}   the paper's": "{t:18} {o:20} {ours} / {theirs}   论文规定",
-    "{t:18} {o:20} {ours} / {theirs}   an implementation's": "{t:18} {o:20} {ours} / {theirs}   实现自加",
+    "{t:18} {o:20} {ours} / {theirs}   an implementation's": "{t:18} {o:20} {ours} / {theirs}   实现额外添加",
     "the paper's, on embeddings + positional encoding: PositionalEncoding.dropout, p = {p}": "论文规定的另一处在词嵌入 + 位置编码之后：PositionalEncoding.dropout，p = {p}",
-    "{stack}: |dL/dW2| of layer 1 {grad:.0e}, RMS after 16 layers {rms:.0e}": "{stack}：第 1 层 |dL/dW2| 为 {grad:.0e}，16 层后 RMS 为 {rms:.0e}",
+    "{stack}: |dL/dW2| of layer 1 {grad:.0e}, RMS after 16 layers {rms:.0e}": "{stack}：第一层 |dL/dW2| 为 {grad:.0e}，16 层后 RMS 为 {rms:.0e}",
     "pre-norm, {depth} layers: stream RMS {rms:.1f} before the final norm": "前置层归一化，{depth} 层：最终归一化之前，残差流的 RMS 为 {rms:.1f}",
     "{norm}, {p.depth} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": (
         "{norm}，{p.depth} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}"
@@ -287,14 +287,14 @@ MESSAGES: dict[str, str] = {
     "after the encoder layer: {shape}": "经过编码器层后：        {shape}",
     # lesson 4's question
     "A pre-norm stack at initialisation grows from 2 to 16 layers. What happens to the gradient of its last layer's W2?": "初始化时的前置层归一化堆叠从 2 层加深到 16 层。最后一层 W2 的梯度会怎样？",
-    "it falls, by a factor near √(2/16)": "下降，倍数接近 √(2/16)",
+    "it falls, by a factor near √(2/16)": "下降，降到原来的约 √(2/16) 倍",
     "Right: the bound is O(d·√(ln d / L)); more layers dilute the last one's share.": "对：上界是 O(d·√(ln d / L))；层数越多，最后一层分到的份额越小。",
     "it stays the same": "保持不变",
     "That is post-norm: its last-layer bound O(d·√ln d) does not depend on L.": "那是后置层归一化：它最后一层的上界 O(d·√ln d) 与 L 无关。",
     "it grows with depth": "随深度增大",
-    "Growth toward the output is what post-norm shows in the paper; pre-norm's stream grows, and its normalised last layer sees a smaller share of it.": "越靠近输出梯度越大，这是论文中后置层归一化的表现；前置层归一化的残差流不断变大，最后一层归一化后只分到其中更小的一份。",
+    "Growth toward the output is what post-norm shows in the paper; pre-norm's stream grows, and its normalised last layer sees a smaller share of it.": "越靠近输出梯度越大，这是论文中后置层归一化的表现；前置层归一化的残差流不断变大，最后一层读入的是归一化后的副本，分到的份额更小。",
     "it vanishes": "消失",
-    "The residual path keeps every layer's gradient of order 1; it falls, but only like 1/√L.": "残差路径让每一层的梯度都保持在 1 的量级；它会下降，但只是像 1/√L 那样下降。",
+    "The residual path keeps every layer's gradient of order 1; it falls, but only like 1/√L.": "残差路径让每一层的梯度都保持在 1 的量级；它会下降，但只按 1/√L 的速度下降。",
     # lesson 4's explain question
     "BatchNorm's output for sequence 1 changed when sequence 2 left the batch; LayerNorm's did not. Why do Transformers use LayerNorm?": "序列 2 离开批次后，BatchNorm 对序列 1 的输出变了，LayerNorm 的却没变。Transformer 为什么用 LayerNorm？",
     "A position's output depends on that position alone": "每个位置的输出只取决于这个位置本身",

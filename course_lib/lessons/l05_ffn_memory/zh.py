@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l05_ffn_memory: LESSON, the index's row
-    "What the FFN stores: keys and values in a small language model (键值记忆)": "FFN 存储了什么：小型语言模型中的键和值（键值记忆）",
+    "What the FFN stores: keys and values in a small language model (键值记忆)": "FFN 存储了什么：小型语言模型中的键和值（key-value memory）",
     "open a small trained language model and read how its FFN units hold its facts: keys, values, erasing and doubling a fact's units, sparse activations": "打开一个训练好的小型语言模型，读懂它的 FFN 单元怎样承载事实：键、值、擦除和加倍一条事实的单元、稀疏激活",
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
     "own fact": "本条事实",
@@ -183,13 +183,13 @@ MESSAGES: dict[str, str] = {
     "double them: p(answer) rises (direction)": "把它们加倍：p(答案) 上升（方向）",
     "falls for {p} of {total} facts, log-odds for {odds}": "{total} 条事实中 p 下降的有 {p} 条，对数几率下降的有 {odds} 条",
     "Dai et al.: doubling lowers p(answer) here, against the paper": "Dai 等人：这里加倍反而降低 p(答案)，与论文相反",
-    "Dai et al.: doubling levels not comparable; every answer here starts above p 0.95": "Dai 等人：加倍的水平不可比；这里每个答案起初的 p 都高于 0.95",
-    "erase a fact's top units: change of p(answer) (level)": "擦除一条事实归因最高的单元：p(答案) 的变化（水平）",
+    "Dai et al.: doubling levels not comparable; every answer here starts above p 0.95": "Dai 等人：加倍的数值不可比；这里每个答案起初的 p 都高于 0.95",
+    "erase a fact's top units: change of p(answer) (level)": "擦除一条事实归因最高的单元：p(答案) 的变化（数值）",
     "{change}: top 5 of one prompt, p above 0.95 before": "{change}：一个提示上的前 5 个单元，原本 p 高于 0.95",
     "Dai et al.: erasing levels not comparable; every answer here starts above p 0.95": (
-        "Dai 等人：擦除的水平不可比；这里每个答案起初的 p 都高于 0.95"
+        "Dai 等人：擦除的数值不可比；这里每个答案起初的 p 都高于 0.95"
     ),
-    "double them: change of p(answer) (level)": "把它们加倍：p(答案) 的变化（水平）",
+    "double them: change of p(answer) (level)": "把它们加倍：p(答案) 的变化（数值）",
     "{change}: the same 5, p above 0.95 before": "{change}：同样的 5 个单元，原本 p 高于 0.95",
     "through the final LayerNorm and layer 1; both held, rises for {n} of 48 (section 4)": (
         "经由最终的 LayerNorm 和第 1 层；两者都固定时，48 条中有 {n} 条上升（第 4 节）"
@@ -203,9 +203,9 @@ MESSAGES: dict[str, str] = {
     "no": "否",
     "semantic keys, lower / upper layer": "语义键的个数，低层 / 高层",
     "more in upper layers": "高层更多",
-    "units active per token, trained (level)": "训练后每个 token 激活的单元比例（水平）",
+    "units active per token, trained (level)": "训练后每个 token 激活的单元比例（数值）",
     "Li et al.: the toy's FFN stays near half active, many times the paper's level": (
-        "Li 等人：玩具模型的 FFN 仍有近一半单元激活，是论文中水平的许多倍"
+        "Li 等人：玩具模型的 FFN 仍有近一半单元激活，是论文中比例的许多倍"
     ),
     "training lowers the units active per token (direction)": (
         "训练降低每个 token 激活的单元比例（方向）"
@@ -232,7 +232,7 @@ MESSAGES: dict[str, str] = {
     "layer 1, unit {unit}: its top 5 trigger prefixes": "第 1 层，单元 {unit}：激活它最强的 5 个前缀",
     "layer 1, unit {unit} (relation key) promotes: {words}": "第 1 层，单元 {unit}（关系键）提升的词：{words}",
     "layer 1, unit {unit} (token key) promotes: {words}": "第 1 层，单元 {unit}（token 键）提升的词：{words}",
-    "layer {layer}, top {firing} firing unit(s): {r.hits} of {r.facts} facts (chance {r.chance:.1f}, control {r.control:.1f})": "第 {layer} 层，激活最强的 {firing} 个单元：{r.facts} 条事实中命中 {r.hits} 条（随机水平 {r.chance:.1f}，对照 {r.control:.1f}）",
+    "layer {layer}, top {firing} firing unit(s): {r.hits} of {r.facts} facts (chance {r.chance:.1f}, control {r.control:.1f})": "第 {layer} 层，激活最强的 {firing} 个单元：{r.facts} 条事实中命中 {r.hits} 条（随机基线 {r.chance:.1f}，对照 {r.control:.1f}）",
     "the facts' top 5 units: {share:.0%} in layer 0": "各条事实归因最高的 5 个单元：{share:.0%} 位于第 0 层",
     "doubling only the layer-{layer} ones ({n} facts have some): {run:+.1f}, scale held {held:+.1f}": "只加倍其中位于第 {layer} 层的（有这类单元的事实共 {n} 条）：{run:+.1f}；固定尺度时 {held:+.1f}",
     "all 5: as run {as_run:+.1f}, scale held {scale_held:+.1f}, layer 1 blind {later_layers_blind:+.1f}, both held {both_held:+.1f}": "全部 5 个：照常运行 {as_run:+.1f}，固定尺度 {scale_held:+.1f}，第 1 层看不见 {later_layers_blind:+.1f}，两者都固定 {both_held:+.1f}",
@@ -336,11 +336,11 @@ MESSAGES: dict[str, str] = {
     "for fact {fact}, zeroing your unit lowers p(answer) by {drop:.3f}; the costliest unit lowers it by {most:.3f}: zero each unit in turn and measure": "对事实 {fact}，把你的单元置零使 p(答案) 降低 {drop:.3f}；擦除代价最大的单元使它降低 {most:.3f}：请依次把每个单元置零并测量",
     "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by {drop:.2f}: the costliest single unit, on each of the {n} facts tried.": "把第 {layer} 层的单元 {unit} 置零，事实 {fact} 的 p(答案) 从 {p:.2f} 降了 {drop:.2f}。在试过的 {n} 条事实上，你找到的都是擦除代价最大的单个单元。",
     "could not tell": "无法判断",
-    "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "值的首选词在语料中某处跟在首个触发前缀之后（论文：首个触发样例的下一个 token），低层 / 高层（水平）",
-    "{low:.0f} % / {high:.1f} % (about {words}k words)": "{low:.0f}% / {high:.1f}%（约 {words}k 个词）",
+    "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "值的首选词在语料中某处跟在激活最强的触发前缀之后（论文：激活最强的触发样例的下一个 token），低层 / 高层（数值）",
+    "{low:.0f} % / {high:.1f} % (about {words:,} words)": "{low:.0f}% / {high:.1f}%（约 {words:,} 个词）",
     "{low:.0f} % / {high:.0f} % ({words} words)": "{low:.0f}% / {high:.0f}%（{words} 个词）",
     "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)": "分别是打乱配对的 {a:.1f} 倍和 {b:.1f} 倍（第 3 节）",
-    "Geva et al.: agreement levels not comparable; the vocabularies differ 3,000-fold": "Geva 等人：一致率的水平不可比；两边的词表大小相差三千多倍",
+    "Geva et al.: agreement levels not comparable; the vocabularies differ 3,000-fold": "Geva 等人：一致率的数值不可比；两边的词表大小相差三千多倍",
     "agreement, lower -> upper layer (direction)": "一致率，低层 → 高层（方向）",
     "rises": "上升",
     "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}": "{rise:+.1f} 个百分点，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
@@ -358,7 +358,7 @@ MESSAGES: dict[str, str] = {
     "{rise:+.1%}, 95 % interval {lo:+.1%} to {hi:+.1%}; it would see a rise of Geva et al.'s {geva:.1%} with probability {power:.0%}": "变化 {rise:+.1%}，95% 区间 {lo:+.1%} 到 {hi:+.1%}；若真有 Geva 等人那样 {geva:.1%} 的上升，检验能发现它的概率为 {power:.0%}",
     "layer 0: could not tell from its control": "第 0 层：无法判断是否高于对照",
     "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}, and would see an effect of layer 1's size ({x:.1f} x the control) with probability {power:.0%}": "48 条中命中 {r.hits} 条，对照 {r.control:.1f}；要在 5% 水平上显著，需要命中 {n} 条；若效应与第 1 层一样大，即对照的 {x:.1f} 倍，检验能发现它的概率为 {power:.0%}",
-    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}，打乱配对 {null:.1%}）",
+    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机基线 {chance:.0%}，打乱配对 {null:.1%}）",
     "several times the shuffled pairing": "是打乱配对的好几倍",
     "over 4 times": "超过 4 倍",
     "whether the rate rises from the lower layer to the upper one, this test could not tell": "一致率是否从低层到高层上升，这个检验无法判断",
@@ -392,7 +392,7 @@ MESSAGES: dict[str, str] = {
     "d_ff {d_ff:3d}: at initialisation {init[0]:.2f} / {init[1]:.2f}": "d_ff {d_ff:3d}：初始化时 {init[0]:.2f} / {init[1]:.2f}",
     "d_ff 32 to 128 miss several facts in some seed": "d_ff 32 到 128 各有种子漏掉好几条事实",
     "at least 3 of 48": "48 条中至少漏掉 3 条",
-    "by more than 2 points either way": "有的升高、有的降低，幅度都超过 2 个百分点",
+    "the largest rise and the largest fall each over 2 points": "升高和降低的种子都有，两个方向上最大的变化都超过 2 个百分点",
     "layer {layer}: {c[0]} token, {c[1]} semantic, {c[2]} mixed; in 10 untrained draws {lo[0]}–{hi[0]}, {lo[1]}–{hi[1]}, {lo[2]}–{hi[2]}": "第 {layer} 层：token 键 {c[0]} 个，语义键 {c[1]} 个，混合键 {c[2]} 个；10 组未训练的随机权重中依次为 {lo[0]}–{hi[0]}、{lo[1]}–{hi[1]}、{lo[2]}–{hi[2]} 个",
     "random weights give mostly token keys too, in both layers": "随机权重的两层也都以 token 键为主",
     "at least {n} of 256 in every draw": "每组都至少有 {n} 个，共 256 个",
@@ -420,7 +420,7 @@ MESSAGES: dict[str, str] = {
     "not reported": "未报告",
     "Dai et al.: erasing hits the fact harder than unrelated facts here, a comparison the paper does not report": "Dai 等人：这里擦除对这条事实的打击比对无关事实更重；论文没有报告这项比较",
     "on the {n} facts with top units in both layers, doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": "在两层都有归因最高单元的 {n} 条事实上，只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）",
-    "Li et al.: in layer 0 a wider FFN is sparser here too, by the seeds' interval": "Li 等人：按种子间的区间，第 0 层也是 FFN 越宽越稀疏",
+    "Li et al.: in layer 0, d_ff 512 is sparser than 256 here too, by the seeds' interval": "Li 等人：按种子间的区间，第 0 层的 FFN 从 256 加宽到 512 后也更稀疏",
     "Li et al.: whether layer 1 is sparser at the wider FFN, the seeds could not tell": "Li 等人：FFN 更宽时第 1 层是否更稀疏，这几个种子无法判断",
     "units active per token, wider FFN at the same depth, layer {layer} (direction)": "每个 token 激活的单元比例，深度不变、FFN 加宽，第 {layer} 层（方向）",
     "{mean:+.1f} points, 95 % interval {low:+.1f} to {high:+.1f}; lower in {n} of {seeds} seeds, d_ff {narrow} -> {wide} (width alone)": "{mean:+.1f} 个百分点，95% 区间 {low:+.1f} 到 {high:+.1f}；{seeds} 个种子中有 {n} 个更低，d_ff {narrow} → {wide}（只改宽度）",
@@ -436,7 +436,7 @@ MESSAGES: dict[str, str] = {
     "more than 20 units": "超过 20 个",
     "fewer than 20 of 48": "48 条中不到 20 条",
     "at least 5 of 48": "48 条中至少 5 条",
-    "within 3 % in every one of 10 draws": "10 次抽取中每次都在 3% 以内",
+    "within 3 % in every one of 10 draws": "10 次抽样中每次都在 3% 以内",
     # lesson 5's quoted lines and list items, in Chinese quotation marks and punctuation
     '    "{line}"': "    “{line}”",
     '    "{prefix}"': "    “{prefix}”",

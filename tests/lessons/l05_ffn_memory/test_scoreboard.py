@@ -171,7 +171,7 @@ def test_the_papers_numbers_are_the_ones_the_lessons_quote():
     assert LI_2023 == {"T5-Base": 0.030, "ViT-B/16": 0.063}
     rows = scoreboard(**measured())
     assert (
-        rows[0].paper == "0 % / 3.5 % (about 267k words)"
+        rows[0].paper == "0 % / 3.5 % (about 267,000 words)"
         and rows[0].toy == "32 % / 28 % (83 words)"
     )
     assert rows[0].tested.startswith("4.8 and 6.1 times")

@@ -95,10 +95,10 @@ def _geva_rows(agreement, vocabulary: int, semantic, untrained: np.ndarray) -> l
                 "the top trigger example's next token), lower / upper layer (level)"
             ),
             tr(
-                "{low:.0f} % / {high:.1f} % (about {words}k words)",
+                "{low:.0f} % / {high:.1f} % (about {words:,} words)",
                 low=100 * low,
                 high=100 * high,
-                words=GEVA_2021_VOCABULARY // 1000,
+                words=GEVA_2021_VOCABULARY,
             ),  # fmt: skip
             tr(
                 "{low:.0f} % / {high:.0f} % ({words} words)",
@@ -337,7 +337,7 @@ def _li_rows(trained: np.ndarray, untrained: np.ndarray, sweep) -> list[Row]:
 # Each layer's width claim: the sweep's intervals (section 5) told layer 0 apart from no change
 # and left layer 1 undecided.
 WIDTH_CLAIMS = {
-    0: (True, N_("Li et al.: in layer 0 a wider FFN is sparser here too, by the seeds' interval")),
+    0: (True, N_("Li et al.: in layer 0, d_ff 512 is sparser than 256 here too, by the seeds' interval")),
     1: (COULD_NOT_TELL, N_("Li et al.: whether layer 1 is sparser at the wider FFN, the seeds could not tell")),
 }  # fmt: skip
 
