@@ -294,8 +294,8 @@ MESSAGES = {
         "在 p(新答案) 0.9 处，约束微调的得分高于微调，差值的方向与论文相同"
     ),
     "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
-    "four comparisons; the paper's {a} against {b}, with no interval": (
-        "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}，未对本单元的四次比较做校正；"
+    "three comparisons; the paper's {a} against {b}, with no interval": (
+        "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}，未对本单元的三次比较做校正；"
         "论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
