@@ -48,6 +48,44 @@ def test_the_bold_check_finds_a_closing_star_after_full_width_punctuation():
     assert not unrendered_emphasis("**two memories** cannot be told apart, `a**b`")
 
 
+# A Latin or Greek letter, a digit or a super-/subscript: what stands right beside a star that is
+# part of a formula (k*ᵀ, v*), never beside an emphasis in prose (a closing bracket too, before it).
+FORMULA_SIDE = r"[A-Za-z0-9\u0370-\u03ffᵀ⁻¹²³⁰-⁹₀-₉]"
+
+
+def emphasis_in_formula(markdown: str) -> list[str]:
+    """The emphases a CommonMark renderer makes (outside code) of two ``*`` inside a formula, as in
+    ``λ k*ᵀ … λ k*ᵀ``: an ``<em>`` that opens right after, or closes right before, a formula's
+    character. The stars vanish and the formula reads wrong; escape them (``k\\*ᵀ``)."""
+    html = re.sub(r"<code>.*?</code>", "", COMMONMARK.render(markdown), flags=re.S)
+    before = FORMULA_SIDE[:-1] + ")]"
+    pattern = rf"{before}<em>.{{0,30}}|.{{0,30}}</em>{FORMULA_SIDE}"
+    return [m.group(0) for m in re.finditer(pattern, html, flags=re.S)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_name)
+def test_no_formula_loses_its_stars_to_emphasis(path):
+    notebook = nbformat.read(path, as_version=4)
+    swallowed = [
+        (index, found)
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "markdown"
+        for found in emphasis_in_formula(cell.source)
+    ]
+    assert not swallowed, (
+        f"{_name(path)}: a formula's * rendered as emphasis (cell, text): {swallowed}"
+    )
+
+
+def test_the_formula_check_finds_stars_commonmark_turns_into_emphasis():
+    assert emphasis_in_formula("2 Δ C − 2 λ k*ᵀ: zero where Δ C = λ k*ᵀ")
+    assert emphasis_in_formula("W2 + (v* − W2 k*)(C⁻¹k*)ᵀ / (k*ᵀC⁻¹k*)")
+    assert not emphasis_in_formula("2 Δ C − 2 λ k\\*ᵀ: zero where Δ C = λ k\\*ᵀ")
+    assert not emphasis_in_formula("(k\\*ᵀC⁻¹k*), with r = v* − W2 k* what W2 k* lacks")
+    assert not emphasis_in_formula("a key *in C⁻¹'s geometry* is not moved; 一种是*本课程的*：")
+    assert not emphasis_in_formula("λ `k*ᵀ … k*ᵀ` in code")
+
+
 SECTION = re.compile(r"^## (\d+)(\S*)\s", re.M)
 
 

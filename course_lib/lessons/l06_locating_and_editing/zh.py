@@ -17,7 +17,7 @@ MESSAGES = {
     "the model knows every fact in both phrasings": "无论原句还是同义句，模型都答对了每一条事实",
     # tracing
     "by construction: the subject's input, and the last stream at the last word, restore all": (
-        "按构造成立：恢复主语处的输入，或恢复最后一个词处最后一层的残差流，都能把概率全部找回"
+        "按构造成立：恢复主语处的输入，或恢复最后一个词处最后一个块的残差流，都能把概率全部找回"
     ),
     "by construction (those cells are not run): before the subject, nothing at all": (
         "按构造成立（这些位置没有运行）：恢复主语之前的位置什么也找不回"
@@ -33,7 +33,7 @@ MESSAGES = {
     # the sweep: methods and knobs
     "ROME, layer 0, subject": "ROME，第 0 层，主语",
     "FT+L": "约束微调 FT+L",
-    "scale of the update": "更新的倍数",
+    "scale of the update": "更新的系数",
     "λ": "λ",
     "Adam steps": "Adam 步数",
     "L∞ bound ε": "L∞ 界 ε",
@@ -82,9 +82,9 @@ MESSAGES = {
     "the residual stream": "残差流",
     "the attention's output": "注意力的输出",
     "input": "输入",
-    "after layer {i}": "第 {i} 层之后",
+    "after layer {i}": "第 {i} 块之后",
     "neighbourhood score NS (%)": "邻域分数 NS（%）",
-    "mean p(new) after the edited prompt": "编辑所用提示之后 p(新答案) 的平均值",
+    "mean p(new) after the edited prompt": "被编辑提示上 p(新答案) 的平均值",
     "{method}, {strength}: {kept} of {others} other facts keep their answer; "
     "filler loss {change:+.2f}": (
         "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
@@ -104,7 +104,7 @@ MESSAGES = {
     "layer 1's, at the last word, is": "第 1 层，最后一个词 “is” 处",
     "Right: layer 0's attention moves the subject to the last word, and restoring layer 1's FFN "
     "output there brings back the most.": (
-        "对：第 0 层的注意力把主语搬到最后一个词上，在那里恢复第 1 层 FFN 的输出，找回的最多。"
+        "对：第 0 层的注意力把主语的信息搬到最后一个词上，在那里恢复第 1 层 FFN 的输出，找回的最多。"
     ),
     "layer 0's, at the last word, is": "第 0 层，最后一个词 “is” 处",
     "It brings some back, but less than layer 1's: restoring layer 1's FFN output brings back "
@@ -136,7 +136,7 @@ MESSAGES = {
     "multiple": "倍数",
     "each edit along its knob; dashed: p(new) = {target:g}": "每种编辑走遍它的旋钮；虚线：p(新答案) = {target:g}",
     "paraphrase score PS (%)": "同义句分数 PS（%）",
-    "site": "位置",
+    "site": "编辑点",
     "loss below 0.05": "损失低于 0.05",
     "median steps": "步数中位数",
     "at the last word every search passes loss 0.05 within 10 steps": (
@@ -176,7 +176,7 @@ MESSAGES = {
     "Meng et al.'s KN, GPT-2 XL": "Meng 等人的 KN，GPT-2 XL",
     "at the subject, a longer search takes more edits": "在主语处，搜索得越久，生效的编辑越多",
     "ES {a:.0f} and {b:.0f} after 30 steps, {c:.0f} and {d:.0f} after 1,000": (
-        "30 步后 ES 为 {a:.0f} 和 {b:.0f}，1,000 步后为 {c:.0f} 和 {d:.0f}"
+        "30 步后 ES 为 {a:.0f} 和 {b:.0f}，1000 步后为 {c:.0f} 和 {d:.0f}"
     ),
     "after any number of steps, no subject edit carries over, and both keep their neighbours": (
         "无论搜索多少步，主语处的编辑都不推广到同义句，也都保住了邻居"
@@ -187,7 +187,7 @@ MESSAGES = {
     "FT+L scores above fine-tuning, S": "S：约束微调高于微调",
     "the edit along its knob (section 5)": "沿旋钮逐个强度读数（第 5 节）",
     "every scale; v* to 1,000 steps (section 6); the corpus' C only": (
-        "每种系数；v* 搜索到 1,000 步（第 6 节）；只用了语料的 C"
+        "每种系数；v* 搜索到 1000 步（第 6 节）；只用了语料的 C"
     ),
     "not comparable: the corpus' C holds the paraphrase itself; the paper's, from Wikipedia, no "
     "CounterFact prompt": (
@@ -203,9 +203,9 @@ MESSAGES = {
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
     "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实；不过评分用的这些提示，正是它的相对熵项所监控的",
-    "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
-    "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具编辑带来的变化比论文大得多",
-    "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪指向的位置，每条事实的编辑得到的 p(新答案) 几乎相同",
+    "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具模型无法判断：经 Holm 校正后，两个 ρ 都没有通过 5% 的检验，而且每个区间都包含像 Hase 等人那么弱的 ρ",
+    "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具模型的编辑带来的变化比论文大得多",
+    "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪指向的编辑点，每条事实的编辑得到的 p(新答案) 几乎相同",
     "C swapped at the last word only; v* to one rule; read at 0.8 to 0.95 (section 4)": "只在最后一个词处换过 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
     "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
@@ -247,7 +247,7 @@ MESSAGES = {
     "48 facts would detect that ρ at most {p:.0%} of the time; about {q:.0%} after the measured "
     "noise": "48 条事实测出这样的 ρ 的概率至多 {p:.0%}；算上实测的噪声，约为 {q:.0%}",
     "the rank-one edit keeps more neighbours than fine-tuning, NS; here at the last word": (
-        "邻域分数 NS：秩一编辑高于微调（玩具取最后一个词处的编辑）"
+        "邻域分数 NS：秩一编辑高于微调（玩具模型取最后一个词处的编辑）"
     ),
     "could not tell: Spearman ρ {a:+.1f} and {b:+.1f}, power at most {p:.0%}": (
         "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}，检验功效至多 {p:.0%}"
@@ -257,7 +257,7 @@ MESSAGES = {
         "再换一组 10 次噪声抽样，下面这些比例只变动几个百分点"
     ),
     "over the {n} pairs of {m} sets: at most {d:.2f}; under 0.05 in {k} of {n}": (
-        "{m} 组两两比较共 {n} 对：至多 {d:.2f}；其中 {k} 对不到 0.05"
+        "{m} 组两两比较共 {n} 对：至多相差 {d:.2f}；其中 {k} 对相差不到 0.05"
     ),
     "in every set, what leaves block 0 at the last word brings back most of p(answer)": (
         "每一组抽样中，恢复最后一个词处离开第 0 块的残差流，都能找回 p(答案) 的大部分"
@@ -266,14 +266,14 @@ MESSAGES = {
         "每一组抽样中，在所有 FFN 输出里，恢复第 1 层最后一个词处的输出找回的都最多"
     ),
     "in every set, layer 0's FFN at the subject, ROME's kind of site, restores under 5 %": (
-        "每一组抽样中，恢复第 0 层主语处的 FFN 输出（ROME 所选的那类位置），找回的都不到 5%"
+        "每一组抽样中，恢复第 0 层主语处的 FFN 输出（ROME 所选的那类编辑点），找回的都不到 5%"
     ),
     "best v* in the last 100 steps": "最佳 v* 出现在最后 100 步",
     "at the subject ROME's search passes for few edits and the plain one for about half; some of each find their best v* in the last 100 steps": (
-        "在主语处，ROME 的搜索只在少数编辑上把损失降到 0.05 以下，普通搜索约在一半编辑上做到；两种搜索都有一些编辑的最佳 v* 出现在最后 100 步"
+        "在主语处，两种搜索都有一些编辑的最佳 v* 出现在最后 100 步；ROME 的搜索只在少数编辑上把损失降到 0.05 以下，普通搜索约在一半编辑上做到"
     ),
-    "{rome} and {plain} of 144 ({share:.0%})": (
-        "144 次中分别为 {rome} 次和 {plain} 次，后者占 {share:.0%}"
+    "{rome} and {plain} of 144 below loss 0.05 ({share:.0%})": (
+        "损失降到 0.05 以下的：144 次中 ROME 为 {rome} 次，普通搜索为 {plain} 次，占 {share:.0%}"
     ),
     "with the corpus' C, the edits at the subject hardly carry over to the other phrasing, at any scale": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句"
@@ -285,7 +285,7 @@ MESSAGES = {
         "只看这些点估计：0.8 处低于这三种，0.95 处高于它们"
     ),
     "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a site the paper's Table 4 does not run; the ROME-like edit at the subject scores lowest": (
-        "在 p(新答案) 0.9 处，S 最高的是最后一个词处用填充句 C 的秩一编辑，论文的表 4 没有在这个位置编辑过；主语处的类 ROME 编辑得分最低"
+        "在 p(新答案) 0.9 处，S 最高的是最后一个词处用填充句 C 的秩一编辑，论文的表 4 没有在这个编辑点编辑过；主语处的类 ROME 编辑得分最低"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
         "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
@@ -301,6 +301,14 @@ MESSAGES = {
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
         "在 p(新答案) 0.9 处，本课程的知识神经元与微调在 S 上分不出高下"
     ),
+    "of the three orders among fine-tuning, FT+L and knowledge neurons, two have the paper's sign "
+    "on these point estimates, FT+L above both; an interval confirms only FT+L above fine-tuning": (
+        "微调、约束微调和知识神经元两两比较共三组，只看点估计，有两组的先后与论文一致："
+        "约束微调高于另外两者；经区间确认的只有约束微调高于微调"
+    ),
+    "FT+L above knowledge neurons {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": (
+        "约束微调与知识神经元相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
+    ),
     "S {a:.0f} and {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; the order flips at 0.8 and 0.95": (
         "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；在 0.8 和 0.95 处两者的先后颠倒"
     ),
@@ -311,13 +319,13 @@ MESSAGES = {
         "{n} 对抽样组之间的秩相关 ρ 为 {lo:.1f} 到 {hi:.1f}，中位数 {r:.1f}"
     ),
     "not comparable: the toy's best has no row in the paper; its ROME-like edit's S is 0 because its PS is, which is not comparable": (
-        "不可比：玩具中最好的方法在论文里没有对应的行；类 ROME 编辑的 S 为 0，是因为它的 PS 为 0，而这个 PS 不可比"
+        "不可比：玩具模型中最好的方法在论文里没有对应的行；类 ROME 编辑的 S 为 0，是因为它的 PS 为 0，而这个 PS 不可比"
     ),
     "{a:.0f} > {b:.0f}; {d:+.0f}, 95 % interval {lo:+.0f} to {hi:+.0f}": (
         "{a:.0f} > {b:.0f}；相差 {d:+.0f}，95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "same sign; the paper's gap untested, by opposite profiles": (
-        "方向相同；论文的差值没有检验，两者的 PS、NS 走向也相反"
+        "方向相同；论文的差值没有检验，两者的 PS、NS 构成也相反"
     ),
     "an interval over facts (section 5)": ("按事实重抽样的区间（第 5 节）"),
     "{a:+.1f}, {b:+.1f}, {c:+.1f} at the paper's ΔES": (
