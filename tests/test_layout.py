@@ -30,15 +30,20 @@ def unrendered_emphasis(markdown: str) -> list[str]:
     return [m.group(0) for m in re.finditer(r".{0,30}\*\*.{0,30}", html)]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=_name)
-def test_every_bold_renders_as_bold_under_commonmark(path):
+def in_markdown(path: Path, finder) -> list[tuple[int, str]]:
+    """What ``finder`` finds in each markdown cell of the notebook at ``path``, by cell."""
     notebook = nbformat.read(path, as_version=4)
-    literal = [
+    return [
         (index, found)
         for index, cell in enumerate(notebook.cells)
         if cell.cell_type == "markdown"
-        for found in unrendered_emphasis(cell.source)
+        for found in finder(cell.source)
     ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_name)
+def test_every_bold_renders_as_bold_under_commonmark(path):
+    literal = in_markdown(path, unrendered_emphasis)
     assert not literal, f"{_name(path)}: ** shown as asterisks (cell, text): {literal}"
 
 
@@ -65,13 +70,7 @@ def emphasis_in_formula(markdown: str) -> list[str]:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_name)
 def test_no_formula_loses_its_stars_to_emphasis(path):
-    notebook = nbformat.read(path, as_version=4)
-    swallowed = [
-        (index, found)
-        for index, cell in enumerate(notebook.cells)
-        if cell.cell_type == "markdown"
-        for found in emphasis_in_formula(cell.source)
-    ]
+    swallowed = in_markdown(path, emphasis_in_formula)
     assert not swallowed, (
         f"{_name(path)}: a formula's * rendered as emphasis (cell, text): {swallowed}"
     )
