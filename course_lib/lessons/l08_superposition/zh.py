@@ -104,7 +104,6 @@ MESSAGES: dict[str, str] = {
     "units: {n} counted, entity purity {e:.2f}": "单元：计入 {n} 个，实体纯度 {e:.2f}",
     "SAE": "SAE",
     "entity purity": "实体纯度",
-    "the 1× SAEs' cannot be told from the units; the 1× TopK SAE's purity rests on 4 features": "1× SAE 的特征与单元分不出差别；1× TopK SAE 的纯度只靠 4 个特征",
     "units: {u:.1f} per fact carry its answer, of {n:.0f} firing; the transcoders' features: {lo:.1f} to {hi:.1f}, of {a:.0f} to {b:.0f} active": "单元：每条事实有 {u:.1f} 个承载答案，激活的有 {n:.0f} 个；转码器的特征：{lo:.1f} 到 {hi:.1f} 个，激活的有 {a:.0f} 到 {b:.0f} 个",
     "loss as trained {clean:.3f}; layer 0's units zero-ablated {ablated:.3f}": (
         "训练好的模型损失 {clean:.3f}；第 0 层单元置零后 {ablated:.3f}"
@@ -352,8 +351,9 @@ MESSAGES: dict[str, str] = {
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过对训练输入的 FFN 输出的查表；L1 转码器不胜过查表",
     "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "用同样的训练上下文精确拟合一个从 FFN 输入出发的最小二乘仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 则无法判断",
     "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出的上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
-    "after Holm's correction over all 12 tests (entity and relation, six SAEs), the TopK 8× SAE's features are more entity-specific than the units (adjusted p < 0.01); TopK 4× and L1 4× sit at the 5 % line, within two Monte Carlo errors of it; L1 1×, L1 8× and TopK 1× could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体（校正后 p < 0.01）；TopK 4× 和 L1 4× 正落在 5% 这条线上，离它不到两个蒙特卡洛误差；L1 1×、L1 8× 和 TopK 1× 与单元分不出差别",
-    "adjusted p: TopK 8× {a}; TopK 4× {b}, L1 4× {c}; the others {d} or more": "校正后的 p：TopK 8× 为 {a}；TopK 4× 为 {b}，L1 4× 为 {c}；其余不低于 {d}",
     "on relation, both SAEs in the table above are less pure than the units, as their entity purity implies: {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，上表中的两个 SAE 都不如单元纯，这正是它们的实体纯度所蕴含的：{a:.2f} 和 {b:.2f}，对比 {u:.2f}",
     "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "照抄在留出上下文上的误差集中在少数几个上下文上：{n} 个中最差的 10 个，占了 SAE 照抄误差的 {a:.0%}、转码器照抄误差的 {b:.0%}",
+    "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE；每个 p 都是精确值）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体，TopK 4× SAE 的特征刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
+    "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× 为 {a}，TopK 4× 为 {b}；其余不低于 {c}",
+    "the TopK 1× SAE's purity rests on 4 features": "TopK 1× SAE 的纯度只靠 4 个特征",
 }

@@ -4,6 +4,8 @@ against zeroing each feature in a full rerun, and the purity measure."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import torch
@@ -198,10 +200,30 @@ def test_a_random_rotation_is_orthogonal_and_differs_by_seed():
 
 def test_the_permutation_p_value_is_small_for_a_clear_shift_and_large_without_one():
     rng = np.random.default_rng(0)
-    a, b = rng.normal(1.0, 1.0, 30), rng.normal(0.0, 1.0, 30)
-    assert monosemantic.permutation_p(a, b, draws=2000) < 0.01
-    assert monosemantic.permutation_p(b, a, draws=2000) > 0.9
-    assert monosemantic.permutation_p(a, a, draws=2000) > 0.3  # no shift: not rejected
+    a, b = rng.choice([0.5, 0.75, 1.0], 30), rng.choice([0.25, 1 / 3, 0.5], 30)
+    assert monosemantic.permutation_p(a, b) < 0.01
+    assert monosemantic.permutation_p(b, a) > 0.9
+    assert monosemantic.permutation_p(a, a) > 0.3  # no shift: not rejected
+
+
+def test_the_permutation_p_value_counts_every_split_exactly():
+    """Against all 56 ways to pick 3 of 8 purities, and against 200,000 random relabellings."""
+    a, b = np.array([1.0, 0.5, 0.75]), np.array([0.25, 0.5, 1 / 3, 2 / 3, 1.0])
+    pooled, observed = np.concatenate([a, b]), a.mean() - b.mean()
+    splits = [np.isin(np.arange(8), picked) for picked in itertools.combinations(range(8), 3)]
+    at_least = [pooled[m].mean() - pooled[~m].mean() >= observed - 1e-12 for m in splits]
+    assert monosemantic.permutation_p(a, b) == pytest.approx(np.mean(at_least), abs=1e-15)
+    rng = np.random.default_rng(1)
+    a, b = rng.choice([1 / 3, 0.5, 2 / 3, 0.75, 1.0], 12), rng.choice([0.25, 0.5, 2 / 3, 1.0], 150)
+    pooled, observed = np.concatenate([a, b]), a.mean() - b.mean()
+    shuffled = rng.permuted(np.tile(pooled, (200_000, 1)), axis=1)
+    drawn = (shuffled[:, :12].mean(1) - shuffled[:, 12:].mean(1) >= observed - 1e-12).mean()
+    assert abs(monosemantic.permutation_p(a, b) - drawn) < 4 * np.sqrt(drawn * (1 - drawn) / 2e5)
+
+
+def test_the_permutation_p_value_refuses_values_that_are_not_purities():
+    with pytest.raises(ValueError, match="multiples of 1/12"):
+        monosemantic.permutation_p(np.array([0.3]), np.array([0.5, 1.0]))
 
 
 def test_the_exact_chance_purity_is_the_mean_over_permutations_of_the_labels():

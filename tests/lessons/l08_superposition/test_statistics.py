@@ -58,10 +58,11 @@ def test_the_permutation_error_is_the_binomial_one_and_shrinks_with_the_draws():
     assert statistics.p_text(0.0042, 5000) == "0.0042 ± 0.0009"
 
 
-def test_holms_spread_scales_a_tests_error_by_its_multiplier_and_is_0_where_capped():
-    p = np.array([0.004, 0.3, 0.9, 0.95])
-    spread = statistics.holm_spread(p, 5000, sims=4000)
-    # the smallest p is multiplied by 4: its error by 4 too
-    assert spread[0] == pytest.approx(4 * statistics.permutation_se(0.004, 5000), rel=0.1)
-    assert spread[2] == spread[3] == 0  # 0.9 x 2 and 0.95 x 1 pass 1 in every draw: capped
-    assert spread[1] > 0
+def test_an_exact_p_is_printed_to_two_significant_digits_with_no_error():
+    assert [statistics.exact_p_text(p) for p in (0.0489, 0.0709, 0.0044, 0.99999, 0.00001)] == [
+        "0.049",
+        "0.071",
+        "0.0044",
+        "1.0",
+        "< 0.001",
+    ]

@@ -25,7 +25,7 @@ import torch
 from course_lib.lessons.l08_superposition.experiments.polysemantic import FIRING
 
 TOP = 4  # top prompts per direction: each entity has 4 facts, each relation 12
-DRAWS = 5000  # relabellings per permutation test
+GRID = 12  # a purity over 2 to 4 prompts is a multiple of 1/2, 1/3 or 1/4: of 1/12
 
 
 @dataclass(frozen=True)
@@ -128,13 +128,25 @@ def random_rotation(d: int, seed: int = 0) -> torch.Tensor:
     return q * torch.sign(torch.diagonal(r))
 
 
-def permutation_p(a: np.ndarray, b: np.ndarray, draws: int = DRAWS, seed: int = 0) -> float:
-    """One-sided p-value that the mean of ``a`` exceeds the mean of ``b`` by chance: the share of
-    random relabellings of the pooled values whose difference of means is at least the observed,
-    counting the data as one of them."""
-    rng = np.random.default_rng(seed)
+def permutation_p(a: np.ndarray, b: np.ndarray) -> float:
+    """One-sided p-value that the mean of ``a`` exceeds the mean of ``b`` by chance, exactly: the
+    share of all the ways to split the pooled values into groups of ``len(a)`` and ``len(b)`` whose
+    difference of means is at least the observed (the data's own split among them). Counted, not
+    drawn: the purities are multiples of 1/``GRID``, so the number of ways to pick ``len(a)`` of
+    them with each sum is a count over the distinct values and their multiplicities."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    pooled, observed = np.concatenate([a, b]), a.mean() - b.mean()
-    shuffled = rng.permuted(np.tile(pooled, (draws, 1)), axis=1)  # (draws, pooled)
-    differences = shuffled[:, : len(a)].mean(1) - shuffled[:, len(a) :].mean(1)
-    return float(((differences >= observed - 1e-12).sum() + 1) / (draws + 1))
+    pooled = np.concatenate([a, b])
+    units = np.rint(pooled * GRID)
+    if not len(a) or np.abs(pooled * GRID - units).max() > 1e-9:
+        raise ValueError(f"a and b must be purities, multiples of 1/{GRID}, a not empty")
+    k, units = len(a), units.astype(int)
+    observed = int(units[:k].sum())  # the difference of means rises with a's sum
+    ways = np.zeros((k + 1, int(units.max()) * k + 1))  # (values picked, their sum in 1/GRID)
+    ways[0, 0] = 1.0
+    for value, count in zip(*np.unique(units, return_counts=True), strict=True):
+        picked = np.zeros_like(ways)
+        for t in range(min(int(count), k) + 1):  # t of the ``count`` values equal to ``value``
+            shift = t * int(value)
+            picked[t:, shift:] += comb(int(count), t) * ways[: k + 1 - t, : ways.shape[1] - shift]
+        ways = picked
+    return float(ways[k, observed:].sum() / comb(len(pooled), k))

@@ -49,15 +49,6 @@ def permutation_se(p: float, draws: int) -> float:
     return float(np.sqrt(p * (1 - p) / draws))
 
 
-def holm_spread(p_values, draws: int, sims: int = 2000, seed: int = 0) -> np.ndarray:
-    """The Monte Carlo standard error of each Holm-adjusted p-value, when each p in ``p_values``
-    was estimated from ``draws`` permutations as (count + 1) / (draws + 1): the spread of
-    ``holm`` over ``sims`` sets of counts drawn binomially at those p's: (tests,)."""
-    p = np.asarray(p_values, dtype=float)
-    counts = np.random.default_rng(seed).binomial(draws, p, size=(sims, len(p)))
-    return np.array([holm(row) for row in (counts + 1) / (draws + 1)]).std(0)
-
-
 def plus_minus(value: float, se: float) -> str:
     """``value ± se``, the error to one significant digit and the value to the same place:
     0.0461, 0.0107 -> "0.05 ± 0.01"; with no error (a p of exactly 1), the value to 2 decimals."""
@@ -72,3 +63,12 @@ def plus_minus(value: float, se: float) -> str:
 def p_text(p: float, draws: int) -> str:
     """A permutation p-value from ``draws`` draws, printed with its Monte Carlo error."""
     return plus_minus(p, permutation_se(p, draws))
+
+
+def exact_p_text(p: float) -> str:
+    """An exact p-value (no draws: no error to print) to two significant digits; below 0.001 as
+    "< 0.001"."""
+    if p < 0.001:
+        return "< 0.001"
+    text = f"{p:.2g}"
+    return text if "." in text else f"{text}.0"
