@@ -74,8 +74,8 @@ MESSAGES: dict[str, str] = {
     "sparse (density ≤ 0.1), relative importance up to 1: the extra feature is kept, in superposition, in at least 80 % of the cells": "稀疏（密度 ≤ 0.1）、相对重要性不超过 1 时：至少 80% 的格子里，多出来的特征以叠加的方式保留下来",
     "{share:.0%} of those cells": "这些格子中的 {share:.0%}",
     "the stored seed 0 is the model just trained": "存下的种子 0 就是刚刚训练的模型",
-    "without the ReLU, every seed keeps only m = 2 features, the two most important: no superposition": (
-        "去掉 ReLU，每个种子都只保留 m = 2 个特征，即最重要的两个：没有叠加"
+    "without the ReLU, every seed keeps only m = 2 features, the two most important, as a linear autoencoder must (a control): no superposition": (
+        "去掉 ReLU，每个种子都只保留 m = 2 个特征，即最重要的两个，线性自编码器理应如此（这是一个对照）：没有叠加"
     ),
     "every seed settles as a pentagon (each D_i within 0.05 of 2/5) or as two antipodal pairs with the fifth feature dropped": (
         "每个种子最后要么是五边形（每个 D_i 与 2/5 相差不到 0.05），要么是两个对跖对，第五个特征被舍弃"
@@ -351,7 +351,7 @@ MESSAGES: dict[str, str] = {
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过对训练输入的 FFN 输出的查表；L1 转码器不胜过查表",
     "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "用同样的训练上下文精确拟合一个从 FFN 输入出发的最小二乘仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 则无法判断",
     "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出的上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
-    "on relation, both SAEs in the table above are less pure than the units, as their entity purity implies: {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，上表中的两个 SAE 都不如单元纯，这正是它们的实体纯度所蕴含的：{a:.2f} 和 {b:.2f}，对比 {u:.2f}",
+    "on relation, both SAEs in the table above are less pure than the units, as their entity purity implies (point estimates: the table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，上表中的两个 SAE 都不如单元纯，这正是它们的实体纯度所蕴含的（只是点估计：表中关系一列的 p 检验的是相反的方向）：{a:.2f} 和 {b:.2f}，对比 {u:.2f}",
     "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "照抄在留出上下文上的误差集中在少数几个上下文上：{n} 个中最差的 10 个，占了 SAE 照抄误差的 {a:.0%}、转码器照抄误差的 {b:.0%}",
     "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE；每个 p 都是精确值）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体，TopK 4× SAE 的特征刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
     "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× 为 {a}，TopK 4× 为 {b}；其余不低于 {c}",
