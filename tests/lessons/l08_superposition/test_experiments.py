@@ -307,3 +307,48 @@ def test_the_lookup_verdict_cannot_tell_within_a_tenth_of_the_bar():
         "better", "better", "could not tell", "could not tell", "could not tell", "no better",
         "no better"]  # fmt: skip
     assert verdict(1.05, bar=1.0) == "could not tell" and verdict(0.85, bar=1.0) == "better"
+
+
+def test_the_linear_maps_errors_sum_to_its_held_out_fvu_and_vanish_for_an_affine_target():
+    rng = torch.Generator().manual_seed(0)
+    x = torch.randn(60, 4, generator=rng, dtype=torch.float64)
+    held = np.arange(60) >= 45
+    squared = _contexts(x, x**2, held)
+    errors = dictionary_split.linear_map_errors(squared)
+    target = (x**2)[held]
+    assert errors.shape == (15,) and (errors > 0).all()
+    assert errors.sum() / float(((target - target.mean(0)) ** 2).sum()) == pytest.approx(
+        dictionary_split.linear_map_fvu(squared)[1]
+    )
+    affine = _contexts(x, x @ torch.randn(4, 3, generator=rng, dtype=torch.float64) + 2.0, held)
+    assert dictionary_split.linear_map_errors(affine) == pytest.approx(np.zeros(15), abs=1e-20)
+
+
+def test_a_ratios_interval_resamples_numerator_and_denominator_together():
+    rng = np.random.default_rng(0)
+    copy = rng.exponential(size=301) ** 3  # a few contexts carry most of the error
+    interval = dictionary_split.ratio_interval
+    low, high = interval(2 * copy, copy, resamples=2000)  # paired: every resample gives 2
+    assert low == pytest.approx(2.0) and high == pytest.approx(2.0)
+    other = rng.exponential(size=301)
+    low, high = interval(other, copy, resamples=2000)
+    assert low < other.sum() / copy.sum() < high and high - low > 0.1
+    both = interval(np.stack([2 * copy, other]), copy, resamples=2000)
+    assert both.shape == (2, 2) and both[1] == pytest.approx([low, high])
+    with pytest.raises(ValueError, match="same contexts"):
+        interval(other[:300], copy)
+    with pytest.raises(ValueError, match="resamples must be an integer of at least 100"):
+        interval(other, copy, resamples=10)
+
+
+def test_the_interval_verdict_takes_a_side_only_when_the_whole_interval_is_past_the_band():
+    verdict = dictionary_split.interval_verdict
+    assert [verdict(*pair) for pair in ((0.3, 0.79), (0.3, 0.81), (0.85, 0.95), (0.95, 1.2),
+                                        (1.01, 2.0), (0.5, 1.5))] == [
+        "better", "could not tell", "could not tell", "could not tell", "no better",
+        "could not tell"]  # fmt: skip
+    assert verdict(1.05, 1.2, bar=1.0) == "could not tell" and verdict(1.15, 1.2, bar=1.0) == (
+        "no better"
+    )
+    with pytest.raises(ValueError, match="low must not exceed high"):
+        verdict(0.9, 0.5)

@@ -121,20 +121,35 @@ def nearest_input_errors(contexts: Contexts, trained_on: str, kind: str = "sae")
     return ((copied - target) ** 2).sum(1).double().numpy()
 
 
+def _linear_map(contexts: Contexts, trained_on: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """The affine map's inputs with a constant column (contexts, d + 1) and its weights."""
+    x, y = (t.double() for t in _pair(contexts, "transcoder"))
+    x = torch.cat([x, torch.ones(len(x), 1, dtype=x.dtype)], 1)  # the bias as a constant input
+    train = torch.as_tensor(training_rows(contexts, trained_on))
+    return x, torch.linalg.lstsq(x[train], y[train]).solution
+
+
 def linear_map_fvu(contexts: Contexts, trained_on: str = "grammar") -> tuple[float, float]:
     """A transcoder's baseline with no features: the least-squares affine map from the FFN's
     input LN(x) to its output, fitted (exactly, in float64) on the training contexts; its FVU on
     them and on the held-out contexts."""
-    x, y = (t.double() for t in _pair(contexts, "transcoder"))
-    x = torch.cat([x, torch.ones(len(x), 1, dtype=x.dtype)], 1)  # the bias as a constant input
+    x, weights = _linear_map(contexts, trained_on)
+    y = contexts.rows.ffn_out.double()
     train, held = torch.as_tensor(training_rows(contexts, trained_on)), contexts.held_out
-    weights = torch.linalg.lstsq(x[train], y[train]).solution
 
     def fvu(rows) -> float:
         error, target = x[rows] @ weights - y[rows], y[rows]
         return float((error**2).sum() / ((target - target.mean(0)) ** 2).sum())
 
     return fvu(train), fvu(torch.as_tensor(held))
+
+
+def linear_map_errors(contexts: Contexts, trained_on: str = "grammar") -> np.ndarray:
+    """The affine map's squared error at each held-out context: (held out,). Their sum over the
+    held-out targets' variance is ``linear_map_fvu``'s second value."""
+    x, weights = _linear_map(contexts, trained_on)
+    held = torch.as_tensor(contexts.held_out)
+    return ((x[held] @ weights - contexts.rows.ffn_out.double()[held]) ** 2).sum(1).numpy()
 
 
 BAR, TOO_CLOSE = 0.9, 0.1  # the lookup test's bar on held-out FVU ÷ the copy's, and its margin
@@ -146,6 +161,37 @@ def verdict(ratio: float, bar: float = BAR) -> str:
     if abs(ratio - bar) <= TOO_CLOSE:
         return N_("could not tell")
     return N_("better") if ratio < bar else N_("no better")
+
+
+RESAMPLES = 20_000  # resamples of the held-out contexts for a ratio's interval
+
+
+def ratio_interval(numerator, denominator, resamples: int = RESAMPLES, seed: int = 0) -> np.ndarray:
+    """The 95 % bootstrap interval of sum(numerator) ÷ sum(denominator), two squared errors per
+    held-out context (..., contexts): the held-out contexts drawn with replacement, the same
+    resample for numerator and denominator (paired). Both FVUs of a ratio share the held-out
+    targets' variance, so it cancels. Returns (..., 2): the 2.5th and 97.5th percentiles."""
+    top, bottom = (np.asarray(v, dtype=float) for v in (numerator, denominator))
+    if top.shape[-1] != bottom.shape[-1] or top.shape[-1] < 2 or (bottom < 0).any():
+        raise ValueError(f"numerator and denominator must be squared errors over the same "
+                         f"contexts, got shapes {top.shape} and {bottom.shape}")  # fmt: skip
+    if not isinstance(resamples, int) or resamples < 100:
+        raise ValueError(f"resamples must be an integer of at least 100, got {resamples!r}")
+    n = top.shape[-1]
+    counts = np.random.default_rng(seed).multinomial(n, np.full(n, 1 / n), size=resamples)
+    ratios = (top @ counts.T.astype(float)) / (bottom @ counts.T.astype(float))
+    return np.moveaxis(np.percentile(ratios, [2.5, 97.5], axis=-1), 0, -1)
+
+
+def interval_verdict(low: float, high: float, bar: float = BAR) -> str:
+    """The lookup test on a ratio's interval: "better" only when all of it lies below the band
+    (``bar`` - ``TOO_CLOSE``), "no better" only when all of it lies above (``bar`` + ``TOO_CLOSE``),
+    "could not tell" otherwise."""
+    if not low <= high:
+        raise ValueError(f"low must not exceed high, got {low!r} and {high!r}")
+    if high < bar - TOO_CLOSE:
+        return N_("better")
+    return N_("no better") if low > bar + TOO_CLOSE else N_("could not tell")
 
 
 FIRST = 20  # training losses kept: a fresh run's first steps are compared with them
