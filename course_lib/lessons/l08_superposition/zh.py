@@ -356,4 +356,6 @@ MESSAGES: dict[str, str] = {
     "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "对全部 12 个检验（实体和关系，六个 SAE；每个 p 都是精确值）做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体，TopK 4× SAE 的特征刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
     "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× 为 {a}，TopK 4× 为 {b}；其余不低于 {c}",
     "the TopK 1× SAE's purity rests on 4 features": "TopK 1× SAE 的纯度只靠 4 个特征",
+    "resampling the held-out contexts (paired, 20,000 times), the map's ratio to the lookup reaches into the band: by its interval, we could not tell": "对留出上下文重抽样（成对，20,000 次）后，映射与查表之比的区间伸进了那条带：按区间看，无法判断",
+    "{m:.2f}, 95 % interval {low:.1f} to {high:.1f}": "{m:.2f}，95% 区间为 {low:.1f} 到 {high:.1f}",
 }
