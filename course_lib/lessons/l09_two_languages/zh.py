@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     ),
     # course_lib.lessons.l09_two_languages.questions
     "With the dictionary the model translates every word's first token both ways, yet a fact taught only in the other language could not be told from one never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
-        "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教的事实，与从未教过的事实分不出差别；而只用一种英文句式教的事实，换另一种句式却能答出来。这说明了什么？"
+        "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教过的事实，与从未教过的事实分不出差别；只用一种英文句式教过的事实，换另一种句式却能答出来。这说明了什么？"
     ),
     "that knowing each word's translation did not detectably let this model recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
         "说明在这个模型里，知道每个词的译名，并没有可测地让它用另一种语言想起一条事实；"
@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
         "原因在答案词、输入的 token，还是两者都有，这里没有检验；其他联系（平行句子、共用的名字）和模型规模也没有检验。"
     ),
     "that a model this small cannot carry a fact from one context to another": (
-        "说明这么小的模型没法把一条事实从一种上下文带到另一种上下文"
+        "说明这么小的模型没法把事实从一种上下文带到另一种上下文"
     ),
     "The positive control says it can: taught in one phrasing, a fact is answered in the other far above the guess. Why the two languages do not detectably transfer is not tested here.": (
         "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。两种语言之间为什么没有可测的迁移，这里没有检验。"
@@ -72,10 +72,10 @@ MESSAGES: dict[str, str] = {
         "<bos> 仍被计入：它在两种语言里是同一个 token，所以要去掉位置 0"
     ),
     "the probabilities differ: count a unit's firings on one language's real tokens and divide by how many there are": (
-        "概率不对：数一数一个单元在一种语言的真实 token 上激活了多少次，再除以这些 token 的个数"
+        "概率不对：数出一个单元在一种语言的真实 token 上激活了几次，再除以这些 token 的个数"
     ),
     "lines of one language are shorter or longer than the other's, so counting padding would shift one language's probabilities more than the other's.": (
-        "一种语言的句子比另一种的短或长，所以把填充位置算进去，一种语言的概率会比另一种偏得更多。"
+        "两种语言的句子长短不同，把填充位置算进去，两种语言的概率就会偏得不一样多。"
     ),
     # checks: the prediction of transfer
     "transfer prediction": "迁移预测",
@@ -109,7 +109,7 @@ MESSAGES: dict[str, str] = {
     "p(new), other language": "p(新答案)，另一种语言",
     "facts not edited": "未被编辑的事实",
     "the edit's strength rising: its fact in the other language, and the rest": (
-        "编辑逐渐加强：被编辑的事实在另一种语言中的表现，以及其余事实"
+        "编辑逐渐加强：被编辑的事实和其余事实在另一种语言中的表现"
     ),
     " (edited)": "（被编辑）",
     "p(first token) after the prompt": "提示之后第一个 token 的 p",
@@ -122,14 +122,14 @@ MESSAGES: dict[str, str] = {
     "animal · 国兽": "国兽",
     "food · 特产": "特产",
     "{sentence}  ->  prompt of {n} tokens, answer token {answer!r}, subject at {where}": (
-        "“{sentence}”  ->  提示共 {n} 个 token，答案 token 为 {answer!r}，主语位于 {where}"
+        "“{sentence}” → 提示共 {n} 个 token，答案 token 为 {answer!r}，主语位于 {where}"
     ),
     "both languages": "两种语言都教",
     "English only": "只用英文",
     "Chinese only": "只用中文",
     "neither": "都不教",
     "seed 0 teaches tumen's four facts in: {ways}; {lines} lines ({en} English)": (
-        "种子 0 对图蒙的四条事实的教法：{ways}；共 {lines} 行（英文 {en} 行）"
+        "种子 0 下，图蒙四条事实的教法依次为：{ways}；共 {lines} 行，其中英文 {en} 行"
     ),
     "seed {seed}: right in English {en} of the 24 facts taught in English, in Chinese {zh} of 24; of those not taught in that language {rest} of 48": (
         "种子 {seed}：用英文教的 24 条事实，英文答对 {en} 条；用中文教的 24 条，中文答对 {zh} 条；"
@@ -142,7 +142,7 @@ MESSAGES: dict[str, str] = {
         "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p {p}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p {cp}"
     ),
     "pooled over the four seeds, the same fact's two lists share no detectably more units than two different facts' (permutation p above 0.05)": (
-        "把四个种子合在一起，同一条事实的两份名单共有的单元，测不出比两条不同事实的多，置换检验 p 高于 0.05"
+        "四个种子合起来，同一条事实的两份名单共有的单元，测不出比两条不同事实的名单多：置换检验 p 高于 0.05"
     ),
     "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p {p}; an excess of {d:.2f} units would be found about 4 times in 5 (a normal approximation)": (
         "{s:.2f} 个对 {n:.2f} 个，零分布的 95% 低于 {q:.2f}，p {p}；多出 {d:.2f} 个单元时，"
@@ -150,7 +150,7 @@ MESSAGES: dict[str, str] = {
     ),
     "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
         "这个计数能测出同一条事实多出的单元：在两种句式的模型里，每个种子中同一条事实的两份名单"
-        "共有的单元都比两条不同事实的多，p 低于 0.05"
+        "共有的单元都比两条不同事实的名单多，p 低于 0.05"
     ),
     "p {p} in every seed, the floor of 1,000 permutations: none reached the observed count": (
         "每个种子都是 p {p}，这是 1,000 次置换能给出的下限：没有一次置换达到实测的计数"
@@ -254,7 +254,7 @@ MESSAGES: dict[str, str] = {
     ),
     "at most {x:+.1%}, {k} of {n} under 1 %": "至多 {x:+.1%}，{n} 组中 {k} 组不到 1%",
     "every model answers every fact it was taught, in each language it was taught in": (
-        "每个模型都答对了教给它的每条事实，用的是教它时所用的每种语言"
+        "每个模型都答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),
     "with the dictionary, every model translates every word's first token both ways, the token an answer needs (its top token after 'tumen =' is 图, after '图 蒙 =' is tumen)": (
         "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是 图，“图 蒙 =”之后是“tumen”）"
@@ -326,8 +326,8 @@ MESSAGES: dict[str, str] = {
         "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
     "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced; their repository's updated table): {en}% of English edits, {zh}% of Chinese ones": (
-        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，把被编辑的提示换一种说法，再用另一种语言来问，整个答案都要对上（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
-        "英文编辑中占 {en}%，中文编辑中占 {zh}%"
+        "Wang 等人（2023）在 Chinese-LLaMA-7B 上做 ROME 编辑，再用另一种语言问被编辑提示的同义句，整个答案完全对上才算数（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
+        "英文编辑中有 {en}% 传了过去，中文编辑中有 {zh}%"
     ),
     "random units, most": "随机单元，最大值",
     "with {d} draws, Holm's first bar (0.05 / {n}) is met only by a p of 1 / {d1}: a selection is found only where its rise beats every draw (the column 'random units, most')": (
@@ -335,7 +335,7 @@ MESSAGES: dict[str, str] = {
     ),
     "from {a:+.1%} to {b:+.1%}": "从 {a:+.1%} 到 {b:+.1%}",
     "the mixture answers every fact it was taught, in each language it was taught in": (
-        "混合专家模型答对了教给它的每条事实，用的是教它时所用的每种语言"
+        "混合专家模型答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),
     "nor at the knowledge-neuron edit's full strength, λ = 1: both 95 % intervals of the difference hold 0": (
         "知识神经元编辑在最强的 λ = 1 时也是如此：差值的两个 95% 区间都包含 0"
