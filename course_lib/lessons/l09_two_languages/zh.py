@@ -138,7 +138,7 @@ MESSAGES: dict[str, str] = {
     # section 2: one memory or two?
     "= {p}": "= {p}",
     "seed {seed}: shared units, same fact {s:.1f}, different facts {d:.1f}; lists that intersect {a:.0%} and {b:.0%}; p {p}; two phrasings {cs:.1f} and {cd:.1f}, p {cp}": (
-        "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，不同的事实 {d:.1f} 个；"
+        "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，两条不同事实 {d:.1f} 个；"
         "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p {p}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p {cp}"
     ),
     "pooled over the four seeds, the same fact's two lists share no detectably more units than two different facts' (permutation p above 0.05)": (
@@ -237,7 +237,7 @@ MESSAGES: dict[str, str] = {
         "对这 {n} 次检验做 Holm 校正：把每个 p 加上两个标准误时，互信息在 {a} 次检验中找到关系，专家对纯度在 {b} 次；把每个 p 减去两个标准误时，互信息 {c} 次，专家对纯度 {d} 次"
     ),
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
-        "按两种量法，第 1 层英文提示的路由都带有它的关系"
+        "两种量法都表明，第 1 层英文提示的路由带有提示所属的关系"
     ),
     "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity (its p exact: two pairs of experts) sits at its Holm bar, within a twentieth of it": (
         "在中文的第 0 层，两种量法指向同一边：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
