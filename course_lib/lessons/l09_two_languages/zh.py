@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
         "在每个模型里，阳性对照的首选答对比例差值都大于 0；不带词典时，两种语言的差值在哪个模型里都不大于 0"
     ),
     # section 4: language-specific neurons
-    "your LAPE and the lesson's agree on the model's units": "在模型的单元上，你算的语言激活概率熵与本课的一致",
+    "your LAPE and the lesson's agree on the model's units": "你算出的语言激活概率熵，在模型的各单元上都与本课的结果一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
         "种子 0 第 0 层和第 1 层的语言激活概率熵：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
     ),
@@ -267,7 +267,7 @@ MESSAGES: dict[str, str] = {
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
     ),
     "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
-        "两种语言的区间所允许的差值，在首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；在名次这个最弱的量法上，不到三分之二"
+        "两种语言的区间最多允许这样的差值：首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；名次是最弱的量法，也不到三分之二"
     ),
     "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), {e:+.1f} against {f:+.2f} in rank": (
         "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至多 {e:+.1f}，对比 {f:+.2f}"
@@ -278,7 +278,7 @@ MESSAGES: dict[str, str] = {
     ),
     "before the edits {a:+.4f} and {b:+.4f}": "编辑前分别为 {a:+.4f} 和 {b:+.4f}",
     "along every sweep, in both directions, the edited fact's mean p(new) in the other language stays below 0.03": (
-        "沿着每种方法的强度，两个方向上，被编辑的事实在另一种语言中的平均 p(新答案) 都低于 0.03"
+        "每种方法逐档加强时，两个编辑方向上，被编辑的事实用另一种语言问，平均 p(新答案) 都低于 0.03"
     ),
     "at most {x:.3f}": "至多 {x:.3f}",
     "and at matched strength it is not detectably higher than for the facts the edit did not target: every 95 % interval of the difference lies within ±0.01": (
@@ -293,7 +293,7 @@ MESSAGES: dict[str, str] = {
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and raises the relation's other facts' mean p(new) in the edited language under a fifth as far as the other two edits do": (
-        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；它把同一关系其他事实在编辑所用语言中的平均 p(新答案) 抬高的幅度，不到另外两种编辑的五分之一"
+        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；在编辑所用的语言里，同一关系其他事实的平均 p(新答案) 也会被它抬高，但幅度不到另外两种编辑的五分之一"
     ),
     "p(old) {a:.2f} before, at least {b:.2f} after; p(new) {c:.3f} before, at most {d:.2f} after, against at least {e:.2f}": (
         "p(旧答案) 编辑前为 {a:.2f}，编辑后至少 {b:.2f}；p(新答案) 编辑前为 {c:.3f}，编辑后至多 {d:.2f}，另外两种编辑至少 {e:.2f}"
@@ -302,7 +302,7 @@ MESSAGES: dict[str, str] = {
     "median after": "编辑后的中位数",
     "mean change": "平均变化",
     "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer: every 95 % interval of the paired change lies below 0": (
-        "相同强度下的微调 W2，以及按上面方式读取的知识神经元，都会压低另一种语言的旧答案：同一次编辑前后的变化，每个 95% 区间都在 0 以下"
+        "在相同强度下微调 W2，以及按上面的方式读知识神经元，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 区间都在 0 以下"
     ),
     "mean changes {a:+.2f} to {b:+.2f}, the highest bound {c:+.2f}": (
         "平均变化从 {a:+.2f} 到 {b:+.2f}，区间上限最高为 {c:+.2f}"
