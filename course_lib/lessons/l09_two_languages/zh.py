@@ -257,7 +257,7 @@ MESSAGES: dict[str, str] = {
         "每个模型都答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),
     "with the dictionary, every model translates every word's first token both ways, the token an answer needs (its top token after 'tumen =' is 图, after '图 蒙 =' is tumen)": (
-        "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是 图，“图 蒙 =”之后是“tumen”）"
+        "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是“图”，“图 蒙 =”之后是“tumen”）"
     ),
     "taught only in the other language, a fact could not be told from one never taught: for every measure the 95 % interval of the difference holds 0, without the dictionary and with it": (
         "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种量法，差值的 95% 区间都包含 0，"
@@ -327,7 +327,7 @@ MESSAGES: dict[str, str] = {
     ),
     "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced; their repository's updated table): {en}% of English edits, {zh}% of Chinese ones": (
         "Wang 等人（2023）在 Chinese-LLaMA-7B 上做 ROME 编辑，再用另一种语言问被编辑提示的同义句，整个答案完全对上才算数（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
-        "英文编辑中有 {en}% 传了过去，中文编辑中有 {zh}%"
+        "按这个标准，英文编辑中有 {en}% 答出了新答案，中文编辑中有 {zh}%"
     ),
     "random units, most": "随机单元，最大值",
     "with {d} draws, Holm's first bar (0.05 / {n}) is met only by a p of 1 / {d1}: a selection is found only where its rise beats every draw (the column 'random units, most')": (
