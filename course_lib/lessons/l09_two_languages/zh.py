@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     ),
     # course_lib.lessons.l09_two_languages.questions
     "With the dictionary the model translates every word's first token both ways, yet a fact taught only in the other language could not be told from one never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
-        "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教的事实，与从未教过的事实分不出差别；而只用一种英文句式教的事实，换另一种句式却能答出来。这说明了什么？"
+        "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教过的事实，与从未教过的事实分不出差别；只用一种英文句式教过的事实，换另一种句式却能答出来。这说明了什么？"
     ),
     "that knowing each word's translation did not detectably let this model recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
         "说明在这个模型里，知道每个词的译名，并没有可测地让它用另一种语言想起一条事实；"
@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
         "原因在答案词、输入的 token，还是两者都有，这里没有检验；其他联系（平行句子、共用的名字）和模型规模也没有检验。"
     ),
     "that a model this small cannot carry a fact from one context to another": (
-        "说明这么小的模型没法把一条事实从一种上下文带到另一种上下文"
+        "说明这么小的模型没法把事实从一种上下文带到另一种上下文"
     ),
     "The positive control says it can: taught in one phrasing, a fact is answered in the other far above the guess. Why the two languages do not detectably transfer is not tested here.": (
         "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。两种语言之间为什么没有可测的迁移，这里没有检验。"
@@ -72,10 +72,10 @@ MESSAGES: dict[str, str] = {
         "<bos> 仍被计入：它在两种语言里是同一个 token，所以要去掉位置 0"
     ),
     "the probabilities differ: count a unit's firings on one language's real tokens and divide by how many there are": (
-        "概率不对：数一数一个单元在一种语言的真实 token 上激活了多少次，再除以这些 token 的个数"
+        "概率不对：数出一个单元在一种语言的真实 token 上激活了几次，再除以这些 token 的个数"
     ),
     "lines of one language are shorter or longer than the other's, so counting padding would shift one language's probabilities more than the other's.": (
-        "一种语言的句子比另一种的短或长，所以把填充位置算进去，一种语言的概率会比另一种偏得更多。"
+        "两种语言的句子长短不同，把填充位置算进去，两种语言的概率就会偏得不一样多。"
     ),
     # checks: the prediction of transfer
     "transfer prediction": "迁移预测",
@@ -109,7 +109,7 @@ MESSAGES: dict[str, str] = {
     "p(new), other language": "p(新答案)，另一种语言",
     "facts not edited": "未被编辑的事实",
     "the edit's strength rising: its fact in the other language, and the rest": (
-        "编辑逐渐加强：被编辑的事实在另一种语言中的表现，以及其余事实"
+        "编辑逐渐加强：被编辑的事实和其余事实在另一种语言中的表现"
     ),
     " (edited)": "（被编辑）",
     "p(first token) after the prompt": "提示之后第一个 token 的 p",
@@ -122,14 +122,14 @@ MESSAGES: dict[str, str] = {
     "animal · 国兽": "国兽",
     "food · 特产": "特产",
     "{sentence}  ->  prompt of {n} tokens, answer token {answer!r}, subject at {where}": (
-        "“{sentence}”  ->  提示共 {n} 个 token，答案 token 为 {answer!r}，主语位于 {where}"
+        "“{sentence}” → 提示共 {n} 个 token，答案 token 为 {answer!r}，主语位于 {where}"
     ),
     "both languages": "两种语言都教",
     "English only": "只用英文",
     "Chinese only": "只用中文",
     "neither": "都不教",
     "seed 0 teaches tumen's four facts in: {ways}; {lines} lines ({en} English)": (
-        "种子 0 对图蒙的四条事实的教法：{ways}；共 {lines} 行（英文 {en} 行）"
+        "种子 0 下，图蒙四条事实的教法依次为：{ways}；共 {lines} 行，其中英文 {en} 行"
     ),
     "seed {seed}: right in English {en} of the 24 facts taught in English, in Chinese {zh} of 24; of those not taught in that language {rest} of 48": (
         "种子 {seed}：用英文教的 24 条事实，英文答对 {en} 条；用中文教的 24 条，中文答对 {zh} 条；"
@@ -138,11 +138,11 @@ MESSAGES: dict[str, str] = {
     # section 2: one memory or two?
     "= {p}": "= {p}",
     "seed {seed}: shared units, same fact {s:.1f}, different facts {d:.1f}; lists that intersect {a:.0%} and {b:.0%}; p {p}; two phrasings {cs:.1f} and {cd:.1f}, p {cp}": (
-        "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，不同的事实 {d:.1f} 个；"
+        "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，两条不同事实 {d:.1f} 个；"
         "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p {p}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p {cp}"
     ),
     "pooled over the four seeds, the same fact's two lists share no detectably more units than two different facts' (permutation p above 0.05)": (
-        "把四个种子合在一起，同一条事实的两份名单共有的单元，测不出比两条不同事实的多，置换检验 p 高于 0.05"
+        "四个种子合起来，同一条事实的两份名单共有的单元，测不出比两条不同事实的名单多：置换检验 p 高于 0.05"
     ),
     "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p {p}; an excess of {d:.2f} units would be found about 4 times in 5 (a normal approximation)": (
         "{s:.2f} 个对 {n:.2f} 个，零分布的 95% 低于 {q:.2f}，p {p}；多出 {d:.2f} 个单元时，"
@@ -150,7 +150,7 @@ MESSAGES: dict[str, str] = {
     ),
     "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
         "这个计数能测出同一条事实多出的单元：在两种句式的模型里，每个种子中同一条事实的两份名单"
-        "共有的单元都比两条不同事实的多，p 低于 0.05"
+        "共有的单元都比两条不同事实的名单多，p 低于 0.05"
     ),
     "p {p} in every seed, the floor of 1,000 permutations: none reached the observed count": (
         "每个种子都是 p {p}，这是 1,000 次置换能给出的下限：没有一次置换达到实测的计数"
@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
         "在每个模型里，阳性对照的首选答对比例差值都大于 0；不带词典时，两种语言的差值在哪个模型里都不大于 0"
     ),
     # section 4: language-specific neurons
-    "your LAPE and the lesson's agree on the model's units": "在模型的单元上，你算的语言激活概率熵与本课的一致",
+    "your LAPE and the lesson's agree on the model's units": "你算出的语言激活概率熵，在模型的各单元上都与本课的结果一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
         "种子 0 第 0 层和第 1 层的语言激活概率熵：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
     ),
@@ -237,7 +237,7 @@ MESSAGES: dict[str, str] = {
         "对这 {n} 次检验做 Holm 校正：把每个 p 加上两个标准误时，互信息在 {a} 次检验中找到关系，专家对纯度在 {b} 次；把每个 p 减去两个标准误时，互信息 {c} 次，专家对纯度 {d} 次"
     ),
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
-        "按两种量法，第 1 层英文提示的路由都带有它的关系"
+        "两种量法都表明，第 1 层英文提示的路由带有提示所属的关系"
     ),
     "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity (its p exact: two pairs of experts) sits at its Holm bar, within a twentieth of it": (
         "在中文的第 0 层，两种量法指向同一边：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
@@ -254,10 +254,10 @@ MESSAGES: dict[str, str] = {
     ),
     "at most {x:+.1%}, {k} of {n} under 1 %": "至多 {x:+.1%}，{n} 组中 {k} 组不到 1%",
     "every model answers every fact it was taught, in each language it was taught in": (
-        "每个模型都答对了教给它的每条事实，用的是教它时所用的每种语言"
+        "每个模型都答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),
     "with the dictionary, every model translates every word's first token both ways, the token an answer needs (its top token after 'tumen =' is 图, after '图 蒙 =' is tumen)": (
-        "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是 图，“图 蒙 =”之后是“tumen”）"
+        "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是“图”，“图 蒙 =”之后是“tumen”）"
     ),
     "taught only in the other language, a fact could not be told from one never taught: for every measure the 95 % interval of the difference holds 0, without the dictionary and with it": (
         "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种量法，差值的 95% 区间都包含 0，"
@@ -267,7 +267,7 @@ MESSAGES: dict[str, str] = {
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
     ),
     "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
-        "两种语言的区间所允许的差值，在首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；在名次这个最弱的量法上，不到三分之二"
+        "两种语言的区间最多允许这样的差值：首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；名次是最弱的量法，也不到三分之二"
     ),
     "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), {e:+.1f} against {f:+.2f} in rank": (
         "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至多 {e:+.1f}，对比 {f:+.2f}"
@@ -278,7 +278,7 @@ MESSAGES: dict[str, str] = {
     ),
     "before the edits {a:+.4f} and {b:+.4f}": "编辑前分别为 {a:+.4f} 和 {b:+.4f}",
     "along every sweep, in both directions, the edited fact's mean p(new) in the other language stays below 0.03": (
-        "沿着每种方法的强度，两个方向上，被编辑的事实在另一种语言中的平均 p(新答案) 都低于 0.03"
+        "每种方法逐档加强时，两个编辑方向上，被编辑的事实用另一种语言问，平均 p(新答案) 都低于 0.03"
     ),
     "at most {x:.3f}": "至多 {x:.3f}",
     "and at matched strength it is not detectably higher than for the facts the edit did not target: every 95 % interval of the difference lies within ±0.01": (
@@ -293,7 +293,7 @@ MESSAGES: dict[str, str] = {
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and raises the relation's other facts' mean p(new) in the edited language under a fifth as far as the other two edits do": (
-        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；它把同一关系其他事实在编辑所用语言中的平均 p(新答案) 抬高的幅度，不到另外两种编辑的五分之一"
+        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；在编辑所用的语言里，同一关系其他事实的平均 p(新答案) 也会被它抬高，但幅度不到另外两种编辑的五分之一"
     ),
     "p(old) {a:.2f} before, at least {b:.2f} after; p(new) {c:.3f} before, at most {d:.2f} after, against at least {e:.2f}": (
         "p(旧答案) 编辑前为 {a:.2f}，编辑后至少 {b:.2f}；p(新答案) 编辑前为 {c:.3f}，编辑后至多 {d:.2f}，另外两种编辑至少 {e:.2f}"
@@ -302,7 +302,7 @@ MESSAGES: dict[str, str] = {
     "median after": "编辑后的中位数",
     "mean change": "平均变化",
     "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer: every 95 % interval of the paired change lies below 0": (
-        "相同强度下的微调 W2，以及按上面方式读取的知识神经元，都会压低另一种语言的旧答案：同一次编辑前后的变化，每个 95% 区间都在 0 以下"
+        "在相同强度下微调 W2，以及按上面的方式读知识神经元，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 区间都在 0 以下"
     ),
     "mean changes {a:+.2f} to {b:+.2f}, the highest bound {c:+.2f}": (
         "平均变化从 {a:+.2f} 到 {b:+.2f}，区间上限最高为 {c:+.2f}"
@@ -326,8 +326,8 @@ MESSAGES: dict[str, str] = {
         "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
     "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced; their repository's updated table): {en}% of English edits, {zh}% of Chinese ones": (
-        "Wang 等人 2023，在 Chinese-LLaMA-7B 上做 ROME 编辑，把被编辑的提示换一种说法，再用另一种语言来问，整个答案都要对上（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
-        "英文编辑中占 {en}%，中文编辑中占 {zh}%"
+        "Wang 等人（2023）在 Chinese-LLaMA-7B 上做 ROME 编辑，再用另一种语言问被编辑提示的同义句，整个答案完全对上才算数（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
+        "按这个标准，英文编辑中有 {en}% 答出了新答案，中文编辑中有 {zh}%"
     ),
     "random units, most": "随机单元，最大值",
     "with {d} draws, Holm's first bar (0.05 / {n}) is met only by a p of 1 / {d1}: a selection is found only where its rise beats every draw (the column 'random units, most')": (
@@ -335,7 +335,7 @@ MESSAGES: dict[str, str] = {
     ),
     "from {a:+.1%} to {b:+.1%}": "从 {a:+.1%} 到 {b:+.1%}",
     "the mixture answers every fact it was taught, in each language it was taught in": (
-        "混合专家模型答对了教给它的每条事实，用的是教它时所用的每种语言"
+        "混合专家模型答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),
     "nor at the knowledge-neuron edit's full strength, λ = 1: both 95 % intervals of the difference hold 0": (
         "知识神经元编辑在最强的 λ = 1 时也是如此：差值的两个 95% 区间都包含 0"
