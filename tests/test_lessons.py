@@ -31,7 +31,11 @@ def test_a_lessons_record_names_its_folder_its_notebooks_and_their_titles(name):
 
 
 def test_the_tables_of_lessons_are_the_records():
-    assert lesson_tables.out_of_date() == [], "run python -m devtools.lesson_tables"
+    assert lesson_tables.out_of_date() == [], (
+        "the index's and README's tables differ from the lessons' records: python -m "
+        "devtools.minutes --write NN writes a new lesson's time and rows; python -m "
+        "devtools.lesson_tables rewrites the tables"
+    )
 
 
 def test_a_new_lessons_record_adds_its_row_to_every_table(monkeypatch):

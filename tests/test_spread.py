@@ -39,20 +39,27 @@ def test_every_comparison_of_a_fresh_run_with_a_stored_file_was_measured():
             assert set(entry["by variant"]) == set(SPREAD["variants"][1:])
 
 
-def test_every_lesson_was_measured_as_committed():
+LESSONS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
+
+
+def test_every_lesson_was_measured():
+    assert sorted(SPREAD["notebooks"]) == LESSONS
+
+
+@pytest.mark.parametrize("path", LESSONS)
+def test_every_lesson_was_measured_as_committed(path):
     """The native run the spread was measured from printed what the committed lesson prints, cell
-    for cell: a lesson changed since, or a stored file rebuilt, needs make spread again."""
-    lessons = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
-    assert sorted(SPREAD["notebooks"]) == lessons
-    for path in lessons:
-        notebook = nbformat.read(ROOT / path, as_version=4)
-        committed = {}
-        for cell in notebook.cells:
-            if cell.cell_type == "code":
-                text = "".join(_text(output) for output in cell.outputs)
-                if text:
-                    committed[str(cell.execution_count)] = hashlib.sha1(text.encode()).hexdigest()
-        assert SPREAD["notebooks"][path]["text"] == committed, path
+    for cell: a lesson changed since, or a stored file rebuilt, needs make spread again. One case
+    per notebook, so a stale lesson fails its own case, not a new lesson's."""
+    assert path in SPREAD["notebooks"], f"{path} was never measured: make spread"
+    notebook = nbformat.read(ROOT / path, as_version=4)
+    committed = {}
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            text = "".join(_text(output) for output in cell.outputs)
+            if text:
+                committed[str(cell.execution_count)] = hashlib.sha1(text.encode()).hexdigest()
+    assert SPREAD["notebooks"][path]["text"] == committed, f"{path}: make spread again"
 
 
 @pytest.mark.parametrize("path", sorted(SPREAD["notebooks"]))
