@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from course_lib.core._validate import positive_int
-from course_lib.core.i18n import tr
 
 LESSONS = "course_lib.lessons"  # the package whose subpackages are the lessons, found by name
 
@@ -72,6 +71,8 @@ class Lesson:
 
     def text(self, field: str) -> str:
         """``title`` or ``goal`` in the learner's language."""
+        from course_lib.core.i18n import tr  # here: the catalogue finds lessons through this module
+
         return tr(getattr(self, field))
 
 

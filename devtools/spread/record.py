@@ -39,6 +39,18 @@ def tolerance(quantity: str, key: str) -> float:
     return entry["spread"] + COUNT_SLACK if entry["discrete"] else FACTOR * entry["spread"]
 
 
+def gap_between(a, b) -> float:
+    """The largest |a - b| over two arrays, NaN where both are NaN counting as no difference (a
+    measure that does not apply) and NaN against a number as an infinite one."""
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = np.abs(a - b)
+    d[np.isnan(a) & np.isnan(b)] = 0.0
+    d[np.isnan(a) ^ np.isnan(b)] = np.inf
+    return float(d.max()) if d.size else 0.0
+
+
 def rounding_margin(value: float, spec: str) -> float | None:
     """How far ``value`` may move before ``format(value, spec)`` changes, in the value's units;
     None where the format has no fixed precision (an integer, or no spec)."""
@@ -66,10 +78,10 @@ def largest_spread(quantity: str) -> float:
 def assert_within_spread(quantity: str, fresh: dict, stored: dict) -> None:
     """Every name of ``stored`` equals ``fresh``'s within ``tolerance``, or fail naming the name,
     the difference and the measured spread; NaN in both (a measure that does not apply) is no
-    difference, as the spread counts it (``summary.gap``)."""
+    difference, as the spread counts it (``gap_between``)."""
     import numpy as np
 
-    from devtools.spread.summary import gap as difference
+    difference = gap_between
 
     if set(fresh) != set(stored):
         raise AssertionError(f"{quantity}: fresh names {sorted(fresh)} against {sorted(stored)}")

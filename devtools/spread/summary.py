@@ -8,7 +8,7 @@ import hashlib
 
 import numpy as np
 
-from devtools.spread.record import rounding_margin
+from devtools.spread.record import gap_between, rounding_margin
 
 
 def summarise(runs: list[dict], machine: dict) -> dict:
@@ -29,7 +29,9 @@ def _quantity(name: str, native: dict, others: list[dict]) -> dict:
     out = {}
     for key, values in native["quantities"][name].items():
         base = np.array(values)
-        changes = {run["variant"]: gap(run["quantities"][name][key], base) for run in others}
+        changes = {
+            run["variant"]: gap_between(run["quantities"][name][key], base) for run in others
+        }
         stored = native["stored"].get(name, {}).get(key)
         out[key] = {
             "spread": max(changes.values(), default=0.0),
@@ -60,16 +62,6 @@ def refresh_printed(summary: dict) -> dict:
                 value = float(np.asarray(stored[key]).ravel()[0])
                 entry["printed"] = [_shown(value, spec) for spec in printed[key]]
     return summary
-
-
-def gap(a, b) -> float:
-    """The largest |a - b| over two arrays, NaN where both are NaN counting as no difference (a
-    measure that does not apply) and NaN against a number as an infinite one."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    d = np.abs(a - b)
-    d[np.isnan(a) & np.isnan(b)] = 0.0
-    d[np.isnan(a) ^ np.isnan(b)] = np.inf
-    return float(d.max()) if d.size else 0.0
 
 
 def _shown(value: float, spec: str) -> dict:
