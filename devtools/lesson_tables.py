@@ -11,8 +11,9 @@ from pathlib import Path
 
 import nbformat
 
+from course_lib.core.discovery import lessons
 from course_lib.core.i18n import catalogue
-from course_lib.core.lesson import Lesson, lessons
+from course_lib.core.lesson import Lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADERS = {  # a table's header line, by place; the table is the header and the rows below it

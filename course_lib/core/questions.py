@@ -76,7 +76,7 @@ class Question:
 def all_questions() -> dict[str, Question]:
     """Every lesson's questions by key: each lesson package's ``questions.QUESTIONS``, found."""
     if not _FOUND:
-        from course_lib.core.lesson import lesson_modules
+        from course_lib.core.discovery import lesson_modules
 
         for module in lesson_modules("questions").values():
             for q in module.QUESTIONS:

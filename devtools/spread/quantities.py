@@ -9,7 +9,7 @@ spread of exactly what each test compares (``devtools.spread.record.tolerance``)
 
 from __future__ import annotations
 
-from course_lib.core.lesson import lesson_modules
+from course_lib.core.discovery import lesson_modules
 
 QUANTITIES = tuple(q for module in lesson_modules("spread").values() for q in module.QUANTITIES)
 BY_NAME = {q.name: q for q in QUANTITIES}

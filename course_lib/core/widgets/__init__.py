@@ -280,7 +280,7 @@ def demo_class(demo: Demo) -> str:
 
 def all_demos() -> list[Demo]:
     """Every demo of every lesson, in lesson order: each lesson package's ``demos.demos()``
-    (found by name, not listed: ``course_lib.core.lesson.lesson_modules``)."""
-    from course_lib.core.lesson import lesson_modules
+    (found by name, not listed: ``course_lib.core.discovery.lesson_modules``)."""
+    from course_lib.core.discovery import lesson_modules
 
     return [demo for module in lesson_modules("demos").values() for demo in module.demos()]

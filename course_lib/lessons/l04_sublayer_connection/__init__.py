@@ -1,8 +1,9 @@
 """Lesson 4's own code: its experiments, figures, demos, checkers and Chinese catalogue.
 Its parts load when first used: ``lesson.experiments``, ``lesson.figures``, ``lesson.demos``, …"""
 
+from course_lib.core.discovery import submodules
 from course_lib.core.i18n import N_
-from course_lib.core.lesson import Lesson, submodules
+from course_lib.core.lesson import Lesson
 
 LESSON = Lesson(
     number=4,

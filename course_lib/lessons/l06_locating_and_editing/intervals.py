@@ -10,6 +10,7 @@ from statistics import NormalDist
 import numpy as np
 
 from course_lib.core.experiments import edit_measures
+from course_lib.core.experiments.statistics import holm
 
 Z = NormalDist().inv_cdf(0.975)  # 1.96: a two-sided 95 % interval
 
@@ -108,12 +109,11 @@ def rank_test(rho: float, n: int, others: Sequence[float] = ()) -> dict[str, flo
     def p_value(r: float) -> float:
         return 2 * (1 - NormalDist().cdf(abs(np.arctanh(r)) / se))
 
-    ps = sorted([p_value(r) for r in others] + [p_value(rho)])
-    m, own = len(ps), p_value(rho)
-    holm = max(min(1.0, (m - i) * p) for i, p in enumerate(ps) if p <= own)
+    own = p_value(rho)
+    adjusted = holm([own, *(p_value(r) for r in others)])[0]
     z = np.arctanh(rho)
     return {"low": float(np.tanh(z - Z * se)), "high": float(np.tanh(z + Z * se)),
-            "p": own, "holm": float(holm)}  # fmt: skip
+            "p": own, "holm": float(adjusted)}  # fmt: skip
 
 
 def power(rho: float, n: int) -> float:

@@ -2,8 +2,9 @@
 course's modules, its experiments, figures, demo, checkers and Chinese catalogue. Its parts load
 when first used: ``lesson.reader``, ``lesson.e5_model``, ``lesson.figures``, …"""
 
+from course_lib.core.discovery import submodules
 from course_lib.core.i18n import N_
-from course_lib.core.lesson import Lesson, submodules
+from course_lib.core.lesson import Lesson
 
 LESSON = Lesson(
     number=10,

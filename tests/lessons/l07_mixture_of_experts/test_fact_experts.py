@@ -99,14 +99,6 @@ def test_the_purity_p_value_is_the_share_of_shuffles_at_least_as_pure():
     assert fact_experts.purity_p_value(by_label, labels, 2, draws=99) >= 1 / 100  # never 0
 
 
-def test_holm_scales_the_ith_smallest_by_m_minus_i_plus_1_and_keeps_the_order():
-    adjusted = fact_experts.holm([0.01, 0.04, 0.03, 0.5])
-    # sorted 0.01, 0.03, 0.04, 0.5: times 4, 3, 2, 1, then a running maximum
-    assert np.allclose(adjusted, [0.04, 0.09, 0.09, 0.5])
-    assert np.allclose(fact_experts.holm([0.3, 0.6]), [0.6, 0.6])  # capped by order, not below
-    assert fact_experts.holm([0.9, 0.8]).max() == 1.0  # capped at 1
-
-
 def test_an_erased_expert_outputs_zeros_inside_the_block_only():
     model, corpus = fact_experts.stored_moe("equal total", 0)
     moe, x = model.layers[1].ffn, torch.randn(5, 64, dtype=torch.float64)

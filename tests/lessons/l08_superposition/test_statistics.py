@@ -1,5 +1,5 @@
-"""Lesson 8's statistics: Holm's correction against its definition, bootstrap intervals that
-cover the mean and narrow with more facts, and a one-sided p-value that rejects a clear shift."""
+"""Lesson 8's statistics: bootstrap intervals that cover the mean and narrow with more facts, and
+a one-sided p-value that rejects a clear shift (Holm's correction is the core's)."""
 
 from __future__ import annotations
 
@@ -7,24 +7,6 @@ import numpy as np
 import pytest
 
 from course_lib.lessons.l08_superposition.experiments import statistics
-
-
-def test_holm_multiplies_the_ith_smallest_by_m_minus_i_and_keeps_them_from_falling():
-    p = [0.01, 0.04, 0.03, 0.5]
-    # sorted: 0.01 x 4 = 0.04, 0.03 x 3 = 0.09, 0.04 x 2 = 0.08 -> 0.09 (monotone), 0.5 x 1
-    assert statistics.holm(p) == pytest.approx([0.04, 0.09, 0.09, 0.5])
-    assert statistics.holm([0.6, 0.7]) == pytest.approx([1.0, 1.0])  # capped at 1
-
-
-def test_holm_rejects_what_bonferroni_rejects_and_sometimes_more():
-    p = np.array([0.001, 0.012, 0.02, 0.3])
-    assert (statistics.holm(p) <= np.minimum(1, p * len(p))).all()
-    assert (statistics.holm(p) < 0.05).sum() > (p * len(p) < 0.05).sum()
-
-
-def test_holm_rejects_a_p_value_outside_0_to_1():
-    with pytest.raises(ValueError, match="p_values must be"):
-        statistics.holm([0.2, 1.5])
 
 
 def test_the_interval_holds_the_mean_and_narrows_with_more_facts():

@@ -74,10 +74,6 @@ def test_the_margin_and_retrieval_read_the_similarity_matrix():
     assert language_units.retrieval(s)[0] == pytest.approx(2 / 3)
 
 
-def test_holm_multiplies_the_smallest_p_by_the_number_of_tests_and_stays_monotone():
-    assert language_units.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
-
-
 def test_the_paired_p_is_small_only_when_the_pairs_differ_consistently():
     a = np.linspace(0, 1, 40)
     assert language_units.paired_p(a + 0.1, a) < 0.001

@@ -21,7 +21,7 @@ TOPICS = {
     if hasattr(module, "MESSAGES")
 } | {
     lesson: module.MESSAGES
-    for lesson, module in importlib.import_module("course_lib.core.lesson")
+    for lesson, module in importlib.import_module("course_lib.core.discovery")
     .lesson_modules("zh")
     .items()
 }

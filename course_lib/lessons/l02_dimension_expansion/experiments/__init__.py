@@ -11,8 +11,8 @@ from functools import lru_cache
 import contourpy
 import numpy as np
 
+from course_lib.core.discovery import submodules
 from course_lib.core.experiments.tasks import label_grid
-from course_lib.core.lesson import submodules
 from course_lib.core.model.geometry import grid
 
 

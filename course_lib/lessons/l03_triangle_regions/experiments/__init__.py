@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from course_lib.core._validate import choice, integer, positive_int
+from course_lib.core.discovery import submodules
 from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.experiments.stored_runs import save_runs, stored_run
 from course_lib.core.experiments.training import TrainResult, stack_results, train_mlps
-from course_lib.core.lesson import submodules
 from course_lib.core.model.ffn import ACTIVATIONS
 from course_lib.core.model.geometry import TRIANGLE_F, TRIANGLE_G, half_planes, unit_lines
 

@@ -1,5 +1,5 @@
 """Lesson 5 (what a trained FFN stores): its experiments, one module each."""
 
-from course_lib.core.lesson import submodules
+from course_lib.core.discovery import submodules
 
 __getattr__, __dir__ = submodules(__name__)  # its modules load when first used

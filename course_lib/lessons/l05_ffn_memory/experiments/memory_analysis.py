@@ -16,6 +16,7 @@ import torch
 from course_lib.core._validate import positive_int
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import _answer_log_probs, scale_units
+from course_lib.core.experiments.statistics import holm_rejects
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.threads import torch_threads
 from course_lib.lessons.l05_ffn_memory.experiments.keys import prefix_activations
@@ -158,15 +159,9 @@ def binomial_tail(hits: int, control: float, facts: int) -> float:
 
 
 def holm(p_values, alpha: float = 0.05) -> np.ndarray:
-    """Holm's step-down correction: which of ``p_values`` pass at family level ``alpha`` (the
-    k-th smallest against alpha / (m - k), stopping at the first that fails), (m,) booleans."""
-    p = np.asarray(p_values, dtype=float)
-    passed = np.zeros(len(p), dtype=bool)
-    for k, i in enumerate(np.argsort(p, kind="stable")):
-        if p[i] >= alpha / (len(p) - k):
-            break
-        passed[i] = True
-    return passed
+    """Which of ``p_values`` pass Holm's correction at family level ``alpha``: (m,) booleans
+    (the course's one definition, ``core.experiments.statistics``)."""
+    return holm_rejects(p_values, alpha)
 
 
 def detection_power(control: float, facts: int, rate: float, alpha: float = 0.05) -> float:

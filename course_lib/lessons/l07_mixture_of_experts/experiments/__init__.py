@@ -23,11 +23,11 @@ import torch
 import torch.nn.functional as F
 
 from course_lib.core._validate import choice, int_at_least, positive_int
+from course_lib.core.discovery import submodules
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.experiments.tasks import TASKS, make_task
 from course_lib.core.experiments.training import accuracy, adam_steps, uniform_layer
 from course_lib.core.i18n import series
-from course_lib.core.lesson import submodules
 from course_lib.core.model.geometry import grid
 from course_lib.core.model.moe import (
     assignments,

@@ -37,6 +37,7 @@ from course_lib.core.experiments.memory import (
     train_language_model,
     training_tokens,
 )
+from course_lib.core.experiments.statistics import holm  # noqa: F401 (the lesson reads it here)
 from course_lib.core.experiments.stored_file import DATA
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.core.model.moe import expert_load
@@ -174,18 +175,6 @@ def nearest_own(table: np.ndarray) -> int | None:
     full = table == table.sum(axis=1, keepdims=True)  # (groups, experts): takes all of the group
     others = table.sum(axis=0)[None, :] - table  # (groups, experts): the facts of other groups
     return int(others[full].min()) if full.any() else None
-
-
-def holm(p_values: Sequence[float]) -> np.ndarray:
-    """Holm's step-down adjustment of m p-values, in their order: the i-th smallest times
-    (m - i + 1), made non-decreasing and capped at 1. A test is significant at level a when its
-    adjusted p-value is below a; the family's chance of any false rejection stays below a."""
-    p = np.asarray(p_values, dtype=float)
-    order = np.argsort(p, kind="stable")
-    scaled = np.minimum(1.0, np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p)))))
-    adjusted = np.empty_like(p)
-    adjusted[order] = scaled
-    return adjusted
 
 
 def erased(

@@ -14,8 +14,8 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from course_lib.core.discovery import submodules
 from course_lib.core.i18n import N_, tr
-from course_lib.core.lesson import submodules
 from course_lib.core.plots import GREY, PALETTE, new_figure, tint
 
 EDGE = (0.15, 0.15, 0.15, 0.55)  # an expert's own region edges: thin, dark, see-through

@@ -6,21 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from course_lib.core.experiments.statistics import holm  # noqa: F401 (the lesson reads it here)
+
 DRAWS = 2000  # resamples of the facts
-
-
-def holm(p_values) -> np.ndarray:
-    """Holm's adjusted p-values, in the order given: (tests,) -> (tests,), each at most 1. A test
-    is rejected at level alpha when its adjusted p is below alpha; the chance that any of the
-    tests is rejected wrongly is then at most alpha, whatever their dependence."""
-    p = np.asarray(p_values, dtype=float)
-    if p.ndim != 1 or ((p < 0) | (p > 1)).any():
-        raise ValueError(f"p_values must be a 1-D sequence of numbers in [0, 1], got {p_values!r}")
-    order = np.argsort(p, kind="stable")
-    scaled = np.minimum(1.0, p[order] * (len(p) - np.arange(len(p))))
-    adjusted = np.empty_like(p)
-    adjusted[order] = np.maximum.accumulate(scaled)
-    return adjusted
 
 
 def resampled_means(per_fact: np.ndarray, draws: int = DRAWS, seed: int = 0) -> np.ndarray:

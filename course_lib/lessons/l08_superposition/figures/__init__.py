@@ -4,7 +4,7 @@ diagram of two features in one dimension."""
 
 from __future__ import annotations
 
-from course_lib.core.lesson import submodules
+from course_lib.core.discovery import submodules
 from course_lib.lessons.l08_superposition.figures.toy import (
     ToyPicture,
     ToyView,

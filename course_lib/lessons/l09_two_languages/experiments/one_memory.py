@@ -21,6 +21,7 @@ from course_lib.core._validate import choice as one_of
 from course_lib.core._validate import positive_int
 from course_lib.core.experiments.facts import Corpus
 from course_lib.core.experiments.memory import attributions
+from course_lib.core.experiments.statistics import holm_rejects
 from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.core.model.language_model import LanguageModel
 from course_lib.lessons.l09_two_languages.experiments.bilingual import (
@@ -389,15 +390,10 @@ def deactivation(seed: int, probability: np.ndarray | None = None) -> list[Deact
 
 
 def holm(p_values, alpha: float = 0.05) -> np.ndarray:
-    """Which of the hypotheses Holm's step-down procedure rejects at family-wise level ``alpha``:
-    the k-th smallest p (from k = 0) is compared with alpha / (m - k), and the first that fails
-    stops the rest. (m,) p-values -> (m,) bool, in the given order."""
-    p = np.asarray(p_values, dtype=float)
-    order = np.argsort(p, kind="stable")
-    passed = p[order] <= alpha / (len(p) - np.arange(len(p)))
-    rejected = np.zeros(len(p), dtype=bool)
-    rejected[order] = np.cumprod(passed).astype(bool)
-    return rejected
+    """Which of the hypotheses Holm's correction rejects at family level ``alpha``: (m,) p-values
+    -> (m,) booleans (``core.experiments.statistics``). A p shifted by two standard errors may
+    leave [0, 1]; it is clipped there, which changes no verdict."""
+    return holm_rejects(np.clip(np.asarray(p_values, dtype=float), 0.0, 1.0), alpha)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,9 @@ each layer's share of GELU outputs above zero, and the top contexts of a sample 
 
 A unit fires where its GELU output is above zero (its pre-activation is). Only the text's own
 tokens count: not ``<s>``, ``</s>`` nor the "passage: " prefix. ``python -m
-course_lib.lessons.l10_real_multilingual_ffn.experiments.activations`` rebuilds
+course_lib.lessons.l10_real_multilingual_ffn.experiments activations`` rebuilds
 ``course_lib/data/e5_activations.npz`` (19 minutes on a shared two-core machine) and, from the same pass,
-the dictionary of ``dictionary.py``.
+the dictionary of ``dictionary.py`` (``__main__.py``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from functools import cache
 import numpy as np
 import torch
 
-from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
+from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.lessons.l10_real_multilingual_ffn.experiments import e5_model
-from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus, stored_corpus
+from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus
 
 FILE = DATA / "e5_activations.npz"
-MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.activations"
+MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments activations"  # the rebuild command's arguments
 LANGUAGES = ("en", "zh")
 SAMPLED, TOP, SEED = 64, 20, 10  # units sampled per layer, contexts kept per language, their seed
 SLICE = 6  # the texts per language a fresh-run test runs again
@@ -175,13 +175,8 @@ def slice_rows(n_pairs: int, per_language: int = SLICE) -> np.ndarray:
     return np.concatenate([np.arange(per_language), n_pairs + np.arange(per_language)])
 
 
-def save(path=FILE) -> int:
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments import dictionary
-
-    corpus = stored_corpus()
-    tally, tokens, text_of, hidden = corpus_pass(corpus, keep=dictionary.LAYER)
-    dictionary.save(hidden, text_of, len(corpus.english), dictionary.slice_losses(corpus))
-    del hidden
+def save(corpus: Corpus, tally: Tally, tokens: np.ndarray, text_of: np.ndarray, path=FILE) -> int:
+    """Store one pass over ``corpus`` (``corpus_pass``'s tally, tokens and paragraph of each)."""
     return save_npz(
         path,
         {"fires": tally.fires, "tokens_per_language": tally.tokens, "units": sampled_units(),
@@ -196,10 +191,6 @@ def save(path=FILE) -> int:
 @cache
 def stored() -> dict[str, np.ndarray]:
     return load_npz(FILE, "pass of the model over the corpus", MODULE)[0]
-
-
-if __name__ == "__main__":
-    rebuild(save, FILE, "nothing (one pass of the model over the corpus) and the dictionary")
 
 
 def pooling_checks(sentences: list[str]) -> dict[str, float]:

@@ -8,7 +8,7 @@
   paragraph's language (the corpus mixes them: English paragraphs name Chinese terms, Chinese
   paragraphs keep English names), so that Tang et al.'s selection can be run on either labelling.
 
-``python -m course_lib.lessons.l10_real_multilingual_ffn.experiments.controls`` rebuilds
+``python -m course_lib.lessons.l10_real_multilingual_ffn.experiments controls`` rebuilds
 ``course_lib/data/e5_controls.npz`` and, from the same pass, adds the lookup baseline to the
 dictionary of ``dictionary.py`` (run it after ``activations``, which trains that dictionary; about
 half an hour on a shared two-core machine).
@@ -22,12 +22,12 @@ from functools import cache
 import numpy as np
 import torch
 
-from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
+from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
 from course_lib.lessons.l10_real_multilingual_ffn.experiments import activations, e5_model
 from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus, stored_corpus
 
 FILE = DATA / "e5_controls.npz"
-MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.controls"
+MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments controls"  # the rebuild command's arguments
 DIRECTIONS, DIRECTION_SEED = 64, 20  # random keys per layer, their seed
 SCRIPTS = ("latin", "han")  # scripts whose tokens are counted (others: digits, punctuation)
 
@@ -140,28 +140,19 @@ def slice_fires(corpus: Corpus, per_language: int = activations.SLICE) -> np.nda
     return controls_pass(sub)[0]["fires_by_script"]
 
 
-def add_slice(path=FILE) -> int:
+def add_slice(path=FILE, corpus: Corpus | None = None) -> int:
     """Store ``slice_fires`` beside the pass's arrays."""
     arrays, settings = load_npz(path, "controls of the pass over the corpus", MODULE)
-    arrays["slice_fires_by_script"] = slice_fires(stored_corpus())
+    arrays["slice_fires_by_script"] = slice_fires(corpus or stored_corpus())
     return save_npz(path, arrays, settings)
 
 
-def save(path=FILE) -> int:
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments import dictionary
-
-    corpus = stored_corpus()
-    arrays, hidden, text_of = controls_pass(corpus, keep=dictionary.LAYER)
-    dictionary.add_lookup(hidden, text_of, len(corpus.english))
-    del hidden
+def save(arrays: dict[str, np.ndarray], corpus: Corpus, path=FILE) -> int:
+    """Store ``controls_pass``'s ``arrays`` over ``corpus``, and ``slice_fires`` beside them."""
     save_npz(path, arrays, {"directions": DIRECTIONS, "seed": DIRECTION_SEED})
-    return add_slice(path)
+    return add_slice(path, corpus)
 
 
 @cache
 def stored() -> dict[str, np.ndarray]:
     return load_npz(FILE, "controls of the pass over the corpus", MODULE)[0]
-
-
-if __name__ == "__main__":
-    rebuild(save, FILE, "nothing (a second pass of the model over the corpus) and the dictionary")

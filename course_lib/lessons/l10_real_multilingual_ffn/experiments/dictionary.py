@@ -5,7 +5,7 @@ f = ReLU(TopK(W_enc (x - b_dec) + b_enc)), x̂ = W_dec f + b_dec, the decoder's 
 1; trained on the paragraphs of 80 % of the pairs (both languages), its fraction of variance
 unexplained (FVU) measured on those and on the other 20 %. Trained once in float32 (``save``,
 called by the activations' rebuild, or ``python -m
-course_lib.lessons.l10_real_multilingual_ffn.experiments.dictionary`` alone, about ten minutes).
+course_lib.lessons.l10_real_multilingual_ffn.experiments dictionary`` alone, about ten minutes).
 """
 
 from __future__ import annotations
@@ -17,10 +17,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
+from course_lib.core.experiments.statistics import holm
+from course_lib.core.experiments.stored_file import DATA, load_npz, save_npz
+from course_lib.lessons.l10_real_multilingual_ffn.experiments.activations import SLICE, corpus_pass
+from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus
 
 FILE = DATA / "e5_dictionary.npz"
-MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments.dictionary"
+MODULE = "course_lib.lessons.l10_real_multilingual_ffn.experiments dictionary"  # the rebuild command's arguments
 LAYER, FEATURES, K = 6, 1024, 16  # the layer read (0-based), the dictionary's size, its top k
 STEPS, BATCH, LR, SEED = 400, 512, 1e-3, 0
 LOOKUP_EVERY = 4  # the lookup baseline is measured on every 4th held-out token
@@ -179,18 +182,6 @@ def stored() -> tuple[dict[str, np.ndarray], dict[str, object]]:
     return load_npz(FILE, "dictionary of one layer's FFN units", MODULE)
 
 
-if __name__ == "__main__":
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments.activations import corpus_pass
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import stored_corpus
-
-    def _save() -> int:
-        corpus = stored_corpus()
-        _, _, text_of, hidden = corpus_pass(corpus, layers=LAYER + 1, keep=LAYER)
-        return save(hidden, text_of, len(corpus.english), slice_losses(corpus))
-
-    rebuild(_save, FILE, "the dictionary")
-
-
 @cache
 def _log_factorials(n: int) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1)))])
@@ -253,8 +244,6 @@ def shared_features(data: dict[str, np.ndarray], pairs: int, lengths: np.ndarray
     """Which features fire on both paragraphs of a pair more often than on a random English and
     Chinese paragraph; the same with the pairs shuffled, and shuffled among pairs of similar
     length (``lengths``, (pairs,)), which keeps what length alone explains."""
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments.language_units import holm
-
     fires = np.unpackbits(data["fires_in_text"], axis=1, count=2 * pairs).astype(bool)
     english, chinese = fires[:, :pairs], fires[:, pairs:]
     alive = np.flatnonzero((english.sum(1) >= MIN_TEXTS) & (chinese.sum(1) >= MIN_TEXTS))
@@ -276,12 +265,6 @@ def shared_features(data: dict[str, np.ndarray], pairs: int, lengths: np.ndarray
 def slice_losses(corpus, steps: int = 8) -> np.ndarray:
     """The first ``steps`` losses of training on the slice's layer-LAYER units alone (the first
     paragraphs of each language): what a fresh-run test repeats."""
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments.activations import (
-        SLICE,
-        corpus_pass,
-    )
-    from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus
-
     sub = Corpus(corpus.english[:SLICE], corpus.chinese[:SLICE], corpus.lesson[:SLICE],
                  corpus.cell[:SLICE])  # fmt: skip
     _, _, _, hidden = corpus_pass(sub, layers=LAYER + 1, keep=LAYER)

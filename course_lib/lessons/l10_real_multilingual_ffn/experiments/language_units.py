@@ -14,6 +14,7 @@ from functools import cache
 import numpy as np
 import torch
 
+from course_lib.core.experiments.statistics import holm  # noqa: F401 (the lesson reads it here)
 from course_lib.core.experiments.stored_file import DATA, load_npz, rebuild, save_npz
 from course_lib.lessons.l10_real_multilingual_ffn.experiments import activations, e5_model
 from course_lib.lessons.l10_real_multilingual_ffn.experiments.corpus import Corpus, stored_corpus
@@ -273,16 +274,6 @@ def paired_p(a: np.ndarray, b: np.ndarray, shuffles: int = 10_000, seed: int = 0
     d = np.asarray(a) - np.asarray(b)
     flips = rng.choice([-1.0, 1.0], size=(shuffles, len(d)))
     return float(((np.abs((flips * d).mean(1)) >= abs(d.mean())).sum() + 1) / (shuffles + 1))
-
-
-def holm(p_values: list[float]) -> list[float]:
-    """Holm's adjusted p-values, in the order given."""
-    order = np.argsort(p_values)
-    adjusted, running = np.empty(len(p_values)), 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted.tolist()
 
 
 def retrieval_summary(stored: dict[str, np.ndarray]) -> dict[str, tuple[int, float, float]]:
