@@ -121,8 +121,8 @@ MESSAGES: dict[str, str] = {
     "colour · 代表色": "代表色",
     "animal · 国兽": "国兽",
     "food · 特产": "特产",
-    "{sentence}  ->  prompt of {n} tokens, answer token {answer!r}, subject at {where}": (
-        "“{sentence}” → 提示共 {n} 个 token，答案 token 为 {answer!r}，主语位于 {where}"
+    "{sentence}  ->  prompt of {n} tokens, answer token '{answer}', subject at {where}": (
+        "“{sentence}” → 提示共 {n} 个 token，答案 token 为“{answer}”，主语位于 {where}"
     ),
     "both languages": "两种语言都教",
     "English only": "只用英文",
