@@ -56,8 +56,8 @@ MESSAGES: dict[str, str] = {
     "{positions:,} scored positions, {distinct} distinct contexts in the corpus; {grammar:,} in the grammar": "计分的位置 {positions:,} 个，语料里不同的上下文 {distinct} 个；语法能造出 {grammar:,} 个",
     "the grammar holds every context of the corpus": "语法造出的上下文包含语料里的每一个",
     "the 8× SAE's stored loss recovered is what its stored weights give": "8× SAE 存下的损失恢复率，与用它存下的权重重算的结果一致",
-    "FVU, training": "FVU（训练）",
-    "FVU, held out": "FVU（留出）",
+    "FVU, training": "未解释方差（训练）",
+    "FVU, held out": "未解释方差（留出）",
     "ratio": "留出 ÷ 训练",
     "spliced in at the held-out contexts' positions only, the L1 SAEs recover over 90 % of the loss there": "只在留出上下文的位置接入时，L1 SAE 在那里恢复了 90% 以上的损失",
     "units: {n} counted, entity purity {e:.2f}": "单元：计入 {n} 个，实体纯度 {e:.2f}",
@@ -83,14 +83,14 @@ MESSAGES: dict[str, str] = {
     # section 4: a transcoder
     "{low} to {high}; with layer 0's units zeroed, {none}": "{low} 到 {high} 条；第 0 层单元置零时为 {none} 条",
     # added: the regime test, the transcoder at equal numbers
-    "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点：这个计数说的是一个单元帮助了多少条事实，而不是这一层容纳的特征比维度多还是少。模型有没有以叠加的方式存储特征，这个计数回答不了。",
+    "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点。这个计数说的是一个单元帮助多少条事实，不是这一层容纳的特征比维度多还是少。模型是否以叠加的方式存储特征，这个计数回答不了。",
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
-    "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "FVU 为 {a:.3f} 和 {b:.3f}，对比 {c:.3f} 和 {d:.3f}；照抄为 {e:.3f}，对比 {f:.3f}",
+    "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "未解释方差 为 {a:.3f} 和 {b:.3f}，对比 {c:.3f} 和 {d:.3f}；照抄为 {e:.3f}，对比 {f:.3f}",
     "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; in these stored runs (one seed, one split) the TopK SAE, its L0 held by k, misses no more than the L1 one at each size": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏却仍然更多；在存下的这些运行里，只有一个种子、一种划分，每种大小下 TopK SAE 的遗漏都不比 L1 的多，它的 L0 由 k 固定",
-    "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1 的特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，FVU 是 {a:.1f} 到 {b:.1f} 倍",
-    "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的 FVU 是照抄的 {a:.2f} 到 {b:.2f} 倍，L1 为 {c:.2f} 到 {d:.2f} 倍",
-    "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的 FVU 是照抄的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
+    "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1 的特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差 是 {a:.1f} 到 {b:.1f} 倍",
+    "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的 未解释方差 是照抄的 {a:.2f} 到 {b:.2f} 倍，L1 为 {c:.2f} 到 {d:.2f} 倍",
+    "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的 未解释方差 是照抄的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
     "dead, full dictionary": "死特征（完整字典）",
     "held out ÷ lookup": "留出 ÷ 查表",
     "{a:.1%} (8×, L1, on held-out contexts, at L0 {held:.1f}, against {train:.1f} in training); {b:.1%} (8×, TopK)": "{a:.1%}（8×，L1；在留出上下文上，L0 为 {held:.1f}，训练时为 {train:.1f}）；{b:.1%}（8×，TopK）",
@@ -168,9 +168,7 @@ MESSAGES: dict[str, str] = {
         "保留的是最小的 k 个预激活：应保留最大的 k 个（largest=True，即 topk 的默认值）"
     ),
     "decoder normalisation": "解码器归一化",
-    "the encoder was normalised: the L1 rule holds the decoder's directions, the rows of W_dec, at norm 1": (
-        "被归一化的是编码器：L1 惩罚的规则要求解码器的方向（W_dec 的各行）保持范数为 1"
-    ),
+    "the encoder was normalised: the L1 rule holds the decoder's directions, the rows of W_dec, at norm 1": "归一化的是编码器。L1 规则要求解码器的方向保持范数 1，也就是 W_dec 的各行",
     "W_dec was normalised over dim 0, each of its d columns: feature i's direction is row i of W_dec (n_features, d), so take the norm over dim=1": (
         "W_dec 是沿 dim 0 归一化的，即对它的 d 列逐列归一化：特征 i 的方向是 W_dec (n_features, d) 的第 i 行，所以范数要沿 dim=1 取"
     ),
@@ -209,9 +207,7 @@ MESSAGES: dict[str, str] = {
     "indices count from 0: feature 0 is the most important (I_0 = 0.9^0 = 1)": (
         "编号从 0 开始：特征 0 最重要（I_0 = 0.9^0 = 1）"
     ),
-    "all five is the sparse regime: with S = 0 every feature is in every input, so features sharing a dimension interfere every time, and the model gives each kept feature a dimension of its own": (
-        "五个全保留是稀疏情形：S = 0 时每个输入都含有每个特征，共用一个维度的特征每次都会相互干扰，所以模型让每个保留的特征独占一个维度"
-    ),
+    "all five is the sparse regime: with S = 0 every feature is in every input, so features sharing a dimension interfere every time, and the model gives each kept feature a dimension of its own": "五个全保留，那是稀疏时的情形。S = 0 时，每个输入都含有每个特征，共用一个维度的特征每次都会相互干扰，所以模型让每个保留的特征独占一个维度",
     "the model has m = {m} dimensions: with dense features it keeps as many features as it has dimensions, one per dimension": (
         "模型有 m = {m} 个维度：特征稠密时，它保留的特征数与维度数相同，每个维度一个"
     ),
@@ -287,7 +283,7 @@ MESSAGES: dict[str, str] = {
     "no better": "不胜过查表",
     "verdict": "结论",
     "in these runs, the corpus-trained TopK 4× and 8× miss more of the new contexts than their grammar-trained twins, and the copy from the corpus' fewer contexts misses more still": "在这些运行里，用语料训练的 TopK 4× 和 8× 在新上下文上遗漏得比用语法训练的孪生字典多；从语料较少的上下文照抄，遗漏得还要多",
-    "L1 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f}; TopK 1×, 4×, 8×: {d:.2f}, {e:.2f}, {f:.2f} of the copy's FVU": "FVU 是照抄的几倍：L1 1×、4×、8× 为 {a:.2f}、{b:.2f}、{c:.2f}；TopK 1×、4×、8× 为 {d:.2f}、{e:.2f}、{f:.2f}",
+    "L1 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f}; TopK 1×, 4×, 8×: {d:.2f}, {e:.2f}, {f:.2f} of the copy's FVU": "未解释方差 是照抄的几倍：L1 1×、4×、8× 为 {a:.2f}、{b:.2f}、{c:.2f}；TopK 1×、4×、8× 为 {d:.2f}、{e:.2f}、{f:.2f}",
     "p, entity": "p（实体）",
     "p, relation": "p（关系）",
     "p, entity, Holm": "p（实体，Holm 校正后）",
@@ -301,7 +297,7 @@ MESSAGES: dict[str, str] = {
     "{ours:.2f}, p = {p} (5,000 shuffles)": "{ours:.2f}；p = {p}，打乱 5,000 次",
     "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比我们的纯度高 {gap:.2f}：纯度再高约 0.05，就落在范围边上",
     "trained on the corpus' contexts alone, the L1 SAEs are no better than a lookup of those contexts; for the TopK SAEs we could not tell, TopK 4× at the edge of the margin": "只用语料的上下文训练时，L1 SAE 不胜过对这些上下文的查表；TopK SAE 无法判断，其中 TopK 4× 正在余量的边上",
-    "TopK 1×, 4×, 8×: {a:.2f}, {b:.3f} (better below 0.8), {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的 FVU 分别是照抄的 {a:.2f}、{b:.3f}、{c:.2f} 倍，低于 0.8 才算胜过查表；L1 为 {low:.2f} 到 {high:.2f} 倍",
+    "TopK 1×, 4×, 8×: {a:.2f}, {b:.3f} (better below 0.8), {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的 未解释方差 分别是照抄的 {a:.2f}、{b:.3f}、{c:.2f} 倍，低于 0.8 才算胜过查表；L1 为 {low:.2f} 到 {high:.2f} 倍",
     "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs are no better than a lookup; for L1 8×, TopK 4× and TopK 8× we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不胜过查表；L1 8×、TopK 4× 和 TopK 8× 无法判断",
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过查表，L1 转码器不胜过查表；这里查的是训练输入上的 FFN 输出",
     "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "在同样的训练上下文上，对 FFN 的输入精确拟合一个最小二乘仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 无法判断",
