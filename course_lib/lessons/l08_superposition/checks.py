@@ -23,7 +23,7 @@ from course_lib.core.checks import (
     run_check,
 )
 from course_lib.core.experiments.training import Adam
-from course_lib.core.i18n import N_, tr
+from course_lib.core.i18n import N_, series, tr
 from course_lib.lessons.l08_superposition.experiments.dictionary import (
     SparseDictionary,
     dictionary_loss,
@@ -348,7 +348,7 @@ def check_dense_toy_prediction(fn: Callable) -> CheckResult:
             "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do "
             "not share: the model keeps the most important ones, each in a dimension of its own, "
             "and drops the rest (the paper's reason: a dense feature would interfere on every "
-            "input).", norms=", ".join(f"{v:.2f}" for v in norms),
+            "input).", norms=series(norms, ".2f"),
         )  # fmt: skip
 
     return run_check(N_("dense toy prediction"), check)

@@ -15,7 +15,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
 from course_lib.core._validate import grid_value
-from course_lib.core.i18n import N_, tr
+from course_lib.core.i18n import N_, series, tr
 from course_lib.core.plots import GREY, PALETTE, new_figure, tint
 from course_lib.lessons.l08_superposition.experiments.phase import phase_classes
 
@@ -106,7 +106,7 @@ def dropped_text(dropped: Sequence[int]) -> str:
     if not dropped:
         return ""
     return tr("dropped (‖W_i‖ < {cut}): {features}", cut=SHOWN,
-              features=", ".join(map(str, dropped)))  # fmt: skip
+              features=series(dropped))  # fmt: skip
 
 
 class ToyView:
