@@ -282,7 +282,7 @@ MESSAGES: dict[str, str] = {
         "{norm}，预热 {warmup} 步：{seeds} 个种子中有 {n} 个高于 {threshold}"
     ),
     "settings measured: {n}": "已测量的设置数：{n}",
-    "token ids:               {shape}": "token id：              {shape}",
+    "token ids:               {shape}": "token 编号：            {shape}",
     "embeddings + positions:  {shape}": "词嵌入 + 位置编码：     {shape}",
     "after the encoder layer: {shape}": "经过编码器层后：        {shape}",
     # lesson 4's question
