@@ -106,7 +106,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化以 LayerNorm 结尾：无论输入的尺度多大，输出的标准差都是 1"
     ),
     "post-norm's last step is LayerNorm (gain 1, bias 0 at initialisation)": (
-        "后置层归一化的最后一步是 LayerNorm（初始化时 gain 为 1，bias 为 0）"
+        "后置层归一化的最后一步是 LayerNorm（初始化时增益为 1，偏置为 0）"
     ),
     "pre-norm normalises only the copy the sublayer reads; the residual adds the raw x (std 3) "
     "back, so the output keeps x's scale": (
@@ -209,7 +209,7 @@ MESSAGES: dict[str, str] = {
         "前置层归一化：深度每翻一倍，最后一层的梯度都会下降"
     ),
     "from 2 to 16 layers it falls by a factor near sqrt(2/16), the ratio of the O(.) bounds": (
-        "从 2 层到 16 层，它降到原来的约 sqrt(2/16) 倍，即两个 O(·) 上界之比"
+        "从 2 层到 16 层，它约降到原来的 √(2/16)，即两个 O(·) 上界之比"
     ),
     "post-norm: the last layer's gradient does not shrink with depth": (
         "后置层归一化：最后一层的梯度不随深度减小"
@@ -249,7 +249,7 @@ MESSAGES: dict[str, str] = {
     "causal mask: sequences 2 and 3 differ only in token 4, so they agree on tokens 1-3 only": (
         "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1–3 个 token 上一致"
     ),
-    "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 sqrt(d/(d-1))",
+    "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 √(d/(d−1))",
     "norm_first={norm_first!s:5} {activation}: encoder and decoder equal PyTorch's": "norm_first={norm_first!s:5} {activation}：编码器层和解码器层都与 PyTorch 的相同",
     "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界给出 {bound:.2f}",
     "{post_cold} of {seeds} against {post_warm} of {seeds}": (
@@ -287,7 +287,7 @@ MESSAGES: dict[str, str] = {
     "after the encoder layer: {shape}": "经过编码器层后：        {shape}",
     # lesson 4's question
     "A pre-norm stack at initialisation grows from 2 to 16 layers. What happens to the gradient of its last layer's W2?": "初始化时的前置层归一化堆叠从 2 层加深到 16 层。最后一层 W2 的梯度会怎样？",
-    "it falls, by a factor near √(2/16)": "下降，降到原来的约 √(2/16) 倍",
+    "it falls, by a factor near √(2/16)": "下降，约降到原来的 √(2/16)",
     "Right: the bound is O(d·√(ln d / L)); more layers dilute the last one's share.": "对：上界是 O(d·√(ln d / L))；层数越多，最后一层分到的份额越小。",
     "it stays the same": "保持不变",
     "That is post-norm: its last-layer bound O(d·√ln d) does not depend on L.": "那是后置层归一化：它最后一层的上界 O(d·√ln d) 与 L 无关。",

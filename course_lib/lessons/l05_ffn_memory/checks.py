@@ -203,8 +203,8 @@ def _projection_suspects(model: LanguageModel, layer: int) -> dict[str, torch.Te
     values = ffn.linear2.weight.T  # (d_ff, d_model): row i is unit i's value vector
     return {
         tr(
-            "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
-            "linear2.weight[:, i], since nn.Linear computes h @ weight.T"
+            "that reads W1 (the keys, linear1.weight): the values are the columns of linear2.weight, "
+            "linear2.weight[:, i] (row i of W2 in the formula), since nn.Linear computes h @ weight.T"
         ): ffn.linear1.weight @ E.T,
         tr(
             "the final LayerNorm is applied to each value: LN acts on the whole residual stream "

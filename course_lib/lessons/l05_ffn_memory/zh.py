@@ -51,10 +51,10 @@ MESSAGES: dict[str, str] = {
         "(layer, unit) 必须位于 [0, {layers}) × [0, {d_ff}) 之内，得到的却是 {got}"
     ),
     # course_lib.lessons.l05_ffn_memory.checks: the value projection
-    "that reads W1 (the keys, linear1.weight): the values are W2's columns, "
-    "linear2.weight[:, i], since nn.Linear computes h @ weight.T": (
-        "这读的是 W1（键，linear1.weight）：值是 W2 的列 linear2.weight[:, i]，"
-        "因为 nn.Linear 计算的是 h @ weight.T"
+    "that reads W1 (the keys, linear1.weight): the values are the columns of linear2.weight, "
+    "linear2.weight[:, i] (row i of W2 in the formula), since nn.Linear computes h @ weight.T": (
+        "这读的是 W1（键，linear1.weight）：值是 linear2.weight 的第 i 列 linear2.weight[:, i]"
+        "（即公式中 W2 的第 i 行），因为 nn.Linear 计算的是 h @ weight.T"
     ),
     "the final LayerNorm is applied to each value: LN acts on the whole residual stream "
     "and is not linear, so one unit's contribution is read as E v directly": (
@@ -94,7 +94,7 @@ MESSAGES: dict[str, str] = {
     # section 2
     # section 3
     "layer 1: one of the 3 firing most does, for most facts, above the control": (
-        "第 1 层：对多数事实，激活最强的 3 个单元中有一个会提升答案，命中数也高于对照"
+        "第 1 层：对多数事实，激活最强的 3 个单元中至少有一个会提升答案，命中数也高于对照"
     ),
     # section 4
     "gradient x activation picks the same top unit for under half the facts": (
@@ -363,7 +363,7 @@ MESSAGES: dict[str, str] = {
     "over 4 times": "超过 4 倍",
     "whether the rate rises from the lower layer to the upper one, this test could not tell": "一致率是否从低层到高层上升，这个检验无法判断",
     "layer 0: {total:.1f} = direct {d:.1f} + through layer 1 {l[0]:.1f} / {l[1]:.1f} + rescaling {r[0]:+.1f} / {r[1]:+.1f}": "第 0 层：{total:.1f} = 直接 {d:.1f} + 经由第 1 层 {l[0]:.1f} / {l[1]:.1f} + 重新缩放 {r[0]:+.1f} / {r[1]:+.1f}",
-    "layer 1: {total:.1f} = direct {d:.1f} + rescaling {r:+.1f} (per fact {lo:+.1f} to {hi:+.1f})": "第 1 层：{total:.1f} = 直接 {d:.1f} + 重新缩放 {r:+.1f}（各条事实在 {lo:+.1f} 到 {hi:+.1f} 之间）",
+    "layer 1: {total:.1f} = direct {d:.1f} + rescaling {r:+.1f} (per fact {lo:+.1f} to {hi:+.1f})": "第 1 层：{total:.1f} = 直接 {d:.1f} + 重新缩放 {r:+.1f}（单条事实的重新缩放项在 {lo:+.1f} 到 {hi:+.1f} 之间）",
     "layer 0's units raise the answer straight through the final LayerNorm and E, for every fact": "对每条事实，第 0 层的单元都会直接经最终的 LayerNorm 和 E 提升答案",
     "the direct part {lo:.1f} to {hi:.1f}": "直接部分在 {lo:.1f} 到 {hi:.1f} 之间",
     "through layer 1 too; whether more than directly depends on the order": "经由第 1 层也会提升答案；这部分比直接部分多还是少，取决于先固定哪条路径",
@@ -415,7 +415,7 @@ MESSAGES: dict[str, str] = {
     "{a:.0%} and {b:.0%}": "{a:.0%} 和 {b:.0%}",
     "units chosen by attribution matter more than the most active ones, as their selection on the outcome favours": "按归因挑出的单元比激活最强的单元影响更大；它们本来就是按结果挑的，这对它们有利",
     "on average the two paths roughly add": "平均而言，两条路径的作用大致可以相加",
-    "interaction {i:+.1f} of a {g:.1f} gap; per fact {lo:+.1f} to {hi:+.1f}": "交互项 {i:+.1f}，总差距 {g:.1f}；各条事实在 {lo:+.1f} 到 {hi:+.1f} 之间",
+    "interaction {i:+.1f} of a {g:.1f} gap; per fact {lo:+.1f} to {hi:+.1f}": "交互项 {i:+.1f}，总差距 {g:.1f}；单条事实的交互项在 {lo:+.1f} 到 {hi:+.1f} 之间",
     "not reported (their code computes it: rm_oth)": "未报告（他们的代码计算了它：rm_oth）",
     "not reported": "未报告",
     "Dai et al.: erasing hits the fact harder than unrelated facts here, a comparison the paper does not report": "Dai 等人：这里擦除对这条事实的打击比对无关事实更重；论文没有报告这项比较",
@@ -432,7 +432,7 @@ MESSAGES: dict[str, str] = {
     "{n} facts: {a:+.1f} against {b:+.1f}; per unit {c:+.2f} against {d:+.2f}, a ratio with a 95 % bootstrap interval of {lo:.1f} to {hi:.1f}": "{n} 条事实：{a:+.1f} 对 {b:+.1f}；每个单元 {c:+.2f} 对 {d:+.2f}，两者之比的 95% 自助法区间为 {lo:.1f} 到 {hi:.1f}",
     "the code path's top 5, doubled, also lower every answer": "按代码路径选出的前 5 个单元，加倍后同样让每个答案都下降",
     "mean {p:+.0%} in p, {o:+.1f} in log-odds; {n} of 48 lower": "p 平均变化 {p:+.0%}，对数几率平均变化 {o:+.1f}；48 条中有 {n} 条下降",
-    "more than 5 within 1e-7 of zero at the last word, {b} at initialisation": "提示最后一个词处，有 5 个以上单元的输入离零不到 1e-7；初始化时为 {b} 个",
+    "more than 5 within 1e-7 of zero at the last word, {b} at initialisation": "提示最后一个词处，超过 5 个单元的输入离零不到 1e-7；初始化时为 {b} 个",
     "more than 20 units": "超过 20 个",
     "fewer than 20 of 48": "48 条中不到 20 条",
     "at least 5 of 48": "48 条中至少 5 条",
