@@ -10,10 +10,11 @@ import string
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from course_lib.core import i18n
-from course_lib.core.i18n import N_, MissingTranslation, series, set_language, tr, zh
+from course_lib.core.i18n import N_, MissingTranslation, grouped, series, set_language, tr, zh
 
 COURSE_LIB = Path(i18n.__file__).resolve().parents[2]
 DEVTOOLS = COURSE_LIB.parent / "devtools"  # the site's own pages speak both languages too
@@ -485,6 +486,7 @@ CODE_WORDS = {
     "Geva", "Dai", "Li", "Shazeer", "BERT", "Base", "ViT", "Mixtral", "Mistral",  # papers, models
     "Meng", "ROME", "CounterFact", "XL",  # a paper, its method, its benchmark, GPT-2 XL
     "Hase", "FT", "KN", "ES", "PS", "NS",  # a paper, the editing baselines and scores by name
+    "Fisher",  # lesson 7: a test by its author's name, as Holm is
     "logit", "std",  # the measures lesson 5 names
     "Elhage", "Bricken", "Gao", "SAE", "TopK",  # lesson 8: papers and method names
     "Chen", "Tang", "Wang", "Anthropic", "Bandarkar", "LAPE", "EM", "Holm",  # lesson 9
@@ -617,3 +619,15 @@ def test_series_lists_numbers_with_commas_in_english_and_enumeration_commas_in_c
     assert series([0.291, 0.1], ".2f") == "0.29、0.10"
     set_language("en")
     assert series([1, 7, 46]) == "1, 7, 46" and series([]) == ""
+
+
+def test_grouped_leaves_four_digits_ungrouped_in_chinese_only(chinese):
+    assert [grouped(n) for n in (800, 1000, 7500, 20000, -1200)] == [
+        "800", "1000", "7500", "20,000", "-1200"
+    ]  # fmt: skip
+    set_language("en")
+    assert [grouped(n) for n in (800, 1000, 20000)] == ["800", "1,000", "20,000"]
+    assert grouped(np.int64(1200)) == "1,200"
+    for wrong in (1000.0, "1000", True):
+        with pytest.raises(TypeError, match="whole number"):
+            grouped(wrong)

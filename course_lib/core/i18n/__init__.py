@@ -14,6 +14,7 @@ one has no translation.
 
 from __future__ import annotations
 
+import numbers
 import re
 import string
 import warnings
@@ -24,6 +25,7 @@ __all__ = [
     "N_",
     "catalogue",
     "fields",
+    "grouped",
     "has_words",
     "language",
     "language_version",
@@ -66,6 +68,16 @@ def series(items, spec: str = "") -> str:
     ``series([1, 7, 46])`` is "1, 7, 46" in English and "1、7、46" in Chinese (never a Python
     list's brackets in a Chinese sentence)."""
     return ("、" if _state["language"] == "zh" else ", ").join(format(item, spec) for item in items)
+
+
+def grouped(number: int) -> str:
+    """A whole ``number`` with its digits grouped as the learner's language writes them: "1,000"
+    and "20,000" in English; "1000" and "20,000" in Chinese, which leaves four digits ungrouped."""
+    if isinstance(number, bool) or not isinstance(number, numbers.Integral):
+        raise TypeError(f"number must be a whole number, got {type(number).__name__} {number!r}")
+    if _state["language"] == "zh" and abs(number) < 10_000:
+        return str(int(number))
+    return f"{int(number):,}"
 
 
 def N_(message: str) -> str:

@@ -32,7 +32,7 @@ MESSAGES: dict[str, str] = {
     ),
     # course_lib.lessons.l07_mixture_of_experts.figures
     "α = {alpha}": "α = {alpha}",
-    "even load": "均匀负载",
+    "even load": "均匀份额",
     "experts, busiest first": "专家（最忙的在前）",
     "share of the points": "点的份额",
     "load, every seed ({task})": "各种子的负载（{task}）",
@@ -87,7 +87,7 @@ MESSAGES: dict[str, str] = {
     ),
     "all of them": "全部",
     "The router runs 2 experts per token; the other 6 of each layer stay idle.": (
-        "路由器每个 token 只运行 2 个专家；每层其余 6 个闲着。"
+        "路由器为每个 token 只运行 2 个专家；每层其余 6 个闲着。"
     ),
     "1 of 8": "8 个中的 1 个",
     "Mixtral's router picks the top 2, not the top 1 (that is the Switch Transformer).": (
@@ -175,8 +175,8 @@ MESSAGES: dict[str, str] = {
     "experts with more than 5 % of them: before {b}; after {a}": "分到 5% 以上分配的专家数：更新前 {b}；更新后 {a}",
     "after the updates every expert takes more than 5 %, on every seed": "更新之后，在每个种子上，每个专家都分到 5% 以上的分配",
     "and the busiest takes less than before, on every seed": "而且每个种子上最忙的专家分到的都比更新前少",
-    "{points:,} points, top {k} of {experts}: {slots:,} assignments": "{points:,} 个点，从 {experts} 个中选 {k} 个：{slots:,} 次分配",
-    "capacity factor {factor}: {room:,} assignments per expert": "专家容量因子 {factor}：每个专家容纳 {room:,} 次分配",
+    "{points} points, top {k} of {experts}: {slots} assignments": "{points} 个点，从 {experts} 个中选 {k} 个：{slots} 次分配",
+    "capacity factor {factor}: {room} assignments per expert": "专家容量因子 {factor}：每个专家容纳 {room} 次分配",
     "at factor 2 no seed drops anything, with or without the loss": "因子为 2 时，加不加损失，每个种子都没有丢弃任何分配",
     "at 1.25 the balanced routers drop less than the unbalanced ones, on every seed": "因子为 1.25 时，在每个种子上，加了均衡损失的路由器都比没加的丢弃得少",
     "at 1.0 both drop more than 10 %, on every seed": "因子为 1.0 时，两者在每个种子上都丢弃 10% 以上",
@@ -212,7 +212,7 @@ MESSAGES: dict[str, str] = {
     "{ra:+.1%} with it, {rb:+.1%} without": "含输入词嵌入时 {ra:+.1%}，不含时 {rb:+.1%}",
     "busiest expert's load / mean load, without balancing losses {none:.2f}, with both of theirs (weights 0.1) {both:.2f}": "最忙专家的负载与平均负载之比：不加均衡损失时为 {none:.2f}，加上他们的两个损失（权重都取 0.1）时为 {both:.2f}",
     "{form}: router rows {r}; experts {e}": "{form}：路由器第 {r} 行；专家 {e}",
-    "{starts} random starts per dimension, 2,000 inputs each": "每个维度随机初始化 {starts} 次，每次取 2,000 个输入",
+    "{starts} random starts per dimension, 2,000 inputs each": "每个维度随机初始化 {starts} 次，每次取 2000 个输入",
     "in the plane, about 3 of the 8 are ranked first on at most 5 % of the inputs": "在平面上，8 个专家中约有 3 个只在不超过 5% 的输入上排第一",
     "{w} on average": "平均 {w} 个",
     "at d = 16, under half an expert on average": "d = 16 时，平均不到半个",
@@ -247,7 +247,7 @@ MESSAGES: dict[str, str] = {
     'an expert needed by 20 or more facts everywhere can be needed by none at "is"': "一个专家处处擦除时至少有 20 条事实需要它，只在“is”处擦除时，却可能没有一条事实需要它",
     "on every seed one expert is needed by no fact, even erased everywhere": "每个种子上都有一个专家，即使处处擦除也没有事实需要它",
     "layer 0 sends every fact prompt to one routed expert on {a} of 3 seeds with a shared expert, {b} of 3 without: could not tell": "第 0 层把全部事实提示送给同一个路由专家的种子：有共享专家时 3 个中 {a} 个，没有时 3 个中 {b} 个；分辨不了有无差别",
-    "Fisher p {p:.2g}; 3 seeds a side can give no p below {best:.1f}": "费希尔精确检验 p = {p:.2g}；每组 3 个种子时，p 不可能低于 {best:.1f}",
+    "Fisher p {p:.2g}; 3 seeds a side can give no p below {best:.1f}": "Fisher 精确检验 p = {p:.2g}；每组 3 个种子时，p 不可能低于 {best:.1f}",
     "layer 1 follows the relation beyond chance on {c} of 3 seeds with a shared expert, {d} of 3 without: could not tell either": "第 1 层按关系分派、超出随机水平的种子：有共享专家时 3 个中 {c} 个，没有时 3 个中 {d} 个；同样分辨不了有无差别",
     "erased everywhere, layer 0's shared expert is needed by {low} to {high} of 48 facts, layer 1's by none, on every seed": "处处擦除时，在每个种子上，48 条事实中有 {low} 到 {high} 条需要第 0 层的共享专家，没有一条事实需要第 1 层的共享专家",
     "{purity:.2f} ({chance:.2f})": "{purity:.2f}（{chance:.2f}）",
@@ -281,9 +281,9 @@ MESSAGES: dict[str, str] = {
     "changes {low:+.2f} to {high:+.2f}": "变化 {low:+.2f} 到 {high:+.2f}",
     "with the loss, every expert stays within 0.11 of 1/4 over the last 100 steps, in every run": "加上损失时，每次运行的最后 100 步里，每个专家的份额与 1/4 都相差不到 0.11",
     "largest gap {gap:.3f}": "最大相差 {gap:.3f}",
-    "none has converged: the four arms retrained for 1,200 steps (3 mixtures, the 48-unit FFN) fit better on every seed": "这些网络都没有收敛：四组网络（3 种混合专家模型和 48 个单元的稠密 FFN）重新训练到 1,200 步后，在每个种子上都拟合得更好",
+    "none has converged: the four arms retrained for 1,200 steps (3 mixtures, the 48-unit FFN) fit better on every seed": "这些网络都没有收敛：四组网络（3 种混合专家模型和 48 个单元的稠密 FFN）重新训练到 1200 步后，在每个种子上都拟合得更好",
     "gain {low:+.2f} to {high:+.2f}": "准确率提高 {low:+.2f} 到 {high:+.2f}",
-    "and in this one draw of 1,200 steps, three results above change: at α = 0.1 at most 1 expert is never ranked first; the 48-unit FFN no longer fits better than every mixture on every seed; α = 0.01 lowers the busiest share on every seed": "在训练 1,200 步的这一次抽样里，上面有三条结论变了：α = 0.1 时从未排第一的专家至多 1 个；48 个单元的稠密 FFN 不再在每个种子上都胜过所有混合专家模型；α = 0.01 在每个种子上都让最忙专家的份额下降",
+    "and in this one draw of 1,200 steps, three results above change: at α = 0.1 at most 1 expert is never ranked first; the 48-unit FFN no longer fits better than every mixture on every seed; α = 0.01 lowers the busiest share on every seed": "在训练 1200 步的这一次抽样里，上面有三条结论变了：α = 0.1 时从未排第一的专家至多 1 个；48 个单元的稠密 FFN 不再在每个种子上都胜过所有混合专家模型；α = 0.01 在每个种子上都让最忙专家的份额下降",
     "never ranked first at α = 0.1: {n}": "α = 0.1 时从未排第一的专家数：{n}",
     # the fifth reading's mends
     "DeepSeek-R1-0528's weights documentation, 36.6B without the input embedding, is the count without it, to its rounding": "DeepSeek-R1-0528 的权重文档给出 36.6B，不含输入词嵌入；在其舍入精度内，它就是不含输入词嵌入的计数",
