@@ -35,7 +35,7 @@ MESSAGES: dict[str, str] = {
         "Xu、Li 和 Xiong 也发现，它们的事实有一部分能跨过语言。"
     ),
     # course_lib.lessons.l09_two_languages.checks: LAPE
-    "LAPE": "语言激活概率熵",
+    "LAPE": "LAPE",
     "the probabilities were not normalised: divide each unit's probabilities by their sum over the languages first, so that they sum to 1": (
         "概率没有归一化：先把每个单元的各个概率除以它们在各语言上的和，使它们加起来为 1"
     ),
@@ -52,7 +52,7 @@ MESSAGES: dict[str, str] = {
         "只在一种语言中激活的单元为 0，在全部 L 种语言中激活得一样多的单元为 log(L)。"
     ),
     "LAPE has shape {got}, expected {expected}: one entropy per unit, taken over the last axis (the languages)": (
-        "语言激活概率熵的形状是 {got}，应为 {expected}：每个单元一个熵，沿最后一个轴（语言）计算"
+        "LAPE 的形状是 {got}，应为 {expected}：每个单元一个熵，沿最后一个轴（语言）计算"
     ),
     "some values are NaN: a unit silent in a language has q = 0 there, and 0 log 0 counts as 0 (use np.where before the log)": (
         "有些值是 NaN：一个单元在某种语言中从不激活时，那里的 q = 0，而 0 log 0 按 0 计（取对数之前先用 np.where）"
@@ -172,9 +172,9 @@ MESSAGES: dict[str, str] = {
         "在每个模型里，阳性对照的首选答对比例差值都大于 0；不带词典时，两种语言的差值在哪个模型里都不大于 0"
     ),
     # section 4: language-specific neurons
-    "your LAPE and the lesson's agree on the model's units": "你算出的语言激活概率熵，在模型的各单元上都与本课的结果一致",
+    "your LAPE and the lesson's agree on the model's units": "你算出的 LAPE，在模型的各单元上都与本课的结果一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
-        "种子 0 第 0 层和第 1 层的语言激活概率熵：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
+        "种子 0 第 0 层和第 1 层的 LAPE：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
     ),
     "seed": "种子",
     "units of": "单元所属语言",
