@@ -313,7 +313,7 @@ MESSAGES: dict[str, str] = {
         "用英文编辑时，下降来自大约四分之一的编辑：编辑后 p(旧答案) 的中位数仍高于 0.95；"
         "48 次编辑里，让 p(旧答案) 降了 0.1 以上的，在六分之一到三分之一之间"
     ),
-    "median at least {x:.2f}; {a} and {b} of 48 edits": "中位数至少 {x:.2f}；48 次编辑里，知识神经元有 {a} 次，微调 W2 有 {b} 次",
+    "median at least {x:.2f}; {a} and {b} of 48 edits": "中位数至少 {x:.2f}；知识神经元有 {a} 次，微调 W2 有 {b} 次",
     "fine-tuning W2 and knowledge neurons write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
         "微调 W2 和知识神经元会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
     ),
@@ -335,7 +335,7 @@ MESSAGES: dict[str, str] = {
     "with {d} draws, Holm's first bar (0.05 / {n}) is met only by a p of 1 / {d1}: a selection is found only where its rise beats every draw (the column 'random units, most')": (
         "抽 {d} 次时，只有 p = 1 / {d1} 才过得了 Holm 校正的第一道门槛（0.05 / {n}）：一组选择的升幅要超过每一次随机抽取（“随机单元，最大值”那一列），才能被测出来"
     ),
-    "from {a:+.1%} to {b:+.1%}": "“随机单元，最大值”一列从 {a:+.1%} 到 {b:+.1%}",
+    "from {a:+.1%} to {b:+.1%}": "该列从 {a:+.1%} 到 {b:+.1%}",
     "the mixture answers every fact it was taught, in each language it was taught in": (
         "混合专家模型答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),
