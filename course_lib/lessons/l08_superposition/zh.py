@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
-    "Superposition: more features than neurons (叠加)": "叠加：特征比神经元多（superposition）",
+    "Superposition: more features than neurons (叠加)": "叠加（superposition）：特征比神经元多",
     "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练叠加的玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实是否多于对齐后的随机水平；检验稀疏字典重建新输入是否胜过查表，即照抄它的训练输入；像论文那样测量 SAE 和转码器",
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
@@ -42,7 +42,7 @@ MESSAGES: dict[str, str] = {
     "at S = 0.63 and 0.74 (0.9^i; at 0.49 it is feature 3 that is dropped): four features as two antipodal pairs, D within 0.05 of 1/2, feature 4 dropped": "重要性为 0.9^i、S = 0.63 和 0.74 时，四个特征组成两个对跖对，D 与 1/2 相差不到 0.05，特征 4 被舍弃；S = 0.49 时舍弃的则是特征 3",
     "dense: the extra feature is dropped when it matters less than feature 0 and takes the dimension when it matters more": "稠密时，多出来的特征不如特征 0 重要就被舍弃，比特征 0 重要就独占这个维度",
     "sparse (density ≤ 0.1), relative importance up to 1: the extra feature is kept, in superposition, in at least 80 % of the cells": "稀疏（密度 ≤ 0.1）且相对重要性不超过 1 时，至少 80% 的格子以叠加的方式保留了多出来的特征",
-    "{share:.0%} of those cells": "这些格子的 {share:.0%}",
+    "{share:.0%} of those cells": "实际为 {share:.0%}",
     "the stored seed 0 is the model just trained": "存下的种子 0 就是刚刚训练的模型",
     "without the ReLU, every seed keeps only m = 2 features, the two most important, as a linear autoencoder must (a control): no superposition": "对照：去掉 ReLU，每个种子都只保留最重要的 m = 2 个特征，线性自编码器必然如此；没有叠加",
     "every seed settles as a pentagon (each D_i within 0.05 of 2/5) or as two antipodal pairs with the fifth feature dropped": "每个种子最终要么排成五边形，每个 D_i 与 2/5 相差不到 0.05；要么排成两个对跖对，舍弃第五个特征",
@@ -91,14 +91,14 @@ MESSAGES: dict[str, str] = {
     "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1 的特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是 {a:.1f} 到 {b:.1f} 倍",
     "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是照抄的 {a:.2f} 到 {b:.2f} 倍，L1 为 {c:.2f} 到 {d:.2f} 倍",
     "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的未解释方差是照抄的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
-    "dead, full dictionary": "死特征（完整字典）",
+    "dead, full dictionary": "死特征比例（完整字典）",
     "held out ÷ lookup": "留出 ÷ 查表",
     "{a:.1%} (8×, L1, on held-out contexts, at L0 {held:.1f}, against {train:.1f} in training); {b:.1%} (8×, TopK)": "{a:.1%}（8×，L1；在留出上下文上，L0 为 {held:.1f}，训练时为 {train:.1f}）；{b:.1%}（8×，TopK）",
     "TopK: {low:.1%} to {high:.1%}; L0 on the held-out contexts: L1 {a:.0f} to {b:.0f}, TopK {c:.0f} to {d:.0f}": "TopK 为 {low:.1%} 到 {high:.1%}；留出上下文上的 L0，L1 为 {a:.0f} 到 {b:.0f}，TopK 为 {c:.0f} 到 {d:.0f}",
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts, at prompts every transcoder was trained on": "无论用哪个转码器替换第 0 层的 FFN，模型仍能答对 48 条事实中的至少 47 条；这些提示每个转码器都训练过",
     "top three's share: features minus units": "前三名所占份额：特征减单元",
     "low (95 %)": "下限（95%）",
-    "in every transcoder the top three features hold more of a fact's attribution than the top three of as many units: each interval lies above 0": "每个转码器中，前三名特征占一条事实归因的份额，都大于同样多单元中前三名的份额：每个区间都在 0 以上",
+    "in every transcoder the top three features hold more of a fact's attribution than the top three of as many units: each interval lies above 0": "每个转码器中，前三名特征占一条事实归因的份额，都大于前三名单元所占的份额；单元只取写入最多的几个，数目与这条事实激活的特征相同。每个区间都在 0 以上",
     "SAE, L1, 4×": "SAE（L1，4×）",
     "SAE, TopK, 8×": "SAE（TopK，8×）",
     "{share:.0%} (A/1, 8×)": "{share:.0%}（A/1，8×）",
@@ -247,7 +247,7 @@ MESSAGES: dict[str, str] = {
     "facts a unit is a knowledge neuron of": "单元作为知识神经元服务的事实数",
     "number of units": "单元数",
     "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
-        "{pairs} 个（事实，知识神经元）对：每个单元服务多少条事实"
+        "{pairs} 个（事实，单元）对：每个单元服务多少条事实"
     ),
     "(a) trained on the corpus' contexts ({n})": "(a) 只用语料里的上下文训练（{n} 个）",
     "(b) trained on the grammar's contexts ({n})": "(b) 用语法能造出的上下文训练（{n} 个）",
@@ -277,7 +277,7 @@ MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition.experiments.toy: train_toy's progress bar
     "training the toy model: Adam steps": "训练玩具模型：Adam 步数",
     # notebooks/08_superposition.ipynb: verdicts from one run, Holm over both labels
-    "all five features have a direction in two dimensions (norm above 0.5, as throughout)": "全课把范数大于 0.5 算作有方向：两个维度里，五个特征都有方向",
+    "all five features have a direction in two dimensions (norm above 0.5, as throughout)": "两个维度里，五个特征都有方向，范数都高于本课的标准 0.5",
     "the busiest unit serves facts of {n} relations": "最忙的那个单元，服务的事实分属 {n} 种关系",
     "better": "胜过查表",
     "no better": "不胜过查表",
@@ -295,14 +295,14 @@ MESSAGES: dict[str, str] = {
     "{ours} against {mean:.0f} on average, p = {p} (5,000 shuffles; ± its Monte Carlo error)": "{ours} 个，打乱平均 {mean:.0f} 个；p = {p}，打乱 5,000 次，± 后为蒙特卡洛误差",
     "the relation purity of a shared unit's facts could not be told from the matched shuffle's: it lies within their 95 % range": "按关系算，共用单元上事实的纯度与对齐的打乱分不出差别，落在打乱的 95% 范围之内",
     "{ours:.2f}, p = {p} (5,000 shuffles)": "{ours:.2f}；p = {p}，打乱 5,000 次",
-    "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比我们的纯度高 {gap:.2f}：纯度再高约 0.05，就落在范围边上",
+    "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比训练好的模型高 {gap:.2f}：模型的纯度再高约 0.05，就落在范围边上",
     "trained on the corpus' contexts alone, the L1 SAEs are no better than a lookup of those contexts; for the TopK SAEs we could not tell, TopK 4× at the edge of the margin": "只用语料的上下文训练时，L1 SAE 不胜过对这些上下文的查表；TopK SAE 无法判断，其中 TopK 4× 正在余量的边上",
     "TopK 1×, 4×, 8×: {a:.2f}, {b:.3f} (better below 0.8), {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是照抄的 {a:.2f}、{b:.3f}、{c:.2f} 倍，低于 0.8 才算胜过查表；L1 为 {low:.2f} 到 {high:.2f} 倍",
     "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs are no better than a lookup; for L1 8×, TopK 4× and TopK 8× we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不胜过查表；L1 8×、TopK 4× 和 TopK 8× 无法判断",
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过查表，L1 转码器不胜过查表；这里查的是训练输入上的 FFN 输出",
     "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "在同样的训练上下文上，对 FFN 的输入精确拟合一个最小二乘仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 无法判断",
     "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
-    "on relation, both SAEs in the table above are less pure than the units, as their entity purity implies (point estimates: the table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，上表的两个 SAE 都不如单元纯：{a:.2f} 和 {b:.2f}，对比 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计，表中关系一列的 p 检验的是相反的方向",
+    "on relation, both SAEs in the table above are less pure than the units, as their entity purity implies (point estimates: the table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，前面方向表中的两个 SAE（L1 4×、TopK 8×）都不如单元纯：{a:.2f} 和 {b:.2f}，对比 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计，表中关系一列的 p 检验的是相反的方向",
     "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "照抄的留出误差集中在少数上下文上：{n} 个上下文中最差的 10 个，在 SAE 上占 {a:.0%}，在转码器上占 {b:.0%}",
     "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "六个 SAE 按实体和关系各检验一次，共 12 个检验，每个置换 p 值都精确算出。对全部 12 个做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体，TopK 4× 的刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
     "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× 为 {a}，TopK 4× 为 {b}，其余不低于 {c}",

@@ -27,11 +27,14 @@ MEASURE_NAMES = {
 
 
 def _wrapped(text: str, width: int = 12) -> str:
-    """``text`` on lines of about ``width`` columns: at spaces, or every width // 2 characters
-    for text without spaces (Chinese, two columns a character)."""
+    """``text`` on lines of about ``width`` columns: at spaces, or for text without spaces
+    (Chinese, two columns a character) in as few lines of at most width // 2 characters as it
+    needs, of equal length, so that no line holds a lone tail ("只按另一种方式教过" breaks as
+    "只按另一种" and "方式教过", not "只按另一种方" and "式教过")."""
     if " " in text or text.isascii():
         return fill(text, width)
-    step = width // 2
+    lines = -(-len(text) // (width // 2))
+    step = -(-len(text) // lines)
     return "\n".join(text[i : i + step] for i in range(0, len(text), step))
 
 
@@ -154,7 +157,8 @@ class CrossEditView:
         self.ax.set_xticks(self.x, words, fontsize=8)
         for i, (text, language) in enumerate(zip(self.groups, ("en", "zh"), strict=True)):
             mark = tr(" (edited)") if language == data.edited_in else ""
-            text.set_text(tr(LANGUAGE_NAMES[language]) + mark + f": “{data.prompts[i]}”")
+            text.set_text(tr("{language}: “{prompt}”", language=tr(LANGUAGE_NAMES[language]) + mark,
+                             prompt=data.prompts[i]))  # fmt: skip
         self.title.set_text(tr("{method}, {strength}, edited with the {language} prompt",
                                method=method_name(data.method), strength=data.strength,
                                language=tr(LANGUAGE_NAMES[data.edited_in])))  # fmt: skip

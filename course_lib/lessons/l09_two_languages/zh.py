@@ -5,14 +5,14 @@ MESSAGES: dict[str, str] = {
     "One memory, two languages (跨语言)": "跨语言：一份记忆，两种语言（cross-lingual）",
     "train lesson 5's fact model on its facts in English and in Chinese, some in one language only, and find whether a fact taught in one language is recalled in the other, with and without a dictionary, beside what the units, an edit and the experts show": (
         "用英文和中文的事实训练第 5 课的事实模型，其中一些事实只用一种语言教；查明用一种语言教的事实，"
-        "换另一种语言能不能答出来，有词典和没有词典各看一遍；再看单元、编辑和专家各说明了什么"
+        "换另一种语言能不能答出来，带词典和不带词典各看一遍；再看单元、编辑和专家各说明了什么"
     ),
     # course_lib.lessons.l09_two_languages.questions
     "With the dictionary the model translates every word's first token both ways, yet a fact taught only in the other language could not be told from one never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
         "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教过的事实，与从未教过的事实分不出差别；只用一种英文句式教过的事实，换另一种句式却能答出来。这说明了什么？"
     ),
     "that knowing each word's translation did not detectably let this model recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
-        "说明在这个模型里，知道每个词的译名，并没有可测地让它用另一种语言想起一条事实；"
+        "说明在这个模型里，知道每个词怎么译，并没有可测地让它用另一种语言想起一条事实；"
         "而在每个 token 都共用的两种句式之间，它能把事实带过去"
     ),
     "Right: the link between the words was learned, and the fact did not detectably cross; where every token is shared (two phrasings), it did. Why (the answer word, the input tokens or both) is not tested here, nor other links (parallel sentences, shared names) or scale.": (
@@ -35,7 +35,7 @@ MESSAGES: dict[str, str] = {
         "Xu、Li 和 Xiong 也发现，它们的事实有一部分能跨过语言。"
     ),
     # course_lib.lessons.l09_two_languages.checks: LAPE
-    "LAPE": "语言激活概率熵",
+    "LAPE": "LAPE",
     "the probabilities were not normalised: divide each unit's probabilities by their sum over the languages first, so that they sum to 1": (
         "概率没有归一化：先把每个单元的各个概率除以它们在各语言上的和，使它们加起来为 1"
     ),
@@ -52,7 +52,7 @@ MESSAGES: dict[str, str] = {
         "只在一种语言中激活的单元为 0，在全部 L 种语言中激活得一样多的单元为 log(L)。"
     ),
     "LAPE has shape {got}, expected {expected}: one entropy per unit, taken over the last axis (the languages)": (
-        "语言激活概率熵的形状是 {got}，应为 {expected}：每个单元一个熵，沿最后一个轴（语言）计算"
+        "LAPE 的形状是 {got}，应为 {expected}：每个单元一个熵，沿最后一个轴（语言）计算"
     ),
     "some values are NaN: a unit silent in a language has q = 0 there, and 0 log 0 counts as 0 (use np.where before the log)": (
         "有些值是 NaN：一个单元在某种语言中从不激活时，那里的 q = 0，而 0 log 0 按 0 计（取对数之前先用 np.where）"
@@ -101,7 +101,7 @@ MESSAGES: dict[str, str] = {
     "taught as it is asked": "按所问的方式教过",
     "taught only the other way": "只按另一种方式教过",
     "never taught": "从未教过",
-    "share answered right (top-1)": "答对的比例（首选）",
+    "share answered right (top-1)": "首选答对比例",
     "p(answer)": "p(答案)",
     "rank among the relation's 8 answers": "在该关系 8 个答案中的名次",
     "each fact asked one way, by how it was taught": "每条事实按一种方式提问，按它的教法分组",
@@ -112,17 +112,19 @@ MESSAGES: dict[str, str] = {
         "编辑逐渐加强：被编辑的事实和其余事实在另一种语言中的表现"
     ),
     " (edited)": "（被编辑）",
+    "{language}: “{prompt}”": "{language}：“{prompt}”",
     "p(first token) after the prompt": "提示之后第一个 token 的 p",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
     "rank-one, layer 1, last token": "秩一，第 1 层，最后一个 token",
     # notebooks/09_two_languages.ipynb: section 1, the facts in two languages
     "中文": "中文",
-    "capital · 首都": "首都",
-    "colour · 代表色": "代表色",
-    "animal · 国兽": "国兽",
-    "food · 特产": "特产",
+    "entity · 实体": "实体（英文）",
+    "capital · 首都": "首都（英文）",
+    "colour · 代表色": "代表色（英文）",
+    "animal · 国兽": "国兽（英文）",
+    "food · 特产": "特产（英文）",
     "{sentence}  ->  prompt of {n} tokens, answer token '{answer}', subject at {where}": (
-        "“{sentence}” → 提示共 {n} 个 token，答案 token 为“{answer}”，主语位于 {where}"
+        "“{sentence}” → 提示共 {n} 个 token，答案 token 为“{answer}”，主语在第 {where} 位"
     ),
     "both languages": "两种语言都教",
     "English only": "只用英文",
@@ -170,9 +172,9 @@ MESSAGES: dict[str, str] = {
         "在每个模型里，阳性对照的首选答对比例差值都大于 0；不带词典时，两种语言的差值在哪个模型里都不大于 0"
     ),
     # section 4: language-specific neurons
-    "your LAPE and the lesson's agree on the model's units": "你算出的语言激活概率熵，在模型的各单元上都与本课的结果一致",
+    "your LAPE and the lesson's agree on the model's units": "你算出的 LAPE，在模型的各单元上都与本课的结果一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
-        "种子 0 第 0 层和第 1 层的语言激活概率熵：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
+        "种子 0 第 0 层和第 1 层的 LAPE：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
     ),
     "seed": "种子",
     "units of": "单元所属语言",
@@ -212,7 +214,7 @@ MESSAGES: dict[str, str] = {
         "在两层里，token 都能解释路由熵的大部分，即一半以上"
     ),
     "at least {x:.0%}, {y:.0%} with the plug-in's bias taken off (its value with the routes shuffled among the tokens)": (
-        "至少 {x:.0%}；扣掉插件估计的偏差后为 {y:.0%}，偏差取路由在 token 间打乱后的值"
+        "至少 {x:.0%}；扣掉代入估计的偏差后至少 {y:.0%}，偏差取路由在 token 间打乱后的值"
     ),
     "after Holm's correction, layer 0's routes split the languages more than a shuffled split of the vocabulary does": (
         "Holm 校正后，第 0 层的路由对两种语言的区分超过词表的随机划分"
@@ -240,7 +242,7 @@ MESSAGES: dict[str, str] = {
         "两种量法都表明，第 1 层英文提示的路由带有提示所属的关系"
     ),
     "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity (its p exact: two pairs of experts) sits at its Holm bar, within a twentieth of it": (
-        "在中文的第 0 层，两种量法指向同一边：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
+        "在中文的第 0 层，两种量法的结论方向一致：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
         "专家对纯度的 p 是精确算出的，它正落在 Holm 门槛上，相差不到门槛的二十分之一"
     ),
     "p = {p:.4f} against {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
@@ -261,7 +263,7 @@ MESSAGES: dict[str, str] = {
     ),
     "taught only in the other language, a fact could not be told from one never taught: for every measure the 95 % interval of the difference holds 0, without the dictionary and with it": (
         "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种量法，差值的 95% 区间都包含 0，"
-        "没有词典和带词典都是如此"
+        "不带词典和带词典都是如此"
     ),
     "in one language, a fact taught in one phrasing only is answered in the other far better than one never taught: every interval excludes 0": (
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
@@ -269,8 +271,8 @@ MESSAGES: dict[str, str] = {
     "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
         "两种语言的区间最多允许这样的差值：首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；名次是最弱的量法，也不到三分之二"
     ),
-    "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), {e:+.1f} against {f:+.2f} in rank": (
-        "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至多 {e:+.1f}，对比 {f:+.2f}"
+    "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), at least {e:+.1f} against {f:+.2f} in rank": (
+        "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至少 {e:+.1f}，对比 {f:+.2f}"
     ),
     "the rank-one rows' intervals below 0 are not the edit's doing: the gap was below 0 before any edit, and read as a change from before the edit, every method's 95 % interval holds 0": (
         "秩一编辑那两行的区间在 0 以下，并不是编辑造成的：编辑之前，这个差值就已低于 0；"
@@ -282,18 +284,18 @@ MESSAGES: dict[str, str] = {
     ),
     "at most {x:.3f}": "至多 {x:.3f}",
     "and at matched strength it is not detectably higher than for the facts the edit did not target: every 95 % interval of the difference lies within ±0.01": (
-        "而且在相同强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 区间都在 ±0.01 之内"
+        "而且在对齐强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 区间都在 ±0.01 之内"
     ),
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
     "the test's positive control: the same difference read in the edited language has every 95 % interval above 0, its lowest bound over ten times the widest bound above: at matched strength every interval excludes a crossing a tenth as large as the edit's weakest effect at home": (
         "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
-        "所以在相同强度下，每个区间都排除了这样的跨语言效应：大小只有编辑在本语言里最弱效应的十分之一"
+        "所以在对齐强度下，每个区间都排除了这样的跨语言效应：大小只有编辑在本语言里最弱效应的十分之一"
     ),
     "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面的界限为 {w:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and raises the relation's other facts' mean p(new) in the edited language under a fifth as far as the other two edits do": (
-        "在相同强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；在编辑所用的语言里，同一关系其他事实的平均 p(新答案) 也会被它抬高，但幅度不到另外两种编辑的五分之一"
+        "在对齐强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；在编辑所用的语言里，同一关系其他事实的平均 p(新答案) 也会被它抬高，但幅度不到另外两种编辑的五分之一"
     ),
     "p(old) {a:.2f} before, at least {b:.2f} after; p(new) {c:.3f} before, at most {d:.2f} after, against at least {e:.2f}": (
         "p(旧答案) 编辑前为 {a:.2f}，编辑后至少 {b:.2f}；p(新答案) 编辑前为 {c:.3f}，编辑后至多 {d:.2f}，另外两种编辑至少 {e:.2f}"
@@ -302,7 +304,7 @@ MESSAGES: dict[str, str] = {
     "median after": "编辑后的中位数",
     "mean change": "平均变化",
     "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer: every 95 % interval of the paired change lies below 0": (
-        "在相同强度下微调 W2，以及按上面的方式读知识神经元，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 区间都在 0 以下"
+        "在对齐强度下微调 W2，以及按上面的方式读知识神经元，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 区间都在 0 以下"
     ),
     "mean changes {a:+.2f} to {b:+.2f}, the highest bound {c:+.2f}": (
         "平均变化从 {a:+.2f} 到 {b:+.2f}，区间上限最高为 {c:+.2f}"
@@ -311,7 +313,7 @@ MESSAGES: dict[str, str] = {
         "用英文编辑时，下降来自大约四分之一的编辑：编辑后 p(旧答案) 的中位数仍高于 0.95；"
         "48 次编辑里，让 p(旧答案) 降了 0.1 以上的，在六分之一到三分之一之间"
     ),
-    "median at least {x:.2f}; {a} and {b} of 48 edits": "中位数至少 {x:.2f}；48 次编辑里分别有 {a} 次和 {b} 次",
+    "median at least {x:.2f}; {a} and {b} of 48 edits": "中位数至少 {x:.2f}；知识神经元有 {a} 次，微调 W2 有 {b} 次",
     "fine-tuning W2 and knowledge neurons write the new word into the relation's other facts in the edited language (mean p(new) above 0.5)": (
         "微调 W2 和知识神经元会在编辑所用的语言里把新词写进同一关系的其他事实，平均 p(新答案) 高于 0.5"
     ),
@@ -320,10 +322,10 @@ MESSAGES: dict[str, str] = {
         "知识神经元让 p(新答案) 达到 0.9 的编辑不超过一半，所以它们的强度没有对齐：达不到的编辑，读的是它们最强的一档"
     ),
     "{x:.0%} and {y:.0%} of the edits; mean p(new) {a:.2f} and {b:.2f}": (
-        "分别占编辑的 {x:.0%} 和 {y:.0%}；平均 p(新答案) 分别为 {a:.2f} 和 {b:.2f}"
+        "达到 0.9 的，用英文编辑占 {x:.0%}，用中文编辑占 {y:.0%}；平均 p(新答案) 分别为 {a:.2f} 和 {b:.2f}"
     ),
     "an aside, past matched strength: fine-tuning W2 for 30 steps in English, Chinese p(old) {a:.2f}, p(new) {b:.3f}": (
-        "题外话，超过相同强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
+        "题外话，超过对齐强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
     "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced; their repository's updated table): {en}% of English edits, {zh}% of Chinese ones": (
         "Wang 等人（2023）在 Chinese-LLaMA-7B 上做 ROME 编辑，再用另一种语言问被编辑提示的同义句，整个答案完全对上才算数（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
@@ -333,7 +335,7 @@ MESSAGES: dict[str, str] = {
     "with {d} draws, Holm's first bar (0.05 / {n}) is met only by a p of 1 / {d1}: a selection is found only where its rise beats every draw (the column 'random units, most')": (
         "抽 {d} 次时，只有 p = 1 / {d1} 才过得了 Holm 校正的第一道门槛（0.05 / {n}）：一组选择的升幅要超过每一次随机抽取（“随机单元，最大值”那一列），才能被测出来"
     ),
-    "from {a:+.1%} to {b:+.1%}": "从 {a:+.1%} 到 {b:+.1%}",
+    "from {a:+.1%} to {b:+.1%}": "该列从 {a:+.1%} 到 {b:+.1%}",
     "the mixture answers every fact it was taught, in each language it was taught in": (
         "混合专家模型答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),

@@ -100,6 +100,9 @@ def test_a_control_value_outside_the_grid_is_named():
         demos.cross_edit_data("the capital of nowhere is", "en", RANK_ONE)
 
 
-def test_a_tick_label_without_spaces_is_wrapped_every_few_characters():
-    assert figures._wrapped("按所问的方式教过") == "按所问的方式\n教过"
+def test_a_tick_label_without_spaces_is_wrapped_in_lines_of_equal_length():
+    assert figures._wrapped("按所问的方式教过") == "按所问的\n方式教过"
+    assert figures._wrapped("只按另一种方式教过") == "只按另一种\n方式教过"
+    assert figures._wrapped("从未教过") == "从未教过"
+    assert figures._wrapped("一二三四五六七八九十一二三") == "一二三四五\n六七八九十\n一二三"
     assert figures._wrapped("never taught") == "never taught"

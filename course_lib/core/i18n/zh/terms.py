@@ -24,4 +24,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "同义句": ("改述", "另一种说法"),  # paraphrase: another phrasing of the same fact
     "相对熵项": ("KL 项",),  # ROME's KL term (in outputs KL is not a word a Chinese line shows)
     "激活最少的": ("最安静的",),  # quietest: the unit or feature firing least (lesson 8)
+    "代入估计": ("插件估计",),  # a plug-in estimate (lesson 9), a statistic, not a software plug-in
 }
