@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l05_ffn_memory: LESSON, the index's row
-    "What the FFN stores: keys and values in a small language model (键值记忆)": "FFN 存储了什么：小型语言模型中的键和值（key-value memory）",
+    "What the FFN stores: keys and values in a small language model (键值记忆)": "FFN 存储了什么：小型语言模型中的键值记忆（key-value memory）",
     "open a small trained language model and read how its FFN units hold its facts: keys, values, erasing and doubling a fact's units, sparse activations": "打开一个训练好的小型语言模型，读懂它的 FFN 单元怎样承载事实：键、值、擦除和加倍一条事实的单元、稀疏激活",
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
     "own fact": "本条事实",
@@ -33,7 +33,7 @@ MESSAGES: dict[str, str] = {
     "d_ff = {d_ff}, trained, mean of {seeds} seeds: {active}": (
         "d_ff = {d_ff}，训练后，{seeds} 个种子的平均：{active}"
     ),
-    "{right} of {facts} facts": "答对 {right}/{facts} 条事实",
+    "{right} of {facts} facts": "答对 {right} 条（共 {facts} 条）",
     # course_lib.lessons.l05_ffn_memory.checks: checker names
     "the costliest single unit": "擦除代价最大的单个单元",
     "value projection": "值投影",
@@ -337,7 +337,7 @@ MESSAGES: dict[str, str] = {
     "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by {drop:.2f}: the costliest single unit, on each of the {n} facts tried.": "把第 {layer} 层的单元 {unit} 置零，事实 {fact} 的 p(答案) 从 {p:.2f} 降了 {drop:.2f}。在试过的 {n} 条事实上，你找到的都是擦除代价最大的单个单元。",
     "could not tell": "无法判断",
     "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "值的首选词在语料中某处跟在激活最强的触发前缀之后（论文：激活最强的触发样例的下一个 token），低层 / 高层（数值）",
-    "{low:.0f} % / {high:.1f} % (about {words:,} words)": "{low:.0f}% / {high:.1f}%（约 {words:,} 个词）",
+    "{low:.0f} % / {high:.1f} % (about {words:,} words)": "{low:.0f}% / {high:.1f}%（约 {words} 个词）",
     "{low:.0f} % / {high:.0f} % ({words} words)": "{low:.0f}% / {high:.0f}%（{words} 个词）",
     "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)": "分别是打乱配对的 {a:.1f} 倍和 {b:.1f} 倍（第 3 节）",
     "Geva et al.: agreement levels not comparable; the vocabularies differ 3,000-fold": "Geva 等人：一致率的数值不可比；两边的词表大小相差三千多倍",
@@ -355,7 +355,7 @@ MESSAGES: dict[str, str] = {
     "fewer in larger models, deeper and wider": "模型越大越少（更深也更宽）",
     "layer 1: the unit firing most promotes the answer, above the relation-matched control": "第 1 层：激活最强的单元会提升答案，命中数高于按关系匹配的对照",
     "{r.hits} of 48, control {r.control:.1f}: one-sided binomial p {p:.0e}, {x:.1f} x the control at the point estimate": "48 条中命中 {r.hits} 条，对照 {r.control:.1f}；单侧二项检验 p = {p:.0e}；按点估计是对照的 {x:.1f} 倍",
-    "{rise:+.1%}, 95 % interval {lo:+.1%} to {hi:+.1%}; it would see a rise of Geva et al.'s {geva:.1%} with probability {power:.0%}": "变化 {rise:+.1%}，95% 区间 {lo:+.1%} 到 {hi:+.1%}；若真有 Geva 等人那样 {geva:.1%} 的上升，检验能发现它的概率为 {power:.0%}",
+    "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}; it would see a rise of Geva et al.'s {geva:.1f} points with probability {power:.0%}": "变化 {rise:+.1f} 个百分点，95% 区间 {lo:+.1f} 到 {hi:+.1f}；若真有 Geva 等人那样 {geva:.1f} 个百分点的上升，检验能发现它的概率为 {power:.0%}",
     "layer 0: could not tell from its control": "第 0 层：无法判断是否高于对照",
     "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}, and would see an effect of layer 1's size ({x:.1f} x the control) with probability {power:.0%}": "48 条中命中 {r.hits} 条，对照 {r.control:.1f}；要在 5% 水平上显著，需要命中 {n} 条；若效应与第 1 层一样大，即对照的 {x:.1f} 倍，检验能发现它的概率为 {power:.0%}",
     "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机基线 {chance:.0%}，打乱配对 {null:.1%}）",
@@ -375,7 +375,7 @@ MESSAGES: dict[str, str] = {
     "{r:.1f} times on average": "平均变为原来的 {r:.1f} 倍",
     "layer 1's units act almost only directly, on average": "平均而言，第 1 层的单元几乎只走直接路径",
     "the rescaling beyond 1 for {n} of 48 facts": "48 条中有 {n} 条的重新缩放项绝对值超过 1",
-    "the first fact's 10 strongest units: the midpoint 20-point sum is the exact score within 1 %": "第一条事实归因最强的 10 个单元：取 20 个中点求和，结果与精确分数相差不到 1%",
+    "the first fact's 10 strongest units: the midpoint 20-point sum is the exact score within 1 %": "第一条事实归因最高的 10 个单元：取 20 个中点求和，结果与精确分数相差不到 1%",
     "the left-point sum within {left:.0%}": "取左端点求和，相差在 {left:.0%} 以内",
     "the authors' code's path ranks the units otherwise": "按作者代码的路径，单元的排序不同",
     "{shared:.1f} of a fact's top 5 shared on average, the same top unit for {n} of 48": "平均每条事实的前 5 个中有 {shared:.1f} 个相同，48 条中有 {n} 条的首位单元相同",
@@ -383,6 +383,7 @@ MESSAGES: dict[str, str] = {
     "the nudge switches some of them at the prompts' last word": "这次微扰让提示最后一个词处的一些单元切换了开关",
     "the slope's top 5 units change for several facts, each with a unit the nudge switched": "按斜率排出的前 5 个单元在好几条事实上变了，每条都有被微扰切换的单元",
     "{n} of 48": "48 条中 {n} 条",
+    "{n} of {total} facts": "{total} 条中 {n} 条",
     "the integral's top 5 stay the same for every fact, as continuity requires": "按积分排出的前 5 个单元在每条事实上都不变，正如连续性所要求的那样",
     "the nudge moves a score by {shift:.0e}, the closest 5th and 6th differ by {tie:.0e}": "微扰让分数最多移动 {shift:.0e}，而第 5、6 名最接近时也相差 {tie:.0e}",
     "own fact: mean {mean:.0%}; averaged as Dai et al.'s code averages (per relation, mean change of p over mean p): {dai:.0%}; spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}；按 Dai 等人代码的算法（每种关系内，p 的平均变化除以平均 p）为 {dai:.0%}；标准差 {std:.0%}",
@@ -392,10 +393,10 @@ MESSAGES: dict[str, str] = {
     "d_ff {d_ff:3d}: at initialisation {init[0]:.2f} / {init[1]:.2f}": "d_ff {d_ff:3d}：初始化时 {init[0]:.2f} / {init[1]:.2f}",
     "d_ff 32 to 128 miss several facts in some seed": "d_ff 32 到 128 各有种子漏掉好几条事实",
     "at least 3 of 48": "48 条中至少漏掉 3 条",
-    "the largest rise and the largest fall each over 2 points": "升高和降低的种子都有，两个方向上最大的变化都超过 2 个百分点",
+    "the largest rise and the largest fall each over 2 points": "最大升幅和最大降幅都超过 2 个百分点",
     "layer {layer}: {c[0]} token, {c[1]} semantic, {c[2]} mixed; in 10 untrained draws {lo[0]}–{hi[0]}, {lo[1]}–{hi[1]}, {lo[2]}–{hi[2]}": "第 {layer} 层：token 键 {c[0]} 个，语义键 {c[1]} 个，混合键 {c[2]} 个；10 组未训练的随机权重中依次为 {lo[0]}–{hi[0]}、{lo[1]}–{hi[1]}、{lo[2]}–{hi[2]} 个",
     "random weights give mostly token keys too, in both layers": "随机权重的两层也都以 token 键为主",
-    "at least {n} of 256 in every draw": "每组都至少有 {n} 个，共 256 个",
+    "at least {n} of 256 in every draw": "256 个单元中，每组都至少有 {n} 个",
     "this trained model has fewer token keys and more mixed ones than any draw, in both layers": "训练后的模型在两层中 token 键都比任何一组随机权重少，混合键都比任何一组多",
     "this trained model's layer 0 has more semantic keys than any draw": "训练后的模型第 0 层的语义键比任何一组随机权重都多",
     "{n} against at most {m}": "{n} 个，随机权重最多 {m} 个",
@@ -416,7 +417,7 @@ MESSAGES: dict[str, str] = {
     "units chosen by attribution matter more than the most active ones, as their selection on the outcome favours": "按归因挑出的单元比激活最强的单元影响更大；它们本来就是按结果挑的，这对它们有利",
     "on average the two paths roughly add": "平均而言，两条路径的作用大致可以相加",
     "interaction {i:+.1f} of a {g:.1f} gap; per fact {lo:+.1f} to {hi:+.1f}": "交互项 {i:+.1f}，总差距 {g:.1f}；单条事实的交互项在 {lo:+.1f} 到 {hi:+.1f} 之间",
-    "not reported (their code computes it: rm_oth)": "未报告（他们的代码计算了它：rm_oth）",
+    "not reported (their code computes it: rm_oth)": "未报告（他们的代码算了这一项，即 rm_oth）",
     "not reported": "未报告",
     "Dai et al.: erasing hits the fact harder than unrelated facts here, a comparison the paper does not report": "Dai 等人：这里擦除对这条事实的打击比对无关事实更重；论文没有报告这项比较",
     "on the {n} facts with top units in both layers, doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": "在两层都有归因最高单元的 {n} 条事实上，只加倍第 0 层的：对数几率 {first:+.1f}；只加倍第 1 层的：{second:+.1f}（第 4 节）",
