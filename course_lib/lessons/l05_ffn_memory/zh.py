@@ -175,7 +175,7 @@ MESSAGES: dict[str, str] = {
     "study": "研究",
     "measure": "测量",
     "paper": "论文",
-    "this toy": "本玩具模型",
+    "this toy": "玩具模型",
     "as in the paper?": "与论文一致？",
     "erase a fact's top units: the fact loses more than unrelated facts (direction)": "擦除一条事实归因最高的单元：这条事实比无关事实损失更多（方向）",
     "more for {n} of {total} facts (unrelated facts: {change})": "{total} 条事实中有 {n} 条损失更多（无关事实：{change}）",

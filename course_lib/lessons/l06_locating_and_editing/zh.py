@@ -47,7 +47,7 @@ MESSAGES = {
     "NS": "NS",
     "S": "S",
     "others kept": "其他实体不变",
-    "filler loss": "填充句损失",
+    "filler loss": "填充句损失变化",
     "reach 0.9": "达到 0.9",
     "paraphrase": "同义句",
     "same entity kept": "同一实体不变",
@@ -295,7 +295,7 @@ MESSAGES = {
     ),
     "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
     "three comparisons; the paper's {a} against {b}, with no interval": (
-        "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}，未对本单元的三次比较做校正；"
+        "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}，未对这里的三次比较做多重比较校正；"
         "论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
