@@ -337,7 +337,7 @@ MESSAGES: dict[str, str] = {
     "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by {drop:.2f}: the costliest single unit, on each of the {n} facts tried.": "把第 {layer} 层的单元 {unit} 置零，事实 {fact} 的 p(答案) 从 {p:.2f} 降了 {drop:.2f}。在试过的 {n} 条事实上，你找到的都是擦除代价最大的单个单元。",
     "could not tell": "无法判断",
     "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "值的首选词在语料中某处跟在激活最强的触发前缀之后（论文：激活最强的触发样例的下一个 token），低层 / 高层（数值）",
-    "{low:.0f} % / {high:.1f} % (about {words:,} words)": "{low:.0f}% / {high:.1f}%（约 {words} 个词）",
+    "{low:.0f} % / {high:.1f} % (about {words:,} words)": "{low:.0f}% / {high:.1f}%（约 {words:,} 个词）",
     "{low:.0f} % / {high:.0f} % ({words} words)": "{low:.0f}% / {high:.0f}%（{words} 个词）",
     "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)": "分别是打乱配对的 {a:.1f} 倍和 {b:.1f} 倍（第 3 节）",
     "Geva et al.: agreement levels not comparable; the vocabularies differ 3,000-fold": "Geva 等人：一致率的数值不可比；两边的词表大小相差三千多倍",
