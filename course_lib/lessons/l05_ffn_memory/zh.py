@@ -235,7 +235,7 @@ MESSAGES: dict[str, str] = {
     "layer {layer}, top {firing} firing unit(s): {r.hits} of {r.facts} facts (chance {r.chance:.1f}, control {r.control:.1f})": "第 {layer} 层，激活最强的 {firing} 个单元：{r.facts} 条事实中命中 {r.hits} 条（随机基线 {r.chance:.1f}，对照 {r.control:.1f}）",
     "the facts' top 5 units: {share:.0%} in layer 0": "各条事实归因最高的 5 个单元：{share:.0%} 位于第 0 层",
     "doubling only the layer-{layer} ones ({n} facts have some): {run:+.1f}, scale held {held:+.1f}": "只加倍其中位于第 {layer} 层的（有这类单元的事实共 {n} 条）：{run:+.1f}；固定尺度时 {held:+.1f}",
-    "all 5: as run {as_run:+.1f}, scale held {scale_held:+.1f}, layer 1 blind {later_layers_blind:+.1f}, both held {both_held:+.1f}": "全部 5 个：照常运行 {as_run:+.1f}，固定尺度 {scale_held:+.1f}，第 1 层看不见 {later_layers_blind:+.1f}，两者都固定 {both_held:+.1f}",
+    "all 5: as run {as_run:+.1f}, scale held {scale_held:+.1f}, layer 1 blind {later_layers_blind:+.1f}, both held {both_held:+.1f}": "全部 5 个：照常运行 {as_run:+.1f}，固定尺度 {scale_held:+.1f}，对第 1 层屏蔽 {later_layers_blind:+.1f}，两者都固定 {both_held:+.1f}",
     "mean change of log-odds: erasing {erasing:+.1f}, doubling {doubling:+.1f}": "对数几率的平均变化：擦除 {erasing:+.1f}，加倍 {doubling:+.1f}",
     "layer {layer}: {trained:.2f} of the units fire per token trained, {untrained:.2f} at initialisation (of {d_ff})": "第 {layer} 层：每个 token 上激活的单元比例，训练后为 {trained:.2f}，初始化时为 {untrained:.2f}（共 {d_ff} 个单元）",
     "{steps} steps per run, {seeds} seeds per width": "每次运行 {steps} 步，每种宽度 {seeds} 个种子",
