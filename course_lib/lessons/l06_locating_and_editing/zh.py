@@ -122,6 +122,7 @@ MESSAGES = {
     "by construction, C does not change p(new) at the edited prompt": (
         "按构造成立：C 不改变被编辑提示处的 p(新答案)"
     ),
+    "causal tracing again: sets of 10 draws": "再做因果追踪：每组 10 次抽样",
     "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测它的编辑是否成功",
     "no: linear ρ {r:+.2f}, 652 facts": "否：线性 ρ {r:+.2f}，652 条事实",
     # the rewriting grid's rows: the relations
