@@ -222,6 +222,41 @@ def misses(summary: dict[str, Any]) -> list[str]:
     return [f"{what}: {v.shown} vs {v.goal}" for what, v in verdicts(summary) if v.met is False]
 
 
+def merge(base: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with every group that ``part`` measured replaced whole by ``part``'s benchmarks
+    (a group holds its floor, so each ratio stays within one run), and ``part``'s commit, time
+    and load recorded under ``course["re-measured"]`` for the report to state. Both runs must come
+    from the same CPU: a report names one machine."""
+    cpus = [run.get("machine_info", {}).get("cpu", {}).get("brand_raw") for run in (base, part)]
+    if cpus[0] != cpus[1]:
+        raise ValueError(f"part was measured on {cpus[1]!r}, base on {cpus[0]!r}: one report names one machine")  # fmt: skip
+    groups = {bench.get("group") for bench in part.get("benchmarks", [])}
+    if not groups:
+        raise ValueError("part holds no benchmark: nothing to merge")
+    merged = {**base, "course": dict(base.get("course", {}))}
+    merged["benchmarks"] = [
+        *(bench for bench in base.get("benchmarks", []) if bench.get("group") not in groups),
+        *part["benchmarks"],
+    ]
+    commit, course = part.get("commit_info") or {}, part.get("course", {})
+    named = commit.get("id", "unknown")[:12] + (" (dirty)" if commit.get("dirty") else "")
+    earlier = base.get("course", {}).get("re-measured", [])
+    merged["course"]["re-measured"] = [
+        *(entry for entry in earlier if entry["group"] not in groups),
+        *(
+            {
+                "group": group,
+                "commit": named,
+                "datetime": part.get("datetime", ""),
+                "load_average_at_start": course.get("load_average_at_start", "unknown"),
+                "load_average_at_end": course.get("load_average_at_end", "unknown"),
+            }
+            for group in sorted(groups, key=str)
+        ),
+    ]
+    return merged
+
+
 # --- sections -----------------------------------------------------------------------------
 
 
@@ -237,6 +272,13 @@ def machine_section(results: dict[str, Any]) -> list[str]:
         *course.get("settings", {}).items(),
     ]  # fmt: skip
     rows = [[str(key).replace("_", " "), str(value)] for key, value in rows]
+    for entry in course.get("re-measured", []):
+        when = dt.datetime.fromisoformat(entry["datetime"]).strftime("%Y-%m-%d %H:%M UTC")
+        rows.append([
+            f"re-measured: {entry['group']}",
+            f"commit {entry['commit']}, {when}, load average {entry['load_average_at_start']} at start, "
+            f"{entry['load_average_at_end']} at end",
+        ])  # fmt: skip
     return ["## Machine and settings", "", *table("what | value", rows), ""]
 
 

@@ -7,6 +7,9 @@ from its JSON.
     python benchmarks/run.py -k "control and not cached" --benchmark-cprofile=cumtime
 
 With --from-json FILE nothing is measured: RESULTS.md is written from that pytest-benchmark JSON.
+With --merge FILE nothing is measured either: the groups FILE measured (a run of some of the
+benchmark's files, e.g. `pytest benchmarks/test_make_test.py --benchmark-json=FILE`) replace theirs
+in results.json, whole, floors included, and RESULTS.md names their commit, time and load.
 The notebooks measured also replace their entries in cell_times.json (benchmarks/cell_times.py,
 which measures only the notebooks, results.json left alone).
 Options other than --out and --from-json go to pytest: the benchmark's own (--quick, --repeat N,
@@ -50,10 +53,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
     parser.add_argument("--out", type=Path, default=HERE, help="where results.json and RESULTS.md go")  # fmt: skip
     parser.add_argument("--from-json", type=Path, metavar="FILE", help="measure nothing: RESULTS.md from this pytest-benchmark JSON")  # fmt: skip
+    parser.add_argument("--merge", type=Path, metavar="FILE", help="measure nothing: FILE's groups replace theirs in results.json")  # fmt: skip
     args, extra = parser.parse_known_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     previous = args.out / "results.json"
     path, code = args.from_json, 0
+    if args.merge is not None:
+        if path is not None:
+            parser.error("--merge and --from-json: give one")
+        merged = report.merge(json.loads(previous.read_text()), json.loads(args.merge.read_text()))
+        previous.write_text(json.dumps(merged, indent=4))  # as pytest-benchmark writes it
+        path = previous
     if path is None:
         path = args.out / "results.new.json"
         path.unlink(missing_ok=True)

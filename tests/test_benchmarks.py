@@ -349,6 +349,64 @@ def test_from_json_rewrites_the_report_of_a_saved_run_and_measures_nothing(tmp_p
     assert not (tmp_path / "results.json").exists()  # nothing measured, nothing replaced
 
 
+def _grouped(results: dict) -> dict:
+    """``results`` with each benchmark in a group by its kind's family, as pytest-benchmark's
+    ``benchmark.group`` sets it (a floor in its measurement's group)."""
+    for bench in results["benchmarks"]:
+        bench["group"] = bench["extra_info"]["kind"].removesuffix(" floor")
+    return results
+
+
+def _make_test_remeasured(total_s: float, floor_s: float) -> dict:
+    """A later run of only the make-test group, on the same machine at another commit."""
+    part = _grouped(_results(notebooks=False, controls_=False, site=False))
+    part["benchmarks"][0] = {**_bench("make test floor", [floor_s], label="the floor", processes=2), "group": "make test"}  # fmt: skip
+    part["benchmarks"][1] = {**_bench("make test", [total_s], label="a fresh clone", target="test", errors=[]), "group": "make test"}  # fmt: skip
+    part["commit_info"] = {"id": "fedcba9876543210", "dirty": False}
+    part["datetime"] = "2026-01-02T08:30:00.000000+00:00"
+    part["course"]["load_average_at_start"] = "0.20 / 0.30 / 0.40"
+    return part
+
+
+def test_merge_replaces_a_measured_group_whole_and_the_report_names_its_run():
+    base = _grouped(_results())
+    assert _judged(base)["make test from a fresh clone"] is True  # 500 s at 5.0 s: 100 × its floor
+    merged = report.merge(base, _make_test_remeasured(total_s=300.0, floor_s=2.0))
+    kept = [b for b in merged["benchmarks"] if b["group"] != "make test"]
+    assert kept == [b for b in base["benchmarks"] if b["group"] != "make test"]
+    made = [b for b in merged["benchmarks"] if b["group"] == "make test"]
+    assert [b["stats"]["median"] for b in made] == [2.0, 300.0]  # the floor came with its run
+    goal = "make test from a fresh clone"
+    assert _judged(merged)[goal] is False  # 150 × its own floor, not 60 × the old one
+    assert _judged(report.merge(base, _make_test_remeasured(total_s=200.0, floor_s=2.0)))[goal]
+    text = report.render(merged)
+    assert "| re-measured: make test | commit fedcba987654, 2026-01-02 08:30 UTC, load average 0.20 / 0.30 / 0.40 at start, 0.70 / 0.20 / 0.10 at end |" in text  # fmt: skip
+    assert "| commit | 0123456789ab (dirty) |" in text  # the rest still names its own run
+    assert base["course"].get("re-measured") is None  # base untouched
+    again = report.merge(merged, _make_test_remeasured(total_s=200.0, floor_s=2.0))
+    assert len(again["course"]["re-measured"]) == 1  # a group re-measured twice is named once
+
+
+def test_merge_refuses_another_machine_and_an_empty_run():
+    base = _grouped(_results())
+    other = _make_test_remeasured(total_s=300.0, floor_s=2.0)
+    other["machine_info"]["cpu"]["brand_raw"] = "Other CPU 9000"
+    with pytest.raises(ValueError, match="'Other CPU 9000'.*'Test CPU 3000'"):
+        report.merge(base, other)
+    with pytest.raises(ValueError, match="no benchmark"):
+        report.merge(base, {**base, "benchmarks": []})
+
+
+def test_merge_rewrites_results_json_and_the_report_from_a_partial_run(tmp_path):
+    base = _grouped(_results())
+    (tmp_path / "results.json").write_text(json.dumps(base))
+    (tmp_path / "part.json").write_text(json.dumps(_make_test_remeasured(200.0, 2.0)))
+    assert run.main(["--out", str(tmp_path), "--merge", str(tmp_path / "part.json")]) == 0
+    merged = json.loads((tmp_path / "results.json").read_text())
+    assert merged == report.merge(base, _make_test_remeasured(200.0, 2.0))
+    assert (tmp_path / "RESULTS.md").read_text() == report.render(merged)
+
+
 def test_the_report_leaves_comparing_runs_to_pytest_benchmark():
     text = report.render(_results())
     assert "## Before / after" not in text and "pytest-benchmark compare" in text
