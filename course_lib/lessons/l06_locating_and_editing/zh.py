@@ -84,7 +84,7 @@ MESSAGES = {
     "input": "输入",
     "after layer {i}": "第 {i} 块之后",
     "neighbourhood score NS (%)": "邻域分数 NS（%）",
-    "mean p(new) after the edited prompt": "被编辑提示上 p(新答案) 的平均值",
+    "mean p(new) after the edited prompt": "被编辑提示之后 p(新答案) 的平均值",
     "{method}, {strength}: {kept} of {others} other facts keep their answer; "
     "filler loss {change:+.2f}": (
         "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
@@ -120,7 +120,7 @@ MESSAGES = {
         "按构造成立：在最后一个词处，恢复第 0 层的注意力与恢复第 0 块的残差流效果相同"
     ),
     "by construction, C does not change p(new) at the edited prompt": (
-        "按构造成立：C 不改变被编辑提示处的 p(新答案)"
+        "按构造成立：C 不改变被编辑提示之后的 p(新答案)"
     ),
     "causal tracing again: sets of 10 draws": "再做因果追踪：每组 10 次抽样",
     "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测它的编辑是否成功",
@@ -195,10 +195,10 @@ MESSAGES = {
         "不可比：语料的 C 含有同义句本身；论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
-        "p(新答案) 0.9 处：{name}，S 为 {s:.0f}；主语处的 ROME 为 {r:.0f}"
+        "p(新答案) 为 0.9 时：S 为 {s:.0f}（{name}）；主语处的 ROME 为 {r:.0f}"
     ),
     "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}; the subject edits: {d:.0f} and {e:.0f}": (
-        "p(新答案) 0.9 处 {a:.0f} > {b:.0f}；填充句的 C 为 {c:.0f}；主语处的两种编辑为 {d:.0f} 和 {e:.0f}"
+        "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C 为 {c:.0f}；主语处的两种编辑为 {d:.0f} 和 {e:.0f}"
     ),
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
@@ -215,7 +215,7 @@ MESSAGES = {
     "S: 0.8 / 0.9 / 0.95": "S：0.8 / 0.9 / 0.95",
     "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
     "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的都比它们少",
-    "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "在 p(新答案) 0.9 处，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多",
+    "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "p(新答案) 为 0.9 时，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多",
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
     "but whether its S is above theirs depends on the reading point": "但它的 S 是否高于它们，取决于在哪里读数",
     "full update: PS, NS, S": "完整更新：PS、NS、S",
@@ -223,7 +223,7 @@ MESSAGES = {
     "not contradicted": "不矛盾",
     "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
     "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
-    "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 0.9 处为 {a:.0f}，任何系数下至多 {b:.0f}",
+    "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 为 0.9 时为 {a:.0f}，任何系数下至多 {b:.0f}",
     "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 区间为 {lo:+.2f} 到 {hi:+.2f}",
     "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
     "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
@@ -242,8 +242,8 @@ MESSAGES = {
     ),
     "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
     "(plain), and only past the scale of largest p(new); the paper's {c}": (
-        "类 ROME 编辑在 p(新答案) 0.9 处 PS 为 {a:.0f}；任何系数下，类 ROME 至多 {r:.0f}，普通编辑至多 {p:.0f}，"
-        "而且只出现在 p(新答案) 最高的系数之后；论文为 {c}"
+        "p(新答案) 为 0.9 时，类 ROME 编辑的 PS 为 {a:.0f}；任何系数下，类 ROME 至多 {r:.0f}，普通编辑至多 {p:.0f}，"
+        "而且不为 0 的 PS 都出现在使 p(新答案) 最高的那个系数之后；论文为 {c}"
     ),
     "48 facts would detect that ρ at most {p:.0%} of the time; about {q:.0%} after the measured "
     "noise": "48 条事实测出这样的 ρ 的概率至多 {p:.0%}；算上实测的噪声，约为 {q:.0%}",
@@ -286,13 +286,13 @@ MESSAGES = {
         "只看这些点估计：0.8 处低于这三种，0.95 处高于它们"
     ),
     "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a site the paper's Table 4 does not run; the ROME-like edit at the subject scores lowest": (
-        "在 p(新答案) 0.9 处，S 最高的是最后一个词处用填充句 C 的秩一编辑，论文的表 4 没有在这个编辑点编辑过；主语处的类 ROME 编辑得分最低"
+        "p(新答案) 为 0.9 时，S 最高的是最后一个词处用填充句 C 的秩一编辑，论文的表 4 没有在这个编辑点编辑过；主语处的类 ROME 编辑得分最低"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
         "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
     ),
     "at p(new) 0.9 FT+L scores above fine-tuning, the same sign as the paper's gap": (
-        "在 p(新答案) 0.9 处，约束微调的得分高于微调，差值的方向与论文相同"
+        "p(新答案) 为 0.9 时，约束微调的得分高于微调，差值的方向与论文相同"
     ),
     "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
     "three comparisons; the paper's {a} against {b}, with no interval": (
@@ -300,7 +300,7 @@ MESSAGES = {
         "论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
-        "在 p(新答案) 0.9 处，本课程的知识神经元与微调在 S 上分不出高下"
+        "p(新答案) 为 0.9 时，本课程的知识神经元与微调在 S 上分不出高下"
     ),
     "of the three orders among fine-tuning, FT+L and knowledge neurons, two have the paper's sign "
     "on these point estimates, FT+L above both; an interval confirms only FT+L above fine-tuning": (
