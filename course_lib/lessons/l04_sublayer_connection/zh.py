@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
     "RMS of the stream": "残差流的 RMS",
     "activation scale through depth": "激活尺度随深度的变化",
     "{layers} layers = {sublayers} sublayers, at initialisation": (
-        "初始化时：{layers} 层 = {sublayers} 个子层"
+        "初始化时，{layers} 层 = {sublayers} 个子层"
     ),
     "{depth} layers": "{depth} 层",
     "||dLoss/dW2|| at initialisation": "初始化时的 ||dLoss/dW2||",
