@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
     "RMS of the stream": "残差流的 RMS",
     "activation scale through depth": "激活尺度随深度的变化",
     "{layers} layers = {sublayers} sublayers, at initialisation": (
-        "{layers} 层 = {sublayers} 个子层，初始化时"
+        "初始化时，{layers} 层 = {sublayers} 个子层"
     ),
     "{depth} layers": "{depth} 层",
     "||dLoss/dW2|| at initialisation": "初始化时的 ||dLoss/dW2||",
@@ -229,7 +229,7 @@ MESSAGES: dict[str, str] = {
         "16 层：后置层归一化输出端的梯度与输入端相差不到 1.5 倍"
     ),
     "post-norm learns fewer seeds without warm-up than with it": (
-        "后置层归一化不预热时学会的种子比预热时少"
+        "后置层归一化不预热时，学会任务的种子比预热时少"
     ),
     "pre-norm learns every seed, with or without warm-up": (
         "前置层归一化无论是否预热，每个种子都能学会"
@@ -251,7 +251,7 @@ MESSAGES: dict[str, str] = {
     ),
     "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 √(d/(d−1))",
     "norm_first={norm_first!s:5} {activation}: encoder and decoder equal PyTorch's": "norm_first={norm_first!s:5} {activation}：编码器层和解码器层都与 PyTorch 的相同",
-    "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界给出 {bound:.2f}",
+    "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界之比为 {bound:.2f}",
     "{post_cold} of {seeds} against {post_warm} of {seeds}": (
         "{post_cold}/{seeds} 对比 {post_warm}/{seeds}"
     ),
@@ -279,7 +279,7 @@ MESSAGES: dict[str, str] = {
         "{norm}，{p.depth} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}"
     ),
     "{norm}, warm-up {warmup}: {n} of {seeds} seeds above {threshold}": (
-        "{norm}，预热 {warmup} 步：{seeds} 个种子中有 {n} 个高于 {threshold}"
+        "{norm}，预热 {warmup} 步：{seeds} 个种子中有 {n} 个准确率高于 {threshold}"
     ),
     "settings measured: {n}": "已测量的设置数：{n}",
     "token ids:               {shape}": "token 编号：            {shape}",

@@ -28,7 +28,7 @@ MESSAGES: dict[str, str] = {
     "layer {layer} at init": "第 {layer} 层，初始化时",
     "d_ff (log scale)": "d_ff（对数坐标）",
     "fraction of units active per token": "每个 token 激活的单元比例",
-    "facts right, worst seed": "答对的事实数（最差的种子）",
+    "facts right, worst seed": "最差种子答对数",
     "layer {layer} {fraction:.2f}": "第 {layer} 层 {fraction:.2f}",
     "d_ff = {d_ff}, trained, mean of {seeds} seeds: {active}": (
         "d_ff = {d_ff}，训练后，{seeds} 个种子的平均：{active}"
@@ -142,7 +142,7 @@ MESSAGES: dict[str, str] = {
         "两条路径都固定时，加倍让多数事实的答案上升"
     ),
     "scale held, the layer-1 ones alone raise it for most facts that have them": (
-        "固定尺度、只加倍第 1 层的单元时，有这类单元的事实大多会上升"
+        "固定尺度、只加倍第 1 层的单元时，在有这类单元的事实中，多数答案会上升"
     ),
     # section 5
     "at initialisation about half the units fire": "初始化时约有一半单元激活",
@@ -227,7 +227,7 @@ MESSAGES: dict[str, str] = {
     "parameters: {n}": "参数量：{n}",
     "facts: {facts}, lines: {lines}, words: {words}": "事实 {facts} 条，句子 {lines} 句，词 {words} 个",
     "distinct prefixes: {n}  activations: {shape}": "不同的前缀共 {n} 个，激活的形状为 {shape}",
-    'layer 1, unit {unit}: fires most on "{prompt}"': "第 1 层的单元 {unit} 在“{prompt}”上激活最强",
+    'layer 1, unit {unit}: fires most on "{prompt}"': "第 1 层，单元 {unit}：对“{prompt}”激活最强",
     "its top 5 trigger prefixes:": "激活它最强的 5 个前缀：",
     "layer 1, unit {unit}: its top 5 trigger prefixes": "第 1 层，单元 {unit}：激活它最强的 5 个前缀",
     "layer 1, unit {unit} (relation key) promotes: {words}": "第 1 层，单元 {unit}（关系键）提升的词：{words}",
