@@ -23,9 +23,9 @@ MESSAGES: dict[str, str] = {
     "layer {layer}, unit {unit}: its strongest contexts": "第 {layer} 层，单元 {unit}：让它激活最强的上下文",
     "embeddings (tokens, positions, types)": "嵌入（token、位置、类型）",
     "the 12 layers": "12 个层",
-    'mean over the tokens, prefix "query: "': '各 token 的平均，前缀 `query: `',
-    'first token\'s state, prefix "query: "': '第一个 token 的状态，前缀 `query: `',
-    'mean over the tokens, prefix "passage: "': '各 token 的平均，前缀 `passage: `',
+    'mean over the tokens, prefix "query: "': "各 token 的平均，前缀 `query: `",
+    'first token\'s state, prefix "query: "': "第一个 token 的状态，前缀 `query: `",
+    'mean over the tokens, prefix "passage: "': "各 token 的平均，前缀 `passage: `",
     "the English-specific units": "英文特定单元",
     "the Chinese-specific units": "中文特定单元",
     "as many random units, matched to the English ones": "同样多的随机单元，与英文单元的激活率匹配",
@@ -125,7 +125,7 @@ MESSAGES: dict[str, str] = {
     "dotted: random keys": "虚线：随机键",
     "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层前馈网络的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出移动 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎的 8 比特输入使它移动 {a:.1%}",
     "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出是正文的 {ratio:.0f} 倍（长度的中位数），同样的抽样使它移动 {lo:.0%} 到 {hi:.0%}",
-    'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': '试过的三种池化方式里，只有加前缀“query: ”后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）',
+    'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': "试过的三种池化方式里，只有加前缀“query: ”后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）",
     "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对段落与另一对重复；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
     "{what}, {language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{what}，{language}：第 0-3 层 {low:.0%}，第 8-11 层 {high:.0%}（Holm 校正后的 p = {p:.0e}）",
     "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0-3 层都高于第 8-11 层（Holm 校正后的 p < 0.01）",
@@ -139,7 +139,7 @@ MESSAGES: dict[str, str] = {
     "by script, a few selected units, all in layers 0-1, fire on under 0.1% of the other script's tokens: silent on it, or as good as silent": "按文字标注：少数选出的单元（都在第 0–1 层）在另一种文字的 token 上激活不到 0.1%，等于不激活",
     "{n} units": "{n} 个单元",
     "{model}: {shares}": "{model}：{shares}",
-    'with "passage: ", zeroing either language\'s units raises the mean margin (both 97.5% intervals above zero)': '用“passage: ”时，置零任一语言的单元都让平均间隔升高（两个 97.5% 区间都在零以上）',
+    'with "passage: ", zeroing either language\'s units raises the mean margin (both 97.5% intervals above zero)': "用“passage: ”时，置零任一语言的单元都让平均间隔升高（两个 97.5% 区间都在零以上）",
     "after its 400 steps, held-out FVU is {ratio:.2f} times the training FVU": "训练 400 步之后，留出数据的未解释方差比例是训练数据的 {ratio:.2f} 倍",
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：在自己语言上激活的频率，中位数是另一种语言的 {ratio:.1f} 倍；在另一种语言的 token 上仍有 {other:.0%} 的时候激活",
     "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 = k = {l0:.0f} by construction; {dead:.0%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 = k = {l0:.0f}，由构造决定；{dead:.0%} 的特征从不激活",
@@ -183,9 +183,7 @@ MESSAGES: dict[str, str] = {
     "on held-out paragraphs the dictionary's FVU is below 0.9 times that of copying the nearest training token's units (lesson 8's test)": (
         "第 8 课的检验：在留出段落上，字典的未解释方差比例低于照搬最近训练 token 时的 0.9 倍"
     ),
-    "FVU {held:.2f} against 0.9 × {lookup:.2f}": (
-        "{held:.2f}，对照 0.9 × {lookup:.2f}"
-    ),
+    "FVU {held:.2f} against 0.9 × {lookup:.2f}": ("{held:.2f}，对照 0.9 × {lookup:.2f}"),
     # lesson 10, after its third reading
     "the pairing holds: among all the Chinese paragraphs, the engine finds each English paragraph's twin (or a copy of it) most similar for over nine pairs in ten": "配对站得住：在全部中文段落里，引擎为英文段落找出的最相似段落，九成以上的对正是它的另一半或与之相同的段落",
     "{hits} of {pairs}": "{pairs} 对中有 {hits} 对",
@@ -193,15 +191,15 @@ MESSAGES: dict[str, str] = {
     "{language} units zeroed: the mean margin changes by {own:+.4f} (97.5% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}, mean {mean:+.4f}; read as a normal sample, Holm p = {p:.2f}, and only a change over {d:.4f} from their mean could show": (
         "{language}单元置零：平均间隔变化 {own:+.4f}（97.5% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}，平均 {mean:+.4f}。把这些抽样看作正态样本，Holm 校正后的 p = {p:.2f}；变化离它们的平均超过 {d:.4f}，才显得出来"
     ),
-    'with "passage: ", zeroing either language\'s units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed': '用前缀“passage: ”时，把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对',
+    'with "passage: ", zeroing either language\'s units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed': "用前缀“passage: ”时，把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
     "{hits} of {pairs} with nothing zeroed": "不置零时 {pairs} 对中检索对 {hits} 对",
     "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本，中文单元带来的上升与随机单元分得开（Holm 校正后的 p < 0.05），英文单元的分不开（Holm 校正后的 p > 0.05）",
-    'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': '两边都用前缀“query: ”时，top-1 检索在 {pairs} 对中：不置零对 {none} 对，置零英文单元对 {en} 对，置零中文单元对 {zh} 对',
+    'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': "两边都用前缀“query: ”时，top-1 检索在 {pairs} 对中：不置零对 {none} 对，置零英文单元对 {en} 对，置零中文单元对 {zh} 对",
     # lesson 10, after its fourth reading: the prefixes compared pair by pair
     '{language} units zeroed, with "query: ": the mean margin changes by {q:+.4f} (95% interval {qlo:+.4f} to {qhi:+.4f}); its change with "passage: " minus this one, over the same {pairs} pairs: {d:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}, sign-flip p = {p:.2f})': (
-        '{language}单元置零，用“query: ”时：平均间隔变化 {q:+.4f}（95% 区间 {qlo:+.4f} 到 {qhi:+.4f}）。用“passage: ”时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）'
+        "{language}单元置零，用“query: ”时：平均间隔变化 {q:+.4f}（95% 区间 {qlo:+.4f} 到 {qhi:+.4f}）。用“passage: ”时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）"
     ),
     'with "query: ", the change of the mean margin could not be told from zero, nor from its change with "passage: " (both 95% intervals contain zero, in both languages): whether the rise depends on the prefix could not be told': (
-        '用“query: ”时，平均间隔的变化与零分不开，与用“passage: ”时的变化也分不开（两种语言里，两个 95% 区间都包含零）：上升是否取决于前缀，看不出来'
+        "用“query: ”时，平均间隔的变化与零分不开，与用“passage: ”时的变化也分不开（两种语言里，两个 95% 区间都包含零）：上升是否取决于前缀，看不出来"
     ),
 }
