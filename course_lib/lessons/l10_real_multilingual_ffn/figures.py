@@ -226,9 +226,11 @@ def ends_text(profile: dict[str, np.ndarray]) -> str:
 
 
 def tang_text() -> str:
-    """Tang et al.'s released selections, as ``ends_text`` reads them."""
-    return "; ".join(
-        f"{name}: {ends_text(profile)}" for name, profile in TANG_2024_PROFILES.items()
+    """Tang et al.'s released selections, as ``ends_text`` reads them, punctuated as the
+    learner's language writes them."""
+    return tr("; ").join(
+        tr("{model}: {shares}", model=name, shares=ends_text(profile))
+        for name, profile in TANG_2024_PROFILES.items()
     )
 
 

@@ -26,4 +26,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "激活最少的": ("最安静的",),  # quietest: the unit or feature firing least (lesson 8)
     "代入估计": ("插件估计",),  # a plug-in estimate (lesson 9), a statistic, not a software plug-in
     "对齐强度": ("相同强度",),  # matched strength: each edit read where it reaches one effect
+    "Holm 校正": ("霍尔姆校正",),  # Holm's correction for many tests, named as lessons 5-9 name it
+    "池化": ("汇聚方式",),  # pooling a sentence embedding from its tokens (lesson 10)
+    "对照表": ("比分表",),  # the scoreboard that sets a paper's number beside the toy's
 }
