@@ -26,4 +26,6 @@ TERMS: dict[str, tuple[str, ...]] = {
     "激活最少的": ("最安静的",),  # quietest: the unit or feature firing least (lesson 8)
     "代入估计": ("插件估计",),  # a plug-in estimate (lesson 9), a statistic, not a software plug-in
     "对齐强度": ("相同强度",),  # matched strength: each edit read where it reaches one effect
+    "随机水平": ("机会水平",),  # chance level: what a blind guess or a random labelling scores
+    "指标": ("量法",),  # a measure (top-1, rank, purity): what a number is read as
 }
