@@ -144,8 +144,12 @@ class CrossEditView:
         self.figure.subplots_adjust(left=0.1, right=0.98, top=0.8, bottom=0.14)
         self.ax = self.figure.subplots()
         self.x = np.array([0, 1, 2.5, 3.5])  # old and new answer, after each language's prompt
-        self.before = self.ax.bar(self.x - 0.2, [1] * 4, 0.4, color=GREY, label=tr("before the edit"))
-        self.after = self.ax.bar(self.x + 0.2, [1] * 4, 0.4, color=PALETTE[0], label=tr("after the edit"))
+        self.before = self.ax.bar(
+            self.x - 0.2, [1] * 4, 0.4, color=GREY, label=tr("before the edit")
+        )
+        self.after = self.ax.bar(
+            self.x + 0.2, [1] * 4, 0.4, color=PALETTE[0], label=tr("after the edit")
+        )
         self.ax.axvline(1.75, color=GREY, linewidth=0.8)
         self.groups = [self.ax.text(c, 1.08, "", ha="center", va="top", fontsize=8)
                        for c in (0.5, 3.0)]  # fmt: skip
