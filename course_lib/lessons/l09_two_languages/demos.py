@@ -28,7 +28,12 @@ from course_lib.lessons.l09_two_languages.experiments.cross_edits import (
     new_answer,
     results,
 )
-from course_lib.lessons.l09_two_languages.figures import METHOD_NAMES, CrossEdit, CrossEditView
+from course_lib.lessons.l09_two_languages.figures import (
+    METHOD_NAMES,
+    CrossEdit,
+    CrossEditView,
+    knob_name,
+)
 
 SHOWN_FACTS = 8  # of seed 0's facts taught in both languages: the dropdown's and the site's frames
 TARGET = 0.9  # matched strength: the weakest reaching p(new) 0.9 after the edited prompt
@@ -72,7 +77,7 @@ def _cross_edit_data(prompt: str, edited_in: str, method: str, _: str) -> CrossE
         new=(new, WORDS[new]),
         edited_in=edited_in,
         method=method,
-        strength=tr("{knob} {value:g}", knob=tr(knob.knob), value=knob.strengths[level]),
+        strength=tr("{knob} {value:g}", knob=knob_name(knob.knob), value=knob.strengths[level]),
         p_old=np.stack([pair(trained, "p(old)", "p(old), other language"),
                         pair(rows[level], "p(old)", "p(old), other language")], axis=1),
         p_new=np.stack([pair(trained, "p(new)", "p(new), other language"),

@@ -76,6 +76,15 @@ def method_name(method: str) -> str:
     return tr(METHOD_NAMES.get(method, method))
 
 
+# The rank-one edit's knob as this lesson names it: the factor the update is scaled by.
+KNOB_NAMES = {"scale of the update": N_("scale factor of the update")}
+
+
+def knob_name(knob: str) -> str:
+    """A method's ``knob`` (``edit_sweep.Method.knob``) as the lesson shows it, translated."""
+    return tr(KNOB_NAMES.get(knob, knob))
+
+
 def dose_response_figure(curves: dict[str, dict[str, np.ndarray]]) -> Figure:
     """One panel per language edited (label -> {method: (strengths, 3)}: for each strength the
     mean p(new) after the edited prompt, after the other language's prompt, and the other
@@ -112,7 +121,7 @@ LANGUAGE_NAMES = {"en": N_("English"), "zh": N_("Chinese")}
 @dataclass(frozen=True)
 class CrossEdit:
     """One fact rewritten with one language's prompt, read in both: p(old answer) and p(new
-    answer) after the English and the Chinese prompt (rows), as trained and edited (columns),
+    answer) after the English and the Chinese prompt (rows), before and after the edit (columns),
     (2, 2) each; the prompts and the answers in each language's words."""
 
     prompts: tuple[str, str]
@@ -126,17 +135,21 @@ class CrossEdit:
 
 
 class CrossEditView:
-    """The demo's live figure: p(old) and p(new) after each language's prompt, as trained (grey)
-    and edited (colour), the edited language marked. Built once; ``update`` moves the bars and
-    rewrites the labels."""
+    """The demo's live figure: p(old) and p(new) after each language's prompt, before the edit
+    (grey) and after it (colour), the edited language marked. Built once; ``update`` moves the
+    bars and rewrites the labels."""
 
     def __init__(self) -> None:
         self.figure = new_figure(6.4, 3.4, layout=None)
         self.figure.subplots_adjust(left=0.1, right=0.98, top=0.8, bottom=0.14)
         self.ax = self.figure.subplots()
         self.x = np.array([0, 1, 2.5, 3.5])  # old and new answer, after each language's prompt
-        self.before = self.ax.bar(self.x - 0.2, [1] * 4, 0.4, color=GREY, label=tr("as trained"))
-        self.after = self.ax.bar(self.x + 0.2, [1] * 4, 0.4, color=PALETTE[0], label=tr("edited"))
+        self.before = self.ax.bar(
+            self.x - 0.2, [1] * 4, 0.4, color=GREY, label=tr("before the edit")
+        )
+        self.after = self.ax.bar(
+            self.x + 0.2, [1] * 4, 0.4, color=PALETTE[0], label=tr("after the edit")
+        )
         self.ax.axvline(1.75, color=GREY, linewidth=0.8)
         self.groups = [self.ax.text(c, 1.08, "", ha="center", va="top", fontsize=8)
                        for c in (0.5, 3.0)]  # fmt: skip

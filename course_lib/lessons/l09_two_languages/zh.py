@@ -12,18 +12,18 @@ MESSAGES: dict[str, str] = {
         "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教过的事实，与从未教过的事实分不出差别；只用一种英文句式教过的事实，换另一种句式却能答出来。这说明了什么？"
     ),
     "that knowing each word's translation did not detectably let this model recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
-        "说明在这个模型里，知道每个词怎么译，并没有可测地让它用另一种语言想起一条事实；"
+        "说明在这个模型里，知道每个词怎么译，测不出能帮它用另一种语言想起一条事实；"
         "而在每个 token 都共用的两种句式之间，它能把事实带过去"
     ),
     "Right: the link between the words was learned, and the fact did not detectably cross; where every token is shared (two phrasings), it did. Why (the answer word, the input tokens or both) is not tested here, nor other links (parallel sentences, shared names) or scale.": (
-        "对。词与词之间的联系学会了，事实却没有可测地传过去；在每个 token 都共用的地方（两种句式），它传过去了。"
+        "对。词与词之间的联系学会了，却测不出事实传了过去；在每个 token 都共用的地方（两种句式），它传过去了。"
         "原因在答案词、输入的 token，还是两者都有，这里没有检验；其他联系（平行句子、共用的名字）和模型规模也没有检验。"
     ),
     "that a model this small cannot carry a fact from one context to another": (
         "说明这么小的模型没法把事实从一种上下文带到另一种上下文"
     ),
     "The positive control says it can: taught in one phrasing, a fact is answered in the other far above the guess. Why the two languages do not detectably transfer is not tested here.": (
-        "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。两种语言之间为什么没有可测的迁移，这里没有检验。"
+        "阳性对照说明它能：只用一种句式教的事实，换另一种句式来问，答对得远高于猜测。为什么测不出两种语言之间的迁移，这里没有检验。"
     ),
     "that the dictionary was too small to be learned": "说明词典太小，模型没学会",
     "The model translates every dictionary word's first token both ways, in every seed: it was learned. It was not detectably used to recall facts.": (
@@ -31,7 +31,7 @@ MESSAGES: dict[str, str] = {
     ),
     "that multilingual language models keep one memory per language": "说明多语言的语言模型为每种语言各存一份记忆",
     "One two-layer model trained on 48 facts cannot speak for them: real models read text where languages meet, and Xu, Li and Xiong find their facts cross in part.": (
-        "一个只学了 48 条事实的两层模型代表不了它们：真实的模型读过语言交汇的文本，"
+        "一个只学了 48 条事实的两层模型代表不了它们：真实的模型读过两种语言同时出现的文本，"
         "Xu、Li 和 Xiong 也发现，它们的事实有一部分能跨过语言。"
     ),
     # course_lib.lessons.l09_two_languages.checks: LAPE
@@ -116,6 +116,9 @@ MESSAGES: dict[str, str] = {
     "p(first token) after the prompt": "提示之后第一个 token 的 p",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
     "rank-one, layer 1, last token": "秩一，第 1 层，最后一个 token",
+    "scale factor of the update": "更新的缩放倍数",
+    "before the edit": "编辑前",
+    "after the edit": "编辑后",
     # notebooks/09_two_languages.ipynb: section 1, the facts in two languages
     "中文": "中文",
     "entity · 实体": "实体（英文）",
@@ -162,7 +165,7 @@ MESSAGES: dict[str, str] = {
     "with the dictionary": "带词典",
     "two phrasings of one language": "一种语言的两种句式",
     "models": "模型",
-    "measured by": "量法",
+    "measured by": "指标",
     "difference": "差值",
     "95 % interval": "95% 区间",
     "{low:+.2f} to {high:+.2f}": "{low:+.2f} 至 {high:+.2f}",
@@ -233,21 +236,21 @@ MESSAGES: dict[str, str] = {
     "I(route; relation)": "I(路由; 关系)",
     "95 % of shuffles": "打乱后的 95% 分位数",
     "pair purity": "专家对纯度",
-    "by chance": "随机时",
+    "by chance": "随机水平",
     "p, pair purity": "p，专家对纯度",
     "after Holm's correction over the {n}, with every p two standard errors higher: information finds the relation in {a} tests, pair purity in {b}; with every p two standard errors lower, information in {c}, pair purity in {d}": (
         "对这 {n} 次检验做 Holm 校正：把每个 p 加上两个标准误时，互信息在 {a} 次检验中找到关系，专家对纯度在 {b} 次；把每个 p 减去两个标准误时，互信息 {c} 次，专家对纯度 {d} 次"
     ),
     "by both measures, the English prompts' routes in layer 1 carry their relation": (
-        "两种量法都表明，第 1 层英文提示的路由带有提示所属的关系"
+        "两种指标都表明，第 1 层英文提示的路由带有提示所属的关系"
     ),
     "in Chinese, layer 0, both measures point the same way: information finds the relation after Holm's correction, and pair purity (its p exact: two pairs of experts) sits at its Holm bar, within a twentieth of it": (
-        "在中文的第 0 层，两种量法的结论方向一致：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
+        "在中文的第 0 层，两种指标的结论方向一致：Holm 校正后互信息找到了关系；这里提示只走两对专家，"
         "专家对纯度的 p 是精确算出的，它正落在 Holm 门槛上，相差不到门槛的二十分之一"
     ),
     "p = {p:.4f} against {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
-        "每个提示都走同一对专家，两种量法都不可能找到划分：{where}"
+        "每个提示都走同一对专家，两种指标都不可能找到划分：{where}"
     ),
     "{language}, layer {layer}": "{language}，第 {layer} 层",
     ", ": "、",
@@ -262,14 +265,14 @@ MESSAGES: dict[str, str] = {
         "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是“图”，“图 蒙 =”之后是“tumen”）"
     ),
     "taught only in the other language, a fact could not be told from one never taught: for every measure the 95 % interval of the difference holds 0, without the dictionary and with it": (
-        "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种量法，差值的 95% 区间都包含 0，"
+        "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种指标，差值的 95% 区间都包含 0，"
         "不带词典和带词典都是如此"
     ),
     "in one language, a fact taught in one phrasing only is answered in the other far better than one never taught: every interval excludes 0": (
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
     ),
     "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
-        "两种语言的区间最多允许这样的差值：首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；名次是最弱的量法，也不到三分之二"
+        "两种语言的区间最多允许这样的差值：首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；名次是最弱的指标，也不到三分之二"
     ),
     "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), at least {e:+.1f} against {f:+.2f} in rank": (
         "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至少 {e:+.1f}，对比 {f:+.2f}"
@@ -289,7 +292,7 @@ MESSAGES: dict[str, str] = {
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
     "the test's positive control: the same difference read in the edited language has every 95 % interval above 0, its lowest bound over ten times the widest bound above: at matched strength every interval excludes a crossing a tenth as large as the edit's weakest effect at home": (
         "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
-        "所以在对齐强度下，每个区间都排除了这样的跨语言效应：大小只有编辑在本语言里最弱效应的十分之一"
+        "所以在对齐强度下，跨语言效应哪怕只有编辑在本语言里最弱效应的十分之一，也会被每个区间排除"
     ),
     "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面的界限为 {w:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
