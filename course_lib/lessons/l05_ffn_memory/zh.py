@@ -173,7 +173,7 @@ MESSAGES: dict[str, str] = {
     # section 3: Geva et al.'s agreement rate
     # course_lib.lessons.l05_ffn_memory.experiments.scoreboard: section 8
     "study": "研究",
-    "measure": "测量",
+    "measure": "指标",
     "paper": "论文",
     "this toy": "玩具模型",
     "as in the paper?": "与论文一致？",

@@ -36,7 +36,6 @@ MESSAGES: dict[str, str] = {
     "with steeper importance (0.5^i, 0.7^i), at S = 0.93 and 0.95 feature 4 has no direction, while the other four form two antipodal pairs (D within 0.05 of 1/2)": "重要性下降更陡时（0.5^i、0.7^i），S = 0.93 和 0.95 下特征 4 没有方向，另外四个组成两个对跖对，D 与 1/2 相差不到 0.05",
     "with importances that differ, the stored grid keeps a less important feature over a more important one in three settings only, each keeping feature 4 and dropping feature 3": "重要性各不相同时，存下的网格里只有三处保留了较不重要的特征、舍弃了较重要的，三处都是留下特征 4、舍弃特征 3",
     "{where}": "{where}",
-    "; ": "；",
     "{d}^i, S = {s:.2f}": "{d}^i，S = {s:.2f}",
     "S = {s:.2f}: D_i = {D}": "S = {s:.2f}：D_i = {D}",
     "at S = 0.63 and 0.74 (0.9^i; at 0.49 it is feature 3 that is dropped): four features as two antipodal pairs, D within 0.05 of 1/2, feature 4 dropped": "重要性为 0.9^i、S = 0.63 和 0.74 时，四个特征组成两个对跖对，D 与 1/2 相差不到 0.05，特征 4 被舍弃；S = 0.49 时舍弃的则是特征 3",
@@ -245,7 +244,6 @@ MESSAGES: dict[str, str] = {
         "随机打乱，每条事实的知识神经元数不变：{units:.0f} 个单元（{shuffles} 次的平均，2.5–97.5%）"
     ),
     "facts a unit is a knowledge neuron of": "单元作为知识神经元服务的事实数",
-    "number of units": "单元数",
     "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
         "{pairs} 个（事实，单元）对：每个单元服务多少条事实"
     ),

@@ -60,4 +60,7 @@ MESSAGES: dict[str, str] = {
     "none": "无",  # lessons 9 and 10
     # course_lib.core.experiments.memory: knowledge_neuron_effects' progress bar
     "scaling each fact's top {top} units: facts": "逐条事实缩放归因最高的 {top} 个单元：事实",
+    # shared by lessons 8 and 10: a list's separator and a table's or axis' label
+    "; ": "；",
+    "number of units": "单元数",
 }
