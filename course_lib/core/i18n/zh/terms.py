@@ -26,4 +26,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "激活最少的": ("最安静的",),  # quietest: the unit or feature firing least (lesson 8)
     "代入估计": ("插件估计",),  # a plug-in estimate (lesson 9), a statistic, not a software plug-in
     "对齐强度": ("相同强度",),  # matched strength: each edit read where it reaches one effect
+    "陡度": ("陡峭度",),  # lesson 3's sharpness k (陡峭变体 is the sharp variant, another thing)
 }
