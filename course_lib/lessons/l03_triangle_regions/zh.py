@@ -53,7 +53,7 @@ MESSAGES: dict[str, str] = {
     ),
     "at {point}: {out_5:.2f} at k = 5, {out_20:.2f} at k = 20 "
     "(the output ReLU makes it 0), and the band at k = 20 is {band:.2f} wide.": (
-        "在 {point} 处：k = 5 时为 {out_5:.2f}，k = 20 时为 {out_20:.2f}"
+        "在 {point} 处，k = 5 时为 {out_5:.2f}，k = 20 时为 {out_20:.2f}"
         "（输出端的 ReLU 会把它变成 0）；k = 20 时过渡带宽 {band:.2f}。"
     ),
     "a square, a pentagon and a random pentagon, equal to the six-unit construction.": (
