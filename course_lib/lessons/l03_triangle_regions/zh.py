@@ -192,9 +192,7 @@ MESSAGES: dict[str, str] = {
     "the L-shape network agrees with the oracle except within 1/k inside a piece's edge": (
         "L 形网络与判定一致，只有凸块边界内侧 1/k 以内的点除外"
     ),
-    "hidden == relu(|w_j| · distance)": (
-        "隐藏单元的值 = relu(|w_j| · 有符号距离)"
-    ),
+    "hidden == relu(|w_j| · distance)": ("隐藏单元的值 = relu(|w_j| · 有符号距离)"),
     "about half of the 2048 units are active for each input": (
         "对每个输入，2048 个单元中约有一半被激活"
     ),
