@@ -210,7 +210,6 @@ MESSAGES: dict[str, str] = {
     "parameters grow a little less than 8 × (b2 does not grow)": (
         "参数量的增长略小于 8 倍，因为 b2 不随之增长"
     ),
-    "{n} of {total}": "{n}/{total}",
     "{n} of the {total} dropouts": "{total} 个 dropout 中的 {n} 个",
     "×{ratio:.0f} for 8 × the width": "宽度为 8 倍时为 ×{ratio:.0f}",
     "max |difference| below 1e-6": "最大 |差值| 低于 1e-6",
