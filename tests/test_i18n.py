@@ -247,8 +247,8 @@ def test_set_language_names_what_it_accepts():
 def test_a_claim_prints_in_the_learners_language(chinese, capsys):
     from course_lib.core.claims import ClaimFailed, claim
 
-    claim("max error below 1e-9", True, "{n} of {total}", n=2, total=3)
-    assert capsys.readouterr().out == "✔ 最大误差低于 1e-9（2/3）\n"
+    claim("max error below 1e-9", True, "{n} of the {total} dropouts", n=2, total=3)
+    assert capsys.readouterr().out == "✔ 最大误差低于 1e-9（3 个 dropout 中的 2 个）\n"
     with pytest.raises(ClaimFailed, match="课程中的结论：低于 1e-3；"):
         claim("below 1e-3", False)
 

@@ -124,7 +124,7 @@ MESSAGES: dict[str, str] = {
         "权重与先加掩码再算的 softmax(q k^T / sqrt(d_k)) 不同"
     ),
     "softmax(q k^T / sqrt(d_k)) with the masked scores set to -inf: every row sums to 1.": (
-        "softmax(q k^T / sqrt(d_k))，被掩码的分数设为 -inf：每行之和为 1。"
+        "softmax(q k^T / sqrt(d_k))，被掩码的分数设为 -inf，每行之和为 1。"
     ),
     # check_gpt2_ffn
     "you counted the two weight matrices but forgot the biases b1 (d_ff) and b2 (d_model)": (
@@ -210,7 +210,7 @@ MESSAGES: dict[str, str] = {
     "parameters grow a little less than 8 × (b2 does not grow)": (
         "参数量的增长略小于 8 倍，因为 b2 不随之增长"
     ),
-    "{n} of {total}": "{n}/{total}",
+    "{n} of the {total} dropouts": "{total} 个 dropout 中的 {n} 个",
     "×{ratio:.0f} for 8 × the width": "宽度为 8 倍时为 ×{ratio:.0f}",
     "max |difference| below 1e-6": "最大 |差值| 低于 1e-6",
     "below 1e-3": "低于 1e-3",
@@ -235,11 +235,11 @@ MESSAGES: dict[str, str] = {
     "causal mask, 4 positions (row = query, 1 = may attend):": "因果掩码，4 个位置（行 = 查询，1 = 可以关注）：",
     "{name:33s} p={p} {shape!s:13s} {owner:18s} the paper's": "{name:33s} p={p} {shape!s:13s} {owner:18s} 论文规定",
     "{name:33s} p={p} {shape!s:13s} {owner:18s} an implementation's": "{name:33s} p={p} {shape!s:13s} {owner:18s} 实现自加",
-    "tokens                 {shape}": "token                  {shape}",
+    "tokens                 {shape}": "token 编号             {shape}",
     "embeddings             {shape}": "词嵌入                 {shape}",
     "+ positional encoding  {shape}": "+ 位置编码             {shape}",
     "attention              {shape}": "注意力                 {shape}",
-    "ffn_result             {shape}": "ffn_result             {shape}",
+    "ffn_result             {shape}": "FFN 输出               {shape}",
     "causal mask:\n{mask}": "因果掩码：\n{mask}",
     "attention weights: {shape} (batch, heads, query, key)": "注意力权重：{shape}（批次、头、查询、键）",
     "attention   {n:>10,}  {share:6.1%}": "注意力      {n:>10,}  {share:6.1%}",

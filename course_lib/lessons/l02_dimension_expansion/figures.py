@@ -400,7 +400,7 @@ def activation_gallery_figure(z: np.ndarray, curves: Mapping[str, np.ndarray]) -
     ax, ax_diff = fig.subplots(1, 2)
     for name, values in curves.items():
         ax.plot(z, values, color=COLORS.get(name, GREY), label=name)
-    ax.set(xlabel="z", ylabel="act(z)", ylim=(-1.2, 3.1))
+    ax.set(xlabel="z", ylabel=tr("act(z)"), ylim=(-1.2, 3.1))
     ax.legend(fontsize=8)
     gap = np.asarray(curves["gelu_tanh"]) - np.asarray(curves["gelu"])
     ax_diff.plot(z, gap, color=COLORS["gelu_tanh"])

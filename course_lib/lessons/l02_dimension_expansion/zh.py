@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "SwiGLU": "实现 SwiGLU",
     # collapsed rank
     "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 × 512 matrix could not.": (
-        "rank(W1 W2) <= min(d_model, d_ff)：升维到 2048 再降回来，"
+        "rank(W1 W2) <= min(d_model, d_ff)。升维到 2048 再降回来，"
         "得不到任何单个 512 × 512 矩阵做不到的东西。"
     ),
     "{call}: W1 W2 is a (d_model, d_model) matrix; its rank cannot exceed d_model": (
@@ -87,20 +87,20 @@ MESSAGES: dict[str, str] = {
         "FFN(x) 与 x 不同：请检查 W1 = [I, -I]、W2 = [I; -I]，以及偏置是否为零"
     ),
     "relu(x) - relu(-x) = x: 2 * d_model units pass every input through unchanged.": (
-        "relu(x) - relu(-x) = x：2 * d_model 个单元让任何输入原样通过。"
+        "relu(x) - relu(-x) = x，因此 2 * d_model 个单元让任何输入原样通过。"
     ),
     # ring width
     "d_ff={got} is the first width whose median reaches {threshold} ({median:.3f}).": (
         "d_ff={got} 是中位数准确率首次达到 {threshold} 的宽度（{median:.3f}）。"
     ),
     "{got} is xor's width: xor's boundary is two straight lines, the ring's a curve": (
-        "{got} 是 xor 所需的宽度：xor 的边界是两条直线，而圆环的边界是曲线"
+        "{got} 是异或所需的宽度：异或的边界是两条直线，而圆环的边界是曲线"
     ),
     "{got} is the triangles' edge count: the ring's boundary is two circles, polygons only approximate them": (
         "{got} 是两个三角形的边数：圆环的边界是两个圆，多边形只能近似它们"
     ),
     "{got} is the triangles' width; read the ring row": (
-        "{got} 是三角形任务所需的宽度；请看 ring 那一行"
+        "{got} 是三角形任务所需的宽度；请看表中圆环（ring）那一行"
     ),
     "{got} is tanh's width on the ring; the question asks about ReLU": (
         "{got} 是 tanh 在圆环上所需的宽度；题目问的是 ReLU"
@@ -167,9 +167,9 @@ MESSAGES: dict[str, str] = {
         "用这些设置现场重新训练，复现了存储的扫描结果"
     ),
     "identity: the same accuracy at every width, on every task": (
-        "identity：在每个任务上，所有宽度的准确率都相同"
+        "恒等函数（identity）：在每个任务上，所有宽度的准确率都相同"
     ),
-    "ReLU: the ring needs more units than xor": "ReLU：圆环比 xor 需要更多单元",
+    "ReLU: the ring needs more units than xor": "ReLU：圆环比异或需要更多单元",
     "the spiral: no activation reaches the threshold within the sweep": (
         "螺旋：在扫描范围内，没有哪种激活函数达到阈值"
     ),
@@ -186,7 +186,7 @@ MESSAGES: dict[str, str] = {
         "从 d_ff = 6 起，每个种子的区域数都低于上界"
     ),
     "identity: the same accuracy at d_ff 1, 8 and 64, and below 0.6, on every task": (
-        "identity：在每个任务上，d_ff 取 1、8、64 时准确率都相同，且都低于 0.6"
+        "恒等函数（identity）：在每个任务上，d_ff 取 1、8、64 时准确率都相同，且都低于 0.6"
     ),
     "relu on the triangles passes 0.95 within the stored widths": (
         "在存储的宽度范围内，relu 在三角形任务上的准确率超过 0.95"
@@ -212,14 +212,14 @@ MESSAGES: dict[str, str] = {
     "max |difference| below 1e-10, rank {rank} (bound {bound})": "最大 |差值| 低于 1e-10，秩为 {rank}，上界为 {bound}",
     "from d_ff={exact_from}": "从 d_ff={exact_from} 起",
     "{ring} against {xor}": "{ring} 对比 {xor}",
-    "{TRIANGLE_EDGES} edges, first width reaching {THRESHOLD}: {relu_triangles}": "{TRIANGLE_EDGES} 条边，首个达到 {THRESHOLD} 的宽度：{relu_triangles}",
+    "{TRIANGLE_EDGES} edges, first width reaching {THRESHOLD}: {relu_triangles}": "{TRIANGLE_EDGES} 条边，首个达到 {THRESHOLD} 的宽度为 {relu_triangles}",
     "medians {at_32:.3f} and {at_64:.3f}": "中位数分别为 {at_32:.3f} 和 {at_64:.3f}",
     "64 -> 128 units: ×{growth:.1f}": "64 -> 128 个单元：×{growth:.1f}",
     "seeds {REGIONS_SEEDS}, widths up to {widest}": "种子 {REGIONS_SEEDS}，宽度最大到 {widest}",
-    "best per seed: {best} layers": "各种子的最佳层数：{best}",
+    "best per seed: {best} layers": "各种子的最佳层数为 {best}",
     "d_model 4096: d_ff' = {d_equal}, 8/3 · 4096 = {product:.2f}": "d_model 为 4096 时：d_ff' = {d_equal}，8/3 · 4096 = {product:.2f}",
     "{gated_equal:,} against {plain:,}": "{gated_equal:,} 对比 {plain:,}",
-    "xor, relu, {widths} widths × {seeds} seeds, all within 0.005": "xor，relu，{widths} 个宽度 × {seeds} 个种子，误差全部在 0.005 以内",
+    "xor, relu, {widths} widths × {seeds} seeds, all within 0.005": "异或任务，relu，{widths} 个宽度 × {seeds} 个种子，误差全部在 0.005 以内",
     "every seed below 0.6": "每个种子都低于 0.6",
     # lesson 2's labelled output
     "         input: {shape}": "          输入：{shape}",
@@ -241,7 +241,8 @@ MESSAGES: dict[str, str] = {
     "d_model 64, {steps} Adam steps per student, {seeds} seeds": "d_model 64，每个学生 Adam {steps} 步，{seeds} 个种子",
     "d_ff/d_model  d_ff parameters FLOPs/token  missed": "d_ff/d_model  d_ff     参数量 FLOPs/token  未解释",
     "gain per doubling of d_ff: {gains}": "d_ff 每翻一倍的收益：{gains}",
-    "{d} linear layer(s), hidden width {w}, {p} parameters: {above} of {n} seeds above 0.75": "{d} 个线性层，隐藏宽度 {w}，{p} 个参数：{above}/{n} 个种子高于 0.75",
+    "{d} linear layer(s), hidden width {w}, {p} parameters: {above} of {n} seeds above 0.75": "{d} 个线性层，隐藏宽度 {w}，{p} 个参数：{n} 个种子中有 {above} 个高于 0.75",
+    "act(z)": "激活值(z)",
     "max |gelu_tanh - gelu| on [-3, 3]: {gap:.1e}": "在 [-3, 3] 上，最大 |gelu_tanh - gelu| = {gap:.1e}",
     "plain FFN weights (d_ff={d_ff}): {plain:,}; equal-budget gated d_ff' = {d_ff_equal}": "普通 FFN 的权重（d_ff={d_ff}）：{plain:,}；参数预算相同的门控 FFN：d_ff' = {d_ff_equal}",
     "{variant:>7}: {n:,} parameters": "{variant:>7}：{n:,} 个参数",

@@ -30,12 +30,12 @@ MESSAGES: dict[str, str] = {
     "overlap = AND": "交集 = AND",
     "{network} network, sharpness {sharpness:g}: "
     "agrees with the geometric test on {agreement:.2%} of the grid": (
-        "{network} 网络，陡度 {sharpness:g}：在 {agreement:.2%} 的网格点上与几何判定一致"
+        "{network}，陡度 {sharpness:g}：在 {agreement:.2%} 的网格点上与几何判定一致"
     ),
     "n (edges = features)": "n（边数 = 特征数）",
-    "disc area − n-gon area": "圆盘面积 − n 边形面积",
+    "disc area − n-gon area": "圆盘面积 − 正 n 边形面积",
     "the disc, approximated": "用多边形逼近圆盘",
-    "{n}-gon from {n} edge features": "由 {n} 个边特征构成的 {n} 边形",
+    "{n}-gon from {n} edge features": "由 {n} 个边特征构成的正 {n} 边形",
     "d_ff={d_ff}, {activation}: accuracy {accuracy:.1%} (best of {n_seeds} seeds)": (
         "d_ff={d_ff}，{activation}：准确率 {accuracy:.1%}（{n_seeds} 个种子中最佳）"
     ),
@@ -53,7 +53,7 @@ MESSAGES: dict[str, str] = {
     ),
     "at {point}: {out_5:.2f} at k = 5, {out_20:.2f} at k = 20 "
     "(the output ReLU makes it 0), and the band at k = 20 is {band:.2f} wide.": (
-        "在 {point} 处：k = 5 时为 {out_5:.2f}，k = 20 时为 {out_20:.2f}"
+        "在 {point} 处，k = 5 时为 {out_5:.2f}，k = 20 时为 {out_20:.2f}"
         "（输出端的 ReLU 会把它变成 0）；k = 20 时过渡带宽 {band:.2f}。"
     ),
     "a square, a pentagon and a random pentagon, equal to the six-unit construction.": (
@@ -192,9 +192,7 @@ MESSAGES: dict[str, str] = {
     "the L-shape network agrees with the oracle except within 1/k inside a piece's edge": (
         "L 形网络与判定一致，只有凸块边界内侧 1/k 以内的点除外"
     ),
-    "hidden == relu(|w_j| · distance)": (
-        "hidden == relu(|w_j| · distance)，即隐藏单元的值是 |w_j| 乘以有符号距离再取 ReLU"
-    ),
+    "hidden == relu(|w_j| · distance)": ("隐藏单元的值 = relu(|w_j| · 有符号距离)"),
     "about half of the 2048 units are active for each input": (
         "对每个输入，2048 个单元中约有一半被激活"
     ),
@@ -202,7 +200,7 @@ MESSAGES: dict[str, str] = {
     "six-unit {six_unit}; sharp {sharp}": "六单元网络依次为 {six_unit}，陡峭变体依次为 {sharp}",
     "the rarest output is shared by {rarest} points": "最少见的输出值也由 {rarest} 个点共享",
     "{n_codes} against {n_outputs}": "{n_codes} 对比 {n_outputs}",
-    "{six} of {seeds} against {eight} of {seeds}": "{six}/{seeds} 对比 {eight}/{seeds}",
+    "{six} of {seeds} against {eight} of {seeds}": "{seeds} 个种子中 {six} 个，对比 {eight} 个",
     "n 8 -> 16: ÷{ratio:.1f}": "n 从 8 到 16：÷{ratio:.1f}",
     "{agreed:.2%} of the grid agrees": "{agreed:.2%} 的网格点一致",
     "max error below 1e-9": "最大误差低于 1e-9",
@@ -220,7 +218,7 @@ MESSAGES: dict[str, str] = {
     "a={a} b={b} -> overlap {overlap:.0f}, union {union:.0f}, xor {xor:.0f}": "a={a} b={b} -> 交集 {overlap:.0f}，并集 {union:.0f}，异或 {xor:.0f}",
     "grid points per (in_f, in_g) = (0,0), (1,0), (0,1), (1,1): {n}": "(in_f, in_g) = (0,0)、(1,0)、(0,1)、(1,1) 各自的网格点数：{n}",
     "seeds {seeds}, {steps} Adam steps, {points} points": "种子 {seeds}，Adam {steps} 步，{points} 个点",
-    "d_ff={d_ff:>2}: {count} of {n} seeds solve it": "d_ff={d_ff:>2}：{count}/{n} 个种子解出",
+    "d_ff={d_ff:>2}: {count} of {n} seeds solve it": "d_ff={d_ff:>2}：{n} 个种子中有 {count} 个完成",
     "d_ff={d_ff:>2}, best seed: a learned line within 0.25 of {n} of the 6 edges": "d_ff={d_ff:>2}，最佳种子：6 条边中有 {n} 条与某条学到的直线相距不到 0.25",
     "n={n:>2}: {n} features, disc − n-gon area = {gap:.4f}": "n={n:>2}：{n} 个特征，圆盘面积 − 正 n 边形面积 = {gap:.4f}",
     "check, square inscribed in r = 0.8: area {area:.4f} = 2 r² = {formula:.4f}": "核对：内接于 r = 0.8 的正方形，面积 {area:.4f} = 2 r² = {formula:.4f}",
@@ -230,15 +228,15 @@ MESSAGES: dict[str, str] = {
     "apart": "分开",
     "inside f": "在 f 内",
     "mirrored": "镜像",
-    "six-unit": "六单元",
+    "six-unit": "六单元网络",
     "sharp": "陡峭变体",
     # lesson 3's question
-    "An inscribed n-gon approximates a disc with n features. Doubling n divides the area it misses by about…": "内接正 n 边形用 n 个特征逼近一个圆盘。n 翻倍时，它漏掉的面积大约缩小为原来的几分之一？",
-    "2": "1/2",
+    "An inscribed n-gon approximates a disc with n features. Doubling n divides the area it misses by about…": "内接正 n 边形用 n 个特征逼近一个圆盘。n 翻倍后，原来缺失的面积大约是现在的几倍？",
+    "2": "2",
     "The gap shrinks faster than 1/n: every edge also gets shorter.": "差距缩小得比 1/n 更快：每条边也变短了。",
-    "4": "1/4",
-    "Right: the missed area shrinks like 1/n².": "对：漏掉的面积像 1/n² 一样缩小。",
+    "4": "4",
+    "Right: the missed area shrinks like 1/n².": "对：缺失的面积像 1/n² 一样缩小。",
     "That would be 1/n³: but there are n slivers of area ~1/n³, so ~1/n² in all.": "那是 1/n³；但一共有 n 条面积约为 1/n³ 的细条，合起来约为 1/n²。",
-    "it does not shrink": "不会缩小",
+    "it does not shrink": "1 倍，不会缩小",
     "More features describe the disc better: the gap goes to 0 as n grows.": "特征越多，对圆盘的描述越好：n 增大时差距趋于 0。",
 }

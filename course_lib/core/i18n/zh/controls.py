@@ -10,7 +10,7 @@ MESSAGES: dict[str, str] = {
     "triangle g": "三角形 g",
     "apex x": "顶点 x",
     "apex y": "顶点 y",
-    "sharpness k": "陡峭度 k",
+    "sharpness k": "陡度 k",
     "network": "网络",
     "layers": "层数",
     "normalisation": "归一化",

@@ -31,4 +31,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "对照表": ("比分表",),  # the scoreboard that sets a paper's number beside the toy's
     "随机水平": ("机会水平",),  # chance level: what a blind guess or a random labelling scores
     "指标": ("量法",),  # a measure (top-1, rank, purity): what a number is read as
+    "陡度": ("陡峭度",),  # lesson 3's sharpness k (陡峭变体 is the sharp variant, another thing)
 }
