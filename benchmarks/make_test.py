@@ -61,9 +61,16 @@ def run_target(target: str, root: Path = ROOT) -> str | None:
             text=True,
         )
     if done.returncode != 0:
-        tail = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
-        return f"make {target} exited {done.returncode}: {tail[0]}"
+        return f"make {target} exited {done.returncode}: {failure_lines(done.stdout + done.stderr)}"
     return None
+
+
+def failure_lines(output: str, most: int = 5) -> str:
+    """What a failed `make test` says about its failure: pytest's FAILED and ERROR lines (at most
+    ``most``), else its last line."""
+    lines = output.strip().splitlines()
+    failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    return "; ".join(failed[:most]) or (lines[-1] if lines else "no output")
 
 
 def run_floor(source: str = FLOOR_SOURCE, processes: int = FLOOR_PROCESSES) -> str | None:

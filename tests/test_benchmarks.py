@@ -407,6 +407,15 @@ def test_merge_rewrites_results_json_and_the_report_from_a_partial_run(tmp_path)
     assert (tmp_path / "RESULTS.md").read_text() == report.render(merged)
 
 
+def test_a_failed_make_test_names_its_failed_tests_not_only_makes_last_line():
+    output = "....F..\n=== short test summary info ===\nFAILED tests/a.py::test_x - boom\nERROR tests/b.py::test_y\n1 failed\nmake: *** [Makefile:88: test] Error 2\n"  # fmt: skip
+    assert make_test.failure_lines(output) == "FAILED tests/a.py::test_x - boom; ERROR tests/b.py::test_y"  # fmt: skip
+    assert make_test.failure_lines("ruff: 3 errors\nmake: *** Error 1\n") == "make: *** Error 1"
+    assert make_test.failure_lines("") == "no output"
+    many = "\n".join(f"FAILED t.py::test_{i}" for i in range(9))
+    assert make_test.failure_lines(many).count("FAILED") == 5
+
+
 def test_the_report_leaves_comparing_runs_to_pytest_benchmark():
     text = report.render(_results())
     assert "## Before / after" not in text and "pytest-benchmark compare" in text
