@@ -11,7 +11,7 @@ MESSAGES: dict[str, str] = {
     "that the model stores its facts in superposition": "说明模型以叠加的方式存储它的事实",
     "Superposition is one explanation, not the only one: a unit can serve many facts because it computes something they all need, such as that an answer comes next. The count alone cannot tell the two apart.": "叠加是一种解释，但不是唯一的解释。一个单元服务许多事实，也可能是因为它算出了这些事实都需要的东西，比如“接下来是答案”。单凭这个计数，分不清这两种情况。",
     "that facts of every relation share the unit, and no more": "说明各种关系的事实共用这个单元，仅此而已",
-    "Right: the unit helps many facts of all four relations. Whether it answers to unrelated features (polysemantic), and whether they sit in superposition, or it does one job every fact needs, takes an intervention to decide.": "对。这个单元帮助了四种关系的许多事实。它是对几个互不相关的特征都起反应，即多义，而且这些特征处于叠加之中；还是只做一件每条事实都需要的事？这要靠干预实验来判定。",
+    "Right: the unit helps many facts of all four relations. Whether it answers to unrelated features (polysemantic), and whether they sit in superposition, or it does one job every fact needs, takes an intervention to decide.": "对。这个单元帮助了四种关系的许多事实。它是否对几个互不相关的特征起反应（多义），这些特征是否处于叠加之中，还是它只做一件每条事实都需要的事，都要靠干预实验来判定。",
     "that the unit stores 45 facts": "说明这个单元存储了 45 条事实",
     "Erasing it would then remove 45 answers; an attribution says the unit helps each answer, not that the answer is kept in it.": "果真如此，擦除它就会拿走 45 个答案。归因只说明这个单元对每个答案有帮助，并没有说答案存在它里面。",
     "that the model ran out of units": "说明模型的单元不够用了",
@@ -48,7 +48,7 @@ MESSAGES: dict[str, str] = {
     "pentagon in {p} of {n}": "{n} 个种子中 {p} 个是五边形",
     "{pairs} (fact, unit) pairs, {layer0} of them in layer 0, on {used} of {units} units; a unit serves {mean:.1f} facts on average, at most {most}": "（事实，单元）对共 {pairs} 个，其中 {layer0} 个在第 0 层，落在 {units} 个单元中的 {used} 个上；一个单元平均服务 {mean:.1f} 条事实，最多 {most} 条",
     "drawn from every firing unit, the shuffle spreads the pairs over far more units": "从所有激活的单元里抽取时，打乱后的（事实，单元）对分散在多得多的单元上",
-    "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": "按层和写入量对齐后，两者很接近：训练好的模型只比对齐的打乱少用几个单元",
+    "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": "按层和写入量匹配后，两者很接近：训练好的模型只比匹配的打乱少用几个单元",
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
         "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
     ),
@@ -72,20 +72,20 @@ MESSAGES: dict[str, str] = {
     "units": "单元",
     "rotated units": "旋转后的单元",
     "directions": "方向",
-    "counted": "计入",
+    "counted": "计入的方向数",
     "relation": "关系",
     "chance": "随机水平",
     "entity": "实体",
     "units are purer in relation than chance, and so is a random rotation of them": "按关系算，单元比随机水平更纯，单元的随机旋转也是如此",
     "the unit basis could not be told from random rotations: the units' relation purity lies within 100 rotations' 95 % range": "单元基与随机旋转分不出差别：按关系算，单元的纯度落在 100 次随机旋转的 95% 范围之内",
-    "{u:.2f} against {low:.2f} to {high:.2f}": "{u:.2f}，对比 {low:.2f} 到 {high:.2f}",
+    "{u:.2f} against {low:.2f} to {high:.2f}": "单元 {u:.2f}；100 次旋转的 95% 范围为 {low:.2f} 到 {high:.2f}",
     # section 4: a transcoder
     "{low} to {high}; with layer 0's units zeroed, {none}": "{low} 到 {high} 条；第 0 层单元置零时为 {none} 条",
     # added: the regime test, the transcoder at equal numbers
     "Nothing here shows that: the count says how many facts a unit helps, not how many features the layer holds against its dimensions. Whether the model stores features in superposition, this count cannot tell.": "这里看不出这一点。这个计数说的是一个单元帮助多少条事实，不是这一层容纳的特征比维度多还是少。模型是否以叠加的方式存储特征，这个计数回答不了。",
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
-    "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "未解释方差为 {a:.3f} 和 {b:.3f}，对比 {c:.3f} 和 {d:.3f}；查表为 {e:.3f}，对比 {f:.3f}",
+    "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "用语料训练的未解释方差为 {a:.3f} 和 {b:.3f}，用语法训练的为 {c:.3f} 和 {d:.3f}；从语料查表为 {e:.3f}，从语法查表为 {f:.3f}",
     "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; in these stored runs (one seed, one split) the TopK SAE, its L0 held by k, misses no more than the L1 one at each size": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏却仍然更多。TopK SAE 的 L0 由 k 固定；在存下的这些运行里（一个种子、一种划分），每种大小下它的遗漏都不比 L1 的多",
     "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1 的特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是 {a:.1f} 到 {b:.1f} 倍",
     "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是查表的 {a:.2f} 到 {b:.2f} 倍，L1 为 {c:.2f} 到 {d:.2f} 倍",
@@ -197,7 +197,7 @@ MESSAGES: dict[str, str] = {
     "the gradient's component along each row is removed, but a step of finite size along the sphere still leaves it: divide each row of W_dec by its norm after optimiser.step() as well": (
         "梯度沿每一行的分量去掉了，但沿球面走一步有限的步长，仍会离开球面：optimiser.step() 之后也要把 W_dec 的每一行除以它的范数"
     ),
-    "every direction is back at norm 1 after each step: the L1 penalty can only be lowered by sparser activations, not by shrinking f and growing W_dec.": "每一步之后，每个方向都回到范数 1：要降低 L1 惩罚，只能让激活更稀疏，不能靠缩小 f、放大 W_dec。",
+    "every direction is back at norm 1 after each step: the L1 penalty can only be lowered by sparser activations, not by shrinking f and growing W_dec.": "每一步之后，每个方向都回到范数 1。这样，要降低 L1 惩罚，只能让激活更稀疏，不能靠缩小 f、放大 W_dec。",
     "dense toy prediction": "稠密玩具模型预测",
     "return a set of feature indices, counted from 0 (feature 0 is the most important), got {answer!r}": (
         "应返回一个特征编号的集合，从 0 开始数（特征 0 最重要），实际为 {answer!r}"
@@ -239,9 +239,9 @@ MESSAGES: dict[str, str] = {
     "feature {feature}": "特征 {feature}",
     # course_lib.lessons.l08_superposition.figures (dictionaries)
     "trained model: {units} units": "训练好的模型：{units} 个单元",
-    "shuffled by layer and write size: {units:.0f} units": "按层和写入量打乱：{units:.0f} 个单元",
+    "shuffled by layer and write size: {units:.0f} units": "按层和写入量匹配的打乱：{units:.0f} 个单元",
     "shuffled, each fact's number kept: {units:.0f} units (mean of {shuffles}, 2.5–97.5 %)": (
-        "随机打乱，每条事实的知识神经元数不变：{units:.0f} 个单元（{shuffles} 次的平均，2.5–97.5%）"
+        "均匀打乱（每条事实的知识神经元数不变）：{units:.0f} 个单元（{shuffles} 次的平均，2.5–97.5%）"
     ),
     "facts a unit is a knowledge neuron of": "单元作为知识神经元服务的事实数",
     "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
@@ -280,7 +280,7 @@ MESSAGES: dict[str, str] = {
     "better": "胜过查表",
     "no better": "不胜过查表",
     "verdict": "结论",
-    "in these runs, the corpus-trained TopK 4× and 8× miss more of the new contexts than their grammar-trained twins, and the copy from the corpus' fewer contexts misses more still": "在这些运行里，用语料训练的 TopK 4× 和 8× 在新上下文上遗漏得比用语法训练的孪生字典多；在语料较少的上下文里查表，遗漏得还要多",
+    "in these runs, the corpus-trained TopK 4× and 8× miss more of the new contexts than their grammar-trained twins, and the copy from the corpus' fewer contexts misses more still": "在这些运行里，用语料训练的 TopK 4× 和 8× 在新上下文上遗漏得比用语法训练的孪生字典多；只从语料里为数较少的上下文中查表，遗漏得还要多",
     "L1 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f}; TopK 1×, 4×, 8×: {d:.2f}, {e:.2f}, {f:.2f} of the copy's FVU": "与查表的未解释方差之比：L1 1×、4×、8× 为 {a:.2f}、{b:.2f}、{c:.2f}；TopK 1×、4×、8× 为 {d:.2f}、{e:.2f}、{f:.2f}",
     "p, entity": "p（实体）",
     "p, relation": "p（关系）",
@@ -289,20 +289,20 @@ MESSAGES: dict[str, str] = {
     "the pentagons have all five biases below −0.1; the one seed that stops at two pairs does not": "排成五边形的种子，五个偏置都低于 −0.1；停在两个对跖对的那个种子不是这样",
     "{ours} units against a 95 % range of about {lo} to {hi} (100 shuffles, widened to tens)": "{ours} 个单元；打乱 100 次的 95% 范围约为 {lo} 到 {hi} 个，已向外取到整十",
     "a unit that writes more at a prompt is likelier to pass the attribution threshold: far more than a tenth of the pairs sit in the top tenth of their layer's firing units by write size": "单元在提示处写入越多，越容易越过归因阈值：把每层激活的单元按写入量排序，落在前十分之一的（事实，单元）对远多于一成",
-    "{share:.0%} against 10 %": "{share:.0%}，对比 10%",
+    "{share:.0%} against 10 %": "{share:.0%}；与写入量无关时应为 10%",
     "{ours} against {mean:.0f} on average, p = {p} (5,000 shuffles; ± its Monte Carlo error)": "{ours} 个，打乱平均 {mean:.0f} 个；p = {p}，打乱 5,000 次，± 后为蒙特卡洛误差",
-    "the relation purity of a shared unit's facts could not be told from the matched shuffle's: it lies within their 95 % range": "按关系算，共用单元上事实的纯度与对齐的打乱分不出差别，落在打乱的 95% 范围之内",
+    "the relation purity of a shared unit's facts could not be told from the matched shuffle's: it lies within their 95 % range": "按关系算，共用单元上事实的纯度与匹配的打乱分不出差别，落在打乱的 95% 范围之内",
     "{ours:.2f}, p = {p} (5,000 shuffles)": "{ours:.2f}；p = {p}，打乱 5,000 次",
-    "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比训练好的模型高 {gap:.2f}：模型的纯度再高约 0.05，就落在范围边上",
+    "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比模型的纯度高 {gap:.2f}：模型的纯度再高约 0.05，就落在范围边上",
     "trained on the corpus' contexts alone, the L1 SAEs are no better than a lookup of those contexts; for the TopK SAEs we could not tell, TopK 4× at the edge of the margin": "只用语料的上下文训练时，L1 SAE 不胜过对这些上下文的查表；TopK SAE 无法判断，其中 TopK 4× 正在余量的边上",
     "TopK 1×, 4×, 8×: {a:.2f}, {b:.3f} (better below 0.8), {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是查表的 {a:.2f}、{b:.3f}、{c:.2f} 倍，低于 0.8 才算胜过查表；L1 为 {low:.2f} 到 {high:.2f} 倍",
     "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs are no better than a lookup; for L1 8×, TopK 4× and TopK 8× we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不胜过查表；L1 8×、TopK 4× 和 TopK 8× 无法判断",
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过查表，L1 转码器不胜过查表；这里查的是训练输入上的 FFN 输出",
     "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "在同样的训练上下文上，对 FFN 的输入精确拟合一个最小二乘仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 无法判断",
     "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
-    "on relation, the direction table's two SAEs are less pure than the units, as their entity purity implies (point estimates: the SAE table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，前面方向表中的两个 SAE（L1 4×、TopK 8×）都不如单元纯：{a:.2f} 和 {b:.2f}，对比 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计；上面 SAE 表中“p（关系）”一列检验的是相反的方向。",
+    "on relation, the direction table's two SAEs are less pure than the units, as their entity purity implies (point estimates: the SAE table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，前面方向表中的两个 SAE（L1 4×、TopK 8×）都不如单元纯：{a:.2f} 和 {b:.2f}，单元为 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计；上面 SAE 表中“p（关系）”一列检验的是相反的方向。",
     "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "查表的留出误差集中在少数上下文上：{n} 个上下文中最差的 10 个，在 SAE 上占 {a:.0%}，在转码器上占 {b:.0%}",
-    "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "六个 SAE 按实体和关系各检验一次，共 12 个检验，每个置换 p 值都精确算出。对全部 12 个做 Holm 校正后，TopK 8× SAE 的特征比单元更专于实体，TopK 4× 的刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
+    "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "六个 SAE 按实体和关系各检验一次，共 12 个检验，每个置换 p 值都精确算出。对全部 12 个做 Holm 校正后，TopK 8× SAE 的特征比单元更集中于单个实体，TopK 4× 的刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
     "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× 为 {a}，TopK 4× 为 {b}，其余不低于 {c}",
     "the TopK 1× SAE's purity rests on 4 features": "TopK 1× SAE 的纯度只靠 4 个特征",
     "resampling the held-out contexts (paired, 20,000 times), the map's ratio to the lookup reaches into the band: by its interval, we could not tell": "对留出上下文成对重抽样 20,000 次，映射与查表之比的区间伸进了 0.8 到 1.0 这一段：按区间看，无法判断",

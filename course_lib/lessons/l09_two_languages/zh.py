@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l09_two_languages (the lesson's title and goal)
-    "One memory, two languages (跨语言)": "跨语言：一份记忆，两种语言（cross-lingual）",
+    "One memory, two languages (跨语言)": "跨语言（cross-lingual）：一份记忆，两种语言",
     "train lesson 5's fact model on its facts in English and in Chinese, some in one language only, and find whether a fact taught in one language is recalled in the other, with and without a dictionary, beside what the units, an edit and the experts show": (
         "用英文和中文的事实训练第 5 课的事实模型，其中一些事实只用一种语言教；查明用一种语言教的事实，"
         "换另一种语言能不能答出来，带词典和不带词典各看一遍；再看单元、编辑和专家各说明了什么"
@@ -12,7 +12,7 @@ MESSAGES: dict[str, str] = {
         "有了词典，模型能把每个词的第一个 token 双向译对。可是只用另一种语言教过的事实，与从未教过的事实分不出差别；只用一种英文句式教过的事实，换另一种句式却能答出来。这说明了什么？"
     ),
     "that knowing each word's translation did not detectably let this model recall a fact in the other language, though it carries a fact between two phrasings that share every token": (
-        "说明在这个模型里，知道每个词怎么译，测不出能帮它用另一种语言想起一条事实；"
+        "说明在这个模型里，即使知道每个词怎么译，也测不出它因此能用另一种语言想起事实；"
         "而在每个 token 都共用的两种句式之间，它能把事实带过去"
     ),
     "Right: the link between the words was learned, and the fact did not detectably cross; where every token is shared (two phrasings), it did. Why (the answer word, the input tokens or both) is not tested here, nor other links (parallel sentences, shared names) or scale.": (
@@ -83,13 +83,13 @@ MESSAGES: dict[str, str] = {
         "请给出事实的条数，即 0 到 {n} 之间的一个数，收到的是 {got!r}"
     ),
     "measured: {m} of {n}": "实测为 {n} 条中的 {m} 条",
-    ". Too many: the Chinese prompt does no better than a guess.": "。太多了：中文提示答得并不比猜测好。",
+    ". Too many: the Chinese prompt does no better than a guess.": "。太多了：中文提示答得并不比瞎猜好。",
     ". Too few: even a guess among 8 answers is right now and then.": (
         "。太少了：即使在 8 个答案里瞎猜，也会偶尔猜对。"
     ),
     ". Too many.": "。太多了。",
-    ". No more than a guess": "。不比猜测多",
-    ". More than a guess": "。比猜测多",
+    ". No more than a guess": "。不比瞎猜强",
+    ". More than a guess": "。比瞎猜强",
     ": a blind guess among 8 answers gets {g:g} of {n}.": "：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条。",
     ": a blind guess among 8 answers gets {g:g} of {n}; the facts never taught, asked in Chinese, "
     "get {k}.": (
@@ -150,7 +150,7 @@ MESSAGES: dict[str, str] = {
         "四个种子合起来，同一条事实的两份名单共有的单元，测不出比两条不同事实的名单多：置换检验 p 高于 0.05"
     ),
     "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p {p}; an excess of {d:.2f} units would be found about 4 times in 5 (a normal approximation)": (
-        "{s:.2f} 个对 {n:.2f} 个，零分布的 95% 低于 {q:.2f}，p {p}；多出 {d:.2f} 个单元时，"
+        "同一条事实 {s:.2f} 个，两条不同事实 {n:.2f} 个；零分布的 95% 低于 {q:.2f}，p {p}；多出 {d:.2f} 个单元时，"
         "按正态近似估算，五次约能测出四次"
     ),
     "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
@@ -168,8 +168,8 @@ MESSAGES: dict[str, str] = {
     "measured by": "指标",
     "difference": "差值",
     "95 % interval": "95% 区间",
-    "{low:+.2f} to {high:+.2f}": "{low:+.2f} 至 {high:+.2f}",
-    "{low:+.1f} to {high:+.1f}": "{low:+.1f} 至 {high:+.1f}",
+    "{low:+.2f} to {high:+.2f}": "{low:+.2f} 到 {high:+.2f}",
+    "{low:+.1f} to {high:+.1f}": "{low:+.1f} 到 {high:+.1f}",
     "{name}, top-1 difference model by model: {values}": "{name}，逐个模型的首选答对比例差值：{values}",
     "the positive control's top-1 difference is above 0 in every model, the two languages' without the dictionary in none": (
         "在每个模型里，阳性对照的首选答对比例差值都大于 0；不带词典时，两种语言的差值在哪个模型里都不大于 0"
@@ -272,10 +272,10 @@ MESSAGES: dict[str, str] = {
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
     ),
     "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
-        "两种语言的区间最多允许这样的差值：首选答对比例和 p(答案) 上不到阳性对照平均差值的三分之一；名次是最弱的指标，也不到三分之二"
+        "两种语言的区间所容许的最大差值，在首选答对比例和 p(答案) 上都不到阳性对照平均差值的三分之一；名次是最弱的指标，也不到三分之二"
     ),
     "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), at least {e:+.1f} against {f:+.2f} in rank": (
-        "首选答对比例至多 {a:+.2f}，对比 {b:+.2f}；p(答案) 至多 {c:+.2f}，对比 {d:+.2f}；名次至少 {e:+.1f}，对比 {f:+.2f}"
+        "首选答对比例至多 {a:+.2f}，阳性对照为 {b:+.2f}；p(答案) 至多 {c:+.2f}，阳性对照为 {d:+.2f}；名次至少 {e:+.1f}，阳性对照为 {f:+.2f}"
     ),
     "the rank-one rows' intervals below 0 are not the edit's doing: the gap was below 0 before any edit, and read as a change from before the edit, every method's 95 % interval holds 0": (
         "秩一编辑那两行的区间在 0 以下，并不是编辑造成的：编辑之前，这个差值就已低于 0；"
@@ -346,6 +346,6 @@ MESSAGES: dict[str, str] = {
         "知识神经元编辑在最强的 λ = 1 时也是如此：差值的两个 95% 区间都包含 0"
     ),
     "{a:+.3f} ({a0:+.2f} to {a1:+.2f}) for edits in English, {b:+.3f} ({b0:+.2f} to {b1:+.2f}) in Chinese": (
-        "用英文编辑时为 {a:+.3f}，区间 {a0:+.2f} 至 {a1:+.2f}；用中文编辑时为 {b:+.3f}，区间 {b0:+.2f} 至 {b1:+.2f}"
+        "用英文编辑时为 {a:+.3f}，区间 {a0:+.2f} 到 {a1:+.2f}；用中文编辑时为 {b:+.3f}，区间 {b0:+.2f} 到 {b1:+.2f}"
     ),
 }
