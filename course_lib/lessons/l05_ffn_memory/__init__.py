@@ -9,7 +9,7 @@ LESSON = Lesson(
     number=5,
     topic="ffn_memory",
     title=N_("What the FFN stores: keys and values in a small language model (键值记忆)"),
-    minutes=85,
+    minutes=90,
     goal=N_(
         "open a small trained language model and read how its FFN units hold its facts: keys, values, erasing and doubling a fact's units, sparse activations"
     ),

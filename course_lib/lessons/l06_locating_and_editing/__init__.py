@@ -9,7 +9,7 @@ LESSON = Lesson(
     number=6,
     topic="locating_and_editing",
     title=N_("Locate a fact, then rewrite it (定位并编辑事实)"),
-    minutes=85,
+    minutes=90,
     goal=N_(
         "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores"
     ),

@@ -9,7 +9,7 @@ LESSON = Lesson(
     number=8,
     topic="superposition",
     title=N_("Superposition: more features than neurons (叠加)"),
-    minutes=85,
+    minutes=90,
     goal=N_(
         "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do"
     ),

@@ -10,7 +10,7 @@ LESSON = Lesson(
     number=10,
     topic="real_multilingual_ffn",
     title=N_("A real multilingual FFN, offline (真实的多语言前馈网络)"),
-    minutes=65,
+    minutes=70,
     goal=N_(
         "read multilingual-e5-small from its 4-bit file into the course's own modules, check it against an independent engine, and measure in its real FFNs what lessons 5, 8 and 9 asked of the toy: keys, sparsity, language-specific units and a dictionary trained on many contexts"
     ),
