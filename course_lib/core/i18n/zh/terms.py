@@ -32,4 +32,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "随机水平": ("机会水平",),  # chance level: what a blind guess or a random labelling scores
     "指标": ("量法",),  # a measure (top-1, rank, purity): what a number is read as
     "陡度": ("陡峭度",),  # lesson 3's sharpness k (陡峭变体 is the sharp variant, another thing)
+    "线性区域": ("线性块",),  # linear region: where a ReLU layer is one linear function
 }
