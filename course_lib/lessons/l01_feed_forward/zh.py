@@ -15,7 +15,7 @@ MESSAGES: dict[str, str] = {
     "One encoder layer: the FFN is the second sublayer": "一个编码器层：FFN 是第二个子层",
     "residual": "残差",
     # course_lib.lessons.l01_feed_forward.figures: activations and the demo
-    "activation(z)": "激活值(z)",
+    "activation(z)": "激活值 f(z)",
     "hidden value after the activation": "激活后的隐藏值",
     "count": "个数",
     "token": "token 序号",
@@ -206,12 +206,12 @@ MESSAGES: dict[str, str] = {
     "max |difference| above 1e-4": "最大 |差值| 高于 1e-4",
     "ReLU sets about half the units to exactly 0": "ReLU 把大约一半的单元置为恰好 0",
     "GELU, SiLU and the identity make no exact zeros": "GELU、SiLU 和恒等函数不产生恰好为 0 的值",
-    "FLOPs grow in proportion to d_ff": "FLOPs 与 d_ff 成正比增长",
+    "FLOPs grow in proportion to d_ff": "FLOPs 与 d_ff 成正比",
     "parameters grow a little less than 8 × (b2 does not grow)": (
         "参数量的增长略小于 8 倍，因为 b2 不随之增长"
     ),
     "{n} of the {total} dropouts": "{total} 个 dropout 中的 {n} 个",
-    "×{ratio:.0f} for 8 × the width": "宽度为 8 倍时为 ×{ratio:.0f}",
+    "×{ratio:.0f} for 8 × the width": "宽度增至 8 倍，FLOPs 也增至 {ratio:.0f} 倍",
     "max |difference| below 1e-6": "最大 |差值| 低于 1e-6",
     "below 1e-3": "低于 1e-3",
     # lesson 1's labelled output
@@ -256,7 +256,7 @@ MESSAGES: dict[str, str] = {
     "A Transformer ignores the order of the words": "Transformer 不考虑词的顺序",
     "The FFN does, but the model does not: the order enters through the positional encoding, and attention mixes the positions.": "FFN 确实不考虑，但整个模型会考虑：顺序通过位置编码进入模型，再由注意力在位置之间混合。",
     "Each position has its own FFN weights": "每个位置都有自己的一套 FFN 权重",
-    "The opposite: one W1 and one W2 serve every position; that is why a kernel-size-1 convolution computes the same thing.": "恰恰相反：所有位置共用同一个 W1 和同一个 W2；正因为如此，核大小为 1 的卷积才会算出同样的结果。",
+    "The opposite: one W1 and one W2 serve every position; that is why a kernel-size-1 convolution computes the same thing.": "恰恰相反：所有位置共用同一个 W1 和同一个 W2；正因为如此，卷积核大小为 1 的卷积才会算出同样的结果。",
     "The FFN works only for sequences of a fixed length": "FFN 只能处理固定长度的序列",
     "It works for any length: it sees one position at a time, so the length never enters its weights.": "任何长度都可以：它一次只看一个位置，序列长度根本不会进入它的权重。",
 }

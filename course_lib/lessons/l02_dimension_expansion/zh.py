@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l02_dimension_expansion: LESSON, the index's row
-    "Dimension expansion (升维), measured": "维度扩展（升维），实测",
+    "Dimension expansion (升维), measured": "维度扩展（升维）：实测",
     "explain and measure why d_ff > d_model, why the activation is needed, how capacity grows with width": "解释并测量为什么 d_ff > d_model、为什么需要激活函数，以及表达能力如何随宽度增长",
     # course_lib.lessons.l02_dimension_expansion.figures
     "Adam step": "Adam 步数",
@@ -16,7 +16,7 @@ MESSAGES: dict[str, str] = {
     "parameters (weights, no biases; M = million)": "参数量（仅权重，不含偏置；M = 百万）",
     "plain\nd_ff={d_ff}": "普通 FFN\nd_ff={d_ff}",
     "d_model = {d_model}: the same budgets for every variant": (
-        "d_model = {d_model}：每种变体的参数预算都相同"
+        "d_model = {d_model}：换成哪种变体，柱子都一样"
     ),
     "{variant}'s gate: {activation}(z)": "{variant} 的门控：{activation}(z)",
     "bound 1 + n + n(n-1)/2": "上界 1 + n + n(n-1)/2",

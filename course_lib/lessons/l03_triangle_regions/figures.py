@@ -318,6 +318,8 @@ class TrianglesView:
 
     def __init__(self) -> None:
         self.figure = _live_figure(7.2, 2.7)
+        # room for the panel titles under the figure's title (a Chinese line is taller)
+        self.figure.subplots_adjust(top=0.80)
         self.axes = self.figure.subplots(1, 3)
         self.images, self.outlines = [], []
         for ax, title in zip(self.axes, self.PANELS, strict=True):

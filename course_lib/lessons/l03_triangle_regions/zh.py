@@ -107,7 +107,7 @@ MESSAGES: dict[str, str] = {
         "请返回三个数 (out_5, out_20, band_20)，实际得到 {size} 个"
     ),
     "you forgot k: the output is 1 - k · (distance outside), not 1 - distance": (
-        "你忘了 k：输出是 1 - k · (在外侧的距离)，而不是 1 - 距离"
+        "你忘了 k：输出是 1 − k × 外侧距离，而不是 1 − 外侧距离"
     ),
     "the point is outside edge f1 (y = -0.6): its unit relu(-f1) = 0.1, not 0": (
         "这个点在边 f1（y = -0.6）的外侧：它的单元 relu(-f1) = 0.1，而不是 0"
@@ -161,7 +161,7 @@ MESSAGES: dict[str, str] = {
         "W1 中属于 f 的三列是其单位法向量取负，b1 中属于 f 的三项是偏移量取负"
     ),
     "out_f is 1 - k · (distance outside f's edges) at every point": (
-        "在每个点上，out_f 都等于 1 - k · (在 f 各边外侧的距离)"
+        "在每个点上，out_f 都等于 1 − k·d，d 是该点在 f 各边外侧的距离之和"
     ),
     "exact outside the band, for every k": "对每个 k，过渡带之外都是精确的",
     "the band narrows as k grows": "k 越大，过渡带越窄",

@@ -34,4 +34,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "陡度": ("陡峭度",),  # lesson 3's sharpness k (陡峭变体 is the sharp variant, another thing)
     "结论": ("论断",),  # a claim: the ✔ line a cell prints, and what it states
     "匹配的打乱": ("对齐的打乱",),  # lesson 8's matched shuffle (对齐强度: the edits' strength)
+    "线性区域": ("线性块",),  # linear region: where a ReLU layer is one linear function
 }
