@@ -155,7 +155,7 @@ MESSAGES: dict[str, str] = {
     "least used expert": "用得最少的专家",
     "top 2 of 16 experts: {coarse:,} combinations": "16 个专家选 2 个：{coarse:,} 种组合",
     "top 8 of 64 experts: {fine:,} combinations": "64 个专家选 8 个：{fine:,} 种组合",
-    "both as DeepSeekMoE counts them": "两者都与 DeepSeekMoE 的计数一致",
+    "both as DeepSeekMoE counts them": "两者都与 Dai 等人的计数一致",
     "8 experts of a quarter of the width cost the FLOPs of 2 full ones": "8 个四分之一宽度的专家与 2 个全宽专家的 FLOPs 相同",
     "{flops:,} FLOPs per token": "每个 token {flops:,} FLOPs",
     "renormalised, the unchosen expert's router row gets no gradient": "重新归一化时，未被选中的专家在路由器里的那一行得不到梯度",
