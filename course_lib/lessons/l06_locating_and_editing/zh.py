@@ -87,7 +87,7 @@ MESSAGES = {
     "mean p(new) after the edited prompt": "被编辑提示之后 p(新答案) 的平均值",
     "{method}, {strength}: {kept} of {others} other facts keep their answer; "
     "filler loss {change:+.2f}": (
-        "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失 {change:+.2f}"
+        "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失变化 {change:+.2f}"
     ),
     # course_lib.core.questions: trace-peak
     "The subject's input embedding is drowned in noise, then one FFN's output is restored from "
