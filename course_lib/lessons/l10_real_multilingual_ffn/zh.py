@@ -68,7 +68,7 @@ MESSAGES: dict[str, str] = {
     ),
     "Geva et al. 2021: keys with shallow patterns": "Geva 等人 2021：带浅层模式的键",
     "Li et al. 2023: units active per token": "Li 等人 2023：每个 token 上激活的单元",
-    "lesson 8's test: held-out FVU / the lookup's (below 0.9 passes)": "第 8 课的检验：留出数据的未解释方差比例 / 照搬最近训练 token 时的（低于 0.9 即通过）",
+    "lesson 8's test: held-out FVU / the lookup's (below 0.9 passes)": "第 8 课的检验：留出数据上，字典与查表的未解释方差比例之比（低于 0.9 即通过）",
     "Anthropic 2025: features shared across languages": "Anthropic 2025：跨语言共用的特征",
     "mostly in the lower layers (experts' labels, 16 layers)": "大多在较低的层（专家标注，16 层）",
     "3.0% nonzero (T5-Base, ReLU)": "3.0% 不为零（T5-Base，ReLU）",
@@ -83,10 +83,10 @@ MESSAGES: dict[str, str] = {
     "part": "部分",
     "parameters": "参数量",
     "share of the model": "占模型的比例",
-    "our 12 layers hold exactly the parameters the count gives": "我们的 12 层所含的参数恰好等于计数的结果",
+    "our 12 layers hold exactly the parameters the count gives": "课程的 12 层所含的参数恰好等于计数的结果",
     "in each layer the FFN holds two thirds of the parameters": "每一层里前馈网络占三分之二的参数",
     "{n} tokens: {pieces}": "{n} 个 token：{pieces}",
-    "our tokenizer gives the engine's token count on every paragraph of both languages": "在两种语言的每个段落上，我们的分词器给出的 token 数都与引擎相同",
+    "our tokenizer gives the engine's token count on every paragraph of both languages": "在两种语言的每个段落上，课程的分词器给出的 token 数都与引擎相同",
     "{n} of {n}": "{n} 个段落全部一致",
     "the course's forward gives the engine's sentence embedding within 1 - cos < 1e-3 on every paragraph of both languages": "在两种语言的每个段落上，课程的前向计算给出的句向量与引擎的相比，1 − 余弦值都小于 1e-3",
     "{language}: {n} paragraphs, 1 - cos from {lo:.0e} to {hi:.0e}, median {median:.0e}": "{language}：{n} 个段落，1 − 余弦值从 {lo:.0e} 到 {hi:.0e}，中位数 {median:.0e}",
@@ -132,11 +132,11 @@ MESSAGES: dict[str, str] = {
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
     "the frequency bar alone puts most candidates in the last three layers": "单是频率门槛，就把大部分候选单元放在了最后三层",
     "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层 {a:.0%} 和 {b:.0%}，最后三层 {c:.0%} 和 {d:.0%}",
-    "by paragraph, the least a selected unit fires on the other language's tokens: {en:.0%} of them for the English units, {zh:.0%} for the Chinese ones": "按段落标注：选出的单元在另一种语言的 token 上激活得最少的，英文单元是 {en:.0%}，中文单元是 {zh:.0%}",
+    "by paragraph, the least a selected unit fires on the other language's tokens: {en:.0%} of them for the English units, {zh:.0%} for the Chinese ones": "按段落标注：在另一种语言的 token 上，选出的单元激活率最低也有 {en:.0%}（英文单元）和 {zh:.0%}（中文单元）",
     "by paragraph, every selected unit still fires on the other language's tokens (on more than 5% of them)": "按段落标注：每个选出的单元在另一种语言的 token 上仍会激活（超过 5%）",
     "in this one selection by script (no interval), the Latin-script units sit more often in the first two layers than in the last three": "按文字做的这一次选择里（没有区间），拉丁字母单元在前两层比在最后三层更多",
     "by script, layer {layer}, unit {unit}: fires on {own:.0%} of its own script's tokens and on {other} of the other script's {tokens:,}": "按文字标注：第 {layer} 层单元 {unit} 在本文字的 token 上激活率为 {own:.0%}，在另一种文字的 {tokens:,} 个 token 上激活 {other} 次",
-    "by script, a few selected units, all in layers 0-1, fire on under 0.1% of the other script's tokens: silent on it, or as good as silent": "按文字标注：少数选出的单元（都在第 0–1 层）在另一种文字的 token 上激活不到 0.1%，等于不激活",
+    "by script, a few selected units, all in layers 0-1, fire on under 0.1% of the other script's tokens: silent on it, or as good as silent": "按文字标注：少数选出的单元（都在第 0–1 层）在另一种文字的 token 上激活不到 0.1%：不激活或几乎不激活",
     "{n} units": "{n} 个单元",
     "{model}: {shares}": "{model}：{shares}",
     'with "passage: ", zeroing either language\'s units raises the mean margin (both 97.5% intervals above zero)': "用“passage: ”时，置零任一语言的单元都让平均间隔升高（两个 97.5% 区间都在零以上）",
@@ -181,7 +181,7 @@ MESSAGES: dict[str, str] = {
         "有 {both} 个单元在两种语言里都越过门槛，两份名单里都算了它们"
     ),
     "on held-out paragraphs the dictionary's FVU is below 0.9 times that of copying the nearest training token's units (lesson 8's test)": (
-        "第 8 课的检验：在留出段落上，字典的未解释方差比例低于照搬最近训练 token 时的 0.9 倍"
+        "第 8 课的检验：在留出段落上，字典的未解释方差比例低于查表的 0.9 倍"
     ),
     "FVU {held:.2f} against 0.9 × {lookup:.2f}": ("{held:.2f}，对照 0.9 × {lookup:.2f}"),
     # lesson 10, after its third reading
