@@ -136,7 +136,7 @@ MESSAGES: dict[str, str] = {
     "by paragraph, every selected unit still fires on the other language's tokens (on more than 5% of them)": "按段落标注：每个选出的单元在另一种语言的 token 上仍会激活（超过 5%）",
     "in this one selection by script (no interval), the Latin-script units sit more often in the first two layers than in the last three": "按文字做的这一次选择里（没有区间），拉丁字母单元在前两层比在最后三层更多",
     "by script, layer {layer}, unit {unit}: fires on {own:.0%} of its own script's tokens and on {other} of the other script's {tokens:,}": "按文字标注：第 {layer} 层单元 {unit} 在本文字的 token 上激活率为 {own:.0%}，在另一种文字的 {tokens:,} 个 token 上激活 {other} 次",
-    "by script, a few selected units, all in layers 0-1, fire on under 0.1% of the other script's tokens: silent on it, or as good as silent": "按文字标注：少数选出的单元（都在第 0–1 层）在另一种文字的 token 上激活不到 0.1%：不激活或几乎不激活",
+    "by script, a few selected units, all in layers 0-1, fire on under 0.1% of the other script's tokens: silent on it, or as good as silent": "按文字标注：少数选出的单元（都在第 0-1 层）在另一种文字的 token 上激活不到 0.1%：不激活或几乎不激活",
     "{n} units": "{n} 个单元",
     "{model}: {shares}": "{model}：{shares}",
     'with "passage: ", zeroing either language\'s units raises the mean margin (both 97.5% intervals above zero)': "用“passage: ”时，置零任一语言的单元都让平均间隔升高（两个 97.5% 区间都在零以上）",
