@@ -177,7 +177,7 @@ MESSAGES: dict[str, str] = {
     # section 4: language-specific neurons
     "your LAPE and the lesson's agree on the model's units": "你算出的 LAPE，在模型的各单元上都与本课的结果一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
-        "种子 0 第 0 层和第 1 层的 LAPE：最低分别为 {low}，中位数分别为 {median}（上限 log 2 = {top:.2f}）"
+        "种子 0 第 0 层和第 1 层的 LAPE：最低分别为 {low}，中位数分别为 {median}（上限 log(2) = {top:.2f}）"
     ),
     "seed": "种子",
     "units of": "单元所属语言",
