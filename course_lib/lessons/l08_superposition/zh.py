@@ -247,8 +247,8 @@ MESSAGES: dict[str, str] = {
     "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
         "{pairs} 个（事实，单元）对：每个单元服务多少条事实"
     ),
-    "(a) trained on the corpus' contexts ({n})": "(a) 只用语料里的上下文训练（{n} 个）",
-    "(b) trained on the grammar's contexts ({n})": "(b) 用语法能造出的上下文训练（{n} 个）",
+    "(a) trained on the corpus' contexts ({n:,})": "(a) 只用语料里的上下文训练（{n:,} 个）",
+    "(b) trained on the grammar's contexts ({n:,})": "(b) 用语法能造出的上下文训练（{n:,} 个）",
     "L1": "L1",
     "TopK": "TopK",
     "{rule}: held-out contexts": "{rule}：留出的上下文",
