@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加（superposition）：特征比神经元多",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数，是否多于按层和写入量匹配的随机打乱基线；检验稀疏字典重建新输入是否胜过查表，即照抄它的训练输入；像论文那样测量 SAE 和转码器",
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数，是否多于按层和写入量匹配的随机打乱基线；检验稀疏字典重建新输入是否胜过查表（照抄离它最近的训练输入）；像论文那样测量 SAE 和转码器",
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
         "第 5 课模型中有一个单元，是 48 条事实中 45 条的知识神经元，四种关系都有。这说明了什么？"
@@ -86,8 +86,8 @@ MESSAGES: dict[str, str] = {
     "L0, training": "L0（训练）",
     "L0, held out": "L0（留出）",
     "FVU {a:.3f} and {b:.3f} against {c:.3f} and {d:.3f}; the copy {e:.3f} against {f:.3f}": "用语料训练的未解释方差为 {a:.3f} 和 {b:.3f}，用语法训练的为 {c:.3f} 和 {d:.3f}；从语料查表为 {e:.3f}，从语法查表为 {f:.3f}",
-    "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; in these stored runs (one seed, one split) the TopK SAE, its L0 held by k, misses no more than the L1 one at each size": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏却仍然更多。TopK SAE 的 L0 由 k 固定；在存下的这些运行里（一个种子、一种划分），每种大小下它的遗漏都不比 L1 的多",
-    "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1 的特征数是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是 {a:.1f} 到 {b:.1f} 倍",
+    "on new contexts the L1 SAEs fire more features than on their training ones and still miss more; in these stored runs (one seed, one split) the TopK SAE, its L0 held by k, misses no more than the L1 one at each size": "在新上下文上，L1 SAE 激活的特征比在训练上下文上多，遗漏却仍然更多。TopK SAE 的 L0 由 k 固定。存下的这些运行只有一个种子、一种划分；在这些运行里，每种大小下，TopK 的遗漏都不多于 L1",
+    "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1 在新上下文上激活的特征是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是训练时的 {a:.1f} 到 {b:.1f} 倍",
     "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是查表的 {a:.2f} 到 {b:.2f} 倍，L1 为 {c:.2f} 到 {d:.2f} 倍",
     "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的未解释方差是查表的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
     "dead, full dictionary": "死特征比例（完整字典）",
@@ -247,8 +247,8 @@ MESSAGES: dict[str, str] = {
     "{pairs} (fact, knowledge neuron) pairs: how many facts each unit serves": (
         "{pairs} 个（事实，单元）对：每个单元服务多少条事实"
     ),
-    "(a) trained on the corpus' contexts ({n})": "(a) 只用语料里的上下文训练（{n} 个）",
-    "(b) trained on the grammar's contexts ({n})": "(b) 用语法能造出的上下文训练（{n} 个）",
+    "(a) trained on the corpus' contexts ({n:,})": "(a) 只用语料里的上下文训练（{n:,} 个）",
+    "(b) trained on the grammar's contexts ({n:,})": "(b) 用语法能造出的上下文训练（{n:,} 个）",
     "L1": "L1",
     "TopK": "TopK",
     "{rule}: held-out contexts": "{rule}：留出的上下文",

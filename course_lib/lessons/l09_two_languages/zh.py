@@ -154,8 +154,8 @@ MESSAGES: dict[str, str] = {
         "按正态近似估算，五次约能测出四次"
     ),
     "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
-        "这个计数能测出同一条事实多出的单元：在两种句式的模型里，每个种子中同一条事实的两份名单"
-        "共有的单元都比两条不同事实的名单多，p 低于 0.05"
+        "这个计数能测出同一条事实多出的单元：在两种句式的模型里，每个种子中，同一条事实的两份名单"
+        "都比两条不同事实的名单共有更多单元，p 低于 0.05"
     ),
     "p {p} in every seed, the floor of 1,000 permutations: none reached the observed count": (
         "每个种子都是 p {p}，这是 1,000 次置换能给出的下限：没有一次置换达到实测的计数"
@@ -177,7 +177,7 @@ MESSAGES: dict[str, str] = {
     # section 4: language-specific neurons
     "your LAPE and the lesson's agree on the model's units": "你算出的 LAPE，在模型的各单元上都与本课的结果一致",
     "seed 0's LAPE in layers 0 and 1: lowest {low}, median {median} (log 2 = {top:.2f})": (
-        "种子 0 第 0 层和第 1 层的 LAPE：最低分别为 {low}，中位数分别为 {median}（上限为 {top:.2f}）"
+        "种子 0 第 0 层和第 1 层的 LAPE：最低分别为 {low}，中位数分别为 {median}（上限 log(2) = {top:.2f}）"
     ),
     "seed": "种子",
     "units of": "单元所属语言",
@@ -224,7 +224,7 @@ MESSAGES: dict[str, str] = {
     ),
     "I / H = {a:.2f}, p {p}": "I / H = {a:.2f}，p {p}",
     "in layer 1 the test could not tell (p ≈ 0.05): its p misses Holm's bar of 0.05, within two standard errors of it": (
-        "第 1 层分不出来（p ≈ 0.05）：它的 p 没过 Holm 门槛 0.05，离门槛不到两个标准误"
+        "第 1 层的检验无法判断（p ≈ 0.05）：它的 p 没过 Holm 门槛 0.05，离门槛不到两个标准误"
     ),
     "I / H = {a:.2f}, p = {p}; the raw I, its ceiling changing with the shuffle, gives p = {q}": (
         "I / H = {a:.2f}，p = {p}；若直接用 I，它的上限随每次打乱而变，得到 p = {q}"
@@ -292,11 +292,11 @@ MESSAGES: dict[str, str] = {
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
     "the test's positive control: the same difference read in the edited language has every 95 % interval above 0, its lowest bound over ten times the widest bound above: at matched strength every interval excludes a crossing a tenth as large as the edit's weakest effect at home": (
         "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
-        "所以在对齐强度下，跨语言效应哪怕只有编辑在本语言里最弱效应的十分之一，也会被每个区间排除"
+        "所以在对齐强度下，每个区间都排除了大小达到编辑在本语言里最弱效应十分之一的跨语言效应"
     ),
     "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面的界限为 {w:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
-    "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用语言",
+    "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用的语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and raises the relation's other facts' mean p(new) in the edited language under a fifth as far as the other two edits do": (
         "在对齐强度下，秩一编辑让另一种语言的旧答案保持原样，平均 p(旧答案) 高于 0.95；在编辑所用的语言里，同一关系其他事实的平均 p(新答案) 也会被它抬高，但幅度不到另外两种编辑的五分之一"
     ),

@@ -144,7 +144,7 @@ def test_the_regime_figure_draws_each_sets_fvu_on_its_own_and_held_out_contexts(
     axes = fig.axes
     assert [ax.get_title() for ax in axes] == [
         "(a) trained on the corpus' contexts (517)",
-        "(b) trained on the grammar's contexts (1205)",
+        "(b) trained on the grammar's contexts (1,205)",
     ]
     for ax, on in zip(axes, CONTEXTS, strict=True):
         lines = drawn_lines(ax)

@@ -112,8 +112,8 @@ def _size_axis(ax, sizes: np.ndarray, units: int) -> None:
     ax.grid(axis="y", color=tint(GREY, 0.3), linewidth=0.6)
 
 
-REGIME_PANELS = {"corpus": N_("(a) trained on the corpus' contexts ({n})"),
-                 "grammar": N_("(b) trained on the grammar's contexts ({n})")}  # fmt: skip
+REGIME_PANELS = {"corpus": N_("(a) trained on the corpus' contexts ({n:,})"),
+                 "grammar": N_("(b) trained on the grammar's contexts ({n:,})")}  # fmt: skip
 RULE_LINES = {"l1": (N_("L1"), PALETTE[0], "o"), "topk": (N_("TopK"), PALETTE[3], "s")}
 
 
