@@ -32,7 +32,7 @@ DEEPSEEK_V3_ROUTING = {
     "top k": 8,
     "bias update speed": 0.001,  # γ, for the first 14.3T tokens, then 0 for the last 500B
     "tokens with γ, trillions": 14.3,
-    "tokens without γ, billions": 500,
+    "tokens without γ, trillions": 0.5,  # the report's 500B, in the unit of the line above
     "sequence-wise α": 0.0001,
     "nodes": 4,  # a token's routed experts sit on at most 4 nodes
     # every routed gate multiplied by this after normalising: "route_scale": 2.5 in the released
