@@ -191,7 +191,7 @@ MESSAGES: dict[str, str] = {
     "equal total": "总参数相同",
     "shared expert": "共享专家",
     "Holm": "Holm 校正后 p",
-    "layer 1's first choices follow the relation beyond chance in 5 of the 6 (model, seed) cases, Holm-corrected at 0.05": "经 Holm 校正（以 0.05 为界），6 种模型与种子的组合中有 5 种，第 1 层的首选专家按关系聚集，超出随机水平",
+    "layer 1's first choices follow the relation beyond chance in 5 of the 6 (model, seed) cases, Holm-corrected at 0.05": "经 Holm 校正（以 0.05 为界），6 种模型与种子的组合中有 5 种，第 1 层倾向于给同一关系的事实选同一个首选专家，程度超出随机水平",
     # lesson 7, the review's mends: intervals, tests with their power, the busiest told from the most needed
     "these are the kept probabilities as they are: a form another model uses (Qwen1.5-MoE), but this exercise asks for Mixtral's, divided by their sum": "这是把保留的概率原样用作门控权重。Qwen1.5-MoE 就这么用，但这道练习要的是 Mixtral 的形式，即除以它们的和",
     "an expert chosen exactly as often as the mean moved: its bias stays as it is": "被选中次数恰好等于平均数的专家，偏置也动了：它的偏置应保持不变",
@@ -231,7 +231,7 @@ MESSAGES: dict[str, str] = {
     "and no expert ends unused: each takes over 4 % of the tokens at the last step, in every run": "而且没有专家最后闲置：每次运行的最后一步，每个专家都拿到 4% 以上的 token",
     "{m} tests, each against 20,000 random deals; – where one expert takes all 48, or not asked (the shared model's entity grouping)": "共 {m} 次检验，每次与 20,000 次随机分配比较。“–”表示一个专家拿走了全部 48 条，或者不做这项检验（共享专家模型不按实体检验）",
     "the sixth: {q}": "第六种校正后 p 为 {q}",
-    "the equal-total model's layer 0 sends all 48 prompts to one expert on 2 of 3 seeds; on the third it follows the relation beyond chance": "总参数相同的模型在 3 个种子中的 2 个上，第 0 层把全部 48 条提示送给同一个专家；在第三个种子上，第 0 层的首选专家按关系聚集，超出随机水平",
+    "the equal-total model's layer 0 sends all 48 prompts to one expert on 2 of 3 seeds; on the third it follows the relation beyond chance": "总参数相同的模型在 3 个种子中的 2 个上，第 0 层把全部 48 条提示送给同一个专家；在第三个种子上，第 0 层倾向于给同一关系的事实选同一个首选专家，程度超出随机水平",
     "seed {seed}, Holm-corrected p {q}": "种子 {seed}，Holm 校正后 p {q}",
     "by entity, could not tell: none is beyond chance": "按实体分组则分辨不了：没有一项超出随机水平",
     "purity {low:.2f} to {high:.2f}; detectable from {need:.2f} up": "纯度 {low:.2f} 到 {high:.2f}；至少 {need:.2f} 才检得出",
@@ -248,7 +248,7 @@ MESSAGES: dict[str, str] = {
     "on every seed one expert is needed by no fact, even erased everywhere": "每个种子上都有一个专家，即使处处擦除也没有事实需要它",
     "layer 0 sends every fact prompt to one routed expert on {a} of 3 seeds with a shared expert, {b} of 3 without: could not tell": "第 0 层把全部事实提示送给同一个路由专家的种子：有共享专家时 3 个中 {a} 个，没有时 3 个中 {b} 个；分辨不了有无差别",
     "Fisher p {p:.2g}; 3 seeds a side can give no p below {best:.1f}": "Fisher 精确检验 p = {p:.2g}；每组 3 个种子时，p 不可能低于 {best:.1f}",
-    "layer 1 follows the relation beyond chance on {c} of 3 seeds with a shared expert, {d} of 3 without: could not tell either": "有共享专家时，3 个种子中有 {c} 个，第 1 层的首选专家按关系聚集，超出随机水平；没有时是 3 个中 {d} 个；同样分辨不了有无差别",
+    "layer 1 follows the relation beyond chance on {c} of 3 seeds with a shared expert, {d} of 3 without: could not tell either": "有共享专家时，3 个种子中有 {c} 个，第 1 层倾向于给同一关系的事实选同一个首选专家，程度超出随机水平；没有时是 3 个中 {d} 个；同样分辨不了有无差别",
     "erased everywhere, layer 0's shared expert is needed by {low} to {high} of 48 facts, layer 1's by none, on every seed": "处处擦除时，在每个种子上，48 条事实中有 {low} 到 {high} 条需要第 0 层的共享专家，没有一条事实需要第 1 层的共享专家",
     "{purity:.2f} ({chance:.2f})": "{purity:.2f}（{chance:.2f}）",
     # the second reading's mends
