@@ -197,7 +197,7 @@ MESSAGES: dict[str, str] = {
         "对每个输入，2048 个单元中约有一半被激活"
     ),
     "between 45% and 55%": "介于 45% 与 55% 之间",
-    "six-unit {six_unit}; sharp {sharp}": "六单元网络依次为 {six_unit}，陡峭变体依次为 {sharp}",
+    "six-unit {six_unit}; sharp {sharp}": "实测：六单元网络 {six_unit}；陡峭变体 {sharp}",
     "the rarest output is shared by {rarest} points": "最少见的输出值也由 {rarest} 个点共享",
     "{n_codes} against {n_outputs}": "{n_codes} 对比 {n_outputs}",
     "{six} of {seeds} against {eight} of {seeds}": "{seeds} 个种子中 {six} 个，对比 {eight} 个",
