@@ -111,7 +111,7 @@ MESSAGES: dict[str, str] = {
         "没有 softmax：每个查询的权重必须为正，且和为 1"
     ),
     "the weights have shape {shape}: one row per query, (L, S)": (
-        "权重的形状是 {shape}：应每个查询一行，即 (L, S)"
+        "权重的形状是 {shape}：应为每个查询一行，即 (L, S)"
     ),
     "the weights have shape {got}, expected (L, S) = {expected}": (
         "权重的形状是 {got}，应为 (L, S) = {expected}"
@@ -162,7 +162,7 @@ MESSAGES: dict[str, str] = {
     "{count:,} parameters: {hint}": "{count:,} 个参数：{hint}",
     "the share is the FFN's parameters over the layer's {total:,} "
     "(attention, FFN and two LayerNorms)": (
-        "占比是 FFN 的参数量除以整层的 {total:,}（注意力、FFN 和两个 LayerNorm）"
+        "占比是 FFN 的参数量除以整层的 {total:,}（注意力、FFN 和两个层归一化）"
     ),
     "{count:,} FFN parameters, {share:.1%} of the layer's {total:,}.": (
         "FFN 有 {count:,} 个参数，占整层 {total:,} 个参数的 {share:.1%}。"
@@ -244,7 +244,7 @@ MESSAGES: dict[str, str] = {
     "attention weights: {shape} (batch, heads, query, key)": "注意力权重：{shape}（批次、头、查询、键）",
     "attention   {n:>10,}  {share:6.1%}": "注意力      {n:>10,}  {share:6.1%}",
     "FFN         {n:>10,}  {share:6.1%}": "FFN         {n:>10,}  {share:6.1%}",
-    "LayerNorms  {n:>10,}  {share:6.1%}": "LayerNorm   {n:>10,}  {share:6.1%}",
+    "LayerNorms  {n:>10,}  {share:6.1%}": "层归一化    {n:>10,}  {share:6.1%}",
     "total       {n:>10,}  {share:6.1%}": "合计        {n:>10,}  {share:6.1%}",
     "seq_len {n:5d}: FFN {ffn:>10,}  attention {attention:>10,}  FFN share {share:.0%}": "seq_len {n:5d}：FFN {ffn:>10,}  注意力 {attention:>10,}  FFN 占比 {share:.0%}",
     "available activations: {names}": "可用的激活函数：{names}",

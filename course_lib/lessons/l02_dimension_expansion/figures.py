@@ -6,6 +6,7 @@ update one figure in place."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -14,7 +15,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from course_lib.core.i18n import tr
+from course_lib.core.i18n import N_, tr
 from course_lib.core.plots import COLORS, GREY, PALETTE, new_figure, tint
 
 _INK = PALETTE[7]  # black: true boundaries, thresholds, parameter counts
@@ -39,11 +40,31 @@ def _segments(name: str, segments: object) -> np.ndarray:
     return array
 
 
+# The tasks' names as tables and figures show them: the code name in English, a Chinese name in
+# the Chinese edition ("spiral" is lesson 7's text too: one catalogue entry serves both).
+_TASK_NAMES = {
+    "triangles": N_("triangles"),
+    "ring": N_("ring"),
+    "xor": N_("xor"),
+    "spiral": N_("spiral"),
+}
+
+
+def task_name(task: str, width: int = 0) -> str:
+    """``task``'s name in the learner's language ("xor" -> "异或任务" in Chinese), right-aligned
+    to ``width`` columns of a monospaced table, a Chinese character taking two."""
+    if task not in _TASK_NAMES:
+        raise ValueError(f"task must be one of {tuple(_TASK_NAMES)}, got {task!r}")
+    name = tr(_TASK_NAMES[task])
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name)
+    return " " * max(0, width - columns) + name
+
+
 def _unit_lines_title(task: str, count: int) -> str:
     """ "ring: 7 unit lines" (one unit line: singular)."""
     if count == 1:
-        return tr("{task}: {count} unit line", task=task, count=count)
-    return tr("{task}: {count} unit lines", task=task, count=count)
+        return tr("{task}: {count} unit line", task=task_name(task), count=count)
+    return tr("{task}: {count} unit lines", task=task_name(task), count=count)
 
 
 def _depth_label(depth: int, width: int, parameters: int) -> str:
@@ -295,7 +316,11 @@ def capacity_figure(sweeps: list, threshold: float = 0.97) -> Figure:
             ax.fill_between(sweep.widths, acc.min(axis=1), acc.max(axis=1), color=color, alpha=0.15)
         ax.axhline(threshold, color=_INK, ls=":", lw=1)
         ax.set(
-            xscale="log", title=sweep.task, ylim=(0.45, 1.01), xlabel="d_ff", ylabel=tr("accuracy")
+            xscale="log",
+            title=task_name(sweep.task),
+            ylim=(0.45, 1.01),
+            xlabel="d_ff",
+            ylabel=tr("accuracy"),
         )
         ax.set_xticks(sweep.widths, [str(w) for w in sweep.widths], fontsize=7)
         ax.minorticks_off()
@@ -377,7 +402,11 @@ def depth_figure(result) -> Figure:
         for d, w, p in zip(result.depths, result.widths, result.parameters, strict=True)
     ]
     ax.set_xticks(positions, labels, fontsize=8)
-    ax.set(ylabel=tr("accuracy"), ylim=(0.4, 1.0), title=tr("task: {task}", task=result.task))
+    ax.set(
+        ylabel=tr("accuracy"),
+        ylim=(0.4, 1.0),
+        title=tr("task: {task}", task=task_name(result.task)),
+    )
     return fig
 
 

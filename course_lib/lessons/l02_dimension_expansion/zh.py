@@ -21,7 +21,7 @@ MESSAGES: dict[str, str] = {
     "{variant}'s gate: {activation}(z)": "{variant} 的门控：{activation}(z)",
     "bound 1 + n + n(n-1)/2": "上界 1 + n + n(n-1)/2",
     "exact count in [-1, 1]²": "[-1, 1]² 内的精确计数",
-    "distinct patterns on a grid": "网格上不同激活模式的个数",
+    "distinct patterns on a grid": "网格上不同开/关模式的个数",
     "d_ff (ReLU units)": "d_ff（ReLU 单元数）",
     "linear regions": "线性区域数",
     "units of [I, -I]": "[I, -I] 的单元",
@@ -34,7 +34,10 @@ MESSAGES: dict[str, str] = {
     "{depth} layers\nwidth {width}, {parameters} params": (
         "{depth} 层\n宽度 {width}，{parameters} 个参数"
     ),
-    "task: {task}": "任务：{task}",
+    "task: {task}": "{task}",
+    "triangles": "三角形任务",
+    "ring": "圆环任务",
+    "xor": "异或任务",
     "tanh approximation error": "tanh 近似的误差",
     # course_lib.lessons.l02_dimension_expansion.demos
     # course_lib.lessons.l02_dimension_expansion.checks: names
@@ -100,7 +103,7 @@ MESSAGES: dict[str, str] = {
         "{got} 是两个三角形的边数：圆环的边界是两个圆，多边形只能近似它们"
     ),
     "{got} is the triangles' width; read the ring row": (
-        "{got} 是三角形任务所需的宽度；请看表中圆环（ring）那一行"
+        "{got} 是三角形任务所需的宽度；请看表中圆环任务那一行"
     ),
     "{got} is tanh's width on the ring; the question asks about ReLU": (
         "{got} 是 tanh 在圆环上所需的宽度；题目问的是 ReLU"
@@ -191,7 +194,7 @@ MESSAGES: dict[str, str] = {
     "relu on the triangles passes 0.95 within the stored widths": (
         "在存储的宽度范围内，relu 在三角形任务上的准确率超过 0.95"
     ),
-    "each doubling of d_ff gains less than the one before": ("d_ff 每翻倍一次，收益都比上一次小"),
+    "each doubling of d_ff gains less than the one before": ("d_ff 每翻一倍，收益都比上一次小"),
     "one linear layer has 3 parameters": "一个线性层有 3 个参数",
     "one linear layer draws one straight line": "一个线性层只能画出一条直线",
     "every stack with a hidden layer beats it on every seed": (
@@ -210,7 +213,7 @@ MESSAGES: dict[str, str] = {
     ),
     "d_model=8, d_ff={d_ff:>2}: two layers equal one matrix": "d_model=8，d_ff={d_ff:>2}：两层线性层等于一个矩阵",
     "max |difference| below 1e-10, rank {rank} (bound {bound})": "最大 |差值| 低于 1e-10，秩为 {rank}，上界为 {bound}",
-    "from d_ff={exact_from}": "从 d_ff={exact_from} 起",
+    "from d_ff={exact_from}": "即 d_ff={exact_from}",
     "{ring} against {xor}": "{ring} 对比 {xor}",
     "{TRIANGLE_EDGES} edges, first width reaching {THRESHOLD}: {relu_triangles}": "{TRIANGLE_EDGES} 条边，首个达到 {THRESHOLD} 的宽度为 {relu_triangles}",
     "medians {at_32:.3f} and {at_64:.3f}": "中位数分别为 {at_32:.3f} 和 {at_64:.3f}",
@@ -228,7 +231,7 @@ MESSAGES: dict[str, str] = {
     " after Dropout: {shape}": "  dropout 之后：{shape}",
     " after Linear2: {shape}": "  Linear2 之后：{shape}",
     "max |FFN(x) - x| = {gap}": "最大 |FFN(x) - x| = {gap}",
-    "d_ff={d_ff:>2}: [I, -I] units miss {built:.3f}, random units miss {random:.3f}": "d_ff={d_ff:>2}：[I, -I] 单元未解释 {built:.3f}，随机单元未解释 {random:.3f}",
+    "d_ff={d_ff:>2}: [I, -I] units miss {built:.3f}, random units miss {random:.3f}": "d_ff={d_ff:>2}：[I, -I] 单元的未解释方差 {built:.3f}，随机单元 {random:.3f}",
     "{networks} networks; widths {widths}": "{networks} 个网络；宽度 {widths}",
     "seeds {seeds}; {steps} Adam steps, learning rate {lr}; threshold {threshold}": "种子 {seeds}；Adam {steps} 步，学习率 {lr}；阈值 {threshold}",
     "      task | {columns}": "      任务 | {columns}",
@@ -239,13 +242,13 @@ MESSAGES: dict[str, str] = {
     "x=2, outside the window: 1             -> count_regions = {n}": "x=2，在窗口之外：1                    -> count_regions = {n}",
     "d_ff={n:>3}: exact {exact:>5}, grid {grid:>5}, bound {bound:>5}": "d_ff={n:>3}：精确 {exact:>5}，网格 {grid:>5}，上界 {bound:>5}",
     "d_model 64, {steps} Adam steps per student, {seeds} seeds": "d_model 64，每个学生 Adam {steps} 步，{seeds} 个种子",
-    "d_ff/d_model  d_ff parameters FLOPs/token  missed": "d_ff/d_model  d_ff     参数量 FLOPs/token  未解释",
+    "d_ff/d_model  d_ff parameters FLOPs/token     missed": "d_ff/d_model  d_ff     参数量 FLOPs/token 未解释方差",
     "gain per doubling of d_ff: {gains}": "d_ff 每翻一倍的收益：{gains}",
     "{d} linear layer(s), hidden width {w}, {p} parameters: {above} of {n} seeds above 0.75": "{d} 个线性层，隐藏宽度 {w}，{p} 个参数：{n} 个种子中有 {above} 个高于 0.75",
-    "act(z)": "激活值(z)",
+    "act(z)": "激活值 f(z)",
     "max |gelu_tanh - gelu| on [-3, 3]: {gap:.1e}": "在 [-3, 3] 上，最大 |gelu_tanh - gelu| = {gap:.1e}",
     "plain FFN weights (d_ff={d_ff}): {plain:,}; equal-budget gated d_ff' = {d_ff_equal}": "普通 FFN 的权重（d_ff={d_ff}）：{plain:,}；参数预算相同的门控 FFN：d_ff' = {d_ff_equal}",
     "{variant:>7}: {n:,} parameters": "{variant:>7}：{n:,} 个参数",
     # course_lib.lessons.l02_dimension_expansion.experiments.collapse: the progress bar
-    "reading x back: widths d_ff": "从隐藏层读回 x：逐个宽度 d_ff",
+    "reading x back: widths d_ff": "从隐藏层读回 x：各个 d_ff",
 }

@@ -82,7 +82,7 @@ MESSAGES: dict[str, str] = {
         "{name}(a, b) 必须逐元素计算，4 组输入应返回 4 个值，实际形状为 {shape}"
     ),
     "{name} on (0,0), (0,1), (1,0), (1,1) gave {got}, expected {expected}": (
-        "{name} 在 (0,0), (0,1), (1,0), (1,1) 上得到 {got}，应为 {expected}"
+        "{name} 在 (0,0)、(0,1)、(1,0)、(1,1) 上得到 {got}，应为 {expected}"
     ),
     "(0, 0) gives -1: the ReLU is missing around a + b - 1": (
         "(0, 0) 得到 -1：a + b - 1 外面少了 ReLU"
@@ -197,7 +197,7 @@ MESSAGES: dict[str, str] = {
         "对每个输入，2048 个单元中约有一半被激活"
     ),
     "between 45% and 55%": "介于 45% 与 55% 之间",
-    "six-unit {six_unit}; sharp {sharp}": "六单元网络依次为 {six_unit}，陡峭变体依次为 {sharp}",
+    "six-unit {six_unit}; sharp {sharp}": "实测：六单元网络 {six_unit}；陡峭变体 {sharp}",
     "the rarest output is shared by {rarest} points": "最少见的输出值也由 {rarest} 个点共享",
     "{n_codes} against {n_outputs}": "{n_codes} 对比 {n_outputs}",
     "{six} of {seeds} against {eight} of {seeds}": "{seeds} 个种子中 {six} 个，对比 {eight} 个",
@@ -221,7 +221,7 @@ MESSAGES: dict[str, str] = {
     "d_ff={d_ff:>2}: {count} of {n} seeds solve it": "d_ff={d_ff:>2}：{n} 个种子中有 {count} 个完成",
     "d_ff={d_ff:>2}, best seed: a learned line within 0.25 of {n} of the 6 edges": "d_ff={d_ff:>2}，最佳种子：6 条边中有 {n} 条与某条学到的直线相距不到 0.25",
     "n={n:>2}: {n} features, disc − n-gon area = {gap:.4f}": "n={n:>2}：{n} 个特征，圆盘面积 − 正 n 边形面积 = {gap:.4f}",
-    "check, square inscribed in r = 0.8: area {area:.4f} = 2 r² = {formula:.4f}": "核对：内接于 r = 0.8 的正方形，面积 {area:.4f} = 2 r² = {formula:.4f}",
+    "check, square inscribed in r = 0.8: area {area:.4f} = 2 r² = {formula:.4f}": "核对：半径 r = 0.8 的圆的内接正方形，面积 {area:.4f} = 2 r² = {formula:.4f}",
     "hidden units: {edges} + {n} AND": "隐藏单元：{edges} + {n} 个 AND",
     "{n} triangle(s): 2 -> {d_ff} -> {d_out}, output {shape}, {params} params": "{n} 个三角形：2 -> {d_ff} -> {d_out}，输出 {shape}，{params} 个参数",
     "seed picture": "笔记中的图",
@@ -235,7 +235,7 @@ MESSAGES: dict[str, str] = {
     "2": "2",
     "The gap shrinks faster than 1/n: every edge also gets shorter.": "差距缩小得比 1/n 更快：每条边也变短了。",
     "4": "4",
-    "Right: the missed area shrinks like 1/n².": "对：缺失的面积像 1/n² 一样缩小。",
+    "Right: the missed area shrinks like 1/n².": "对：缺失的面积按 1/n² 缩小。",
     "That would be 1/n³: but there are n slivers of area ~1/n³, so ~1/n² in all.": "那是 1/n³；但一共有 n 条面积约为 1/n³ 的细条，合起来约为 1/n²。",
     "it does not shrink": "1 倍，不会缩小",
     "More features describe the disc better: the gap goes to 0 as n grows.": "特征越多，对圆盘的描述越好：n 增大时差距趋于 0。",

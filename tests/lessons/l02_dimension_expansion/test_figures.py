@@ -229,3 +229,29 @@ def test_activation_gallery_names_a_missing_or_misshapen_curve():
         plots.activation_gallery_figure(z, {"gelu": z})
     with pytest.raises(ValueError, match="relu"):
         plots.activation_gallery_figure(z, {"gelu": z, "gelu_tanh": z, "relu": z[:3]})
+
+
+def test_task_name_keeps_the_code_name_in_english_and_aligns_chinese_by_columns():
+    import warnings
+
+    from course_lib.core.i18n import MissingTranslation, set_language
+
+    assert plots.task_name("triangles") == "triangles"
+    assert plots.task_name("xor", 10) == "       xor"
+    set_language("zh")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", MissingTranslation)
+            names = {
+                task: plots.task_name(task, 10) for task in ("triangles", "ring", "xor", "spiral")
+            }
+    finally:
+        set_language("en")
+    assert names == {
+        "triangles": "三角形任务",
+        "ring": "  圆环任务",
+        "xor": "  异或任务",
+        "spiral": "  螺旋任务",
+    }
+    with pytest.raises(ValueError, match="task must be one of .*'circle'"):
+        plots.task_name("circle")
