@@ -36,7 +36,6 @@ MESSAGES: dict[str, str] = {
     "experts, busiest first": "专家（最忙的在前）",
     "share of the points": "点的份额",
     "load, every seed ({task})": "各种子的负载（{task}）",
-    "spiral": "螺旋任务",
     # course_lib.lessons.l07_mixture_of_experts.checks
     "top-k router": "top-k 路由器",
     "balancing loss": "均衡损失",

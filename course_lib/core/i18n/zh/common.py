@@ -63,4 +63,6 @@ MESSAGES: dict[str, str] = {
     # shared by lessons 8 and 10: a list's separator and a table's or axis' label
     "; ": "；",
     "number of units": "单元数",
+    # lesson 2's task, retrained in lesson 7: the task names (lesson 2's other three in its catalogue)
+    "spiral": "螺旋任务",
 }
