@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
     "RMS of the stream": "残差流的 RMS",
     "activation scale through depth": "激活尺度随深度的变化",
     "{layers} layers = {sublayers} sublayers, at initialisation": (
-        "初始化时，{layers} 层 = {sublayers} 个子层"
+        "初始化时，{layers} 层（{sublayers} 个子层）"
     ),
     "{depth} layers": "{depth} 层",
     "||dLoss/dW2|| at initialisation": "初始化时的 ||dLoss/dW2||",
@@ -174,7 +174,7 @@ MESSAGES: dict[str, str] = {
     "BatchNorm: sequence 1's output changes when sequence 2 leaves the batch": (
         "BatchNorm：序列 2 离开批次后，序列 1 的输出随之改变"
     ),
-    "LayerNorm: it does not": "LayerNorm：输出不变",
+    "LayerNorm: it does not": "LayerNorm：序列 1 的输出不变",
     "BatchNorm: the same input gives another output at inference": (
         "BatchNorm：同一个输入在推理时得到不同的输出"
     ),
@@ -215,7 +215,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化：最后一层的梯度不随深度减小"
     ),
     "16 layers: pre-norm's gradient falls from input to output (the paper's is about flat)": (
-        "16 层：前置层归一化的梯度从输入到输出逐层下降，论文测得的则大致持平"
+        "16 层：前置层归一化的梯度从输入端到输出端下降，论文测得的则大致持平"
     ),
     "first layer over last above 4": "第一层与最后一层之比高于 4",
     "pre-norm: the first layer's gradient does not fall with depth": (
