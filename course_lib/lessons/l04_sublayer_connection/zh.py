@@ -249,8 +249,10 @@ MESSAGES: dict[str, str] = {
     "causal mask: sequences 2 and 3 differ only in token 4, so they agree on tokens 1-3 only": (
         "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1–3 个 token 上一致"
     ),
-    "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 √(d/(d−1))",
-    "norm_first={norm_first!s:5} {activation}: encoder and decoder equal PyTorch's": "norm_first={norm_first!s:5} {activation}：编码器层和解码器层都与 PyTorch 的相同",
+    "d_model = {d}: the ratio is sqrt(d/(d-1))": "d_model = {d}：比值为 √(d/(d−1))",
+    "{placement} (norm_first={norm_first}), {activation}: encoder and decoder equal PyTorch's": (
+        "{placement}（norm_first={norm_first}），{activation}：编码器层和解码器层都与 PyTorch 的相同"
+    ),
     "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界之比为 {bound:.2f}",
     "{post_cold} of {seeds} against {post_warm} of {seeds}": (
         "{post_cold}/{seeds} 对比 {post_warm}/{seeds}"
@@ -266,7 +268,7 @@ MESSAGES: dict[str, str] = {
     "encoder sublayer connections: {n}": "编码器层的子层连接数：{n}",
     "decoder sublayer connections: {n}": "解码器层的子层连接数：{n}",
     "before: mean per position {means}": "归一化前：各位置的均值 {means}",
-    "d_model={d:3d}: max |difference| = {gap:.4f}, ratio = {ratio:.4f}": "d_model={d:3d}：最大 |差值| = {gap:.4f}，比值 = {ratio:.4f}",
+    "d_model = {d}: max |difference| = {gap:.4f}, ratio = {ratio:.4f}": "d_model = {d}：最大 |差值| = {gap:.4f}，比值 = {ratio:.4f}",
     "input shape: {shape}": "输入形状：{shape}",
     "after the attention sublayer: {shape}": "经过注意力子层后：{shape}",
     "PyTorch            ours                 p, ours / PyTorch's": "PyTorch            我们的实现           p（我们的 / PyTorch 的）",
