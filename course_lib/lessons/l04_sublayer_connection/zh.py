@@ -250,8 +250,8 @@ MESSAGES: dict[str, str] = {
         "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1–3 个 token 上一致"
     ),
     "d_model = {d}: the ratio is sqrt(d/(d-1))": "d_model = {d}：比值为 √(d/(d−1))",
-    "{placement} (norm_first={norm_first}), {activation}: encoder and decoder equal PyTorch's": (
-        "{placement}（norm_first={norm_first}），{activation}：编码器层和解码器层都与 PyTorch 的相同"
+    "{norm} (norm_first={norm_first}), {activation}: encoder and decoder equal PyTorch's": (
+        "{norm}（norm_first={norm_first}），{activation}：编码器层和解码器层都与 PyTorch 的相同"
     ),
     "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界之比为 {bound:.2f}",
     "{post_cold} of {seeds} against {post_warm} of {seeds}": (
