@@ -146,10 +146,10 @@ MESSAGES: dict[str, str] = {
         "残差加的是归一化后的 x；应该加原始的 x"
     ),
     "norm1 and norm2 are swapped: norm1 goes before attention, norm2 before the FFN": (
-        "norm1 和 norm2 用反了：norm1 在注意力之前，norm2 在 FFN 之前"
+        "norm1 和 norm2 用反了：norm1 在注意力之前，norm2 在前馈网络之前"
     ),
     "one norm is used twice: norm1 before attention, norm2 before the FFN": (
-        "同一个归一化层用了两次：注意力之前用 norm1，FFN 之前用 norm2"
+        "同一个归一化层用了两次：注意力之前用 norm1，前馈网络之前用 norm2"
     ),
     "the output is normalised again at the end: a pre-norm layer returns the sum as it is (the "
     "stack's final LayerNorm comes after the last layer)": (
@@ -288,7 +288,7 @@ MESSAGES: dict[str, str] = {
     "embeddings + positions:  {shape}": "词嵌入 + 位置编码：     {shape}",
     "after the encoder layer: {shape}": "经过编码器层后：        {shape}",
     # lesson 4's question
-    "A pre-norm stack at initialisation grows from 2 to 16 layers. What happens to the gradient of its last layer's W2?": "初始化时的前置层归一化堆叠从 2 层加深到 16 层。最后一层 W2 的梯度会怎样？",
+    "A pre-norm stack at initialisation grows from 2 to 16 layers. What happens to the gradient of its last layer's W2?": "一个处于初始化状态的前置层归一化堆叠，从 2 层加深到 16 层。最后一层 W2 的梯度会怎样？",
     "it falls, by a factor near √(2/16)": "下降，约降到原来的 √(2/16)",
     "Right: the bound is O(d·√(ln d / L)); more layers dilute the last one's share.": "对：上界是 O(d·√(ln d / L))；层数越多，最后一层分到的份额越小。",
     "it stays the same": "保持不变",
