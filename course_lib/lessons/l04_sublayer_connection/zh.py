@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
     "RMS of the stream": "残差流的 RMS",
     "activation scale through depth": "激活尺度随深度的变化",
     "{layers} layers = {sublayers} sublayers, at initialisation": (
-        "初始化时，{layers} 层 = {sublayers} 个子层"
+        "初始化时，{layers} 层（{sublayers} 个子层）"
     ),
     "{depth} layers": "{depth} 层",
     "||dLoss/dW2|| at initialisation": "初始化时的 ||dLoss/dW2||",
@@ -146,10 +146,10 @@ MESSAGES: dict[str, str] = {
         "残差加的是归一化后的 x；应该加原始的 x"
     ),
     "norm1 and norm2 are swapped: norm1 goes before attention, norm2 before the FFN": (
-        "norm1 和 norm2 用反了：norm1 在注意力之前，norm2 在 FFN 之前"
+        "norm1 和 norm2 用反了：norm1 在注意力之前，norm2 在前馈网络之前"
     ),
     "one norm is used twice: norm1 before attention, norm2 before the FFN": (
-        "同一个归一化层用了两次：注意力之前用 norm1，FFN 之前用 norm2"
+        "同一个归一化层用了两次：注意力之前用 norm1，前馈网络之前用 norm2"
     ),
     "the output is normalised again at the end: a pre-norm layer returns the sum as it is (the "
     "stack's final LayerNorm comes after the last layer)": (
@@ -174,7 +174,7 @@ MESSAGES: dict[str, str] = {
     "BatchNorm: sequence 1's output changes when sequence 2 leaves the batch": (
         "BatchNorm：序列 2 离开批次后，序列 1 的输出随之改变"
     ),
-    "LayerNorm: it does not": "LayerNorm：输出不变",
+    "LayerNorm: it does not": "LayerNorm：序列 1 的输出不变",
     "BatchNorm: the same input gives another output at inference": (
         "BatchNorm：同一个输入在推理时得到不同的输出"
     ),
@@ -215,7 +215,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化：最后一层的梯度不随深度减小"
     ),
     "16 layers: pre-norm's gradient falls from input to output (the paper's is about flat)": (
-        "16 层：前置层归一化的梯度从输入到输出逐层下降，论文测得的则大致持平"
+        "16 层：前置层归一化的梯度从输入端到输出端下降，论文测得的则大致持平"
     ),
     "first layer over last above 4": "第一层与最后一层之比高于 4",
     "pre-norm: the first layer's gradient does not fall with depth": (
@@ -249,8 +249,10 @@ MESSAGES: dict[str, str] = {
     "causal mask: sequences 2 and 3 differ only in token 4, so they agree on tokens 1-3 only": (
         "因果掩码：序列 2 和 3 只在第 4 个 token 上不同，所以两者只在第 1–3 个 token 上一致"
     ),
-    "d_model={d:3d}: the ratio is sqrt(d/(d-1))": "d_model={d:3d}：比值为 √(d/(d−1))",
-    "norm_first={norm_first!s:5} {activation}: encoder and decoder equal PyTorch's": "norm_first={norm_first!s:5} {activation}：编码器层和解码器层都与 PyTorch 的相同",
+    "d_model = {d}: the ratio is sqrt(d/(d-1))": "d_model = {d}：比值为 √(d/(d−1))",
+    "{norm} (norm_first={norm_first}), {activation}: encoder and decoder equal PyTorch's": (
+        "{norm}（norm_first={norm_first}），{activation}：编码器层和解码器层都与 PyTorch 的相同"
+    ),
     "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界之比为 {bound:.2f}",
     "{post_cold} of {seeds} against {post_warm} of {seeds}": (
         "{post_cold}/{seeds} 对比 {post_warm}/{seeds}"
@@ -266,7 +268,7 @@ MESSAGES: dict[str, str] = {
     "encoder sublayer connections: {n}": "编码器层的子层连接数：{n}",
     "decoder sublayer connections: {n}": "解码器层的子层连接数：{n}",
     "before: mean per position {means}": "归一化前：各位置的均值 {means}",
-    "d_model={d:3d}: max |difference| = {gap:.4f}, ratio = {ratio:.4f}": "d_model={d:3d}：最大 |差值| = {gap:.4f}，比值 = {ratio:.4f}",
+    "d_model = {d}: max |difference| = {gap:.4f}, ratio = {ratio:.4f}": "d_model = {d}：最大 |差值| = {gap:.4f}，比值 = {ratio:.4f}",
     "input shape: {shape}": "输入形状：{shape}",
     "after the attention sublayer: {shape}": "经过注意力子层后：{shape}",
     "PyTorch            ours                 p, ours / PyTorch's": "PyTorch            我们的实现           p（我们的 / PyTorch 的）",
@@ -286,7 +288,7 @@ MESSAGES: dict[str, str] = {
     "embeddings + positions:  {shape}": "词嵌入 + 位置编码：     {shape}",
     "after the encoder layer: {shape}": "经过编码器层后：        {shape}",
     # lesson 4's question
-    "A pre-norm stack at initialisation grows from 2 to 16 layers. What happens to the gradient of its last layer's W2?": "初始化时的前置层归一化堆叠从 2 层加深到 16 层。最后一层 W2 的梯度会怎样？",
+    "A pre-norm stack at initialisation grows from 2 to 16 layers. What happens to the gradient of its last layer's W2?": "一个处于初始化状态的前置层归一化堆叠，从 2 层加深到 16 层。最后一层 W2 的梯度会怎样？",
     "it falls, by a factor near √(2/16)": "下降，约降到原来的 √(2/16)",
     "Right: the bound is O(d·√(ln d / L)); more layers dilute the last one's share.": "对：上界是 O(d·√(ln d / L))；层数越多，最后一层分到的份额越小。",
     "it stays the same": "保持不变",

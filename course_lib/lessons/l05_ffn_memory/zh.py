@@ -244,7 +244,7 @@ MESSAGES: dict[str, str] = {
     "Dai et al. 2022": "Dai 等人 2022",
     "Li et al. 2023": "Li 等人 2023",
     # lesson 5's questions
-    "Each fact's 5 most attributed units (of 512) are zeroed together at its prompt's last word. On average over the 48 facts, what happens to p(answer) of that fact, and of the unrelated facts (another entity, another relation) under the same edit?": "把每条事实归因最高的 5 个单元（共 512 个）在提示的最后一个词处同时置零。在 48 条事实上平均而言，这条事实的 p(答案) 会怎样？在同样的编辑下，无关事实（另一个实体、另一种关系）的 p(答案) 又会怎样？",
+    "Each fact's 5 most attributed units (of 512) are zeroed together at its prompt's last word. On average over the 48 facts, what happens to p(answer) of that fact, and of the unrelated facts (another entity, another relation) under the same edit?": "把每条事实归因最高的 5 个单元（共 512 个）在提示的最后一个词处同时置零。在 48 条事实上平均而言，这条事实的 p(答案) 会怎样？在同样的编辑下，无关事实（实体和关系都与之不同）的 p(答案) 又会怎样？",
     "the fact's p falls to almost 0; unrelated facts keep theirs": "这条事实的 p 几乎降到 0；无关事实保持不变",
     "Five units do not hold a whole fact here: the fact loses over half of its p on average, from under a fifth to nearly all, and unrelated facts lose some too, less than half as much.": "这里 5 个单元承载不了一整条事实：这条事实平均损失一半以上的 p，从不到五分之一到几乎全部不等；无关事实也有损失，但不到这条事实损失的一半。",
     "the fact's p falls by over half; unrelated facts lose less, but not nothing": "这条事实的 p 下降一半以上；无关事实损失较少，但并非为零",
@@ -371,7 +371,7 @@ MESSAGES: dict[str, str] = {
     "the final LayerNorm's rescaling damps the drop: with its scale held, zeroing costs more": "最终 LayerNorm 的重新缩放减小了降幅：固定它的尺度，置零的代价更大",
     "for {n} of 48 facts, {held:.1f} against {total:.1f}": "48 条中有 {n} 条如此；平均 {held:.1f}，不固定时为 {total:.1f}",
     "zeroing layer 0 costs the answer more than zeroing layer 1, for every fact": "对每条事实，把第 0 层置零都比把第 1 层置零让答案损失更多",
-    "zeroing layer 0's units enlarges the stream the final LayerNorm divides by, for every fact": "对每条事实，把第 0 层的单元置零，都会让最终 LayerNorm 所除的残差流尺度变大",
+    "zeroing layer 0's units enlarges the stream the final LayerNorm divides by, for every fact": "对每条事实，把第 0 层的单元置零，都会让最终 LayerNorm 用来相除的残差流尺度变大",
     "{r:.1f} times on average": "平均变为原来的 {r:.1f} 倍",
     "layer 1's units act almost only directly, on average": "平均而言，第 1 层的单元几乎只走直接路径",
     "the rescaling beyond 1 for {n} of 48 facts": "48 条中有 {n} 条的重新缩放项绝对值超过 1",
