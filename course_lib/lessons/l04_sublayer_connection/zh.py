@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "ours equals nn.LayerNorm": "我们的实现与 nn.LayerNorm 相同",
     "LayerNorm: each of the 6 positions has mean 0": "LayerNorm：6 个位置的均值都是 0",
     "BatchNorm: each of the 4 features has mean 0": "BatchNorm：4 个特征的均值都是 0",
-    "BatchNorm: positions keep nonzero means": "BatchNorm：各个位置的均值仍不为 0",
+    "BatchNorm: positions keep nonzero means": "BatchNorm：各位置的均值不再都是 0",
     "BatchNorm: sequence 1's output changes when sequence 2 leaves the batch": (
         "BatchNorm：序列 2 离开批次后，序列 1 的输出随之改变"
     ),
@@ -226,7 +226,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化：梯度没有朝输出端增大（论文测得的会增大），每种深度下最后一层都低于第一层"
     ),
     "16 layers: post-norm's output side stays within 1.5x of its input side": (
-        "16 层：后置层归一化输出端的梯度与输入端相差不到 1.5 倍"
+        "16 层：后置层归一化输入端与输出端的梯度之比不到 1.5"
     ),
     "post-norm learns fewer seeds without warm-up than with it": (
         "后置层归一化不预热时，学会任务的种子比预热时少"
@@ -240,7 +240,7 @@ MESSAGES: dict[str, str] = {
     "none above 0.7, where chance is 0.125": "没有一个高于 0.7，而随机猜测为 0.125",
     "default: the stream's RMS is 1 after every layer": "默认设置：每层之后残差流的 RMS 都是 1",
     "default: every layer's gradient within a factor 3 of the others": (
-        "默认设置：各层梯度彼此相差不到 3 倍"
+        "默认设置：各层梯度中，最大值不到最小值的 3 倍"
     ),
     "pre-norm, 8 layers: the stream's RMS rises after every layer": (
         "前置层归一化，8 层：残差流的 RMS 每经过一层都会升高"

@@ -328,11 +328,11 @@ MESSAGES: dict[str, str] = {
         "达到 0.9 的，用英文编辑占 {x:.0%}，用中文编辑占 {y:.0%}；平均 p(新答案) 分别为 {a:.2f} 和 {b:.2f}"
     ),
     "an aside, past matched strength: fine-tuning W2 for 30 steps in English, Chinese p(old) {a:.2f}, p(new) {b:.3f}": (
-        "题外话，超过对齐强度时：用英文微调 W2 三十步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
+        "题外话，超过对齐强度时：用英文微调 W2 30 步之后，中文的 p(旧答案) 为 {a:.2f}，p(新答案) 为 {b:.3f}"
     ),
     "Wang et al. 2023, ROME in Chinese-LLaMA-7B, a paraphrase of the edited prompt asked in the other language (exact match on the whole answer, teacher-forced; their repository's updated table): {en}% of English edits, {zh}% of Chinese ones": (
         "Wang 等人（2023）在 Chinese-LLaMA-7B 上做 ROME 编辑，再用另一种语言问被编辑提示的同义句，整个答案完全对上才算数（教师强制下的精确匹配；数字取自他们代码仓库里更新过的表）："
-        "按这个标准，英文编辑中有 {en}% 答出了新答案，中文编辑中有 {zh}%"
+        "按这个标准，英文编辑中有 {en}% 与新答案完全匹配，中文编辑中有 {zh}%"
     ),
     "random units, most": "随机单元，最大值",
     "with {d} draws, Holm's first bar (0.05 / {n}) is met only by a p of 1 / {d1}: a selection is found only where its rise beats every draw (the column 'random units, most')": (
