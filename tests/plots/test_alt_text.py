@@ -33,6 +33,25 @@ def test_describe_speaks_the_learners_language():
         set_language("en")
 
 
+def test_chinese_alt_text_joins_its_parts_with_full_width_punctuation():
+    fig = new_figure()
+    fig.suptitle("depth profile")
+    left, right = fig.subplots(1, 2)
+    left.plot([0, 1], [0, 1], label="post-norm")
+    left.plot([0, 1], [1, 0], label="pre-norm")
+    left.legend()
+    left.set(xlabel="layer", ylabel="norm")
+    right.text(0.5, 0.5, "RMS 1")
+    right.text(0.2, 0.2, "RMS 2")
+    set_language("zh")
+    try:
+        text = describe(fig)
+    finally:
+        set_language("en")
+    assert "。子图 1：" in text and "；纵轴：" in text and "RMS 1、RMS 2" in text
+    assert not any(mark in text for mark in (". ", "; ", ", ")), text
+
+
 def test_a_figure_without_text_still_gets_alt_text():
     fig = new_figure()
     fig.add_subplot().plot([0, 1])

@@ -155,20 +155,20 @@ def describe(fig: Figure, limit: int = 8) -> str:
             items.append(tr("y: {label}", label=ax.get_ylabel().strip()))
         legend = ax.get_legend()
         if legend is not None and _texts(legend.get_texts()):
-            items.append(tr("legend: {labels}", labels=", ".join(_texts(legend.get_texts()))))
+            items.append(tr("legend: {labels}", labels=tr(", ").join(_texts(legend.get_texts()))))
         notes = [t for t in _texts(ax.texts) if t not in seen][:limit]
         seen.update(notes)
         if notes:
-            items.append(tr("labels: {labels}", labels=", ".join(notes)))
+            items.append(tr("labels: {labels}", labels=tr(", ").join(notes)))
         if items:
-            what = "; ".join(items)
+            what = tr("; ").join(items)
             parts.append(tr("panel {n}: {what}", n=number, what=what) if len(panels) > 1 else what)
     loose = [t for t in _texts(fig.findobj(Text)) if t not in seen and t not in str(parts)]
     if not parts and loose:
-        parts.append(tr("labels: {labels}", labels=", ".join(loose[:limit])))
+        parts.append(tr("labels: {labels}", labels=tr(", ").join(loose[:limit])))
     if not parts:
         return tr("a figure with {n} panel(s) and no text", n=len(panels))
-    return tr("Figure: {what}", what=". ".join(parts))
+    return tr("Figure: {what}", what=tr(". ").join(parts))
 
 
 def show_alt_text_in_notebooks() -> None:

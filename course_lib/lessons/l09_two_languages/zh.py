@@ -253,7 +253,6 @@ MESSAGES: dict[str, str] = {
         "每个提示都走同一对专家，两种指标都不可能找到划分：{where}"
     ),
     "{language}, layer {layer}": "{language}，第 {layer} 层",
-    ", ": "、",
     "zeroing a selection raises its own language's perplexity by under 3 %, most selections' by under 1 %": (
         "把一组选出的单元置零，它们所属语言的困惑度上升不到 3%，多数选择不到 1%"
     ),

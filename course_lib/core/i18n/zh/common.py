@@ -60,8 +60,10 @@ MESSAGES: dict[str, str] = {
     "none": "无",  # lessons 9 and 10
     # course_lib.core.experiments.memory: knowledge_neuron_effects' progress bar
     "scaling each fact's top {top} units: facts": "逐条事实缩放归因最高的 {top} 个单元：事实",
-    # shared by lessons 8 and 10: a list's separator and a table's or axis' label
+    # lists and sentences joined in code (core.plots.describe's alt text; lessons 8, 9 and 10)
+    ", ": "、",
     "; ": "；",
+    ". ": "。",
     "number of units": "单元数",
     # lesson 2's task, retrained in lesson 7: the task names (lesson 2's other three in its catalogue)
     "spiral": "螺旋任务",
