@@ -9,7 +9,9 @@ from course_lib.core.i18n import set_language
 from course_lib.core.plots import describe, new_figure
 
 
-def test_describe_reads_titles_labels_and_legends():
+def _two_panels(*notes: str):
+    """A titled figure: a left panel with a title, axis labels and a two-entry legend, a right
+    panel with ``notes`` as annotations."""
     fig = new_figure()
     fig.suptitle("depth profile")
     left, right = fig.subplots(1, 2)
@@ -17,8 +19,13 @@ def test_describe_reads_titles_labels_and_legends():
     left.plot([0, 1], [1, 0], label="pre-norm")
     left.legend()
     left.set(title="gradient", xlabel="layer", ylabel="norm")
-    right.text(0.5, 0.5, "RMS 1")
-    text = describe(fig)
+    for k, note in enumerate(notes):
+        right.text(0.5, 0.2 * k, note)
+    return fig
+
+
+def test_describe_reads_titles_labels_and_legends():
+    text = describe(_two_panels("RMS 1"))
     assert text.startswith("Figure: depth profile. panel 1: gradient; x: layer; y: norm")
     assert "legend: post-norm, pre-norm" in text and "panel 2: labels: RMS 1" in text
 
@@ -34,15 +41,7 @@ def test_describe_speaks_the_learners_language():
 
 
 def test_chinese_alt_text_joins_its_parts_with_full_width_punctuation():
-    fig = new_figure()
-    fig.suptitle("depth profile")
-    left, right = fig.subplots(1, 2)
-    left.plot([0, 1], [0, 1], label="post-norm")
-    left.plot([0, 1], [1, 0], label="pre-norm")
-    left.legend()
-    left.set(xlabel="layer", ylabel="norm")
-    right.text(0.5, 0.5, "RMS 1")
-    right.text(0.2, 0.2, "RMS 2")
+    fig = _two_panels("RMS 1", "RMS 2")
     set_language("zh")
     try:
         text = describe(fig)
