@@ -14,7 +14,16 @@ import numpy as np
 import pytest
 
 from course_lib.core import i18n
-from course_lib.core.i18n import N_, MissingTranslation, grouped, series, set_language, tr, zh
+from course_lib.core.i18n import (
+    N_,
+    MissingTranslation,
+    display_width,
+    grouped,
+    series,
+    set_language,
+    tr,
+    zh,
+)
 
 COURSE_LIB = Path(i18n.__file__).resolve().parents[2]
 DEVTOOLS = COURSE_LIB.parent / "devtools"  # the site's own pages speak both languages too
@@ -631,3 +640,8 @@ def test_grouped_leaves_four_digits_ungrouped_in_chinese_only(chinese):
     for wrong in (1000.0, "1000", True):
         with pytest.raises(TypeError, match="whole number"):
             grouped(wrong)
+
+
+def test_display_width_counts_a_cjk_character_as_two_columns():
+    assert [display_width(t) for t in ("xor", "异或任务", "d_ff 宽度", "")] == [3, 8, 9, 0]
+    assert display_width("（，）") == 6  # full-width punctuation is wide too

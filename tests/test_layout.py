@@ -4,12 +4,13 @@ and text tables whose columns line up when a CJK character takes two columns."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 
 import nbformat
 import pytest
 from markdown_it import MarkdownIt
+
+from course_lib.core.i18n import display_width
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
@@ -112,7 +113,7 @@ def display_columns(line: str) -> tuple[list[int], int]:
     starts, width = [], 0
     for char in line:
         starts.append(width)
-        width += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        width += display_width(char)
     return starts, width
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numbers
 import re
 import string
+import unicodedata
 import warnings
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "MissingTranslation",
     "N_",
     "catalogue",
+    "display_width",
     "fields",
     "grouped",
     "has_words",
@@ -68,6 +70,12 @@ def series(items, spec: str = "") -> str:
     ``series([1, 7, 46])`` is "1, 7, 46" in English and "1、7、46" in Chinese (never a Python
     list's brackets in a Chinese sentence)."""
     return ("、" if _state["language"] == "zh" else ", ").join(format(item, spec) for item in items)
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes in a monospaced table: a wide (CJK) character takes two, so a
+    Chinese label is padded by its width, not its length."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
 def grouped(number: int) -> str:

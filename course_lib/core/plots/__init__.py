@@ -137,7 +137,7 @@ def describe(fig: Figure, limit: int = 8) -> str:
     A screen reader or the static site shows this where the picture cannot be seen."""
     from matplotlib.text import Text
 
-    from course_lib.core.i18n import tr
+    from course_lib.core.i18n import series, tr
 
     parts = []
     if fig._suptitle is not None and fig._suptitle.get_text().strip():
@@ -155,17 +155,17 @@ def describe(fig: Figure, limit: int = 8) -> str:
             items.append(tr("y: {label}", label=ax.get_ylabel().strip()))
         legend = ax.get_legend()
         if legend is not None and _texts(legend.get_texts()):
-            items.append(tr("legend: {labels}", labels=tr(", ").join(_texts(legend.get_texts()))))
+            items.append(tr("legend: {labels}", labels=series(_texts(legend.get_texts()))))
         notes = [t for t in _texts(ax.texts) if t not in seen][:limit]
         seen.update(notes)
         if notes:
-            items.append(tr("labels: {labels}", labels=tr(", ").join(notes)))
+            items.append(tr("labels: {labels}", labels=series(notes)))
         if items:
             what = tr("; ").join(items)
             parts.append(tr("panel {n}: {what}", n=number, what=what) if len(panels) > 1 else what)
     loose = [t for t in _texts(fig.findobj(Text)) if t not in seen and t not in str(parts)]
     if not parts and loose:
-        parts.append(tr("labels: {labels}", labels=tr(", ").join(loose[:limit])))
+        parts.append(tr("labels: {labels}", labels=series(loose[:limit])))
     if not parts:
         return tr("a figure with {n} panel(s) and no text", n=len(panels))
     return tr("Figure: {what}", what=tr(". ").join(parts))

@@ -6,7 +6,6 @@ update one figure in place."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -15,7 +14,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from course_lib.core.i18n import N_, tr
+from course_lib.core.i18n import N_, display_width, tr
 from course_lib.core.plots import COLORS, GREY, PALETTE, new_figure, tint
 
 _INK = PALETTE[7]  # black: true boundaries, thresholds, parameter counts
@@ -41,7 +40,7 @@ def _segments(name: str, segments: object) -> np.ndarray:
 
 
 # The tasks' names as tables and figures show them: the code name in English, a Chinese name in
-# the Chinese edition ("spiral" is lesson 7's text too: one catalogue entry serves both).
+# the Chinese edition ("spiral", which lesson 7 prints too, is in the core's catalogue).
 _TASK_NAMES = {
     "triangles": N_("triangles"),
     "ring": N_("ring"),
@@ -56,8 +55,7 @@ def task_name(task: str, width: int = 0) -> str:
     if task not in _TASK_NAMES:
         raise ValueError(f"task must be one of {tuple(_TASK_NAMES)}, got {task!r}")
     name = tr(_TASK_NAMES[task])
-    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name)
-    return " " * max(0, width - columns) + name
+    return " " * max(0, width - display_width(name)) + name
 
 
 def _unit_lines_title(task: str, count: int) -> str:
