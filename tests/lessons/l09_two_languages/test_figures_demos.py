@@ -85,6 +85,11 @@ def test_the_view_draws_the_frames_bars_and_marks_the_edited_language(frame):
     assert "edited with the Chinese prompt" in fig._suptitle.get_text()
     # a Chinese answer's bar is its first character's probability, and the axis says so
     assert view.ax.get_ylabel() == "p(first token) after the prompt"
+    # the legend names the bars by the edit, and the title names the rank-one knob as the text does
+    legend = [t.get_text() for t in view.ax.get_legend().get_texts()]
+    assert legend == ["before the edit", "after the edit"]
+    assert data.strength.startswith("scale factor of the update ")
+    assert data.strength in fig._suptitle.get_text()
 
 
 def test_the_demos_controls_are_labelled_in_words():
