@@ -60,7 +60,8 @@ MESSAGES: dict[str, str] = {
     "none": "无",  # lessons 9 and 10
     # course_lib.core.experiments.memory: knowledge_neuron_effects' progress bar
     "scaling each fact's top {top} units: facts": "逐条事实缩放归因最高的 {top} 个单元：事实",
-    # parts joined in code (core.plots.describe's alt text, lesson 10's table; lists use series())
+    # parts joined in code (core.plots.describe's alt text, lesson 10's table, lesson 9's cells)
+    ", ": "、",
     "; ": "；",
     ". ": "。",
     "number of units": "单元数",
