@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l03_triangle_regions: LESSON, the index's row
-    "Triangle regions: what the features of a ReLU layer mean (三角形区域与特征)": "三角形区域：ReLU 层的特征意味着什么（Triangle regions）",
+    "Triangle regions: what the features of a ReLU layer mean (三角形区域与特征)": "三角形区域：ReLU 层的特征意味着什么",
     'build by hand a 2 → 6 → 2 ReLU network deciding "inside the triangle?", see what nonlinearity loses and gains': "亲手搭建一个判断“是否在三角形内？”的 2 → 6 → 2 ReLU 网络，看清非线性带来的得与失",
     # course_lib.lessons.l03_triangle_regions.figures: static figures
     "triangle {name}": "三角形 {name}",
