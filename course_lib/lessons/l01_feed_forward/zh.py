@@ -142,7 +142,7 @@ MESSAGES: dict[str, str] = {
         "两个偏置大小不同：b1 有 d_ff 个数，b2 有 d_model 个"
     ),
     "that is the original 512 -> 2048 FFN; GPT-2 small has d_model 768, d_ff 3072": (
-        "这是原始论文 512 -> 2048 的 FFN；GPT-2 small 的 d_model 是 768，d_ff 是 3072"
+        "这是原始论文 512 → 2048 的 FFN；GPT-2 small 的 d_model 是 768，d_ff 是 3072"
     ),
     "the share is {share}: give a fraction between 0 and 1, not a percentage": (
         "占比是 {share}：请给出 0 到 1 之间的小数，而不是百分数"
@@ -228,7 +228,7 @@ MESSAGES: dict[str, str] = {
     "a batch of 2 × 4 tokens: {flops:,}": "一批 2 × 4 个 token：{flops:,}",
     "Input shape: {shape}": "输入形状：{shape}",
     "Output shape: {shape}": "输出形状：{shape}",
-    "largest |output| value = {largest:.3f}": "最大的 |输出| 值 = {largest:.3f}",
+    "largest |output| value = {largest:.3f}": "|输出| 的最大值 = {largest:.3f}",
     "scores q·k / sqrt(2): {scores}": "分数 q·k / sqrt(2)：{scores}",
     "weights: {w}   output: {out:.3f}": "权重：{w}；输出：{out:.3f}",
     "key 3 padded, weights: {w}": "第 3 个键是填充时，权重：{w}",

@@ -26,8 +26,8 @@ MESSAGES: dict[str, str] = {
     "linear regions": "线性区域数",
     "units of [I, -I]": "[I, -I] 的单元",
     "random W1": "随机 W1",
-    "unexplained variance of x": "x 的未解释方差",
-    "unexplained variance (held out)": "未解释方差（留出数据）",
+    "unexplained variance of x": "x 的未解释方差比例",
+    "unexplained variance (held out)": "未解释方差比例（留出数据）",
     "parameters (k)": "参数量（千）",
     "FLOPs/token (k)": "每个 token 的 FLOPs（千）",
     "{depth} layer\nwidth {width}, {parameters} params": "{depth} 层\n宽度 {width}，{parameters} 个参数",
@@ -119,7 +119,7 @@ MESSAGES: dict[str, str] = {
     ),
     # gated budget
     "e.g. d_model=768, d_ff=3072 -> d_ff'={d_equal}, {parameters:,} parameters, as many as the plain FFN's weights.": (
-        "例如 d_model=768，d_ff=3072 -> d_ff'={d_equal}，共 {parameters:,} 个参数，"
+        "例如 d_model=768，d_ff=3072 → d_ff'={d_equal}，共 {parameters:,} 个参数，"
         "与普通 FFN 的权重一样多。"
     ),
     "{call}: that is the gated FFN at the same d_ff; shrink it to d_ff' = round(2/3 * d_ff) = {d_equal} first": (
@@ -137,7 +137,7 @@ MESSAGES: dict[str, str] = {
     ),
     # SwiGLU
     "the output has shape {got}, expected {expected}: did you apply W2 (d_ff -> d_model)?": (
-        "输出的形状是 {got}，应为 {expected}：是否乘了 W2（d_ff -> d_model）？"
+        "输出的形状是 {got}，应为 {expected}：是否乘了 W2（d_ff → d_model）？"
     ),
     "that is ReGLU: the gate's activation should be SiLU (x * sigmoid(x)), not ReLU": (
         "这是 ReGLU：门控的激活函数应是 SiLU（x * sigmoid(x)），而不是 ReLU"
@@ -192,7 +192,7 @@ MESSAGES: dict[str, str] = {
         "恒等函数（identity）：在每个任务上，d_ff 取 1、8、64 时准确率都相同，且都低于 0.6"
     ),
     "relu on the triangles passes 0.95 within the stored widths": (
-        "在存储的宽度范围内，relu 在三角形任务上的准确率超过 0.95"
+        "在存储的宽度范围内，ReLU 在三角形任务上的准确率超过 0.95"
     ),
     "each doubling of d_ff gains less than the one before": ("d_ff 每翻一倍，收益都比上一次小"),
     "one linear layer has 3 parameters": "一个线性层有 3 个参数",
@@ -211,18 +211,18 @@ MESSAGES: dict[str, str] = {
     "gated at d_ff' = {d_ff_equal}: the plain budget up to rounding": (
         "d_ff' = {d_ff_equal} 的门控 FFN：除取整误差外，与普通 FFN 的预算相同"
     ),
-    "d_model=8, d_ff={d_ff:>2}: two layers equal one matrix": "d_model=8，d_ff={d_ff:>2}：两层线性层等于一个矩阵",
+    "d_model=8, d_ff={d_ff:>2}: two layers equal one matrix": "d_model=8，d_ff={d_ff:>2}：两个线性层合起来等于一个矩阵",
     "max |difference| below 1e-10, rank {rank} (bound {bound})": "最大 |差值| 低于 1e-10，秩为 {rank}，上界为 {bound}",
     "from d_ff={exact_from}": "即 d_ff={exact_from}",
     "{ring} against {xor}": "{ring} 对比 {xor}",
     "{TRIANGLE_EDGES} edges, first width reaching {THRESHOLD}: {relu_triangles}": "{TRIANGLE_EDGES} 条边，首个达到 {THRESHOLD} 的宽度为 {relu_triangles}",
     "medians {at_32:.3f} and {at_64:.3f}": "中位数分别为 {at_32:.3f} 和 {at_64:.3f}",
-    "64 -> 128 units: ×{growth:.1f}": "64 -> 128 个单元：×{growth:.1f}",
+    "64 -> 128 units: ×{growth:.1f}": "64 → 128 个单元：×{growth:.1f}",
     "seeds {REGIONS_SEEDS}, widths up to {widest}": "种子 {REGIONS_SEEDS}，宽度最大到 {widest}",
     "best per seed: {best} layers": "各种子的最佳层数为 {best}",
     "d_model 4096: d_ff' = {d_equal}, 8/3 · 4096 = {product:.2f}": "d_model 为 4096 时：d_ff' = {d_equal}，8/3 · 4096 = {product:.2f}",
     "{gated_equal:,} against {plain:,}": "{gated_equal:,} 对比 {plain:,}",
-    "xor, relu, {widths} widths × {seeds} seeds, all within 0.005": "异或任务，relu，{widths} 个宽度 × {seeds} 个种子，误差全部在 0.005 以内",
+    "xor, relu, {widths} widths × {seeds} seeds, all within 0.005": "异或任务，ReLU，{widths} 个宽度 × {seeds} 个种子，误差全部在 0.005 以内",
     "every seed below 0.6": "每个种子都低于 0.6",
     # lesson 2's labelled output
     "         input: {shape}": "          输入：{shape}",
@@ -231,20 +231,20 @@ MESSAGES: dict[str, str] = {
     " after Dropout: {shape}": "  dropout 之后：{shape}",
     " after Linear2: {shape}": "  Linear2 之后：{shape}",
     "max |FFN(x) - x| = {gap}": "最大 |FFN(x) - x| = {gap}",
-    "d_ff={d_ff:>2}: [I, -I] units miss {built:.3f}, random units miss {random:.3f}": "d_ff={d_ff:>2}：[I, -I] 单元的未解释方差 {built:.3f}，随机单元 {random:.3f}",
+    "d_ff={d_ff:>2}: [I, -I] units miss {built:.3f}, random units miss {random:.3f}": "d_ff={d_ff:>2}：[I, -I] 单元的未解释方差比例 {built:.3f}，随机单元 {random:.3f}",
     "{networks} networks; widths {widths}": "{networks} 个网络；宽度 {widths}",
     "seeds {seeds}; {steps} Adam steps, learning rate {lr}; threshold {threshold}": "种子 {seeds}；Adam {steps} 步，学习率 {lr}；阈值 {threshold}",
     "      task | {columns}": "      任务 | {columns}",
-    "x=0 and y=0 (a cross): 4               -> count_regions = {n}": "x=0 与 y=0（十字）：4                 -> count_regions = {n}",
-    "three lines through (0, 0): 6          -> count_regions = {n}": "三条直线都过 (0, 0)：6                -> count_regions = {n}",
-    "two parallel lines x=±0.5: 3           -> count_regions = {n}": "两条平行线 x=±0.5：3                  -> count_regions = {n}",
-    "three lines in general position: 7     -> count_regions = {n}": "三条处于一般位置的直线：7             -> count_regions = {n}",
-    "x=2, outside the window: 1             -> count_regions = {n}": "x=2，在窗口之外：1                    -> count_regions = {n}",
+    "x=0 and y=0 (a cross): 4               -> count_regions = {n}": "x=0 与 y=0（十字）：4                  → count_regions = {n}",
+    "three lines through (0, 0): 6          -> count_regions = {n}": "三条直线都过 (0, 0)：6                 → count_regions = {n}",
+    "two parallel lines x=±0.5: 3           -> count_regions = {n}": "两条平行线 x=±0.5：3                   → count_regions = {n}",
+    "three lines in general position: 7     -> count_regions = {n}": "三条处于一般位置的直线：7              → count_regions = {n}",
+    "x=2, outside the window: 1             -> count_regions = {n}": "x=2，在窗口之外：1                     → count_regions = {n}",
     "d_ff={n:>3}: exact {exact:>5}, grid {grid:>5}, bound {bound:>5}": "d_ff={n:>3}：精确 {exact:>5}，网格 {grid:>5}，上界 {bound:>5}",
     "d_model 64, {steps} Adam steps per student, {seeds} seeds": "d_model 64，每个学生 Adam {steps} 步，{seeds} 个种子",
-    "d_ff/d_model  d_ff parameters FLOPs/token     missed": "d_ff/d_model  d_ff     参数量 FLOPs/token 未解释方差",
+    "d_ff/d_model  d_ff parameters FLOPs/token         missed": "d_ff/d_model  d_ff     参数量 FLOPs/token 未解释方差比例",
     "gain per doubling of d_ff: {gains}": "d_ff 每翻一倍的收益：{gains}",
-    "{d} linear layer(s), hidden width {w}, {p} parameters: {above} of {n} seeds above 0.75": "{d} 个线性层，隐藏宽度 {w}，{p} 个参数：{n} 个种子中有 {above} 个高于 0.75",
+    "{d} linear layer(s), hidden width {w}, {p} parameters: {above} of {n} seeds above 0.75": "{d} 个线性层，隐藏宽度 {w}，{p} 个参数：{n} 个种子中有 {above} 个的准确率高于 0.75",
     "act(z)": "激活值 f(z)",
     "max |gelu_tanh - gelu| on [-3, 3]: {gap:.1e}": "在 [-3, 3] 上，最大 |gelu_tanh - gelu| = {gap:.1e}",
     "plain FFN weights (d_ff={d_ff}): {plain:,}; equal-budget gated d_ff' = {d_ff_equal}": "普通 FFN 的权重（d_ff={d_ff}）：{plain:,}；参数预算相同的门控 FFN：d_ff' = {d_ff_equal}",

@@ -212,7 +212,7 @@ def information_loss_figure(
     )
     for (x, y), count in zip(outputs, counts, strict=True):
         ax_out.annotate(
-            f"{count:,}",
+            str(int(count)),  # as the cell prints it: 4109, not 4,109
             (x, y),
             xytext=(0, -22),
             textcoords="offset points",

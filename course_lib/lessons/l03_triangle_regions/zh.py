@@ -13,7 +13,7 @@ MESSAGES: dict[str, str] = {
     "union (OR)": "并集（OR）",
     "XOR": "异或（XOR）",
     "preimages: whole regions": "原像：整片区域",
-    "(x, y) -> (in_f, in_g): 4 values": "(x, y) -> (in_f, in_g)：只有 4 个值",
+    "(x, y) -> (in_f, in_g): 4 values": "(x, y) → (in_f, in_g)：只有 4 个值",
     "invertible linear map: grid stays a grid": "可逆线性映射：网格仍是网格",
     "one seed": "单个种子",
     "best seed": "最佳种子",
@@ -21,7 +21,7 @@ MESSAGES: dict[str, str] = {
     "d_ff (hidden units)": "d_ff（隐藏单元数）",
     "accuracy (both labels right)": "准确率（两个标签都对）",
     "2 -> d_ff -> 2, trained by gradient descent ({activation})": (
-        "2 -> d_ff -> 2，用梯度下降训练（{activation}）"
+        "2 → d_ff → 2，用梯度下降训练（{activation}）"
     ),
     "non-convex: OR of {n} convex pieces": "非凸区域：{n} 个凸块的并集（OR）",
     # course_lib.lessons.l03_triangle_regions.figures: live views
@@ -62,7 +62,7 @@ MESSAGES: dict[str, str] = {
     # course_lib.lessons.l03_triangle_regions.checks: hints
     "for the edge {start} -> {end} your half-plane is positive on the OUTSIDE "
     "(w · inside_point + b < 0): flip the signs of w and b": (
-        "对于边 {start} -> {end}，你的半平面在外侧为正（w · inside_point + b < 0）："
+        "对于边 {start} → {end}，你的半平面在外侧为正（w · inside_point + b < 0）："
         "把 w 和 b 的符号都取反"
     ),
     "w is not perpendicular to the edge: the normal of direction (dx, dy) is (-dy, dx)": (
@@ -171,8 +171,8 @@ MESSAGES: dict[str, str] = {
         "k = 10、离边 0.05 处，六单元网络内侧为 1、外侧为 0.5；陡峭变体内侧为 0.5、外侧为 0"
     ),
     "the inverse gives every point back": "逆映射找回了每一个点",
-    "the network collapses the 40000 grid points onto 4 outputs": (
-        "网络把 40000 个网格点坍缩到 4 个输出值上"
+    "the network collapses the 40,000 grid points onto 4 outputs": (
+        "网络把 40,000 个网格点坍缩到 4 个输出值上"
     ),
     "the linear map keeps every grid point distinct": "线性映射让每个网格点保持互不相同",
     "six edge features tell apart more cells than the two outputs": (
@@ -210,12 +210,15 @@ MESSAGES: dict[str, str] = {
     # lesson 3's labelled output and the triangle demo's choices
     "f1, f2, f3 at the centre of f: {values}": "f 的中心处 f1、f2、f3 的值：{values}",
     "W1 (2, 6), columns f1 f2 f3 g1 g2 g3:\n{W1}": "W1 (2, 6)，各列依次为 f1 f2 f3 g1 g2 g3：\n{W1}",
-    "     k     agree  in a band\n{rows}": "     k    一致率     在带内\n{rows}",
+    "     k     agree  in a band\n{rows}": "     k    一致率 在过渡带内\n{rows}",
     "W1 rows of triangle f (k·w, twice per edge):\n{W1}": "三角形 f 对应的 W1 行（k·w，每条边两行）：\n{W1}",
     "b1 (k·b, k·b − 1 per edge): {b1}": "b1（每条边 k·b 与 k·b − 1）：{b1}",
+    "b1 (6): {b1}": "b1 (6)：{b1}",
+    "W2 (6, 2):\n{W2}": "W2 (6, 2)：\n{W2}",
+    "b2 (2): {b2}": "b2 (2)：{b2}",
     "AND weights, triangle f: {weights}": "三角形 f 的 AND 权重：{weights}",
     "AND bias (−(n−1)): {bias}": "AND 偏置（−(n−1)）：{bias}",
-    "a={a} b={b} -> overlap {overlap:.0f}, union {union:.0f}, xor {xor:.0f}": "a={a} b={b} -> 交集 {overlap:.0f}，并集 {union:.0f}，异或 {xor:.0f}",
+    "a={a} b={b} -> overlap {overlap:.0f}, union {union:.0f}, xor {xor:.0f}": "a={a} b={b} → 交集 {overlap:.0f}，并集 {union:.0f}，异或 {xor:.0f}",
     "grid points per (in_f, in_g) = (0,0), (1,0), (0,1), (1,1): {n}": "(in_f, in_g) = (0,0)、(1,0)、(0,1)、(1,1) 各自的网格点数：{n}",
     "seeds {seeds}, {steps} Adam steps, {points} points": "种子 {seeds}，Adam {steps} 步，{points} 个点",
     "d_ff={d_ff:>2}: {count} of {n} seeds solve it": "d_ff={d_ff:>2}：{n} 个种子中有 {count} 个完成",
@@ -223,7 +226,7 @@ MESSAGES: dict[str, str] = {
     "n={n:>2}: {n} features, disc − n-gon area = {gap:.4f}": "n={n:>2}：{n} 个特征，圆盘面积 − 正 n 边形面积 = {gap:.4f}",
     "check, square inscribed in r = 0.8: area {area:.4f} = 2 r² = {formula:.4f}": "核对：半径 r = 0.8 的圆的内接正方形，面积 {area:.4f} = 2 r² = {formula:.4f}",
     "hidden units: {edges} + {n} AND": "隐藏单元：{edges} + {n} 个 AND",
-    "{n} triangle(s): 2 -> {d_ff} -> {d_out}, output {shape}, {params} params": "{n} 个三角形：2 -> {d_ff} -> {d_out}，输出 {shape}，{params} 个参数",
+    "{n} triangle(s): 2 -> {d_ff} -> {d_out}, output {shape}, {params} params": "{n} 个三角形：2 → {d_ff} → {d_out}，输出 {shape}，{params} 个参数",
     "seed picture": "笔记中的图",
     "apart": "分开",
     "inside f": "在 f 内",

@@ -106,12 +106,12 @@ def test_logic_figure_rejects_outputs_without_three_channels():
 
 def test_information_loss_shows_codes_counts_and_the_mapped_grid():
     codes = np.array([[0, 1], [2, 3]])
-    counts = np.array([10, 20, 30, 1])
+    counts = np.array([10, 20, 4109, 1])
     mapped = np.arange(10.0).reshape(5, 2)
     fig = information_loss_figure(codes, 1.0, counts, mapped)
     plane, outputs, linear = fig.axes
     np.testing.assert_array_equal(plane.images[0].get_array(), codes)
-    assert [t.get_text() for t in outputs.texts] == ["10", "20", "30", "1"]
+    assert [t.get_text() for t in outputs.texts] == ["10", "20", "4109", "1"]  # as printed
     sizes = outputs.collections[0].get_sizes()
     assert np.argmax(sizes) == 2 and np.argmin(sizes) == 3  # sized by the counts
     np.testing.assert_array_equal(linear.collections[0].get_offsets(), mapped)

@@ -36,4 +36,5 @@ TERMS: dict[str, tuple[str, ...]] = {
     "匹配的打乱": ("对齐的打乱",),  # lesson 8's matched shuffle (对齐强度: the edits' strength)
     "线性区域": ("线性块",),  # linear region: where a ReLU layer is one linear function
     "无法判断": ("分辨不了",),  # could not tell: a test without the power to decide (lessons 5-9)
+    "未解释方差比例": ("未解释方差的比例",),  # 1 − R², FVU (lessons 2, 8 and 10)
 }
