@@ -210,7 +210,7 @@ MESSAGES: dict[str, str] = {
     # lesson 3's labelled output and the triangle demo's choices
     "f1, f2, f3 at the centre of f: {values}": "f 的中心处 f1、f2、f3 的值：{values}",
     "W1 (2, 6), columns f1 f2 f3 g1 g2 g3:\n{W1}": "W1 (2, 6)，各列依次为 f1 f2 f3 g1 g2 g3：\n{W1}",
-    "     k     agree  in a band\n{rows}": "     k    一致率 在过渡带内\n{rows}",
+    "     k     agree  in a band\n{rows}": "     k    一致率   过渡带内\n{rows}",
     "W1 rows of triangle f (k·w, twice per edge):\n{W1}": "三角形 f 对应的 W1 行（k·w，每条边两行）：\n{W1}",
     "b1 (k·b, k·b − 1 per edge): {b1}": "b1（每条边 k·b 与 k·b − 1）：{b1}",
     "b1 (6): {b1}": "b1 (6)：{b1}",
