@@ -26,8 +26,8 @@ PHRASES = {
         "total": "about {} hours",
     },
     "zh": {
-        "summary": "## 小结（Summary）",
-        "glossary": "### 术语表（Glossary）",
+        "summary": "## 小结",
+        "glossary": "### 术语表",
         "see": "**你应该看到：**",
         "try": "**试一试：**",
         "time": r"\*\*时长：\*\* 约 (\d+) 分钟",
