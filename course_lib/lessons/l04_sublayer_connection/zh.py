@@ -15,7 +15,7 @@ MESSAGES: dict[str, str] = {
     "no norm, residual": "无归一化，有残差",
     "no norm, no residual": "无归一化，无残差",
     "layer (1 = nearest the input)": "层（1 = 最靠近输入）",
-    "gradient of each layer's FFN W2": "每层前馈网络 W2 的梯度",
+    "gradient of each layer's FFN W2": "每层 FFN 的 W2 梯度",
     "after layer (0 = input)": "经过的层数（0 = 输入）",
     "RMS of the stream": "残差流的 RMS",
     "activation scale through depth": "激活尺度随深度的变化",
@@ -40,8 +40,8 @@ MESSAGES: dict[str, str] = {
     ),
     # course_lib.lessons.l04_sublayer_connection.checks: checker names
     "layer_norm": "layer_norm",
-    "post-norm connection": "后置层归一化子层连接",
-    "pre-norm connection": "前置层归一化子层连接",
+    "post-norm connection": "后置层归一化的子层连接",
+    "pre-norm connection": "前置层归一化的子层连接",
     "output std prediction": "输出标准差预测",
     "pre-norm encoder layer": "前置层归一化编码器层",
     # course_lib.lessons.l04_sublayer_connection.checks: LayerNorm
@@ -146,10 +146,10 @@ MESSAGES: dict[str, str] = {
         "残差加的是归一化后的 x；应该加原始的 x"
     ),
     "norm1 and norm2 are swapped: norm1 goes before attention, norm2 before the FFN": (
-        "norm1 和 norm2 用反了：norm1 在注意力之前，norm2 在前馈网络之前"
+        "norm1 和 norm2 用反了：norm1 在注意力之前，norm2 在 FFN 之前"
     ),
     "one norm is used twice: norm1 before attention, norm2 before the FFN": (
-        "同一个归一化层用了两次：注意力之前用 norm1，前馈网络之前用 norm2"
+        "同一个归一化层用了两次：注意力之前用 norm1，FFN 之前用 norm2"
     ),
     "the output is normalised again at the end: a pre-norm layer returns the sum as it is (the "
     "stack's final LayerNorm comes after the last layer)": (

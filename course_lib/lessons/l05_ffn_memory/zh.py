@@ -98,7 +98,7 @@ MESSAGES: dict[str, str] = {
     ),
     # section 4
     "gradient x activation picks the same top unit for under half the facts": (
-        "梯度 × 激活选出的首位单元，只在不到一半的事实上与积分相同"
+        "梯度 × 激活选出的首位单元，只在不到一半的事实上与按归因选出的首位单元相同"
     ),
     "erasing a fact's top 5 units lowers its p(answer)": (
         "擦除一条事实的前 5 个单元会降低它的 p(答案)"
@@ -108,7 +108,7 @@ MESSAGES: dict[str, str] = {
         "无关事实的损失不到本条事实的一半，但并非为零"
     ),
     "the fact is hit harder than unrelated facts, for nearly every fact": (
-        "几乎每条事实自身受到的打击都比无关事实重"
+        "几乎每条事实自身的损失都比无关事实大"
     ),
     "the fact's 5 most active units instead: mean {mean:.0%}": "换成这条事实激活最强的 5 个单元：平均 {mean:.0%}",
     "{a:.0%} against {b:.0%}": "{a:.0%} 对 {b:.0%}",
@@ -250,7 +250,7 @@ MESSAGES: dict[str, str] = {
     "the fact's p falls by over half; unrelated facts lose less, but not nothing": "这条事实的 p 下降一半以上；无关事实损失较少，但并非为零",
     "Right: the fact loses over half on average, unrelated facts less than half as much, and five random firing units almost nothing (within 3 %).": "对：这条事实平均损失一半以上，无关事实的损失不到这条事实的一半，而随机挑选的 5 个激活单元几乎毫无影响（在 3% 以内）。",
     "the fact and the unrelated facts lose about the same": "这条事实和无关事实损失差不多",
-    "The units chosen by a fact's attribution serve it more than other facts: the fact is hit harder than the unrelated facts, for nearly every fact.": "按一条事实的归因挑出的单元，对这条事实的作用大于对其他事实：几乎每条事实自身受到的打击都比无关事实重。",
+    "The units chosen by a fact's attribution serve it more than other facts: the fact is hit harder than the unrelated facts, for nearly every fact.": "按一条事实的归因挑出的单元，对这条事实的作用大于对其他事实：几乎每条事实自身的损失都比无关事实大。",
     "hardly anything changes: 5 units of 512 are too few": "几乎没有变化：512 个单元中的 5 个太少了",
     "Five random units among those that fire barely matter (within 3 %), but these five are the units whose erasure alone costs their fact most: together they take over half of p(answer) on average.": "从激活的单元中随机挑 5 个，几乎没有影响（在 3% 以内）；但这 5 个是单独擦除时让这条事实损失最大的单元：合在一起，它们平均拿走一半以上的 p(答案)。",
     "Dai et al. report that doubling a fact's knowledge neurons raises p(answer) by about {paper:.0%}. Here the model already gives every answer p > 0.95. Doubling the same 5 units, p(answer) on average…": "Dai 等人报告，把一条事实的知识神经元加倍，p(答案) 约上升 {paper:.0%}。这里的模型给每个答案的概率都已高于 0.95。把同样的 5 个单元加倍，p(答案) 平均会……",
@@ -267,7 +267,7 @@ MESSAGES: dict[str, str] = {
     "the FFN's output": "FFN 的输出",
     "restoring {site}": "恢复：{site}",
     "layer {i}": "第 {i} 层",
-    "corrupting the subject takes most of p(answer)": "破坏主语会拿走 p(答案) 的大部分",
+    "corrupting the subject takes most of p(answer)": "破坏主语后，p(答案) 大半丢失",
     '"{prompt}": "{b}" -> "{a}"': "“{prompt}”：“{b}” → “{a}”",
     "the edited fact now gives the new answer": "被编辑的事实现在给出新答案",
     "rank-one, layer 1, last word": "秩一，第 1 层，最后一个词",
@@ -276,7 +276,7 @@ MESSAGES: dict[str, str] = {
     "fine-tuning W2": "微调 W2",
     # course_lib.core.questions: trace-peak
     "Positions before the subject never see the noise (attention is causal): restoring them "
-    "changes nothing.": "主语之前的位置根本看不到噪声（注意力是因果的）：恢复它们什么也不会改变。",
+    "changes nothing.": "主语之前的位置根本碰不到噪声（注意力只往回看）：恢复它们什么也不会改变。",
     # course_lib.lessons.l05_ffn_memory.checks: check_rank_one_update
     "u is C k, not C⁻¹ k: solve C u = k (torch.linalg.solve)": (
         "u 是 C k 而不是 C⁻¹ k：应当解 C u = k（torch.linalg.solve）"
@@ -343,7 +343,7 @@ MESSAGES: dict[str, str] = {
     "Geva et al.: agreement levels not comparable; the vocabularies differ 3,000-fold": "Geva 等人：一致率的数值不可比；两边的词表大小相差三千多倍",
     "agreement, lower -> upper layer (direction)": "一致率，低层 → 高层（方向）",
     "rises": "上升",
-    "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}": "{rise:+.1f} 个百分点，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
+    "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}": "{rise:+.1f} 个百分点，95% 置信区间 {lo:+.1f} 到 {hi:+.1f}",
     "Geva et al.: whether agreement rises with depth, the toy could not tell": "Geva 等人：一致率是否随深度上升，玩具模型无法判断",
     "{lower} / {upper} (the lesson's own rule)": "{lower} / {upper}（本课自己的规则）",
     "untrained, the upper layer has more in {n} of {draws} draws (section 2)": "{draws} 组未训练的随机权重中，有 {n} 组高层更多（第 2 节）",
@@ -355,11 +355,11 @@ MESSAGES: dict[str, str] = {
     "fewer in larger models, deeper and wider": "模型越大越少（更深也更宽）",
     "layer 1: the unit firing most promotes the answer, above the relation-matched control": "第 1 层：激活最强的单元会提升答案，命中数高于按关系匹配的对照",
     "{r.hits} of 48, control {r.control:.1f}: one-sided binomial p {p:.0e}, {x:.1f} x the control at the point estimate": "48 条中命中 {r.hits} 条，对照 {r.control:.1f}；单侧二项检验 p = {p:.0e}；按点估计是对照的 {x:.1f} 倍",
-    "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}; it would see a rise of Geva et al.'s {geva:.1f} points with probability {power:.0%}": "变化 {rise:+.1f} 个百分点，95% 区间 {lo:+.1f} 到 {hi:+.1f}；若真有 Geva 等人那样 {geva:.1f} 个百分点的上升，检验能发现它的概率为 {power:.0%}",
+    "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}; it would see a rise of Geva et al.'s {geva:.1f} points with probability {power:.0%}": "变化 {rise:+.1f} 个百分点，95% 置信区间 {lo:+.1f} 到 {hi:+.1f}；若真有 Geva 等人那样 {geva:.1f} 个百分点的上升，检验能发现它的概率为 {power:.0%}",
     "layer 0: could not tell from its control": "第 0 层：无法判断是否高于对照",
     "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}, and would see an effect of layer 1's size ({x:.1f} x the control) with probability {power:.0%}": "48 条中命中 {r.hits} 条，对照 {r.control:.1f}；要在 5% 水平上显著，需要命中 {n} 条；若效应与第 1 层一样大，即对照的 {x:.1f} 倍，检验能发现它的概率为 {power:.0%}",
     "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机基线 {chance:.0%}，打乱配对 {null:.1%}）",
-    "several times the shuffled pairing": "是打乱配对的好几倍",
+    "several times the shuffled pairing": "两层的一致率都是打乱配对的好几倍",
     "over 4 times": "超过 4 倍",
     "whether the rate rises from the lower layer to the upper one, this test could not tell": "一致率是否从低层到高层上升，这个检验无法判断",
     "layer 0: {total:.1f} = direct {d:.1f} + through layer 1 {l[0]:.1f} / {l[1]:.1f} + rescaling {r[0]:+.1f} / {r[1]:+.1f}": "第 0 层：{total:.1f} = 直接 {d:.1f} + 经由第 1 层 {l[0]:.1f} / {l[1]:.1f} + 重新缩放 {r[0]:+.1f} / {r[1]:+.1f}",
@@ -375,7 +375,7 @@ MESSAGES: dict[str, str] = {
     "{r:.1f} times on average": "平均变为原来的 {r:.1f} 倍",
     "layer 1's units act almost only directly, on average": "平均而言，第 1 层的单元几乎只走直接路径",
     "the rescaling beyond 1 for {n} of 48 facts": "48 条中有 {n} 条的重新缩放项绝对值超过 1",
-    "the first fact's 10 strongest units: the midpoint 20-point sum is the exact score within 1 %": "第一条事实归因最高的 10 个单元：取 20 个中点求和，结果与精确分数相差不到 1%",
+    "the first fact's 10 strongest units: the midpoint 20-point sum is the exact score within 1 %": "第一条事实归因最高的 10 个单元：取 20 个中点求和，结果与精确的归因相差不到 1%",
     "the left-point sum within {left:.0%}": "取左端点求和，相差在 {left:.0%} 以内",
     "the authors' code's path ranks the units otherwise": "按作者代码的路径，单元的排序不同",
     "{shared:.1f} of a fact's top 5 shared on average, the same top unit for {n} of 48": "平均每条事实的前 5 个中有 {shared:.1f} 个相同，48 条中有 {n} 条的首位单元相同",
@@ -384,7 +384,7 @@ MESSAGES: dict[str, str] = {
     "the slope's top 5 units change for several facts, each with a unit the nudge switched": "按斜率排出的前 5 个单元在好几条事实上变了，每条都有被微扰切换的单元",
     "{n} of 48": "48 条中 {n} 条",
     "{n} of {total} facts": "{total} 条中 {n} 条",
-    "the integral's top 5 stay the same for every fact, as continuity requires": "按积分排出的前 5 个单元在每条事实上都不变，正如连续性所要求的那样",
+    "the integral's top 5 stay the same for every fact, as continuity requires": "按归因排出的前 5 个单元在每条事实上都不变，正如连续性所要求的那样",
     "the nudge moves a score by {shift:.0e}, the closest 5th and 6th differ by {tie:.0e}": "微扰让分数最多移动 {shift:.0e}，而第 5、6 名最接近时也相差 {tie:.0e}",
     "own fact: mean {mean:.0%}; averaged as Dai et al.'s code averages (per relation, mean change of p over mean p): {dai:.0%}; spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}；按 Dai 等人代码的算法（每种关系内，p 的平均变化除以平均 p）为 {dai:.0%}；标准差 {std:.0%}",
     "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
@@ -419,14 +419,14 @@ MESSAGES: dict[str, str] = {
     "interaction {i:+.1f} of a {g:.1f} gap; per fact {lo:+.1f} to {hi:+.1f}": "交互项 {i:+.1f}，总差距 {g:.1f}；单条事实的交互项在 {lo:+.1f} 到 {hi:+.1f} 之间",
     "not reported (their code computes it: rm_oth)": "未报告（他们的代码算了这一项，即 rm_oth）",
     "not reported": "未报告",
-    "Dai et al.: erasing hits the fact harder than unrelated facts here, a comparison the paper does not report": "Dai 等人：这里擦除对这条事实的打击比对无关事实更重；论文没有报告这项比较",
+    "Dai et al.: erasing hits the fact harder than unrelated facts here, a comparison the paper does not report": "Dai 等人：这里擦除让这条事实损失得比无关事实多；论文没有报告这项比较",
     "on the {n} facts with top units in both layers, doubling only layer 0's: log-odds {first:+.1f}; only layer 1's: {second:+.1f} (section 4)": "在两层都有归因最高单元的 {n} 条事实上，只加倍第 0 层单元：对数几率 {first:+.1f}；只加倍第 1 层单元：{second:+.1f}（第 4 节）",
-    "Li et al.: in layer 0, d_ff 512 is sparser than 256 here too, by the seeds' interval": "Li 等人：按种子间的区间，第 0 层的 FFN 从 256 加宽到 512 后也更稀疏",
+    "Li et al.: in layer 0, d_ff 512 is sparser than 256 here too, by the seeds' interval": "Li 等人：按种子间的置信区间，第 0 层的 FFN 从 256 加宽到 512 后也更稀疏",
     "Li et al.: whether layer 1 is sparser at the wider FFN, the seeds could not tell": "Li 等人：FFN 更宽时第 1 层是否更稀疏，这几个种子无法判断",
     "units active per token, wider FFN at the same depth, layer {layer} (direction)": "每个 token 激活的单元比例，深度不变、FFN 加宽，第 {layer} 层（方向）",
-    "{mean:+.1f} points, 95 % interval {low:+.1f} to {high:+.1f}; lower in {n} of {seeds} seeds, d_ff {narrow} -> {wide} (width alone)": "{mean:+.1f} 个百分点，95% 区间 {low:+.1f} 到 {high:+.1f}；{seeds} 个种子中有 {n} 个更低，d_ff {narrow} → {wide}（只改宽度）",
-    "layer {layer}, d_ff 256 -> 512: {m:+.1f} points (95 % interval {lo:+.1f} to {hi:+.1f}), lower in {n} of {seeds} seeds": "第 {layer} 层，d_ff 256 → 512：{m:+.1f} 个百分点（95% 区间 {lo:+.1f} 到 {hi:+.1f}），{seeds} 个种子中有 {n} 个更低",
-    "layer 0: d_ff 512 ends below d_ff 256, the seeds' interval below 0": "第 0 层：训练结束时 d_ff 512 低于 d_ff 256，跨种子的区间整个在 0 以下",
+    "{mean:+.1f} points, 95 % interval {low:+.1f} to {high:+.1f}; lower in {n} of {seeds} seeds, d_ff {narrow} -> {wide} (width alone)": "{mean:+.1f} 个百分点，95% 置信区间 {low:+.1f} 到 {high:+.1f}；{seeds} 个种子中有 {n} 个更低，d_ff {narrow} → {wide}（只改宽度）",
+    "layer {layer}, d_ff 256 -> 512: {m:+.1f} points (95 % interval {lo:+.1f} to {hi:+.1f}), lower in {n} of {seeds} seeds": "第 {layer} 层，d_ff 256 → 512：{m:+.1f} 个百分点（95% 置信区间 {lo:+.1f} 到 {hi:+.1f}），{seeds} 个种子中有 {n} 个更低",
+    "layer 0: d_ff 512 ends below d_ff 256, the seeds' interval below 0": "第 0 层：训练结束时 d_ff 512 低于 d_ff 256，跨种子的置信区间整个在 0 以下",
     "layer 1: whether d_ff 512 ends below d_ff 256, the seeds could not tell": "第 1 层：训练结束时 d_ff 512 是否低于 d_ff 256，这几个种子无法判断",
     "with layer 1's spread, 5 seeds would find a change of layer 0's size with probability {p:.0%}": "按第 1 层的离散程度，即使变化和第 0 层一样大，5 个种子发现它的概率也只有 {p:.0%}",
     "on the facts that have both, doubling the layer-0 ones alone lowers the answer far more than the layer-1 ones alone, about twice as much per unit doubled at the point estimate": "在两层都有这类单元的事实上，只加倍位于第 0 层的单元，答案的降幅远大于只加倍第 1 层的单元；按加倍的单元平均，点估计约为两倍",

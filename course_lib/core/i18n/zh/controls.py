@@ -16,7 +16,7 @@ MESSAGES: dict[str, str] = {
     "normalisation": "归一化",
     "residual connection": "残差连接",
     "prompt": "提示",
-    "top units": "排名靠前的单元数",
+    "top units": "单元数（按归因）",
     "scale factor": "缩放倍数",
     "new answer": "新答案",
     "method": "方法",
