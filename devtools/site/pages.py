@@ -22,6 +22,7 @@ from devtools.site.texts import (
     ASSETS,
     EDITION_NAME,
     EDITIONS,
+    GLOSSARY_GLOSS,
     GLOSSARY_HEADING,
     HTML_LANG,
     WIDGET_STATE,
@@ -242,7 +243,8 @@ def glossary_notebook(edition: str, lessons: list[tuple[Path, object]]):
         for cell in nb.cells:
             text = cell.source if cell.cell_type == "markdown" else ""
             if GLOSSARY_HEADING[edition] in text:
-                table = text.split(GLOSSARY_HEADING[edition], 1)[1].split("\n#", 1)[0]
+                table = text.split(GLOSSARY_HEADING[edition], 1)[1].removeprefix(GLOSSARY_GLOSS)
+                table = table.split("\n#", 1)[0]
                 cells.append(f"## [{title_of(nb)}]({path.name})\n{table}")
     glossary = nbformat.v4.new_notebook()
     glossary.cells = [nbformat.v4.new_markdown_cell(text) for text in cells]
