@@ -50,7 +50,7 @@ MESSAGES: dict[str, str] = {
     "drawn from every firing unit, the shuffle spreads the pairs over far more units": "从所有激活的单元里抽取时，打乱后的（事实，单元）对分散在多得多的单元上",
     "matched by layer and write size, it comes close: the trained model uses fewer units than the matched shuffle, by a few": "按层和写入量匹配后，两者很接近：训练好的模型只比匹配的打乱少用几个单元",
     "each edit at matched p(new), mean over the 48 facts with its 95 % bootstrap interval": (
-        "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法区间"
+        "每种编辑都在对齐的 p(新答案) 下：对 48 条事实取均值，并给出 95% 自助法置信区间"
     ),
     "{positions:,} scored positions, {distinct} distinct contexts in the corpus; {grammar:,} in the grammar": "计分的位置 {positions:,} 个，语料里不同的上下文 {distinct} 个；语法能造出 {grammar:,} 个",
     "the grammar holds every context of the corpus": "语法造出的上下文包含语料里的每一个",
@@ -73,9 +73,9 @@ MESSAGES: dict[str, str] = {
     "rotated units": "旋转后的单元",
     "directions": "方向",
     "counted": "计入的方向数",
-    "relation": "关系",
+    "relation": "关系纯度",
     "chance": "随机水平",
-    "entity": "实体",
+    "entity": "实体纯度",
     "units are purer in relation than chance, and so is a random rotation of them": "按关系算，单元比随机水平更纯，单元的随机旋转也是如此",
     "the unit basis could not be told from random rotations: the units' relation purity lies within 100 rotations' 95 % range": "单元基与随机旋转分不出差别：按关系算，单元的纯度落在 100 次随机旋转的 95% 范围之内",
     "{u:.2f} against {low:.2f} to {high:.2f}": "单元 {u:.2f}；100 次旋转的 95% 范围为 {low:.2f} 到 {high:.2f}",
@@ -96,7 +96,7 @@ MESSAGES: dict[str, str] = {
     "TopK: {low:.1%} to {high:.1%}; L0 on the held-out contexts: L1 {a:.0f} to {b:.0f}, TopK {c:.0f} to {d:.0f}": "TopK 为 {low:.1%} 到 {high:.1%}；留出上下文上的 L0，L1 为 {a:.0f} 到 {b:.0f}，TopK 为 {c:.0f} 到 {d:.0f}",
     "with any transcoder in place of layer 0's FFN, the model still answers at least 47 of the 48 facts, at prompts every transcoder was trained on": "无论用哪个转码器替换第 0 层的 FFN，模型仍能答对 48 条事实中的至少 47 条；这些提示每个转码器都训练过",
     "top three's share: features minus units": "前三名所占份额：特征减单元",
-    "low (95 %)": "下限（95%）",
+    "low (95 %)": "下限（95% 置信区间）",
     "in every transcoder the top three features hold more of a fact's attribution than the top three of as many units: each interval lies above 0": "每个转码器中，前三名特征占一条事实归因的份额，都大于前三名单元所占的份额；单元只取写入最多的几个，数目与这条事实激活的特征相同。每个区间都在 0 以上",
     "SAE, L1, 4×": "SAE（L1，4×）",
     "SAE, TopK, 8×": "SAE（TopK，8×）",
@@ -106,8 +106,8 @@ MESSAGES: dict[str, str] = {
     "{share:.0%} (A/1, 8×, L1)": "{share:.0%}（A/1，8×，L1）",
     "{share:.1%} (A/5)": "{share:.1%}（A/5）",
     # section 5: the scoreboard
-    "differs": "不同",
-    "same": "相同",
+    "differs": "不一致",
+    "same": "一致",
     "dense: the m most important features, orthogonal": "稠密：最重要的 m 个特征，相互正交",
     "sparse: all n features (0.9^i)": "稀疏：全部 n 个特征（0.9^i）",
     "paper's": "论文的数值",
@@ -137,7 +137,7 @@ MESSAGES: dict[str, str] = {
     "2 features in 1 dimension: what the model does with the extra one": (
         "2 个特征、1 个维度：模型如何处理多出来的那个特征"
     ),
-    "the extra feature's importance, relative to feature 0's": "多出来的特征的相对重要性（特征 0 为 1）",
+    "the extra feature's importance, relative to feature 0's": "多出来那个特征的相对重要性（特征 0 为 1）",
     "feature density 1 − S": "特征密度 1 − S",
     # course_lib.lessons.l08_superposition.checks
     "TopK activations": "TopK 激活",
@@ -254,7 +254,7 @@ MESSAGES: dict[str, str] = {
     "{rule}: held-out contexts": "{rule}：留出的上下文",
     "{rule}: its training contexts": "{rule}：训练用的上下文",
     "copy of the nearest training context": "查表（照抄最近的训练上下文）",
-    "dictionary size (× the FFN's {units} units)": "字典大小（FFN 的 {units} 个单元的倍数）",
+    "dictionary size (× the FFN's {units} units)": "字典大小（为 FFN {units} 个单元的几倍）",
     "fraction of variance unexplained": "未解释方差比例",
     # course_lib.lessons.l08_superposition.experiments.feature_edit
     "rank-one, C over the corpus": "秩一，C 取整个语料",
@@ -306,5 +306,5 @@ MESSAGES: dict[str, str] = {
     "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× 为 {a}，TopK 4× 为 {b}，其余不低于 {c}",
     "the TopK 1× SAE's purity rests on 4 features": "TopK 1× SAE 的纯度只靠 4 个特征",
     "resampling the held-out contexts (paired, 20,000 times), the map's ratio to the lookup reaches into the band: by its interval, we could not tell": "对留出上下文成对重抽样 20,000 次，映射与查表之比的区间伸进了 0.8 到 1.0 这一段：按区间看，无法判断",
-    "{m:.2f}, 95 % interval {low:.1f} to {high:.1f}": "{m:.2f}，95% 区间为 {low:.1f} 到 {high:.1f}",
+    "{m:.2f}, 95 % interval {low:.1f} to {high:.1f}": "{m:.2f}，95% 置信区间为 {low:.1f} 到 {high:.1f}",
 }

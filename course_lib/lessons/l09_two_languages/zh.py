@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     ),
     "that the dictionary was too small to be learned": "说明词典太小，模型没学会",
     "The model translates every dictionary word's first token both ways, in every seed: it was learned. It was not detectably used to recall facts.": (
-        "每个种子的模型都能把词典里每个词的第一个 token 双向译对：词典是学会了的。只是看不出它被用来想起事实。"
+        "每个种子的模型都能把词典里每个词的第一个 token 双向译对：词典是学会了的，只是测不出它被用来想起事实。"
     ),
     "that multilingual language models keep one memory per language": "说明多语言的语言模型为每种语言各存一份记忆",
     "One two-layer model trained on 48 facts cannot speak for them: real models read text where languages meet, and Xu, Li and Xiong find their facts cross in part.": (
@@ -83,17 +83,17 @@ MESSAGES: dict[str, str] = {
         "请给出事实的条数，即 0 到 {n} 之间的一个数，收到的是 {got!r}"
     ),
     "measured: {m} of {n}": "实测为 {n} 条中的 {m} 条",
-    ". Too many: the Chinese prompt does no better than a guess.": "。太多了：中文提示答得并不比瞎猜好。",
+    ". Too many: the Chinese prompt does no better than a guess.": "。太多了：中文提示答得并不比盲猜好。",
     ". Too few: even a guess among 8 answers is right now and then.": (
-        "。太少了：即使在 8 个答案里瞎猜，也会偶尔猜对。"
+        "。太少了：即使在 8 个答案里盲猜，也会偶尔猜对。"
     ),
     ". Too many.": "。太多了。",
-    ". No more than a guess": "。不比瞎猜强",
-    ". More than a guess": "。比瞎猜强",
-    ": a blind guess among 8 answers gets {g:g} of {n}.": "：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条。",
+    ". No more than a guess": "。不比盲猜强",
+    ". More than a guess": "。比盲猜强",
+    ": a blind guess among 8 answers gets {g:g} of {n}.": "：在 8 个答案里盲猜，{n} 条能猜对 {g:g} 条。",
     ": a blind guess among 8 answers gets {g:g} of {n}; the facts never taught, asked in Chinese, "
     "get {k}.": (
-        "：在 8 个答案里瞎猜，{n} 条能猜对 {g:g} 条；从未教过的事实用中文问，答对 {k} 条。"
+        "：在 8 个答案里盲猜，{n} 条能猜对 {g:g} 条；从未教过的事实用中文问，答对 {k} 条。"
     ),
     # course_lib.lessons.l09_two_languages.figures and demos
     "English": "英文",
@@ -107,9 +107,9 @@ MESSAGES: dict[str, str] = {
     "each fact asked one way, by how it was taught": "每条事实按一种方式提问，按它的教法分组",
     "p(new), edited language": "p(新答案)，编辑所用的语言",
     "p(new), other language": "p(新答案)，另一种语言",
-    "facts not edited": "未被编辑的事实",
+    "facts not edited": "编辑没有针对的事实",
     "the edit's strength rising: its fact in the other language, and the rest": (
-        "编辑逐渐加强：被编辑的事实和其余事实在另一种语言中的表现"
+        "编辑逐渐加强：被编辑的事实与编辑没有针对的事实，在另一种语言中的 p(新答案)"
     ),
     " (edited)": "（被编辑）",
     "{language}: “{prompt}”": "{language}：“{prompt}”",
@@ -150,7 +150,7 @@ MESSAGES: dict[str, str] = {
         "四个种子合起来，同一条事实的两份名单共有的单元，测不出比两条不同事实的名单多：置换检验 p 高于 0.05"
     ),
     "{s:.2f} against {n:.2f} units, 95 % of the null below {q:.2f}, p {p}; an excess of {d:.2f} units would be found about 4 times in 5 (a normal approximation)": (
-        "同一条事实 {s:.2f} 个，两条不同事实 {n:.2f} 个；零分布的 95% 低于 {q:.2f}，p {p}；多出 {d:.2f} 个单元时，"
+        "同一条事实 {s:.2f} 个，两条不同事实 {n:.2f} 个；零分布的 95% 分位数为 {q:.2f}，p {p}；多出 {d:.2f} 个单元时，"
         "按正态近似估算，五次约能测出四次"
     ),
     "the count can find a same-fact excess: in the two-phrasing models the same fact's two lists share more units than two different facts' in every seed (p below 0.05)": (
@@ -167,7 +167,7 @@ MESSAGES: dict[str, str] = {
     "models": "模型",
     "measured by": "指标",
     "difference": "差值",
-    "95 % interval": "95% 区间",
+    "95 % interval": "95% 置信区间",
     "{low:+.2f} to {high:+.2f}": "{low:+.2f} 到 {high:+.2f}",
     "{low:+.1f} to {high:+.1f}": "{low:+.1f} 到 {high:+.1f}",
     "{name}, top-1 difference model by model: {values}": "{name}，逐个模型的首选答对比例差值：{values}",
@@ -190,8 +190,8 @@ MESSAGES: dict[str, str] = {
     "in every seed every unit fires in both languages": "在每个种子中，每个单元在两种语言里都会激活",
     "the lowest activation probability {x:.1%}": "最低的激活概率为 {x:.1%}",
     "after Holm's correction over the {n} tests none stays below 0.05: no selection costs its language, or widens the gap between the languages, detectably more than as many random units do": (
-        "对这 {n} 次检验做 Holm 校正后，没有一次低于 0.05：没有哪组选择给自己语言带来的代价，"
-        "或在两种语言之间拉开的差距，能测出比同样多的随机单元更大"
+        "对这 {n} 次检验做 Holm 校正后，没有一次低于 0.05：无论看所属语言的代价，"
+        "还是两种语言之间的差距，都测不出哪组选择比同样多的随机单元影响更大"
     ),
     "the lowest p {p:.3f}": "最低的 p 为 {p:.3f}",
     # section 5: edit in one language, ask in the other
@@ -199,7 +199,7 @@ MESSAGES: dict[str, str] = {
     "edited in Chinese": "用中文编辑",
     "direction": "方向",
     "reached p(new) 0.9": "p(新答案) 达到 0.9 的比例",
-    "the same, facts not edited": "同上，未被编辑的事实",
+    "the same, facts not edited": "同上，编辑没有针对的事实",
     "{prompt}: {old} → {new}, p({new}) {en:.2f} after the edit; asked in Chinese, its first character's p({first}) {before:.3f} before, {after:.3f} after, p({old_first}) {old_before:.2f} before, {old_after:.2f} after": (
         "“{prompt}”：“{old}” → “{new}”，编辑后 p(新答案) 为 {en:.2f}。用中文提问时，新答案第一个字的 p({first}) 编辑前为 {before:.3f}，编辑后为 {after:.3f}；"
         "旧答案第一个字的 p({old_first}) 编辑前为 {old_before:.2f}，编辑后为 {old_after:.2f}"
@@ -264,7 +264,7 @@ MESSAGES: dict[str, str] = {
         "带词典时，每个模型都能把词典里每个词的第一个 token 双向译对，答案要用的正是这个 token（“tumen =”之后的首选 token 是“图”，“图 蒙 =”之后是“tumen”）"
     ),
     "taught only in the other language, a fact could not be told from one never taught: for every measure the 95 % interval of the difference holds 0, without the dictionary and with it": (
-        "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种指标，差值的 95% 区间都包含 0，"
+        "只用另一种语言教过的事实，与从未教过的事实分不出差别：无论用哪种指标，差值的 95% 置信区间都包含 0，"
         "不带词典和带词典都是如此"
     ),
     "in one language, a fact taught in one phrasing only is answered in the other far better than one never taught: every interval excludes 0": (
@@ -278,7 +278,7 @@ MESSAGES: dict[str, str] = {
     ),
     "the rank-one rows' intervals below 0 are not the edit's doing: the gap was below 0 before any edit, and read as a change from before the edit, every method's 95 % interval holds 0": (
         "秩一编辑那两行的区间在 0 以下，并不是编辑造成的：编辑之前，这个差值就已低于 0；"
-        "把它读成编辑前后的变化，每种方法的 95% 区间都包含 0"
+        "把它读成编辑前后的变化，每种方法的 95% 置信区间都包含 0"
     ),
     "before the edits {a:+.4f} and {b:+.4f}": "编辑前分别为 {a:+.4f} 和 {b:+.4f}",
     "along every sweep, in both directions, the edited fact's mean p(new) in the other language stays below 0.03": (
@@ -286,12 +286,12 @@ MESSAGES: dict[str, str] = {
     ),
     "at most {x:.3f}": "至多 {x:.3f}",
     "and at matched strength it is not detectably higher than for the facts the edit did not target: every 95 % interval of the difference lies within ±0.01": (
-        "而且在对齐强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 区间都在 ±0.01 之内"
+        "而且在对齐强度下，它测不出比编辑没有针对的事实更高：差值的每个 95% 置信区间都在 ±0.01 之内"
     ),
     "at most {x:.3f} from 0": "离 0 至多 {x:.3f}",
     "the test's positive control: the same difference read in the edited language has every 95 % interval above 0, its lowest bound over ten times the widest bound above: at matched strength every interval excludes a crossing a tenth as large as the edit's weakest effect at home": (
-        "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
-        "所以在对齐强度下，每个区间都排除了大小达到编辑在本语言里最弱效应十分之一的跨语言效应"
+        "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 置信区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
+        "所以在对齐强度下，跨语言效应哪怕只有编辑在本语言里最弱效应的十分之一，每个区间也都能把它排除"
     ),
     "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面的界限为 {w:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
@@ -306,7 +306,7 @@ MESSAGES: dict[str, str] = {
     "median after": "编辑后的中位数",
     "mean change": "平均变化",
     "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer: every 95 % interval of the paired change lies below 0": (
-        "在对齐强度下微调 W2，以及按上面的方式读知识神经元，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 区间都在 0 以下"
+        "在对齐强度下微调 W2，以及按上面的方式读知识神经元，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 置信区间都在 0 以下"
     ),
     "mean changes {a:+.2f} to {b:+.2f}, the highest bound {c:+.2f}": (
         "平均变化从 {a:+.2f} 到 {b:+.2f}，区间上限最高为 {c:+.2f}"
@@ -342,7 +342,7 @@ MESSAGES: dict[str, str] = {
         "混合专家模型答对了教过的每条事实：用哪种语言教过，就用哪种语言答对"
     ),
     "nor at the knowledge-neuron edit's full strength, λ = 1: both 95 % intervals of the difference hold 0": (
-        "知识神经元编辑在最强的 λ = 1 时也是如此：差值的两个 95% 区间都包含 0"
+        "知识神经元编辑在最强的 λ = 1 时也是如此：差值的两个 95% 置信区间都包含 0"
     ),
     "{a:+.3f} ({a0:+.2f} to {a1:+.2f}) for edits in English, {b:+.3f} ({b0:+.2f} to {b1:+.2f}) in Chinese": (
         "用英文编辑时为 {a:+.3f}，区间 {a0:+.2f} 到 {a1:+.2f}；用中文编辑时为 {b:+.3f}，区间 {b0:+.2f} 到 {b1:+.2f}"

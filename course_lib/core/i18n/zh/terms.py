@@ -37,4 +37,6 @@ TERMS: dict[str, tuple[str, ...]] = {
     "线性区域": ("线性块",),  # linear region: where a ReLU layer is one linear function
     "无法判断": ("分辨不了",),  # could not tell: a test without the power to decide (lessons 5-9)
     "未解释方差比例": ("未解释方差的比例",),  # 1 − R², FVU (lessons 2, 8 and 10)
+    "盲猜": ("瞎猜",),  # a blind guess among a relation's answers (lesson 9)
+    "编辑没有针对的事实": ("未被编辑的事实",),  # lesson 9: facts an edit left alone
 }
