@@ -22,6 +22,7 @@ from devtools.site.texts import (
     ASSETS,
     EDITION_NAME,
     EDITIONS,
+    FORMER_GLOSSARY_HEADING,
     GLOSSARY_HEADING,
     HTML_LANG,
     WIDGET_STATE,
@@ -241,8 +242,11 @@ def glossary_notebook(edition: str, lessons: list[tuple[Path, object]]):
     for path, nb in lessons:
         for cell in nb.cells:
             text = cell.source if cell.cell_type == "markdown" else ""
-            if GLOSSARY_HEADING[edition] in text:
-                table = text.split(GLOSSARY_HEADING[edition], 1)[1].split("\n#", 1)[0]
+            lines = text.splitlines()
+            headings = (GLOSSARY_HEADING[edition], FORMER_GLOSSARY_HEADING.get(edition))
+            heading = next((line for line in lines if line in headings), None)
+            if heading is not None:
+                table = "\n" + (text + "\n").split(heading + "\n", 1)[1].split("\n#", 1)[0]
                 cells.append(f"## [{title_of(nb)}]({path.name})\n{table}")
     glossary = nbformat.v4.new_notebook()
     glossary.cells = [nbformat.v4.new_markdown_cell(text) for text in cells]

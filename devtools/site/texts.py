@@ -23,7 +23,9 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 REPORT = "site-report.json"
 OWNED = ("index.html", REPORT, "assets", "frames", *EDITIONS)  # what a rebuild replaces in OUT
-GLOSSARY_HEADING = {"en": "### Glossary (术语表)", "zh": "### 术语表（Glossary）"}
+GLOSSARY_HEADING = {"en": "### Glossary (术语表)", "zh": "### 术语表"}
+# the Chinese heading as it was first written, still found while the lessons drop the brackets
+FORMER_GLOSSARY_HEADING = {"zh": "### 术语表（Glossary）"}
 WORDS = {
     "lessons": N_("Lessons"),
     "glossary": N_("Glossary"),
