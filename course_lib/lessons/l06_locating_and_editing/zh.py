@@ -93,23 +93,23 @@ MESSAGES = {
     "The subject's input embedding is drowned in noise, then one FFN's output is restored from "
     'the clean run at one position of "the capital of velor is". In this two-layer model, which '
     "FFN output brings p(answer) back most?": (
-        "主语的输入嵌入被噪声淹没，然后在 “the capital of velor is” 的某一个位置上，"
+        "主语的输入嵌入被噪声淹没，然后在“the capital of velor is”的某一个位置上，"
         "从干净的运行中恢复某一个 FFN 的输出。在这个两层模型里，恢复哪个 FFN 的输出能把 p(答案) 找回得最多？"
     ),
-    "layer 0's, at the subject, velor": "第 0 层，主语 “velor” 处",
+    "layer 0's, at the subject, velor": "第 0 层，主语“velor”处",
     "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it brings back "
     "almost nothing: restoring states at the last word brings back the most.": (
         "Meng 等人在 GPT-2 XL 中找到的 FFN 作用峰值，正在这类位置（中间层）。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
     ),
-    "layer 1's, at the last word, is": "第 1 层，最后一个词 “is” 处",
+    "layer 1's, at the last word, is": "第 1 层，最后一个词“is”处",
     "Right: layer 0's attention moves the subject to the last word, and restoring layer 1's FFN "
     "output there brings back the most.": (
         "对：第 0 层的注意力把主语的信息搬到最后一个词上，在那里恢复第 1 层 FFN 的输出，找回的最多。"
     ),
-    "layer 0's, at the last word, is": "第 0 层，最后一个词 “is” 处",
+    "layer 0's, at the last word, is": "第 0 层，最后一个词“is”处",
     "It brings some back, but less than layer 1's: restoring layer 1's FFN output brings back "
     "more.": "能找回一些，但比第 1 层的少：恢复第 1 层 FFN 的输出，找回的更多。",
-    "layer 0's, at the relation word, capital": "第 0 层，关系词 “capital” 处",
+    "layer 0's, at the relation word, capital": "第 0 层，关系词“capital”处",
     # lesson 6 after review: by construction, C from filler, equal p(new), Hase et al.
     "C": "C",
     "corpus' C": "语料的 C",
