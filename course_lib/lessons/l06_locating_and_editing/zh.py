@@ -7,7 +7,7 @@ KL term 相对熵项（正文首次出现时注明即 KL 散度项；输出里�
 
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
-    "Locate a fact, then rewrite it (定位并编辑事实)": "定位事实，再编辑它（locate and rewrite a fact）",
+    "Locate a fact, then rewrite it (定位并编辑事实)": "定位事实，再编辑它",
     "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案，并在编辑强度相同的条件下，用 CounterFact 的指标公平比较各种编辑方法",
     # the notebook: the model
     "first phrasing: {a} of 48 right; the other: {b} of 48": (
@@ -93,23 +93,23 @@ MESSAGES = {
     "The subject's input embedding is drowned in noise, then one FFN's output is restored from "
     'the clean run at one position of "the capital of velor is". In this two-layer model, which '
     "FFN output brings p(answer) back most?": (
-        "主语的输入嵌入被噪声淹没，然后在 “the capital of velor is” 的某一个位置上，"
+        "主语的输入嵌入被噪声淹没，然后在“the capital of velor is”的某一个位置上，"
         "从干净的运行中恢复某一个 FFN 的输出。在这个两层模型里，恢复哪个 FFN 的输出能把 p(答案) 找回得最多？"
     ),
-    "layer 0's, at the subject, velor": "第 0 层，主语 “velor” 处",
+    "layer 0's, at the subject, velor": "第 0 层，主语“velor”处",
     "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it brings back "
     "almost nothing: restoring states at the last word brings back the most.": (
-        "在 GPT-2 XL 中，Meng 等人正是在这类位置找到它的（中间层）。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
+        "Meng 等人在 GPT-2 XL 中找到的 FFN 作用峰值，正在这类位置（中间层）。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
     ),
-    "layer 1's, at the last word, is": "第 1 层，最后一个词 “is” 处",
+    "layer 1's, at the last word, is": "第 1 层，最后一个词“is”处",
     "Right: layer 0's attention moves the subject to the last word, and restoring layer 1's FFN "
     "output there brings back the most.": (
         "对：第 0 层的注意力把主语的信息搬到最后一个词上，在那里恢复第 1 层 FFN 的输出，找回的最多。"
     ),
-    "layer 0's, at the last word, is": "第 0 层，最后一个词 “is” 处",
+    "layer 0's, at the last word, is": "第 0 层，最后一个词“is”处",
     "It brings some back, but less than layer 1's: restoring layer 1's FFN output brings back "
     "more.": "能找回一些，但比第 1 层的少：恢复第 1 层 FFN 的输出，找回的更多。",
-    "layer 0's, at the relation word, capital": "第 0 层，关系词 “capital” 处",
+    "layer 0's, at the relation word, capital": "第 0 层，关系词“capital”处",
     # lesson 6 after review: by construction, C from filler, equal p(new), Hase et al.
     "C": "C",
     "corpus' C": "语料的 C",
@@ -208,12 +208,12 @@ MESSAGES = {
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具模型的编辑带来的变化比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪所指的编辑点，每条事实的编辑得到的 p(新答案) 几乎相同",
     "C swapped at the last word only; v* to one rule; read at 0.8 to 0.95 (section 4)": "只在最后一个词处换过 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
-    "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}",
     "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
-    "PS {a:.0f} against at least {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "PS {a:.0f}，其他方法至少 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "PS {a:.0f} against at least {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "PS {a:.0f}，其他方法至少 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}",
     "PS: 0.8 / 0.9 / 0.95": "PS：0.8 / 0.9 / 0.95",
     "S: 0.8 / 0.9 / 0.95": "S：0.8 / 0.9 / 0.95",
-    "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}",
     "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的都比它们少",
     "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "p(新答案) 为 0.9 时，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多",
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
@@ -224,9 +224,9 @@ MESSAGES = {
     "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
     "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
     "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 为 0.9 时为 {a:.0f}，任何系数下至多 {b:.0f}",
-    "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 区间为 {lo:+.2f} 到 {hi:+.2f}",
+    "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 置信区间为 {lo:+.2f} 到 {hi:+.2f}",
     "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
-    "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 区间 {lo:+.1f} 到 {hi:+.1f}",
+    "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 置信区间 {lo:+.1f} 到 {hi:+.1f}",
     "ΔES {a:+.0f} against {b:+.1f}": "ΔES {a:+.0f}，论文为 {b:+.1f}",
     "ΔES": "ΔES",
     "ΔNS": "ΔNS",
@@ -289,14 +289,14 @@ MESSAGES = {
         "p(新答案) 为 0.9 时，S 最高的是最后一个词处用填充句 C 的秩一编辑，论文的表 4 没有在这个编辑点编辑过；主语处的类 ROME 编辑得分最低"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
-        "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
+        "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
     ),
     "at p(new) 0.9 FT+L scores above fine-tuning, the same sign as the paper's gap": (
         "p(新答案) 为 0.9 时，约束微调的得分高于微调，差值的方向与论文相同"
     ),
     "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
     "three comparisons; the paper's {a} against {b}, with no interval": (
-        "相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}，未对这里的三次比较做多重比较校正；"
+        "相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}，未对这里的三次比较做多重比较校正；"
         "论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
@@ -308,10 +308,10 @@ MESSAGES = {
         "约束微调高于另外两者；经区间确认的只有约束微调高于微调"
     ),
     "FT+L above knowledge neurons {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": (
-        "约束微调与知识神经元相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
+        "约束微调与知识神经元相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "S {a:.0f} and {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; the order flips at 0.8 and 0.95": (
-        "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 区间为 {lo:+.0f} 到 {hi:+.0f}；在 0.8 和 0.95 处两者的先后颠倒"
+        "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}；在 0.8 和 0.95 处两者的先后颠倒"
     ),
     "the per-fact effect at the subject is itself noisy: two sets of 10 draws rank the facts alike only in part": (
         "主语处每条事实的追踪效应本身噪声就大：换两组各 10 次的噪声抽样，事实的排序只有部分一致"
@@ -323,12 +323,12 @@ MESSAGES = {
         "不可比：玩具模型中最好的方法在论文里没有对应的行；类 ROME 编辑的 S 为 0，是因为它的 PS 为 0，而这个 PS 不可比"
     ),
     "{a:.0f} > {b:.0f}; {d:+.0f}, 95 % interval {lo:+.0f} to {hi:+.0f}": (
-        "{a:.0f} > {b:.0f}；相差 {d:+.0f}，95% 区间为 {lo:+.0f} 到 {hi:+.0f}"
+        "{a:.0f} > {b:.0f}；相差 {d:+.0f}，95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "same sign; the paper's gap untested, by opposite profiles": (
         "方向相同；论文的差值没有检验，两者的 PS、NS 构成也相反"
     ),
-    "an interval over facts (section 5)": ("按事实重抽样的区间（第 5 节）"),
+    "an interval over facts (section 5)": ("按事实重抽样的置信区间（第 5 节）"),
     "{a:+.1f}, {b:+.1f}, {c:+.1f} at the paper's ΔES": (
         "在 ΔES 与论文相同处：{a:+.1f}、{b:+.1f}、{c:+.1f}"
     ),

@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l07_mixture_of_experts: LESSON, the index's row
     "Mixture of experts: the FFN split into experts (混合专家模型)": "混合专家模型：把 FFN 拆成多个专家（mixture of experts）",
-    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置以及两种对策，并检验一个小事实模型的路由器是否按事实的类别分工",
+    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置，以及应对的两种办法，并检验一个小事实模型的路由器是否按事实的类别分工",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "every token's gates sum to 1": "每个 token 的门控权重之和为 1",
     "each token gets exactly 2 nonzero gates of the 8": "每个 token 的 8 个门控权重中恰好有 2 个不为零",
@@ -90,7 +90,7 @@ MESSAGES: dict[str, str] = {
     ),
     "1 of 8": "8 个中的 1 个",
     "Mixtral's router picks the top 2, not the top 1 (that is the Switch Transformer).": (
-        "Mixtral 的路由器选前 2 个，而不是前 1 个（那是 Switch Transformer）。"
+        "Mixtral 的路由器选前 2 个，而不是前 1 个（那是 Switch Transformer 的做法）。"
     ),
     # course_lib.lessons.l07_mixture_of_experts.figures: the router demo
     "seed {seed}, its experts' colours": "种子 {seed}，按专家着色",
@@ -201,7 +201,7 @@ MESSAGES: dict[str, str] = {
     "by entity (at random)": "按实体的纯度（随机时）",
     "entity purity detectable": "能测出的实体纯度",
     "{model}, seed {seed}, layer {layer}": "{model}，种子 {seed}，第 {layer} 层",
-    "{mean} (95 % interval {low} to {high})": "{mean}，95% 区间 {low} 到 {high}",
+    "{mean} (95 % interval {low} to {high})": "{mean}，95% 置信区间 {low} 到 {high}",
     "router scores {scores}, one per expert; gates {gates}; output {out}": "路由器分数 {scores}，每个专家一个；门控权重 {gates}；输出 {out}",
     "model (counted from its shape)": "模型（按结构计数）",
     "parameters (billions)": "参数量（B，即十亿）",
@@ -245,7 +245,7 @@ MESSAGES: dict[str, str] = {
     "most needed {m}; busiest {b} (seeds 0, 1, 2)": "种子 0、1、2 依次为：最不可缺的专家有 {m} 条事实需要，“is”处最忙的专家有 {b} 条",
     'an expert needed by 20 or more facts everywhere can be needed by none at "is"': "一个专家处处擦除时至少有 20 条事实需要它，只在“is”处擦除时，却可能没有一条事实需要它",
     "on every seed one expert is needed by no fact, even erased everywhere": "每个种子上都有一个专家，即使处处擦除也没有事实需要它",
-    "layer 0 sends every fact prompt to one routed expert on {a} of 3 seeds with a shared expert, {b} of 3 without: could not tell": "第 0 层把全部事实提示送给同一个路由专家的种子：有共享专家时 3 个中 {a} 个，没有时 3 个中 {b} 个；无法判断有无差别",
+    "layer 0 sends every fact prompt to one routed expert on {a} of 3 seeds with a shared expert, {b} of 3 without: could not tell": "第 0 层把全部事实提示送给同一个路由专家：有共享专家时，3 个种子中有 {a} 个如此；没有时，3 个中有 {b} 个；无法判断有无差别",
     "Fisher p {p:.2g}; 3 seeds a side can give no p below {best:.1f}": "Fisher 精确检验 p = {p:.2g}；每组 3 个种子时，p 不可能低于 {best:.1f}",
     "layer 1 follows the relation beyond chance on {c} of 3 seeds with a shared expert, {d} of 3 without: could not tell either": "有共享专家时，3 个种子中有 {c} 个，第 1 层倾向于给同一关系的事实选同一个首选专家，程度超出随机水平；没有时是 3 个中 {d} 个；同样无法判断有无差别",
     "erased everywhere, layer 0's shared expert is needed by {low} to {high} of 48 facts, layer 1's by none, on every seed": "处处擦除时，在每个种子上，48 条事实中有 {low} 到 {high} 条需要第 0 层的共享专家，没有一条事实需要第 1 层的共享专家",
@@ -261,12 +261,12 @@ MESSAGES: dict[str, str] = {
     "after 300 steps, could not tell whether the loss costs accuracy, 4 seeds": "训练 300 步后，4 个种子无法判断均衡损失是否降低准确率",
     "after 300 steps, whether a mixture fits better than the dense FFN of its active width, 4 seeds cannot tell": "训练 300 步后，与 12 个单元的稠密 FFN 相比（这正是一个点实际经过的单元数），4 个种子无法判断混合专家模型是否拟合得更好",
     "after 300 steps, the dense FFN of its total width fits better than each mixture, on every seed": "训练 300 步后，在每个种子上，总宽度相同的稠密 FFN 都比每个混合专家模型拟合得好",
-    "{mean} ({level:.1f} % interval {low} to {high})": "{mean}，{level:.1f}% 区间 {low} 到 {high}",
+    "{mean} ({level:.1f} % interval {low} to {high})": "{mean}，{level:.1f}% 置信区间 {low} 到 {high}",
     "after 300 steps, 8 experts: more are ranked first on more than 5 % of the points at α = 0.1 than at α = 0, on every seed, for either k": "训练 300 步后，8 个专家、k 取 1 或 2：每个种子上，在超过 5% 的点上排第一的专家，α = 0.1 都比 α = 0 多",
     "and leaves the busiest expert a smaller share than α = 0 on every seed, for 8 experts at either k and 4 experts at top 2": "α = 0.1 还让最忙专家的份额在每个种子上都比 α = 0 时小：8 个专家不论 k 取几都如此，4 个专家选前 2 个时也如此",
     "4 experts at top 1: could not tell whether it does": "4 个专家选前 1 个时：无法判断是否如此",
     "mean {before:.2f} → {after:.2f}, change {change}; it rises on {rose} of 4 seeds": "平均从 {before:.2f} 变为 {after:.2f}，变化 {change}；4 个种子中有 {rose} 个反而上升",
-    '{h} found; the first is seed {seed}\'s expert {e}: {a} facts everywhere; at "is" it gates {n} of 48 prompts, its gate {g:.2f} averaged over all 48': "找到 {h} 个，第一个是种子 {seed} 的专家 {e}：处处擦除时 {a} 条；在“is”处，48 条提示中有 {n} 条给它门控权重，它的门控权重在全部 48 条上平均为 {g:.2f}",
+    '{h} found; the first is seed {seed}\'s expert {e}: {a} facts everywhere; at "is" it gates {n} of 48 prompts, its gate {g:.2f} averaged over all 48': "共找到 {h} 个，举第一个为例：种子 {seed} 的专家 {e}，处处擦除时 {a} 条；在“is”处，48 条提示中有 {n} 条给它门控权重，它的门控权重在全部 48 条上平均为 {g:.2f}",
     "word frequencies alone raise the expected busiest share from {iso:.2f} to {mean:.2f} (observed mean {seen:.2f}), with one isotropic vector per word type at the corpus's frequencies": "只凭词频，最忙专家的预期份额就从 {iso:.2f} 升到 {mean:.2f}（实际平均 {seen:.2f}）：每种词用一个各向同性的随机向量表示，各词按语料中的词频出现",
     "{n} of the 6 starts could not be told from that null (Holm-corrected), {b} is beyond it": "6 个起点中，有 {n} 个与只凭词频的预期分不出（经 Holm 校正），{b} 个超出了它",
     "detectable from about {need:.1f} up": "起点份额约 {need:.1f} 以上才测得出",

@@ -43,7 +43,9 @@ def test_interval_text_prints_the_mean_and_its_interval_in_the_learners_language
     )
     set_language("zh")
     try:
-        assert stats.interval_text([0.035, -0.08, 0.004, 0.047]) == "0.00，95% 区间 -0.09 到 +0.09"
+        assert (
+            stats.interval_text([0.035, -0.08, 0.004, 0.047]) == "0.00，95% 置信区间 -0.09 到 +0.09"
+        )
     finally:
         set_language("en")
 
