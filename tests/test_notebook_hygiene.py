@@ -26,8 +26,8 @@ PHRASES = {
         "total": "about {} hours",
     },
     "zh": {
-        "summary": "## 小结（Summary）",
-        "glossary": "### 术语表（Glossary）",
+        "summary": "## 小结",
+        "glossary": "### 术语表",
         "see": "**你应该看到：**",
         "try": "**试一试：**",
         "time": r"\*\*时长：\*\* 约 (\d+) 分钟",
@@ -35,6 +35,8 @@ PHRASES = {
         "total": "约 {} 小时",
     },
 }
+# The Chinese headings once carried their English names; a lesson not yet renamed still passes.
+FORMER = {"## 小结（Summary）": "## 小结", "### 术语表（Glossary）": "### 术语表"}
 
 
 def edition(path: Path) -> dict[str, str]:
@@ -227,7 +229,7 @@ def test_the_prose_check_rejects_a_table_of_sentences_and_a_paragraph():
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_every_lesson_ends_with_a_summary_and_the_glossary(path: Path):
-    headings = [line for cell in markdown_cells(path) for line in cell.splitlines()]
+    headings = [FORMER.get(line, line) for cell in markdown_cells(path) for line in cell.splitlines()]
     summary, glossary = edition(path)["summary"], edition(path)["glossary"]
     assert summary in headings, f"{path}: no {summary!r}"
     assert glossary in headings, f"{path}: no {glossary!r}"

@@ -22,7 +22,7 @@ from devtools.site.texts import (
     ASSETS,
     EDITION_NAME,
     EDITIONS,
-    GLOSSARY_HEADING,
+    GLOSSARY_HEADINGS,
     HTML_LANG,
     WIDGET_STATE,
     WIDGET_VIEW,
@@ -241,9 +241,11 @@ def glossary_notebook(edition: str, lessons: list[tuple[Path, object]]):
     for path, nb in lessons:
         for cell in nb.cells:
             text = cell.source if cell.cell_type == "markdown" else ""
-            if GLOSSARY_HEADING[edition] in text:
-                table = text.split(GLOSSARY_HEADING[edition], 1)[1].split("\n#", 1)[0]
-                cells.append(f"## [{title_of(nb)}]({path.name})\n{table}")
+            lines = text.split("\n")
+            found = [i for i, line in enumerate(lines) if line in GLOSSARY_HEADINGS[edition]]
+            if found:
+                table = "\n".join(lines[found[0] + 1 :]).split("\n#", 1)[0]
+                cells.append(f"## [{title_of(nb)}]({path.name})\n\n{table}")
     glossary = nbformat.v4.new_notebook()
     glossary.cells = [nbformat.v4.new_markdown_cell(text) for text in cells]
     return glossary
