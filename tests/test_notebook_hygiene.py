@@ -229,7 +229,9 @@ def test_the_prose_check_rejects_a_table_of_sentences_and_a_paragraph():
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: str(p.relative_to(FOLDER)))
 def test_every_lesson_ends_with_a_summary_and_the_glossary(path: Path):
-    headings = [FORMER.get(line, line) for cell in markdown_cells(path) for line in cell.splitlines()]
+    headings = [
+        FORMER.get(line, line) for cell in markdown_cells(path) for line in cell.splitlines()
+    ]
     summary, glossary = edition(path)["summary"], edition(path)["glossary"]
     assert summary in headings, f"{path}: no {summary!r}"
     assert glossary in headings, f"{path}: no {glossary!r}"

@@ -25,7 +25,10 @@ REPORT = "site-report.json"
 OWNED = ("index.html", REPORT, "assets", "frames", *EDITIONS)  # what a rebuild replaces in OUT
 GLOSSARY_HEADING = {"en": "### Glossary (术语表)", "zh": "### 术语表"}
 # each edition's glossary heading, then the ones it replaced (a lesson not yet renamed)
-GLOSSARY_HEADINGS = {"en": ("### Glossary (术语表)",), "zh": ("### 术语表", "### 术语表（Glossary）")}
+GLOSSARY_HEADINGS = {
+    "en": ("### Glossary (术语表)",),
+    "zh": ("### 术语表", "### 术语表（Glossary）"),
+}
 WORDS = {
     "lessons": N_("Lessons"),
     "glossary": N_("Glossary"),
