@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l10_real_multilingual_ffn (the lesson's title and goal)
-    "A real multilingual FFN, offline (真实的多语言前馈网络)": "真实的多语言前馈网络，离线运行（a real multilingual FFN）",
+    "A real multilingual FFN, offline (真实的多语言前馈网络)": "真实的多语言前馈网络，离线运行",
     "read multilingual-e5-small from its 4-bit file into the course's own modules, check it against an independent engine, and measure in its real FFNs what lessons 5, 8 and 9 asked of the toy: keys, sparsity, language-specific units and a dictionary trained on many contexts": (
         "把 multilingual-e5-small 从它的 4 比特文件读进课程自己的模块，用一个独立的引擎检验它，"
         "再在它真实的前馈网络里测量第 5、8、9 课对玩具模型提出的问题：键、稀疏性、语言特定单元，以及一个在大量上下文上训练的字典"
@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "a block holds 32 weights, got shape {shape}": "一块有 32 个权重，得到的形状是 {shape}",
     "the weights differ from (q - 8) times the scale": "权重与 (q - 8) 乘以缩放不符",
     "sixteen distinct weights per block at most: the 4-bit grid the model lives on.": (
-        "每块最多 16 个不同的权重：这就是模型所在的 4 比特网格。"
+        "每块最多 16 个不同的权重，这就是模型所在的 4 比特网格。"
     ),
     "a 4-bit block": "一个 4 比特块",
     "the values were read as (d_model, d_ff) and transposed: the file stores W1 as nn.Linear holds it, one row of d_model values per hidden unit, so reshape to (d_ff, d_model) and keep it": (
@@ -60,7 +60,7 @@ MESSAGES: dict[str, str] = {
     "a wrong layout of the right shape runs without an error: only the values betray it, as the model's output would.": (
         "形状对而布局错，运行时不会报错；只有数值本身，或模型的输出，才会露出破绽。"
     ),
-    "W1's layout, fixed": "W1 的布局，已改正",
+    "W1's layout, fixed": "改正 W1 的布局",
     # course_lib.lessons.l10_real_multilingual_ffn.questions
     "nowhere: a multilingual encoder has no language-specific units": "哪里都没有：多语言编码器没有语言特定单元",
     "Tang et al.'s rule always selects 1 % of the units; the question is only where they sit and whether they matter.": (
@@ -75,7 +75,7 @@ MESSAGES: dict[str, str] = {
     "see lesson 8's table (lesson 5's toy, a few contexts)": "见第 8 课的表格（第 5 课的玩具模型，上下文很少）",
     "a larger share in a larger model": "模型越大，比例越大",
     "layers 0-3 {en_low:.0%} and {zh_low:.0%}, layers 8-11 {en_high:.0%} and {zh_high:.0%} (English, Chinese)": (
-        "第 0-3 层 {en_low:.0%} 和 {zh_low:.0%}，第 8-11 层 {en_high:.0%} 和 {zh_high:.0%}（依次为英文、中文）"
+        "第 0–3 层 {en_low:.0%} 和 {zh_low:.0%}，第 8–11 层 {en_high:.0%} 和 {zh_high:.0%}（依次为英文、中文）"
     ),
     "{lo:.0%} to {hi:.0%} above zero (GELU), layer 11 {last:.0%}": "{lo:.0%} 到 {hi:.0%} 大于零（GELU），第 11 层 {last:.0%}",
     "{name}: {size:.1f} MB, format version {version}": "{name}：{size:.1f} 兆字节，格式版本 {version}",
@@ -95,7 +95,7 @@ MESSAGES: dict[str, str] = {
     "{pairs} parallel paragraphs: {en:,} English tokens and {zh:,} Chinese tokens": "{pairs} 对平行段落：{en:,} 个英文 token 和 {zh:,} 个中文 token",
     "each language has over 20,000 tokens of running text": "每种语言都有超过 20,000 个 token 的连续文本",
     "tokens per paragraph: median {en:.0f} in English, {zh:.0f} in Chinese": "每个段落的 token 数：英文中位数 {en:.0f}，中文 {zh:.0f}",
-    "share of GELU outputs above zero: layers 0-10 from {lo:.0%} to {hi:.0%}, layer 11 {last:.0%}; lesson 5's toy {toy:.0%}; T5-Base's nonzero share (Li et al.) {li:.0%}": "GELU 输出大于零的比例：第 0-10 层从 {lo:.0%} 到 {hi:.0%}，第 11 层 {last:.0%}；第 5 课的玩具模型 {toy:.0%}；T5-Base 不为零的比例（Li 等人）{li:.0%}",
+    "share of GELU outputs above zero: layers 0-10 from {lo:.0%} to {hi:.0%}, layer 11 {last:.0%}; lesson 5's toy {toy:.0%}; T5-Base's nonzero share (Li et al.) {li:.0%}": "GELU 输出大于零的比例：第 0–10 层从 {lo:.0%} 到 {hi:.0%}，第 11 层 {last:.0%}；第 5 课的玩具模型 {toy:.0%}；T5-Base 不为零的比例（Li 等人）{li:.0%}",
     "in every layer but the last, under a fifth of the units are above zero per token, against over two fifths in lesson 5's toy": "除最后一层外，每层在一个 token 上大于零的单元都不到五分之一，而第 5 课的玩具模型超过五分之二",
     "units zeroed": "置零的单元",
     "top-1 retrieval": "top-1 检索准确率",
@@ -127,8 +127,8 @@ MESSAGES: dict[str, str] = {
     "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出范数的中位数是正文 token 的 {ratio:.0f} 倍，同样的抽样使输出移动 {lo:.0%} 到 {hi:.0%}",
     'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': "试过的三种池化方式里，只有加前缀“query: ”后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）",
     "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对段落与另一对重复；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
-    "{what}, {language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{what}，{language}：第 0-3 层 {low:.0%}，第 8-11 层 {high:.0%}（Holm 校正后的 p = {p:.0e}）",
-    "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0-3 层都高于第 8-11 层（Holm 校正后的 p < 0.01）",
+    "{what}, {language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{what}，{language}：第 0–3 层 {low:.0%}，第 8–11 层 {high:.0%}（Holm 校正后的 p = {p:.0e}）",
+    "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0–3 层都高于第 8–11 层（Holm 校正后的 p < 0.01）",
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
     "the frequency bar alone puts most candidates in the last three layers": "单是频率门槛，就把大部分候选单元放在了最后三层",
     "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层 {a:.0%} 和 {b:.0%}，最后三层 {c:.0%} 和 {d:.0%}",
@@ -136,19 +136,19 @@ MESSAGES: dict[str, str] = {
     "by paragraph, every selected unit still fires on the other language's tokens (on more than 5% of them)": "按段落标注：每个选出的单元在另一种语言的 token 上仍会激活（超过 5%）",
     "in this one selection by script (no interval), the Latin-script units sit more often in the first two layers than in the last three": "按文字做的这一次选择里（没有区间），拉丁字母单元在前两层比在最后三层更多",
     "by script, layer {layer}, unit {unit}: fires on {own:.0%} of its own script's tokens and on {other} of the other script's {tokens:,}": "按文字标注：第 {layer} 层单元 {unit} 在本文字的 token 上激活率为 {own:.0%}，在另一种文字的 {tokens:,} 个 token 上激活 {other} 次",
-    "by script, a few selected units, all in layers 0-1, fire on under 0.1% of the other script's tokens: silent on it, or as good as silent": "按文字标注：少数选出的单元（都在第 0-1 层）在另一种文字的 token 上激活不到 0.1%：不激活或几乎不激活",
+    "by script, a few selected units, all in layers 0-1, fire on under 0.1% of the other script's tokens: silent on it, or as good as silent": "按文字标注：少数选出的单元（都在第 0–1 层）在另一种文字的 token 上激活不到 0.1%：不激活或几乎不激活",
     "{n} units": "{n} 个单元",
     "{model}: {shares}": "{model}：{shares}",
-    'with "passage: ", zeroing either language\'s units raises the mean margin (both 97.5% intervals above zero)': "用“passage: ”时，置零任一语言的单元都让平均间隔升高（两个 97.5% 区间都在零以上）",
+    'with "passage: ", zeroing either language\'s units raises the mean margin (both 97.5% intervals above zero)': "用“passage: ”时，置零任一语言的单元都让平均间隔升高（两个 97.5% 置信区间都在零以上）",
     "after its 400 steps, held-out FVU is {ratio:.2f} times the training FVU": "训练 400 步之后，留出数据的未解释方差比例是训练数据的 {ratio:.2f} 倍",
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：本语言与另一种语言的激活率之比，中位数为 {ratio:.1f}；在另一种语言的 token 上，激活率仍有 {other:.0%}",
     "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 = k = {l0:.0f} by construction; {dead:.0%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 = k = {l0:.0f}，由构造决定；{dead:.0%} 的特征从不激活",
-    "its mean loss fell {drop:.0%} from steps 201-300 to steps 301-400: still falling": "它的平均损失从第 201-300 步到第 301-400 步下降了 {drop:.0%}：还在下降",
+    "its mean loss fell {drop:.0%} from steps 201-300 to steps 301-400: still falling": "它的平均损失从第 201–300 步到第 301–400 步下降了 {drop:.0%}：还在下降",
     "{alive} features fire in at least 5 paragraphs of each language; on both paragraphs of a pair more often than chance (Holm p < 0.05): {both} of them; with the pairs shuffled, {shuffled}; shuffled among pairs of similar length, {lo} to {hi}": "{alive} 个特征在每种语言里都至少在 5 个段落中激活；在一对段落的两边都激活、次数多于偶然的（Holm 校正后的 p < 0.05）：{both} 个；把段落对打乱后：{shuffled} 个；只在长度相近的段落对之间打乱：{lo} 到 {hi} 个",
     "more features pass with the true pairs than with any length-matched shuffle": "用真实的段落对，通过检验的特征比任何一次长度匹配的打乱都多",
     "{both} against at most {hi}": "{both} 个，对照至多 {hi} 个",
     "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于与长度相同的段落的重合度",
-    "overlap {twins:.2f} against {lo:.2f} to {hi:.2f}": "重合度 {twins:.2f}，对照 {lo:.2f} 到 {hi:.2f}",
+    "overlap {twins:.2f} against {lo:.3f} to {hi:.3f}": "重合度 {twins:.2f}，对照 {lo:.3f} 到 {hi:.3f}",
     "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（Holm 校正后的 p < 0.01）：这条规则不能把这个趋势归功于学到的键",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03)": "把任一种语言的单元置零，平均间隔的变化都不到 0.002，而间隔本身约为 0.03",
     "at most {own:.4f}": "变化至多 {own:.4f}",
@@ -189,17 +189,17 @@ MESSAGES: dict[str, str] = {
     "{hits} of {pairs}": "{pairs} 对中有 {hits} 对",
     "in this one selection (no interval), the Chinese units sit there a little more often than the candidates, the English ones less often": "只看这一次选择（没有区间）：中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
     "{language} units zeroed: the mean margin changes by {own:+.4f} (97.5% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}, mean {mean:+.4f}; read as a normal sample, Holm p = {p:.2f}, and only a change over {d:.4f} from their mean could show": (
-        "{language}单元置零：平均间隔变化 {own:+.4f}（97.5% 区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}，平均 {mean:+.4f}。把这些抽样看作正态样本，Holm 校正后的 p = {p:.2f}；变化离它们的平均超过 {d:.4f}，才显得出来"
+        "{language}单元置零：平均间隔变化 {own:+.4f}（97.5% 置信区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}，平均 {mean:+.4f}。把这些抽样看作正态样本，Holm 校正后的 p = {p:.2f}；变化离它们的平均超过 {d:.4f}，才显得出来"
     ),
     'with "passage: ", zeroing either language\'s units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed': "用前缀“passage: ”时，把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
-    "{hits} of {pairs} with nothing zeroed": "不置零时 {pairs} 对中检索对 {hits} 对",
-    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本，中文单元带来的上升与随机单元分得开（Holm 校正后的 p < 0.05），英文单元的分不开（Holm 校正后的 p > 0.05）",
-    'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': "两边都用前缀“query: ”时，top-1 检索在 {pairs} 对中：不置零对 {none} 对，置零英文单元对 {en} 对，置零中文单元对 {zh} 对",
+    "{hits} of {pairs} with nothing zeroed": "不置零时，{pairs} 对中答对 {hits} 对",
+    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本，中文单元带来的上升与随机单元分得开（Holm 校正后的 p < 0.05），英文单元带来的上升则分不开（Holm 校正后的 p > 0.05）",
+    'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': "两边都用前缀“query: ”时，top-1 检索在 {pairs} 对中：不置零时答对 {none} 对，置零英文单元后 {en} 对，置零中文单元后 {zh} 对",
     # lesson 10, after its fourth reading: the prefixes compared pair by pair
     '{language} units zeroed, with "query: ": the mean margin changes by {q:+.4f} (95% interval {qlo:+.4f} to {qhi:+.4f}); its change with "passage: " minus this one, over the same {pairs} pairs: {d:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}, sign-flip p = {p:.2f})': (
-        "{language}单元置零，用“query: ”时：平均间隔变化 {q:+.4f}（95% 区间 {qlo:+.4f} 到 {qhi:+.4f}）。用“passage: ”时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）"
+        "{language}单元置零，用“query: ”时：平均间隔变化 {q:+.4f}（95% 置信区间 {qlo:+.4f} 到 {qhi:+.4f}）。用“passage: ”时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 置信区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）"
     ),
     'with "query: ", the change of the mean margin could not be told from zero, nor from its change with "passage: " (both 95% intervals contain zero, in both languages): whether the rise depends on the prefix could not be told': (
-        "用“query: ”时，平均间隔的变化与零分不开，与用“passage: ”时的变化也分不开（两种语言里，两个 95% 区间都包含零）：上升是否取决于前缀，看不出来"
+        "用“query: ”时，平均间隔的变化与零分不开，与用“passage: ”时的变化也分不开（两种语言里，两个 95% 置信区间都包含零）：上升是否取决于前缀，看不出来"
     ),
 }
