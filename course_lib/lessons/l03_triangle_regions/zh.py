@@ -17,7 +17,7 @@ MESSAGES: dict[str, str] = {
     "invertible linear map: grid stays a grid": "可逆线性映射：网格仍是网格",
     "one seed": "单个种子",
     "best seed": "最佳种子",
-    "6 = the edges of f and g": "6 = f 和 g 的边数",
+    "6 = the edges of f and g": "6 = f 与 g 的边数之和",
     "d_ff (hidden units)": "d_ff（隐藏单元数）",
     "accuracy (both labels right)": "准确率（两个标签都对）",
     "2 -> d_ff -> 2, trained by gradient descent ({activation})": (
@@ -160,6 +160,9 @@ MESSAGES: dict[str, str] = {
     "f's columns of W1 are its unit normals negated, its entries of b1 the offsets negated": (
         "W1 中属于 f 的三列是其单位法向量取负，b1 中属于 f 的三项是偏移量取负"
     ),
+    "p = ({x:g}, {y:g}): out_f = {f:+.3f}, out_g = {g:+.3f}": (
+        "p = ({x:g}, {y:g})：out_f = {f:+.3f}，out_g = {g:+.3f}"
+    ),
     "out_f is 1 - k · (distance outside f's edges) at every point": (
         "在每个点上，out_f 都等于 1 − k·d，d 是该点在 f 各边外侧的距离之和"
     ),
@@ -192,7 +195,7 @@ MESSAGES: dict[str, str] = {
     "the L-shape network agrees with the oracle except within 1/k inside a piece's edge": (
         "L 形网络与判定一致，只有凸块边界内侧 1/k 以内的点除外"
     ),
-    "hidden == relu(|w_j| · distance)": ("隐藏单元的值 = relu(|w_j| · 有符号距离)"),
+    "hidden == relu(|w_j| · signed distance)": ("隐藏单元的值 = relu(|w_j| · 有符号距离)"),
     "about half of the 2048 units are active for each input": (
         "对每个输入，2048 个单元中约有一半被激活"
     ),
