@@ -208,7 +208,7 @@ MESSAGES: dict[str, str] = {
     "GELU, SiLU and the identity make no exact zeros": "GELU、SiLU 和恒等函数不产生恰好为 0 的值",
     "FLOPs grow in proportion to d_ff": "FLOPs 与 d_ff 成正比",
     "parameters grow a little less than 8 × (b2 does not grow)": (
-        "参数量的增长略小于 8 倍，因为 b2 不随之增长"
+        "参数量增至略低于原来的 8 倍，因为 b2 不随之增长"
     ),
     "{n} of the {total} dropouts": "{total} 个 dropout 中的 {n} 个",
     "×{ratio:.0f} for 8 × the width": "宽度增至 8 倍，FLOPs 也增至 {ratio:.0f} 倍",
