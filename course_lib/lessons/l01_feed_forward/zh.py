@@ -213,6 +213,7 @@ MESSAGES: dict[str, str] = {
     "{n} of the {total} dropouts": "{total} 个 dropout 中的 {n} 个",
     "×{ratio:.0f} for 8 × the width": "宽度增至 8 倍，FLOPs 也增至 {ratio:.0f} 倍",
     "max |difference| below 1e-6": "最大 |差值| 低于 1e-6",
+    "below 1e-3": "低于 1e-3",
     # lesson 1's labelled output
     "{shape!s:15} input: word vectors (词向量)": "{shape!s:15} 输入：词向量",
     "{shape!s:15} Linear1, up-projection (升维): room to learn more": "{shape!s:15} Linear1，升维：留出学到更多东西的空间",
