@@ -29,7 +29,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "Holm 校正": ("霍尔姆校正",),  # Holm's correction for many tests, named as lessons 5-9 name it
     "池化": ("汇聚方式",),  # pooling a sentence embedding from its tokens (lesson 10)
     "对照表": ("比分表",),  # the scoreboard that sets a paper's number beside the toy's
-    "随机水平": ("机会水平",),  # chance level: what a blind guess or a random labelling scores
+    "随机水平": ("机会水平", "随机基线"),  # chance level: a blind guess's or random labels' score
     "指标": ("量法",),  # a measure (top-1, rank, purity): what a number is read as
     "陡度": ("陡峭度",),  # lesson 3's sharpness k (陡峭变体 is the sharp variant, another thing)
     "结论": ("论断",),  # a claim: the ✔ line a cell prints, and what it states
