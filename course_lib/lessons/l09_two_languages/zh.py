@@ -127,7 +127,7 @@ MESSAGES: dict[str, str] = {
     "animal · 国兽": "国兽（英文）",
     "food · 特产": "特产（英文）",
     "{sentence}  ->  prompt of {n} tokens, answer token '{answer}', subject at {where}": (
-        "“{sentence}” → 提示共 {n} 个 token，答案 token 为“{answer}”，主语在第 {where} 位"
+        "“{sentence}” → 提示共 {n} 个 token，答案 token 为“{answer}”，主语在第 {where} 位（“<bos>”为第 0 位）"
     ),
     "both languages": "两种语言都教",
     "English only": "只用英文",
