@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加（superposition）：特征比神经元多",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配的打乱；检验稀疏字典重建新输入是否胜过查表；像论文那样测量稀疏自编码器（SAE）和转码器",
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配打乱下的水平；检验稀疏字典重建新输入，是否胜过在训练输入里查最近的一个；像论文那样测量稀疏自编码器（SAE）和转码器",
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
         "第 5 课模型中有一个单元，是 48 条事实中 45 条的知识神经元，四种关系都有。这说明了什么？"
@@ -290,7 +290,7 @@ MESSAGES: dict[str, str] = {
     "{ours} units against a 95 % range of about {lo} to {hi} (100 shuffles, widened to tens)": "{ours} 个单元；打乱 100 次的 95% 范围约为 {lo} 到 {hi} 个，已向外取到整十",
     "a unit that writes more at a prompt is likelier to pass the attribution threshold: far more than a tenth of the pairs sit in the top tenth of their layer's firing units by write size": "单元在提示处写入越多，越容易越过归因阈值：把每层激活的单元按写入量排序，落在前十分之一的（事实，单元）对远多于一成",
     "{share:.0%} against 10 %": "{share:.0%}；与写入量无关时应为 10%",
-    "{ours} against {mean:.0f} on average, p = {p} (5,000 shuffles; ± its Monte Carlo error)": "{ours} 个，打乱平均 {mean:.0f} 个；p = {p}，打乱 5,000 次，± 后为蒙特卡洛误差",
+    "{ours} against {mean:.0f} on average, p = {p} (5,000 shuffles; ± its Monte Carlo error)": "{ours} 个，打乱平均 {mean:.0f} 个；p = {p}，打乱 5,000 次，± 后为蒙特卡洛标准误",
     "the relation purity of a shared unit's facts could not be told from the matched shuffle's: it lies within their 95 % range": "按关系算，共用单元上事实的纯度与匹配的打乱分不出差别，落在打乱的 95% 范围之内",
     "{ours:.2f}, p = {p} (5,000 shuffles)": "{ours:.2f}；p = {p}，打乱 5,000 次",
     "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比模型的纯度高 {gap:.2f}：模型的纯度再高约 0.05，就落在范围边上",
@@ -298,12 +298,12 @@ MESSAGES: dict[str, str] = {
     "TopK 1×, 4×, 8×: {a:.2f}, {b:.3f} (better below 0.8), {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是查表的 {a:.2f}、{b:.3f}、{c:.2f} 倍，低于 0.8 才算胜过查表；L1 为 {low:.2f} 到 {high:.2f} 倍",
     "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs are no better than a lookup; for L1 8×, TopK 4× and TopK 8× we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不胜过查表；L1 8×、TopK 4× 和 TopK 8× 无法判断",
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过查表，L1 转码器不胜过查表；这里查的是训练输入上的 FFN 输出",
-    "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "在同样的训练上下文上，对 FFN 的输入精确拟合一个最小二乘仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 无法判断",
+    "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "以 FFN 的输入为自变量，在同样的训练上下文上用最小二乘精确拟合一个仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 无法判断",
     "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
     "on relation, the direction table's two SAEs are less pure than the units, as their entity purity implies (point estimates: the SAE table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，前面方向表中的两个 SAE（L1 4×、TopK 8×）都不如单元纯：{a:.2f} 和 {b:.2f}，单元为 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计；上面 SAE 表中“p（关系）”一列检验的是相反的方向。",
     "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "查表的留出误差集中在少数上下文上：{n} 个上下文中最差的 10 个，在 SAE 上占 {a:.0%}，在转码器上占 {b:.0%}",
     "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "六个 SAE 按实体和关系各检验一次，共 12 个检验，每个置换 p 值都精确算出。对全部 12 个做 Holm 校正后，TopK 8× SAE 的特征比单元更集中于单个实体，TopK 4× 的刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
-    "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× 为 {a}，TopK 4× 为 {b}，其余不低于 {c}",
+    "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× {a}，TopK 4× {b}，其余不低于 {c}",
     "the TopK 1× SAE's purity rests on 4 features": "TopK 1× SAE 的纯度只靠 4 个特征",
     "resampling the held-out contexts (paired, 20,000 times), the map's ratio to the lookup reaches into the band: by its interval, we could not tell": "对留出上下文成对重抽样 20,000 次，映射与查表之比的区间伸进了 0.8 到 1.0 这一段：按区间看，无法判断",
     "{m:.2f}, 95 % interval {low:.1f} to {high:.1f}": "{m:.2f}，95% 置信区间为 {low:.1f} 到 {high:.1f}",

@@ -127,7 +127,7 @@ MESSAGES: dict[str, str] = {
     "animal · 国兽": "国兽（英文）",
     "food · 特产": "特产（英文）",
     "{sentence}  ->  prompt of {n} tokens, answer token '{answer}', subject at {where}": (
-        "“{sentence}” → 提示共 {n} 个 token，答案 token 为“{answer}”，主语在第 {where} 位"
+        "“{sentence}” → 提示共 {n} 个 token，答案 token 为“{answer}”，主语在第 {where} 位（“<bos>”为第 0 位）"
     ),
     "both languages": "两种语言都教",
     "English only": "只用英文",
@@ -144,7 +144,8 @@ MESSAGES: dict[str, str] = {
     "= {p}": "= {p}",
     "seed {seed}: shared units, same fact {s:.1f}, different facts {d:.1f}; lists that intersect {a:.0%} and {b:.0%}; p {p}; two phrasings {cs:.1f} and {cd:.1f}, p {cp}": (
         "种子 {seed}：共有的单元，同一条事实 {s:.1f} 个，两条不同事实 {d:.1f} 个；"
-        "名单相交的比例分别为 {a:.0%} 和 {b:.0%}；p {p}；两种句式下分别为 {cs:.1f} 个和 {cd:.1f} 个，p {cp}"
+        "名单相交的比例：同一条事实 {a:.0%}，两条不同事实 {b:.0%}；p {p}。"
+        "阳性对照（两种句式的模型）：同一条事实 {cs:.1f} 个，两条不同事实 {cd:.1f} 个，p {cp}"
     ),
     "pooled over the four seeds, the same fact's two lists share no detectably more units than two different facts' (permutation p above 0.05)": (
         "四个种子合起来，同一条事实的两份名单共有的单元，测不出比两条不同事实的名单多：置换检验 p 高于 0.05"
