@@ -8,7 +8,7 @@ KL term 相对熵项（正文首次出现时注明即 KL 散度项；输出里�
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
     "Locate a fact, then rewrite it (定位并编辑事实)": "定位事实，再编辑它",
-    "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案，并在编辑强度相同的条件下，用 CounterFact 的指标公平比较各种编辑方法",
+    "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案，并在对齐强度下，用 CounterFact 的指标公平比较各种编辑方法",
     # the notebook: the model
     "first phrasing: {a} of 48 right; the other: {b} of 48": (
         "原句：48 条中答对 {a} 条；同义句：48 条中答对 {b} 条"
@@ -246,16 +246,16 @@ MESSAGES = {
         "而且不为 0 的 PS 都出现在使 p(新答案) 最高的那个系数之后；论文为 {c}"
     ),
     "48 facts would detect that ρ at most {p:.0%} of the time; about {q:.0%} after the measured "
-    "noise": "48 条事实测出这样的 ρ 的概率至多 {p:.0%}；算上实测的噪声，约为 {q:.0%}",
+    "noise": "用 48 条事实，这样的 ρ 测得出的概率至多 {p:.0%}；算上实测的噪声，约为 {q:.0%}",
     "the rank-one edit keeps more neighbours than fine-tuning, NS; here at the last word": (
         "邻域分数 NS：秩一编辑高于微调（玩具模型取最后一个词处的编辑）"
     ),
     "could not tell: Spearman ρ {a:+.1f} and {b:+.1f}, power at most {p:.0%}": (
-        "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}，检验功效至多 {p:.0%}"
+        "无法判断：秩相关 ρ 为 {a:+.1f} 和 {b:+.1f}；像 Hase 等人那么弱的 ρ，测得出的概率至多 {p:.0%}"
     ),
     # lesson 6 after its fourth reading: claims across noise draws, the one shared order
     "another set of 10 draws moves the shares below by a few hundredths": (
-        "再换一组 10 次噪声抽样，下面这些比例只变动几个百分点"
+        "再换一组 10 次噪声抽样，下面这些比例只变动零点零几"
     ),
     "over the {n} pairs of {m} sets: at most {d:.2f}; under 0.05 in {k} of {n}": (
         "{m} 组两两比较共 {n} 对：至多相差 {d:.2f}；其中 {k} 对相差不到 0.05"
@@ -271,10 +271,10 @@ MESSAGES = {
     ),
     "best v* in the last 100 steps": "最佳 v* 出现在最后 100 步",
     "at the subject ROME's search passes for few edits and the plain one for about half; some of each find their best v* in the last 100 steps": (
-        "在主语处，两种搜索都有一些编辑的最佳 v* 出现在最后 100 步；ROME 的搜索只在少数编辑上把损失降到 0.05 以下，普通搜索约在一半编辑上做到"
+        "在主语处，两种搜索都有一些编辑的最佳 v* 出现在最后 100 步；ROME 的搜索只在少数编辑上把损失降到 0.05 以下，普通编辑的搜索约在一半编辑上做到"
     ),
     "{rome} and {plain} of 144 below loss 0.05 ({share:.0%})": (
-        "损失降到 0.05 以下的：144 次中 ROME 为 {rome} 次，普通搜索为 {plain} 次，占 {share:.0%}"
+        "损失降到 0.05 以下的：144 次中 ROME 为 {rome} 次，普通编辑为 {plain} 次，占 {share:.0%}"
     ),
     "with the corpus' C, the edits at the subject hardly carry over to the other phrasing, at any scale": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句"

@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l07_mixture_of_experts: LESSON, the index's row
-    "Mixture of experts: the FFN split into experts (混合专家模型)": "混合专家模型：把 FFN 拆成多个专家（mixture of experts）",
+    "Mixture of experts: the FFN split into experts (混合专家模型)": "混合专家模型（mixture of experts）：把 FFN 拆成多个专家",
     "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置，以及应对的两种办法，并检验一个小事实模型的路由器是否按事实的类别分工",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "every token's gates sum to 1": "每个 token 的门控权重之和为 1",
@@ -77,7 +77,7 @@ MESSAGES: dict[str, str] = {
     "2 of 8: a quarter": "8 个中的 2 个：四分之一",
     "Only the experts are split: attention, the norms and the embeddings are used by every "
     "token, so the share is more than 2/8.": (
-        "被拆分的只有专家：注意力、归一化和词嵌入每个 token 都要用，所以比例大于 2/8。"
+        "被拆分的只有专家：注意力、归一化层和词嵌入每个 token 都要用，所以比例大于 2/8。"
     ),
     "about 28 %": "约 28%",
     "Right: the experts are 97 % of the weights and a token uses 2 of 8 of them; the shared "
@@ -258,17 +258,17 @@ MESSAGES: dict[str, str] = {
     "after 300 steps at α = 0.1, more than half are ranked first on more than 5 % of the points and the busiest takes less than at α = 0, on every seed": "α = 0.1 训练 300 步后，每个种子都有一半以上的专家在超过 5% 的点上排第一，最忙专家的份额也比 α = 0 时小",
     "yet after 300 steps 2 of the 8 are never ranked first at α = 0.1, on every seed": "但 α = 0.1 训练 300 步后，每个种子的 8 个专家中仍有 2 个从未排第一",
     "after 300 steps at α = 0.01, could not tell whether the busiest share falls": "α = 0.01 训练 300 步后，无法判断最忙专家的份额是否下降",
-    "after 300 steps, could not tell whether the loss costs accuracy, 4 seeds": "训练 300 步后，4 个种子无法判断均衡损失是否降低准确率",
-    "after 300 steps, whether a mixture fits better than the dense FFN of its active width, 4 seeds cannot tell": "训练 300 步后，与 12 个单元的稠密 FFN 相比（这正是一个点实际经过的单元数），4 个种子无法判断混合专家模型是否拟合得更好",
+    "after 300 steps, could not tell whether the loss costs accuracy, 4 seeds": "训练 300 步后，凭 4 个种子无法判断均衡损失是否降低准确率",
+    "after 300 steps, whether a mixture fits better than the dense FFN of its active width, 4 seeds cannot tell": "训练 300 步后，与 12 个单元的稠密 FFN 相比（这正是一个点实际经过的单元数），凭 4 个种子无法判断混合专家模型是否拟合得更好",
     "after 300 steps, the dense FFN of its total width fits better than each mixture, on every seed": "训练 300 步后，在每个种子上，总宽度相同的稠密 FFN 都比每个混合专家模型拟合得好",
     "{mean} ({level:.1f} % interval {low} to {high})": "{mean}，{level:.1f}% 置信区间 {low} 到 {high}",
     "after 300 steps, 8 experts: more are ranked first on more than 5 % of the points at α = 0.1 than at α = 0, on every seed, for either k": "训练 300 步后，8 个专家、k 取 1 或 2：每个种子上，在超过 5% 的点上排第一的专家，α = 0.1 都比 α = 0 多",
     "and leaves the busiest expert a smaller share than α = 0 on every seed, for 8 experts at either k and 4 experts at top 2": "α = 0.1 还让最忙专家的份额在每个种子上都比 α = 0 时小：8 个专家不论 k 取几都如此，4 个专家选前 2 个时也如此",
     "4 experts at top 1: could not tell whether it does": "4 个专家选前 1 个时：无法判断是否如此",
     "mean {before:.2f} → {after:.2f}, change {change}; it rises on {rose} of 4 seeds": "平均从 {before:.2f} 变为 {after:.2f}，变化 {change}；4 个种子中有 {rose} 个反而上升",
-    '{h} found; the first is seed {seed}\'s expert {e}: {a} facts everywhere; at "is" it gates {n} of 48 prompts, its gate {g:.2f} averaged over all 48': "共找到 {h} 个，举第一个为例：种子 {seed} 的专家 {e}，处处擦除时 {a} 条；在“is”处，48 条提示中有 {n} 条给它门控权重，它的门控权重在全部 48 条上平均为 {g:.2f}",
+    '{h} found; the first is seed {seed}\'s expert {e}: {a} facts everywhere; at "is" it gates {n} of 48 prompts, its gate {g:.2f} averaged over all 48': "共找到 {h} 个；种子 {seed} 的专家 {e}：处处擦除时 {a} 条；在“is”处，48 条提示中有 {n} 条给它门控权重，它的门控权重在全部 48 条上平均为 {g:.2f}",
     "word frequencies alone raise the expected busiest share from {iso:.2f} to {mean:.2f} (observed mean {seen:.2f}), with one isotropic vector per word type at the corpus's frequencies": "只凭词频，最忙专家的预期份额就从 {iso:.2f} 升到 {mean:.2f}（实际平均 {seen:.2f}）：每种词用一个各向同性的随机向量表示，各词按语料中的词频出现",
-    "{n} of the 6 starts could not be told from that null (Holm-corrected), {b} is beyond it": "6 个起点中，有 {n} 个与只凭词频的预期分不出（经 Holm 校正），{b} 个超出了它",
+    "{n} of the 6 starts could not be told from that null (Holm-corrected), {b} is beyond it": "6 个起点中，有 {n} 个与只凭词频的预期没有显著差别（经 Holm 校正），{b} 个超出了这一预期",
     "detectable from about {need:.1f} up": "起点份额约 {need:.1f} 以上才测得出",
     "not always the start's busiest: another took over in {n} of 6 runs": "拿走它们的不一定是起点时最忙的专家：6 次运行中有 {n} 次是另一个专家",
     "{types} word types, the 4 commonest {common:.0%} of the tokens": "语料共 {types} 种词，最常见的 4 种占全部 token 的 {common:.0%}",
