@@ -84,7 +84,7 @@ MESSAGES: dict[str, str] = {
     "parameters": "参数量",
     "share of the model": "占模型的比例",
     "our 12 layers hold exactly the parameters the count gives": "课程的 12 层所含的参数恰好等于计数的结果",
-    "in each layer the FFN holds two thirds of the parameters": "每一层里前馈网络占三分之二的参数",
+    "in each layer the FFN holds two thirds of the parameters": "每一层里 FFN 占三分之二的参数",
     "{n} tokens: {pieces}": "{n} 个 token：{pieces}",
     "our tokenizer gives the engine's token count on every paragraph of both languages": "在两种语言的每个段落上，课程的分词器给出的 token 数都与引擎相同",
     "{n} of {n}": "{n} 个段落全部一致",
@@ -110,7 +110,7 @@ MESSAGES: dict[str, str] = {
     "random keys": "随机键",
     "candidates (clear the frequency bar)": "候选单元（过了频率门槛）",
     "Tang et al. 2024: units in the first two and the last three layers": "Tang 等人 2024：位于前两层和最后三层的单元",
-    "not comparable: random directions show the same fall, so this rule does not measure the keys; Geva et al. labelled the patterns of 10 keys per layer by hand": "不可比：随机方向也同样下降，所以这条规则量不到键；Geva 等人是人工标注每层 10 个键的模式",
+    "not comparable: random directions show the same fall, so this rule does not measure the keys; Geva et al. labelled the patterns of 10 keys per layer by hand": "不可比：随机方向也同样下降，所以这条规则测的并不是键；Geva 等人是人工标注每层 10 个键的模式",
     "the same counting rule (pre-activation above zero), which for GELU is not the set of units that contribute; theirs one average, here a range over layers; another model, activation and data": "计数规则相同（预激活大于零），但对 GELU 来说，这不等于起作用的单元；论文给的是一个平均值，这里是各层的范围；模型、激活函数和数据都不同",
     "not comparable: other models (decoders of 32 and 30 layers against 12 here, 7 and 6 languages), so the two ends cover more of this model's depth; here the frequency bar decides most of it": (
         "不可比：模型不同（32 层和 30 层的解码器，这里只有 12 层；7 种和 6 种语言），"
@@ -123,7 +123,7 @@ MESSAGES: dict[str, str] = {
     "the layers between": "中间各层",
     "last three layers": "最后三层",
     "dotted: random keys": "虚线：随机键",
-    "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层前馈网络的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出移动 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎的 8 比特输入使它移动 {a:.1%}",
+    "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层 FFN 的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出移动 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎的 8 比特输入使它移动 {a:.1%}",
     "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出范数的中位数是正文 token 的 {ratio:.0f} 倍，同样的抽样使输出移动 {lo:.0%} 到 {hi:.0%}",
     'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': "试过的三种池化方式里，只有加前缀“query: ”后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）",
     "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对段落与另一对重复；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
@@ -172,7 +172,7 @@ MESSAGES: dict[str, str] = {
         "第 2 到第 8 层有 17% 的中文单元，和候选单元的比例（18%）差不多。下面数一数。"
     ),
     "not comparable: the same kind of measure, but one model (no size trend), one layer, an SAE on an encoder against a cross-layer transcoder on Claude 3.5 Haiku": (
-        "不可比：量的种类相同，但这里只有一个模型（看不出规模趋势）、一层，是编码器上的稀疏自编码器；他们用的是 Claude 3.5 Haiku 上的跨层转码器"
+        "不可比：指标的种类相同，但这里只有一个模型（看不出规模趋势）、一层，是编码器上的稀疏自编码器；他们用的是 Claude 3.5 Haiku 上的跨层转码器"
     ),
     "one more simulated 4-bit rounding of the weights moves the text tokens' outputs, pooled, far more than the engine's 8-bit rounding of the activations": (
         "对权重再模拟一次 4 比特舍入，正文 token 的输出（合在一起算）移动得远比引擎把激活舍入到 8 比特时多"
@@ -189,17 +189,17 @@ MESSAGES: dict[str, str] = {
     "{hits} of {pairs}": "{pairs} 对中有 {hits} 对",
     "in this one selection (no interval), the Chinese units sit there a little more often than the candidates, the English ones less often": "只看这一次选择（没有区间）：中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
     "{language} units zeroed: the mean margin changes by {own:+.4f} (97.5% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}, mean {mean:+.4f}; read as a normal sample, Holm p = {p:.2f}, and only a change over {d:.4f} from their mean could show": (
-        "{language}单元置零：平均间隔变化 {own:+.4f}（97.5% 置信区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}，平均 {mean:+.4f}。把这些抽样看作正态样本，Holm 校正后的 p = {p:.2f}；变化离它们的平均超过 {d:.4f}，才显得出来"
+        "{language}单元置零：平均间隔变化 {own:+.4f}（97.5% 置信区间 {lo:+.4f} 到 {hi:+.4f}）；{draws} 组匹配的随机单元使它变化 {rlo:+.4f} 到 {rhi:+.4f}，平均 {mean:+.4f}。把这些抽样看作正态样本，Holm 校正后的 p = {p:.2f}；变化与它们的均值相差超过 {d:.4f}，才测得出来"
     ),
     'with "passage: ", zeroing either language\'s units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed': "用前缀“passage: ”时，把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
     "{hits} of {pairs} with nothing zeroed": "不置零时，{pairs} 对中答对 {hits} 对",
-    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本，中文单元带来的上升与随机单元分得开（Holm 校正后的 p < 0.05），英文单元带来的上升则分不开（Holm 校正后的 p > 0.05）",
+    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本：中文单元带来的上升可以与随机单元区分（Holm 校正后的 p < 0.05），英文单元带来的上升则无法与随机单元区分（Holm 校正后的 p > 0.05）",
     'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': "两边都用前缀“query: ”时，top-1 检索在 {pairs} 对中：不置零时答对 {none} 对，置零英文单元后 {en} 对，置零中文单元后 {zh} 对",
     # lesson 10, after its fourth reading: the prefixes compared pair by pair
     '{language} units zeroed, with "query: ": the mean margin changes by {q:+.4f} (95% interval {qlo:+.4f} to {qhi:+.4f}); its change with "passage: " minus this one, over the same {pairs} pairs: {d:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}, sign-flip p = {p:.2f})': (
         "{language}单元置零，用“query: ”时：平均间隔变化 {q:+.4f}（95% 置信区间 {qlo:+.4f} 到 {qhi:+.4f}）。用“passage: ”时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 置信区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）"
     ),
     'with "query: ", the change of the mean margin could not be told from zero, nor from its change with "passage: " (both 95% intervals contain zero, in both languages): whether the rise depends on the prefix could not be told': (
-        "用“query: ”时，平均间隔的变化与零分不开，与用“passage: ”时的变化也分不开（两种语言里，两个 95% 置信区间都包含零）：上升是否取决于前缀，看不出来"
+        "用“query: ”时，无法判断平均间隔的变化是否不为零，也无法判断它与用“passage: ”时的变化是否不同（两种语言里，两个 95% 置信区间都包含零）：所以无法判断上升是否取决于前缀"
     ),
 }

@@ -39,7 +39,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "未解释方差比例": ("未解释方差的比例",),  # 1 − R², FVU (lessons 2, 8 and 10)
     "95% 置信区间": ("95% 区间",),  # a confidence interval, named as such in every lesson
     "蒙特卡洛标准误": ("蒙特卡洛误差", "打乱带来的标准误"),  # a shuffled p's ± (lessons 8, 9)
-    "测得出": ("检得出", "能检出"),  # a test's power to detect an effect (lessons 7 and 9)
+    "测得出": ("检得出", "能检出", "显得出来", "显不出来"),  # a test's power (lessons 7, 9, 10)
     "盲猜": ("瞎猜",),  # a blind guess among a relation's answers (lesson 9)
     "编辑没有针对的事实": ("未被编辑的事实",),  # lesson 9: facts an edit left alone
 }
