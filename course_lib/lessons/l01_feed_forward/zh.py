@@ -181,7 +181,7 @@ MESSAGES: dict[str, str] = {
     ),
     "a padded key gets weight 0": "填充的键权重为 0",
     "the other weights still sum to 1": "其余权重之和仍为 1",
-    "train: about p = 0.1 of the values are zeroed": "训练模式：约 p = 0.1 的值被置零",
+    "train: about p = 0.1 of the values are zeroed": "训练模式：被置零的值约占 p = 0.1",
     "train: every survivor becomes 1 / (1 - p)": "训练模式：每个保留下来的值变为 1 / (1 - p)",
     "train: the mean stays 1": "训练模式：均值保持为 1",
     "train: a second call on the same input zeroes other values": (

@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l03_triangle_regions: LESSON, the index's row
-    "Triangle regions: what the features of a ReLU layer mean (三角形区域与特征)": "三角形区域：ReLU 层的特征意味着什么",
+    "Triangle regions: what the features of a ReLU layer mean (三角形区域与特征)": "三角形区域：ReLU 层的特征表示什么",
     'build by hand a 2 → 6 → 2 ReLU network deciding "inside the triangle?", see what nonlinearity loses and gains': "亲手搭建一个判断“是否在三角形内？”的 2 → 6 → 2 ReLU 网络，看清非线性带来的得与失",
     # course_lib.lessons.l03_triangle_regions.figures: static figures
     "triangle {name}": "三角形 {name}",
@@ -35,7 +35,7 @@ MESSAGES: dict[str, str] = {
     "n (edges = features)": "n（边数 = 特征数）",
     "disc area − n-gon area": "圆盘面积 − 正 n 边形面积",
     "the disc, approximated": "用多边形逼近圆盘",
-    "{n}-gon from {n} edge features": "由 {n} 个边特征构成的正 {n} 边形",
+    "{n}-gon from {n} edge features": "由 {n} 个边特征构成的正多边形",
     "d_ff={d_ff}, {activation}: accuracy {accuracy:.1%} (best of {n_seeds} seeds)": (
         "d_ff={d_ff}，{activation}：准确率 {accuracy:.1%}（{n_seeds} 个种子中最佳）"
     ),
@@ -57,7 +57,7 @@ MESSAGES: dict[str, str] = {
         "（输出端的 ReLU 会把它变成 0）；k = 20 时过渡带宽 {band:.2f}。"
     ),
     "a square, a pentagon and a random pentagon, equal to the six-unit construction.": (
-        "正方形、正五边形和随机五边形都与六单元构造完全一致。"
+        "正方形、正五边形和随机五边形都通过了：你的输出与照六单元网络的做法（每条边一个 ReLU）搭出的网络完全相同。"
     ),
     # course_lib.lessons.l03_triangle_regions.checks: hints
     "for the edge {start} -> {end} your half-plane is positive on the OUTSIDE "
