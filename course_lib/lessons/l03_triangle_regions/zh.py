@@ -57,7 +57,7 @@ MESSAGES: dict[str, str] = {
         "（输出端的 ReLU 会把它变成 0）；k = 20 时过渡带宽 {band:.2f}。"
     ),
     "a square, a pentagon and a random pentagon, equal to the six-unit construction.": (
-        "正方形、正五边形和随机五边形都通过了：你的输出与照六单元网络的做法（每条边一个 ReLU）搭出的网络完全相同。"
+        "在正方形、正五边形和随机五边形上，你的输出都与照六单元网络的做法（每条边一个 ReLU）搭出的网络完全相同。"
     ),
     # course_lib.lessons.l03_triangle_regions.checks: hints
     "for the edge {start} -> {end} your half-plane is positive on the OUTSIDE "
