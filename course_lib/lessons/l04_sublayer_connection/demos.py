@@ -20,7 +20,7 @@ RESIDUALS = ("on", "off")
 
 
 def depth_data(depth: int, norm: str, residual: str) -> DepthProfile:
-    """One stack at initialisation (seed 0): per-layer ||dLoss/dW2|| and the stream's RMS after
+    """One stack at initialisation (seed 0): per-layer ‖∂L/∂W2‖ and the stream's RMS after
     each layer. Pure: ``depth_profile`` is a cached, seeded measurement."""
     choice("norm", norm, NORMS)
     choice("residual", residual, RESIDUALS)

@@ -112,7 +112,7 @@ class DepthProfile:
     placement: str
     residual: bool
     activation_rms: np.ndarray  # (depth + 1,): RMS of the stream, input first
-    w2_grad: np.ndarray  # (depth,): ||dLoss/dW2|| of each layer's FFN
+    w2_grad: np.ndarray  # (depth,): ‖∂L/∂W2‖ of each layer's FFN
     loss: float
     output_rms: float  # RMS of the stack's output: after the final LayerNorm for pre-norm
 

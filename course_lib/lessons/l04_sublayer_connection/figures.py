@@ -31,7 +31,7 @@ class DepthProfileData(Protocol):
     @property
     def activation_rms(self) -> np.ndarray: ...  # (depth + 1,): the stream's RMS, input first
     @property
-    def w2_grad(self) -> np.ndarray: ...  # (depth,): ||dLoss/dW2|| per layer, input side first
+    def w2_grad(self) -> np.ndarray: ...  # (depth,): ‖∂L/∂W2‖ per layer, input side first
 
 
 class RaceData(Protocol):
@@ -143,7 +143,7 @@ class DepthProfileView:
         (self.grad_line,) = self.grad_ax.plot([1, 2], [1, 10], marker="o", markersize=3)
         (self.act_line,) = self.act_ax.plot([0, 1], [1, 10], marker="o", markersize=3)
         self.grad_ax.set(
-            xlabel=tr("layer (1 = nearest the input)"), ylabel="||dLoss/dW2||", yscale="log"
+            xlabel=tr("layer (1 = nearest the input)"), ylabel="‖∂L/∂W2‖", yscale="log"
         )
         self.grad_ax.set_title(tr("gradient of each layer's FFN W2"), y=1.0)
         self.act_ax.set(
@@ -157,7 +157,7 @@ class DepthProfileView:
         _fast_log_axes(self.figure)
 
     def update(self, data: DepthProfileData) -> Figure:
-        """Show one stack: ||dLoss/dW2|| per layer and the stream's RMS after each layer."""
+        """Show one stack: ‖∂L/∂W2‖ per layer and the stream's RMS after each layer."""
         profile = _checked_profile(data)
         style = _style(profile)
         series = (
@@ -186,7 +186,7 @@ class DepthProfileView:
 
 
 def depth_profile_figure(profile: DepthProfileData) -> Figure:
-    """Two panels for one stack: ||dLoss/dW2|| per layer, and the stream's RMS after each layer."""
+    """Two panels for one stack: ‖∂L/∂W2‖ per layer, and the stream's RMS after each layer."""
     return DepthProfileView().update(profile)
 
 
@@ -216,7 +216,7 @@ def placement_gradients_figure(profiles: Sequence[DepthProfileData]) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    axes[0].set_ylabel(tr("||dLoss/dW2|| at initialisation"))
+    axes[0].set_ylabel(tr("‖∂L/∂W2‖ at initialisation"))
     return fig
 
 

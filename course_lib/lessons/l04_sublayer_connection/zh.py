@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
         "初始化时，{layers} 层（{sublayers} 个子层）"
     ),
     "{depth} layers": "{depth} 层",
-    "||dLoss/dW2|| at initialisation": "初始化时的 ||dLoss/dW2||",
+    "‖∂L/∂W2‖ at initialisation": "初始化时的 ‖∂L/∂W2‖",
     "{norm}, warm-up {steps} steps: {learned} of {seeds} seeds learn": (
         "{norm}，预热 {steps} 步：{seeds} 个种子中 {learned} 个学会"
     ),
@@ -33,10 +33,10 @@ MESSAGES: dict[str, str] = {
     "step": "步数",
     "training loss": "训练损失",
     "warm-up race, peak learning rate {lr:g}, {seeds} seeds each": (
-        "预热训练比赛：峰值学习率 {lr:g}，每种设置 {seeds} 个随机种子"
+        "预热对比实验：峰值学习率 {lr:g}，每种设置 {seeds} 个随机种子"
     ),
     "warm-up race, peak learning rate {lr:g}, {first} to {last} seeds": (
-        "预热训练比赛：峰值学习率 {lr:g}，{first} 到 {last} 个随机种子"
+        "预热对比实验：峰值学习率 {lr:g}，{first} 到 {last} 个随机种子"
     ),
     # course_lib.lessons.l04_sublayer_connection.checks: checker names
     "layer_norm": "layer_norm",
@@ -267,7 +267,7 @@ MESSAGES: dict[str, str] = {
     # lesson 4's labelled output
     "encoder sublayer connections: {n}": "编码器层的子层连接数：{n}",
     "decoder sublayer connections: {n}": "解码器层的子层连接数：{n}",
-    "before: mean per position {means}": "归一化前：各位置的均值 {means}",
+    "before: mean per position {means}": "归一化前，各位置的均值依次为 {means}",
     "d_model = {d}: max |difference| = {gap:.4f}, ratio = {ratio:.4f}": "d_model = {d}：最大 |差值| = {gap:.4f}，比值 = {ratio:.4f}",
     "input shape: {shape}": "输入形状：{shape}",
     "after the attention sublayer: {shape}": "经过注意力子层后：{shape}",
@@ -275,7 +275,7 @@ MESSAGES: dict[str, str] = {
     "{t:18} {o:20} {ours} / {theirs}   the paper's": "{t:18} {o:20} {ours} / {theirs}   论文规定",
     "{t:18} {o:20} {ours} / {theirs}   an implementation's": "{t:18} {o:20} {ours} / {theirs}   实现额外添加",
     "the paper's, on embeddings + positional encoding: PositionalEncoding.dropout, p = {p}": "论文规定的另一处在词嵌入 + 位置编码之后：PositionalEncoding.dropout，p = {p}",
-    "{stack}: |dL/dW2| of layer 1 {grad:.0e}, RMS after 16 layers {rms:.0e}": "{stack}：第一层 |dL/dW2| 为 {grad:.0e}，16 层后 RMS 为 {rms:.0e}",
+    "{stack}: ‖∂L/∂W2‖ of layer 1 {grad:.0e}, RMS after 16 layers {rms:.0e}": "{stack}：第一层 ‖∂L/∂W2‖ 为 {grad:.0e}，16 层后 RMS 为 {rms:.0e}",
     "pre-norm, {depth} layers: stream RMS {rms:.1f} before the final norm": "前置层归一化，{depth} 层：最终归一化之前，残差流的 RMS 为 {rms:.1f}",
     "{norm}, {p.depth} layers: last layer {last:.3f}, first layer {p.w2_grad[0]:.3f}": (
         "{norm}，{p.depth} 层：最后一层 {last:.3f}，第一层 {p.w2_grad[0]:.3f}"
