@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加（superposition）：特征比神经元多",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配打乱下的水平；检验稀疏字典重建新输入，是否胜过在训练输入里查最近的一个；像论文那样测量稀疏自编码器（SAE）和转码器",
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配打乱下的水平；检验稀疏字典重建新输入是否胜过查找最近的训练输入；像论文那样测量稀疏自编码器（SAE）和转码器",
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
         "第 5 课模型中有一个单元，是 48 条事实中 45 条的知识神经元，四种关系都有。这说明了什么？"
@@ -167,7 +167,7 @@ MESSAGES: dict[str, str] = {
         "保留的是最小的 k 个预激活：应保留最大的 k 个（largest=True，即 topk 的默认值）"
     ),
     "decoder normalisation": "解码器归一化",
-    "the encoder was normalised: the L1 rule holds the decoder's directions, the rows of W_dec, at norm 1": "归一化的是编码器。L1 规则要求解码器的方向保持范数 1，也就是 W_dec 的各行",
+    "the encoder was normalised: the L1 rule holds the decoder's directions, the rows of W_dec, at norm 1": "归一化的是编码器。L1 规则要求解码器的方向（即 W_dec 的各行）保持范数 1",
     "W_dec was normalised over dim 0, each of its d columns: feature i's direction is row i of W_dec (n_features, d), so take the norm over dim=1": (
         "W_dec 是沿 dim 0 归一化的，即对它的 d 列逐列归一化：特征 i 的方向是 W_dec (n_features, d) 的第 i 行，所以范数要沿 dim=1 取"
     ),
@@ -200,7 +200,7 @@ MESSAGES: dict[str, str] = {
     "every direction is back at norm 1 after each step: the L1 penalty can only be lowered by sparser activations, not by shrinking f and growing W_dec.": "每一步之后，每个方向都回到范数 1。这样，要降低 L1 惩罚，只能让激活更稀疏，不能靠缩小 f、放大 W_dec。",
     "dense toy prediction": "稠密玩具模型预测",
     "return a set of feature indices, counted from 0 (feature 0 is the most important), got {answer!r}": (
-        "应返回一个特征编号的集合，从 0 开始数（特征 0 最重要），实际为 {answer!r}"
+        "应返回一个特征编号的集合，从 0 开始数（特征 0 最重要），你给出的是 {answer!r}"
     ),
     "the features are numbered 0 to {last}, counted from 0": "特征编号从 0 开始，为 0 到 {last}",
     "indices count from 0: feature 0 is the most important (I_0 = 0.9^0 = 1)": (
@@ -219,7 +219,7 @@ MESSAGES: dict[str, str] = {
     "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do not share: the model keeps the most important ones, each in a dimension of its own, and drops the rest (the paper's reason: a dense feature would interfere on every input).": "存下的模型，‖W_i‖ 为 {norms}。重要性各不相同时，稠密特征不共用维度：模型保留最重要的几个，各自独占一个维度，其余的丢掉。论文给的理由是：稠密特征在每个输入上都会造成干扰。",
     "dead features prediction": "死特征预测",
     "give the share of features, a number from 0 to 1 (0.25 for a quarter), got {got!r}": (
-        "请给出特征所占的比例，一个 0 到 1 之间的数（四分之一就是 0.25），实际为 {got!r}"
+        "请给出特征所占的比例，一个 0 到 1 之间的数（四分之一就是 0.25），你给出的是 {got!r}"
     ),
     "measured: {dead} of {n} features ({share:.0%}) never fire": (
         "实测：{n} 个特征中有 {dead} 个（{share:.0%}）从不激活"
@@ -294,7 +294,7 @@ MESSAGES: dict[str, str] = {
     "the relation purity of a shared unit's facts could not be told from the matched shuffle's: it lies within their 95 % range": "按关系算，共用单元上事实的纯度与匹配的打乱分不出差别，落在打乱的 95% 范围之内",
     "{ours:.2f}, p = {p} (5,000 shuffles)": "{ours:.2f}；p = {p}，打乱 5,000 次",
     "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比模型的纯度高 {gap:.2f}：模型的纯度再高约 0.05，就落在范围边上",
-    "trained on the corpus' contexts alone, the L1 SAEs are no better than a lookup of those contexts; for the TopK SAEs we could not tell, TopK 4× at the edge of the margin": "只用语料的上下文训练时，L1 SAE 不胜过对这些上下文的查表；TopK SAE 无法判断，其中 TopK 4× 正在余量的边上",
+    "trained on the corpus' contexts alone, the L1 SAEs are no better than a lookup of those contexts; for the TopK SAEs we could not tell, TopK 4× at the edge of the margin": "只用语料的上下文训练时，L1 SAE 不胜过对这些上下文的查表；TopK SAE 无法判断，其中 TopK 4× 恰好压在 0.8 这条线上",
     "TopK 1×, 4×, 8×: {a:.2f}, {b:.3f} (better below 0.8), {c:.2f} of the copy's FVU; L1 {low:.2f} to {high:.2f}": "TopK 1×、4×、8× 的未解释方差分别是查表的 {a:.2f}、{b:.3f}、{c:.2f} 倍，低于 0.8 才算胜过查表；L1 为 {low:.2f} 到 {high:.2f} 倍",
     "on the held-out contexts, the grammar-trained L1 1×, L1 4× and TopK 1× SAEs are no better than a lookup; for L1 8×, TopK 4× and TopK 8× we could not tell": "在留出的上下文上，用语法训练的 L1 1×、L1 4× 和 TopK 1× SAE 不胜过查表；L1 8×、TopK 4× 和 TopK 8× 无法判断",
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过查表，L1 转码器不胜过查表；这里查的是训练输入上的 FFN 输出",
@@ -302,7 +302,7 @@ MESSAGES: dict[str, str] = {
     "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
     "on relation, the direction table's two SAEs are less pure than the units, as their entity purity implies (point estimates: the SAE table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，前面方向表中的两个 SAE（L1 4×、TopK 8×）都不如单元纯：{a:.2f} 和 {b:.2f}，单元为 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计；上面 SAE 表中“p（关系）”一列检验的是相反的方向。",
     "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "查表的留出误差集中在少数上下文上：{n} 个上下文中最差的 10 个，在 SAE 上占 {a:.0%}，在转码器上占 {b:.0%}",
-    "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "六个 SAE 按实体和关系各检验一次，共 12 个检验，每个置换 p 值都精确算出。对全部 12 个做 Holm 校正后，TopK 8× SAE 的特征比单元更集中于单个实体，TopK 4× 的刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
+    "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "六个 SAE 按实体和关系各检验一次，共 12 个检验，每个置换 p 值都精确算出。对全部 12 个做 Holm 校正后，TopK 8× SAE 的特征比单元更集中于单个实体，TopK 4× SAE 的特征刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
     "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× {a}，TopK 4× {b}，其余不低于 {c}",
     "the TopK 1× SAE's purity rests on 4 features": "TopK 1× SAE 的纯度只靠 4 个特征",
     "resampling the held-out contexts (paired, 20,000 times), the map's ratio to the lookup reaches into the band: by its interval, we could not tell": "对留出上下文成对重抽样 20,000 次，映射与查表之比的区间伸进了 0.8 到 1.0 这一段：按区间看，无法判断",

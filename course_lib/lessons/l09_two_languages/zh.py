@@ -80,14 +80,14 @@ MESSAGES: dict[str, str] = {
     # checks: the prediction of transfer
     "transfer prediction": "迁移预测",
     "give a count of facts, a number from 0 to {n}, got {got!r}": (
-        "请给出事实的条数，即 0 到 {n} 之间的一个数，收到的是 {got!r}"
+        "请给出事实的条数，即 0 到 {n} 之间的一个数，你给出的是 {got!r}"
     ),
     "measured: {m} of {n}": "实测为 {n} 条中的 {m} 条",
-    ". Too many: the Chinese prompt does no better than a guess.": "。太多了：中文提示答得并不比盲猜好。",
+    ". Too many: the Chinese prompt does no better than a guess.": "。你猜多了：中文提示答得并不比盲猜好。",
     ". Too few: even a guess among 8 answers is right now and then.": (
-        "。太少了：即使在 8 个答案里盲猜，也会偶尔猜对。"
+        "。你猜少了：即使在 8 个答案里盲猜，也会偶尔猜对。"
     ),
-    ". Too many.": "。太多了。",
+    ". Too many.": "。你猜多了。",
     ". No more than a guess": "。不比盲猜强",
     ". More than a guess": "。比盲猜强",
     ": a blind guess among 8 answers gets {g:g} of {n}.": "：在 8 个答案里盲猜，{n} 条能猜对 {g:g} 条。",
@@ -251,9 +251,9 @@ MESSAGES: dict[str, str] = {
     ),
     "p = {p:.4f} against {b:.4f}": "p = {p:.4f}，门槛为 {b:.4f}",
     "every prompt takes the same pair of experts, so neither measure can find a split: {where}": (
-        "每个提示都走同一对专家，两种指标都不可能找到划分：{where}"
+        "{where}：每个提示都走同一对专家，两种指标都不可能找到划分"
     ),
-    "{language}, layer {layer}": "{language}，第 {layer} 层",
+    "{language}, layer {layer}": "{language}第 {layer} 层",
     "zeroing a selection raises its own language's perplexity by under 3 %, most selections' by under 1 %": (
         "把一组选出的单元置零，它们所属语言的困惑度上升不到 3%，多数选择不到 1%"
     ),
