@@ -168,7 +168,7 @@ MESSAGES = {
     ),
     "NS {a:.0f}, PS {b:.0f} at p(new) 0.9": "p(新答案) 为 0.9 时 NS 为 {a:.0f}，PS 为 {b:.0f}",
     "and still keeps more neighbours than knowledge neurons, fine-tuning or FT+L": (
-        "保住的邻居仍比知识神经元、微调和约束微调多"
+        "保住的邻居仍比知识神经元、微调和约束微调多，按事实重抽样的置信区间也确认了这一点"
     ),
     "this toy, at p(new) 0.9": "玩具模型，p(新答案) 为 0.9",
     "at their own settings both take every edit here and keep no neighbour": (
@@ -203,7 +203,7 @@ MESSAGES = {
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实；不过评分用的这些提示，正是它的相对熵项所监控的",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，按事实重抽样的置信区间也确认了这一点；不过评分用的这些提示，正是它的相对熵项所监控的",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具模型无法判断：经 Holm 校正后，两个 ρ 在 5% 水平上都不显著，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具模型的编辑带来的变化比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪所指的编辑点，每条事实的编辑得到的 p(新答案) 几乎相同",
@@ -213,7 +213,7 @@ MESSAGES = {
     "PS {a:.0f} against at least {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "PS {a:.0f}，其他方法至少 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}",
     "PS: 0.8 / 0.9 / 0.95": "PS：0.8 / 0.9 / 0.95",
     "S: 0.8 / 0.9 / 0.95": "S：0.8 / 0.9 / 0.95",
-    "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}",
     "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的都比它们少",
     "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "p(新答案) 为 0.9 时，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多，按事实重抽样的置信区间也确认了这一点",
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
@@ -224,7 +224,7 @@ MESSAGES = {
     "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
     "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
     "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 为 0.9 时为 {a:.0f}，任何系数下至多 {b:.0f}",
-    "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 置信区间为 {lo:+.2f} 到 {hi:+.2f}",
+    "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，95% 置信区间 {lo:+.2f} 到 {hi:+.2f}",
     "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
     "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 置信区间 {lo:+.1f} 到 {hi:+.1f}",
     "ΔES {a:+.0f} against {b:+.1f}": "ΔES {a:+.0f}，论文为 {b:+.1f}",
@@ -312,7 +312,7 @@ MESSAGES = {
         "约束微调与知识神经元之差的区间包含 0"
     ),
     "FT+L above knowledge neurons {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": (
-        "约束微调与知识神经元相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
+        "相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "S {a:.0f} and {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; the order flips at 0.8 and 0.95": (
         "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
