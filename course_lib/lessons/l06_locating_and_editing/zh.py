@@ -84,7 +84,7 @@ MESSAGES = {
     "input": "输入",
     "after layer {i}": "第 {i} 块之后",
     "neighbourhood score NS (%)": "邻域分数 NS（%）",
-    "mean p(new) after the edited prompt": "被编辑提示之后 p(新答案) 的平均值",
+    "mean p(new) after the edited prompt": "在被编辑提示上 p(新答案) 的平均值",
     "{method}, {strength}: {kept} of {others} other facts keep their answer; "
     "filler loss {change:+.2f}": (
         "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失变化 {change:+.2f}"
@@ -120,7 +120,7 @@ MESSAGES = {
         "按构造成立：在最后一个词处，恢复第 0 层注意力的输出，与恢复第 0 块输出的残差流效果相同"
     ),
     "by construction, C does not change p(new) at the edited prompt": (
-        "按构造成立：C 不改变被编辑提示之后的 p(新答案)"
+        "按构造成立：C 不改变在被编辑提示上的 p(新答案)"
     ),
     "causal tracing again: sets of 10 draws": "再做因果追踪：每组 10 次抽样",
     "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测它的编辑是否成功",
