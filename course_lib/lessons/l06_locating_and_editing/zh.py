@@ -8,7 +8,7 @@ KL term 相对熵项（正文首次出现时注明即 KL 散度项；输出里�
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
     "Locate a fact, then rewrite it (定位并编辑事实)": "定位事实，再编辑它",
-    "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案，并在对齐强度下，用 CounterFact 的指标公平比较各种编辑方法",
+    "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案，并在各方法效果对齐的强度下，用 CounterFact 的指标公平比较各种编辑方法",
     # the notebook: the model
     "first phrasing: {a} of 48 right; the other: {b} of 48": (
         "原句：48 条中答对 {a} 条；同义句：48 条中答对 {b} 条"
@@ -49,7 +49,7 @@ MESSAGES = {
     "others kept": "其他实体不变",
     "filler loss": "填充句损失变化",
     "reach 0.9": "达到 0.9",
-    "paraphrase": "同义句",
+    "paraphrase": "同义句上生效的比例",
     "same entity kept": "同一实体不变",
     "filler loss change": "填充句损失变化",
     "tested here": "本课检验了什么",
@@ -84,7 +84,7 @@ MESSAGES = {
     "input": "输入",
     "after layer {i}": "第 {i} 块之后",
     "neighbourhood score NS (%)": "邻域分数 NS（%）",
-    "mean p(new) after the edited prompt": "被编辑提示之后 p(新答案) 的平均值",
+    "mean p(new) after the edited prompt": "在被编辑提示上 p(新答案) 的平均值",
     "{method}, {strength}: {kept} of {others} other facts keep their answer; "
     "filler loss {change:+.2f}": (
         "{method}，{strength}：{others} 条其他事实中 {kept} 条保持原答案；填充句损失变化 {change:+.2f}"
@@ -99,7 +99,7 @@ MESSAGES = {
     "layer 0's, at the subject, velor": "第 0 层，主语“velor”处",
     "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it brings back "
     "almost nothing: restoring states at the last word brings back the most.": (
-        "Meng 等人在 GPT-2 XL 中找到的 FFN 作用峰值，正在这类位置（中间层）。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
+        "Meng 等人在 GPT-2 XL 中发现，FFN 的作用峰值正在这类位置：主语处、中间层。但在这里它几乎什么也找不回来：恢复最后一个词处的状态，找回的才最多。"
     ),
     "layer 1's, at the last word, is": "第 1 层，最后一个词“is”处",
     "Right: layer 0's attention moves the subject to the last word, and restoring layer 1's FFN "
@@ -117,10 +117,10 @@ MESSAGES = {
     "rank-one, layer 1, last word, C from filler": "秩一，第 1 层，最后一个词，填充句的 C",
     "about {share:.0%}": "约 {share:.0%}",
     "by construction: at the last word, layer 0's attention restores what block 0's stream does": (
-        "按构造成立：在最后一个词处，恢复第 0 层的注意力与恢复第 0 块的残差流效果相同"
+        "按构造成立：在最后一个词处，恢复第 0 层注意力的输出，与恢复第 0 块输出的残差流效果相同"
     ),
     "by construction, C does not change p(new) at the edited prompt": (
-        "按构造成立：C 不改变被编辑提示之后的 p(新答案)"
+        "按构造成立：C 不改变在被编辑提示上的 p(新答案)"
     ),
     "causal tracing again: sets of 10 draws": "再做因果追踪：每组 10 次抽样",
     "a fact's tracing effect predicts its edit's success": "一条事实的追踪效应能预测它的编辑是否成功",
@@ -152,7 +152,7 @@ MESSAGES = {
         "每次编辑都在 p(新答案) 相差不到 0.01 的两个强度之间读数"
     ),
     "but, with the corpus' C, it carries over to the other phrasing far less often": (
-        "但用语料的 C 时，它推广到同义句的次数少得多"
+        "但用语料的 C 时，它推广到同义句的次数少得多，按事实重抽样的置信区间也确认了这一点"
     ),
     "on these point estimates": "只看这些点估计",
     "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits, fewer "
@@ -160,7 +160,7 @@ MESSAGES = {
         "主语处的编辑只有不到三分之二达到 p(新答案) 0.9；"
         "除 Meng 等人的知识神经元编辑外，比其他任何编辑都少"
     ),
-    "{a} and {b} of 144": "144 次中分别为 {a} 次和 {b} 次",
+    "{a} and {b} of 144": "144 次中，类 ROME {a} 次，普通编辑 {b} 次",
     "read at": "读数处",
     "full update": "完整更新",
     "with C from filler, the rank-one edit keeps fewer neighbours and carries over far more": (
@@ -168,7 +168,7 @@ MESSAGES = {
     ),
     "NS {a:.0f}, PS {b:.0f} at p(new) 0.9": "p(新答案) 为 0.9 时 NS 为 {a:.0f}，PS 为 {b:.0f}",
     "and still keeps more neighbours than knowledge neurons, fine-tuning or FT+L": (
-        "保住的邻居仍比知识神经元、微调和约束微调多"
+        "保住的邻居仍比知识神经元、微调和约束微调多，按事实重抽样的置信区间也确认了这一点"
     ),
     "this toy, at p(new) 0.9": "玩具模型，p(新答案) 为 0.9",
     "at their own settings both take every edit here and keep no neighbour": (
@@ -195,7 +195,7 @@ MESSAGES = {
         "不可比：语料的 C 含有同义句本身；论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
-        "p(新答案) 为 0.9 时：S 为 {s:.0f}（{name}）；主语处的 ROME 为 {r:.0f}"
+        "p(新答案) 为 0.9 时：“{name}”的 S 为 {s:.0f}；主语处的 ROME 为 {r:.0f}"
     ),
     "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}; the subject edits: {d:.0f} and {e:.0f}": (
         "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C 为 {c:.0f}；主语处的两种编辑为 {d:.0f} 和 {e:.0f}"
@@ -203,28 +203,28 @@ MESSAGES = {
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实；不过评分用的这些提示，正是它的相对熵项所监控的",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，按事实重抽样的置信区间也确认了这一点；不过评分用的这些提示，正是它的相对熵项所监控的",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具模型无法判断：经 Holm 校正后，两个 ρ 在 5% 水平上都不显著，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具模型的编辑带来的变化比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪所指的编辑点，每条事实的编辑得到的 p(新答案) 几乎相同",
     "C swapped at the last word only; v* to one rule; read at 0.8 to 0.95 (section 4)": "只在最后一个词处换过 C；v* 按同一规则搜索；在 0.8 到 0.95 处读数（第 4 节）",
-    "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "NS {a:.0f} against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "NS {a:.0f}，其他方法至多 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}",
     "NS: 0.8 / 0.9 / 0.95": "NS：0.8 / 0.9 / 0.95",
-    "PS {a:.0f} against at least {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "PS {a:.0f}，其他方法至少 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "PS {a:.0f} against at least {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "PS {a:.0f}，其他方法至少 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}",
     "PS: 0.8 / 0.9 / 0.95": "PS：0.8 / 0.9 / 0.95",
     "S: 0.8 / 0.9 / 0.95": "S：0.8 / 0.9 / 0.95",
-    "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}",
+    "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}",
     "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的都比它们少",
-    "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "p(新答案) 为 0.9 时，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多",
+    "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "p(新答案) 为 0.9 时，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多，按事实重抽样的置信区间也确认了这一点",
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
     "but whether its S is above theirs depends on the reading point": "但它的 S 是否高于它们，取决于在哪里读数",
     "full update: PS, NS, S": "完整更新：PS、NS、S",
-    "not comparable; above at every p(new) read": "不可比；在每个读数处都更高",
+    "not comparable; above at every p(new) read": "不可比；秩一编辑的 NS 在每个读数处都更高",
     "not contradicted": "不矛盾",
     "on the {n} edits all six reach; NS on the {k} that have neighbours": "只取六种方法都达到的 {n} 次编辑；NS 只算其中有邻居的 {k} 次",
     "tracing effect at the subject {lo:.2f} to {hi:.2f}": "主语处的追踪效应：{lo:.2f} 到 {hi:.2f}",
     "{a:.0f} at p(new) 0.9, at most {b:.0f} at any scale": "p(新答案) 为 0.9 时为 {a:.0f}，任何系数下至多 {b:.0f}",
-    "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，按事实重抽样的 95% 置信区间为 {lo:+.2f} 到 {hi:+.2f}",
+    "{a:.2f} against {b:.2f}, {n} edits; difference {d:+.2f}, 95 % interval over facts {lo:+.2f} to {hi:+.2f}": "{a:.2f} 对 {b:.2f}，共 {n} 次编辑；相差 {d:+.2f}，95% 置信区间 {lo:+.2f} 到 {hi:+.2f}",
     "{a:.2f} to {b:.2f}": "{a:.2f} 到 {b:.2f}",
     "{m}: p(new) {a:.2f} to {b:.2f}, Spearman ρ {r:+.1f}, 95 % interval {lo:+.1f} to {hi:+.1f}": "{m}：p(新答案) {a:.2f} 到 {b:.2f}，秩相关 ρ {r:+.1f}，95% 置信区间 {lo:+.1f} 到 {hi:+.1f}",
     "ΔES {a:+.0f} against {b:+.1f}": "ΔES {a:+.0f}，论文为 {b:+.1f}",
@@ -238,12 +238,13 @@ MESSAGES = {
     "included; not comparable with the paper, whose C, from Wikipedia, holds no "
     "CounterFact prompt": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外；"
-        "这一点与论文不可比，因为论文的 C 取自维基百科，不含 CounterFact 的提示"
+        "凡是不为 0 的 PS，都出现在使 p(新答案) 最高的那个系数之后。"
+        "这一点与论文不可比：论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
     "(plain), and only past the scale of largest p(new); the paper's {c}": (
-        "p(新答案) 为 0.9 时，类 ROME 编辑的 PS 为 {a:.0f}；任何系数下，类 ROME 至多 {r:.0f}，普通编辑至多 {p:.0f}，"
-        "而且不为 0 的 PS 都出现在使 p(新答案) 最高的那个系数之后；论文为 {c}"
+        "p(新答案) 为 0.9 时，类 ROME 编辑的 PS 为 {a:.0f}；任何系数下，类 ROME 至多 {r:.0f}，普通编辑至多 {p:.0f}；"
+        "论文为 {c}"
     ),
     "48 facts would detect that ρ at most {p:.0%} of the time; about {q:.0%} after the measured "
     "noise": "用 48 条事实，这样的 ρ 测得出的概率至多 {p:.0%}；算上实测的噪声，约为 {q:.0%}",
@@ -255,7 +256,7 @@ MESSAGES = {
     ),
     # lesson 6 after its fourth reading: claims across noise draws, the one shared order
     "another set of 10 draws moves the shares below by a few hundredths": (
-        "再换一组 10 次噪声抽样，下面这些比例只变动零点零几"
+        "再换一组 10 次噪声抽样，下面这些比例只变动几个百分点"
     ),
     "over the {n} pairs of {m} sets: at most {d:.2f}; under 0.05 in {k} of {n}": (
         "{m} 组两两比较共 {n} 对：至多相差 {d:.2f}；其中 {k} 对相差不到 0.05"
@@ -286,32 +287,35 @@ MESSAGES = {
         "只看这些点估计：0.8 处低于这三种，0.95 处高于它们"
     ),
     "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a site the paper's Table 4 does not run; the ROME-like edit at the subject scores lowest": (
-        "p(新答案) 为 0.9 时，S 最高的是最后一个词处用填充句 C 的秩一编辑，论文的表 4 没有在这个编辑点编辑过；主语处的类 ROME 编辑得分最低"
+        "p(新答案) 为 0.9 时，S 最高的是最后一个词处用填充句 C 的秩一编辑，按事实重抽样的置信区间确认它高于第二名；"
+        "论文的表 4 没有在这个编辑点编辑过。主语处的类 ROME 编辑得分最低"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
-        "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑 S 为 {r:.0f}"
+        "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑的 S 为 {r:.0f}"
     ),
     "at p(new) 0.9 FT+L scores above fine-tuning, the same sign as the paper's gap": (
-        "p(新答案) 为 0.9 时，约束微调的得分高于微调，差值的方向与论文相同"
+        "p(新答案) 为 0.9 时，约束微调的得分高于微调，差值的方向与论文相同；"
+        "按事实重抽样的置信区间确认了这一点，但没有对这里的三次比较做多重比较校正"
     ),
     "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
     "three comparisons; the paper's {a} against {b}, with no interval": (
-        "相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}，未对这里的三次比较做多重比较校正；"
-        "论文为 {a} 对 {b}，没有区间"
+        "相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}；论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
-        "p(新答案) 为 0.9 时，本课程的知识神经元与微调在 S 上分不出高下"
+        "p(新答案) 为 0.9 时，本课程的知识神经元与微调在 S 上分不出高下：按事实重抽样的置信区间包含 0，"
+        "在 0.8 和 0.95 处两者的先后也都颠倒"
     ),
     "of the three orders among fine-tuning, FT+L and knowledge neurons, two have the paper's sign "
     "on these point estimates, FT+L above both; an interval confirms only FT+L above fine-tuning": (
-        "微调、约束微调和知识神经元两两比较共三组，只看点估计，有两组的先后与论文一致："
-        "约束微调高于另外两者；经区间确认的只有约束微调高于微调"
+        "只看点估计，微调、约束微调和知识神经元两两比较的三组中，有两组的先后与论文一致："
+        "约束微调高于另外两者。按事实重抽样的置信区间只确认了约束微调高于微调，"
+        "约束微调与知识神经元之差的区间包含 0"
     ),
     "FT+L above knowledge neurons {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": (
-        "约束微调与知识神经元相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}"
+        "相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "S {a:.0f} and {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; the order flips at 0.8 and 0.95": (
-        "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，按事实重抽样的 95% 置信区间为 {lo:+.0f} 到 {hi:+.0f}；在 0.8 和 0.95 处两者的先后颠倒"
+        "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "the per-fact effect at the subject is itself noisy: two sets of 10 draws rank the facts alike only in part": (
         "主语处每条事实的追踪效应本身噪声就大：换两组各 10 次的噪声抽样，事实的排序只有部分一致"
