@@ -36,21 +36,21 @@ MESSAGES: dict[str, str] = {
     ),
     "the halves are swapped: the low four bits are the first 16 weights": "前后两半颠倒了：低四位是前 16 个权重",
     "the offset is missing: a code q from 0 to 15 stands for (q - 8) times the scale": (
-        "少了偏移：0 到 15 的编码 q 代表 (q - 8) 乘以缩放"
+        "少了偏移：0 到 15 的编码 q 代表 (q - 8) 乘以缩放因子"
     ),
     "the scale is missing: every weight is (q - 8) times the block's float16 scale": (
-        "少了缩放：每个权重都是 (q - 8) 乘以这一块的 float16 缩放"
+        "少了缩放因子：每个权重都是 (q - 8) 乘以这一块的 float16 缩放因子"
     ),
-    "the scale was read big-endian: the file is little-endian": "缩放按大端序读了：文件是小端序",
+    "the scale was read big-endian: the file is little-endian": "缩放因子按大端序读了：文件是小端序",
     "a block holds 32 weights, got shape {shape}": "一块有 32 个权重，得到的形状是 {shape}",
-    "the weights differ from (q - 8) times the scale": "权重与 (q - 8) 乘以缩放不符",
+    "the weights differ from (q - 8) times the scale": "权重与 (q - 8) 乘以缩放因子不符",
     "sixteen distinct weights per block at most: the 4-bit grid the model lives on.": (
         "每块最多 16 个不同的权重，这就是模型所在的 4 比特网格。"
     ),
     "a 4-bit block": "一个 4 比特块",
     "the values were read as (d_model, d_ff) and transposed: the file stores W1 as nn.Linear holds it, one row of d_model values per hidden unit, so reshape to (d_ff, d_model) and keep it": (
         "这些值被当作 (d_model, d_ff) 读入再转置了：文件按 nn.Linear 的方式存 W1，每个隐藏单元一行，"
-        "每行 d_model 个值，所以应当变形为 (d_ff, d_model)，保持不动"
+        "每行 d_model 个值，所以应当直接变形为 (d_ff, d_model)，不要再转置"
     ),
     "this is W1 in the formula's layout (d_model, d_ff): nn.Linear's weight is its transpose, (d_ff, d_model)": (
         "这是公式布局下的 W1，形状 (d_model, d_ff)：nn.Linear 的权重是它的转置，(d_ff, d_model)"
@@ -185,7 +185,7 @@ MESSAGES: dict[str, str] = {
     ),
     "FVU {held:.2f} against 0.9 × {lookup:.2f}": ("{held:.2f}，对照 0.9 × {lookup:.2f}"),
     # lesson 10, after its third reading
-    "the pairing holds: among all the Chinese paragraphs, the engine finds each English paragraph's twin (or a copy of it) most similar for over nine pairs in ten": "配对站得住：在全部中文段落里，引擎为每个英文段落找出的最相似段落，九成以上正是它的另一半，或与另一半相同的段落",
+    "the pairing holds: among all the Chinese paragraphs, the engine finds each English paragraph's twin (or a copy of it) most similar for over nine pairs in ten": "配对站得住：对九成以上的英文段落，引擎在全部中文段落里找出的最相似段落正是它的另一半，或与另一半相同的段落",
     "{hits} of {pairs}": "{pairs} 对中有 {hits} 对",
     "in this one selection (no interval), the Chinese units sit there a little more often than the candidates, the English ones less often": "只看这一次选择（没有区间）：中文单元在那里的比例略高于候选单元，英文单元则低于候选单元",
     "{language} units zeroed: the mean margin changes by {own:+.4f} (97.5% interval {lo:+.4f} to {hi:+.4f}); the {draws} matched random sets change it by {rlo:+.4f} to {rhi:+.4f}, mean {mean:+.4f}; read as a normal sample, Holm p = {p:.2f}, and only a change over {d:.4f} from their mean could show": (
@@ -200,6 +200,6 @@ MESSAGES: dict[str, str] = {
         "{language}单元置零，用“query: ”时：平均间隔变化 {q:+.4f}（95% 置信区间 {qlo:+.4f} 到 {qhi:+.4f}）。用“passage: ”时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 置信区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）"
     ),
     'with "query: ", the change of the mean margin could not be told from zero, nor from its change with "passage: " (both 95% intervals contain zero, in both languages): whether the rise depends on the prefix could not be told': (
-        "用“query: ”时，无法判断平均间隔的变化是否不为零，也无法判断它与用“passage: ”时的变化是否不同（两种语言里，两个 95% 置信区间都包含零）：所以无法判断上升是否取决于前缀"
+        "用“query: ”时，无法判断平均间隔是否真有变化，也无法判断这一变化与用“passage: ”时的变化是否不同（两种语言里，两个 95% 置信区间都包含零）：所以无法判断上升是否取决于前缀"
     ),
 }
