@@ -203,6 +203,7 @@ MESSAGES: dict[str, str] = {
         "在 [-3, 3] 上，tanh 近似的 GELU 与精确的 GELU 相差不到 1e-3"
     ),
     "but it is not the same function": "但它们不是同一个函数",
+    "max |difference| {difference:.1e}": "最大 |差值| {difference:.1e}",
     "max |difference| above 1e-4": "最大 |差值| 高于 1e-4",
     "ReLU sets about half the units to exactly 0": "ReLU 把大约一半的单元置为恰好 0",
     "GELU, SiLU and the identity make no exact zeros": "GELU、SiLU 和恒等函数不产生恰好为 0 的值",
@@ -213,7 +214,6 @@ MESSAGES: dict[str, str] = {
     "{n} of the {total} dropouts": "{total} 个 dropout 中的 {n} 个",
     "×{ratio:.0f} for 8 × the width": "宽度增至 8 倍，FLOPs 也增至 {ratio:.0f} 倍",
     "max |difference| below 1e-6": "最大 |差值| 低于 1e-6",
-    "below 1e-3": "低于 1e-3",
     # lesson 1's labelled output
     "{shape!s:15} input: word vectors (词向量)": "{shape!s:15} 输入：词向量",
     "{shape!s:15} Linear1, up-projection (升维): room to learn more": "{shape!s:15} Linear1，升维：留出学到更多东西的空间",

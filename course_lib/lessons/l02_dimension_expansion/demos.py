@@ -105,6 +105,10 @@ def gated_data(d_model: int, d_ff: int, variant: str) -> GatedBudgetData:
     )
 
 
+# the width demo's tasks in the learner's language, in the order of TASKS; the values stay code names
+TASK_LABELS = (N_("triangles"), N_("ring"), N_("xor"), N_("spiral"))
+
+
 def demos() -> list[Demo]:
     return [
         Demo(
@@ -112,7 +116,14 @@ def demos() -> list[Demo]:
             (
                 Control("d_ff", WIDTHS, 6),
                 Control("activation", ACTIVATIONS, "relu", kind="dropdown", label=N_("activation")),
-                Control("task", tuple(TASKS), "triangles", kind="dropdown", label=N_("task")),
+                Control(
+                    "task",
+                    tuple(TASKS),
+                    "triangles",
+                    kind="dropdown",
+                    labels=TASK_LABELS,
+                    label=N_("task"),
+                ),
             ),
             data=width_data,
             view=DecisionView,

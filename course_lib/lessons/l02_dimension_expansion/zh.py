@@ -48,7 +48,7 @@ MESSAGES: dict[str, str] = {
     "SwiGLU": "实现 SwiGLU",
     # collapsed rank
     "rank(W1 W2) <= min(d_model, d_ff): expanding to 2048 and back gives nothing a single 512 × 512 matrix could not.": (
-        "rank(W1 W2) <= min(d_model, d_ff)。升维到 2048 再降回来，"
+        "rank(W1 W2) ≤ min(d_model, d_ff)。升维到 2048 再降回来，"
         "得不到任何单个 512 × 512 矩阵做不到的东西。"
     ),
     "{call}: W1 W2 is a (d_model, d_model) matrix; its rank cannot exceed d_model": (

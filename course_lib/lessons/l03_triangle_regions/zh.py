@@ -8,7 +8,7 @@ MESSAGES: dict[str, str] = {
     "triangle {name}": "三角形 {name}",
     "two triangles; their overlap is the darker region": "两个三角形：颜色更深处是二者的交集",
     "feature {name}{index}": "特征 {name}{index}",
-    "in_triangle_{name} (AND)": "in_triangle_{name}（AND 与运算）",
+    "in_triangle_{name} (AND)": "in_triangle_{name}（AND）",
     "overlap (AND)": "交集（AND）",
     "union (OR)": "并集（OR）",
     "XOR": "异或（XOR）",

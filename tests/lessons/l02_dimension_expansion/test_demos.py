@@ -15,6 +15,7 @@ from course_lib.core.experiments.stored_runs import (
 )
 from course_lib.core.experiments.tasks import TASKS, make_task
 from course_lib.core.experiments.training import init_weights
+from course_lib.core.i18n import set_language
 from course_lib.core.model.ffn import (
     GATED_VARIANTS,
     NUMPY_ACTIVATIONS,
@@ -46,6 +47,19 @@ def test_width_demo_has_the_controls_the_browser_suite_looks_for():
     demo = DEMOS["width"]
     assert [c.name for c in demo.controls] == ["d_ff", "activation", "task"]
     assert [c.values for c in demo.controls] == [WIDTHS, ACTIVATIONS, tuple(TASKS)]
+
+
+def test_width_demo_names_its_tasks_in_the_learners_language():
+    """The task dropdown shows Chinese labels in the Chinese edition, one per task in TASKS' order,
+    while its values stay the code names the data function takes."""
+    [task] = [c for c in DEMOS["width"].controls if c.name == "task"]
+    assert task.values == ("triangles", "ring", "xor", "spiral")
+    assert task.shown() == ["triangles", "ring", "xor", "spiral"]
+    set_language("zh")
+    try:
+        assert task.shown() == ["三角形任务", "圆环任务", "异或任务", "螺旋任务"]
+    finally:
+        set_language("en")
 
 
 def test_lesson_demos_are_discovered():
