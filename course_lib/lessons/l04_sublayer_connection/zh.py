@@ -251,7 +251,7 @@ MESSAGES: dict[str, str] = {
     ),
     "d_model = {d}: the ratio is sqrt(d/(d-1))": "d_model = {d}：比值为 √(d/(d−1))",
     "{norm} (norm_first={norm_first}), {activation}: encoder and decoder equal PyTorch's": (
-        "{norm}（norm_first={norm_first}），{activation}：编码器层和解码器层都与 PyTorch 的相同"
+        "{norm}（norm_first={norm_first}），{activation}：编码器层和解码器层都与 PyTorch 的层相同"
     ),
     "{fall:.2f} measured, {bound:.2f} from the bound": "实测 {fall:.2f}，上界之比为 {bound:.2f}",
     "{post_cold} of {seeds} against {post_warm} of {seeds}": (

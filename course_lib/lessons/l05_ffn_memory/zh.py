@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
     "own fact": "本条事实",
     "unrelated facts": "无关事实",
-    "random units": "随机单元",
+    "random units": "随机激活单元",
     "zeroing {n} units at the prompt's last word": "在提示的最后一个词处将 {n} 个单元置零",
     "relative change of p(answer), one dot per fact (bar: mean)": (
         "p(答案) 的相对变化，每个点是一条事实（竖线：均值）"
@@ -33,7 +33,7 @@ MESSAGES: dict[str, str] = {
     "d_ff = {d_ff}, trained, mean of {seeds} seeds: {active}": (
         "d_ff = {d_ff}，训练后，{seeds} 个种子的平均：{active}"
     ),
-    "{right} of {facts} facts": "答对 {right} 条（共 {facts} 条）",
+    "{right} of {facts} facts": "{facts} 条中答对 {right} 条",
     # course_lib.lessons.l05_ffn_memory.checks: checker names
     "the costliest single unit": "擦除代价最大的单个单元",
     "value projection": "值投影",
