@@ -111,7 +111,7 @@ MESSAGES: dict[str, str] = {
     "the edit's strength rising: its fact in the other language, and the rest": (
         "编辑逐渐加强：被编辑的事实与编辑没有针对的事实，在另一种语言中的 p(新答案)"
     ),
-    " (edited)": "（被编辑）",
+    " (edited)": "（编辑所用）",
     "{language}: “{prompt}”": "{language}：“{prompt}”",
     "p(first token) after the prompt": "提示之后第一个 token 的 p",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
