@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加（superposition）：特征比神经元多",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配打乱下的水平；检验稀疏字典重建新输入是否胜过查找最近的训练输入；像论文那样测量稀疏自编码器（SAE）和转码器",
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配的打乱；检验稀疏字典重建新输入是否胜过查表（照抄最近的训练输入）；像论文那样测量稀疏自编码器（SAE）和转码器",
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
         "第 5 课模型中有一个单元，是 48 条事实中 45 条的知识神经元，四种关系都有。这说明了什么？"
@@ -67,7 +67,7 @@ MESSAGES: dict[str, str] = {
     "transcoder": "转码器",
     "kind": "类型",
     "rule": "规则",
-    "features": "特征数",
+    "features": "字典大小",
     "{low:.1%} to {high:.1%}": "{low:.1%} 到 {high:.1%}",
     "units": "单元",
     "rotated units": "旋转后的单元",
@@ -90,7 +90,7 @@ MESSAGES: dict[str, str] = {
     "L1: {low:.1f} to {high:.1f} times as many features, {a:.1f} to {b:.1f} times the FVU": "L1 在新上下文上激活的特征是训练时的 {low:.1f} 到 {high:.1f} 倍，未解释方差是训练时的 {a:.1f} 到 {b:.1f} 倍",
     "TopK {a:.2f} to {b:.2f} of the copy's FVU, L1 {c:.2f} to {d:.2f}": "TopK 的未解释方差是查表的 {a:.2f} 到 {b:.2f} 倍，L1 为 {c:.2f} 到 {d:.2f} 倍",
     "the map {m:.2f} of the copy's FVU; TopK 1×, 4×, 8×: {a:.2f}, {b:.2f}, {c:.2f} of the map's": "映射的未解释方差是查表的 {m:.2f} 倍；TopK 1×、4×、8× 分别是映射的 {a:.2f}、{b:.2f}、{c:.2f} 倍",
-    "dead, full dictionary": "死特征比例（完整字典）",
+    "dead, full dictionary": "死特征比例（用全部上下文训练的字典）",
     "held out ÷ lookup": "留出 ÷ 查表",
     "{a:.1%} (8×, L1, on held-out contexts, at L0 {held:.1f}, against {train:.1f} in training); {b:.1%} (8×, TopK)": "{a:.1%}（8×，L1；在留出上下文上，L0 为 {held:.1f}，训练时为 {train:.1f}）；{b:.1%}（8×，TopK）",
     "TopK: {low:.1%} to {high:.1%}; L0 on the held-out contexts: L1 {a:.0f} to {b:.0f}, TopK {c:.0f} to {d:.0f}": "TopK 为 {low:.1%} 到 {high:.1%}；留出上下文上的 L0，L1 为 {a:.0f} 到 {b:.0f}，TopK 为 {c:.0f} 到 {d:.0f}",
@@ -214,9 +214,9 @@ MESSAGES: dict[str, str] = {
         "重要性随编号递减，I_i = 0.9^i：特征 0 最重要，最后一个最不重要"
     ),
     "{m} features, yes, one per dimension; but which? A dropped feature costs its importance, so the model keeps the most important ones": (
-        "对，是 {m} 个特征，每个维度一个；但是哪几个？丢掉一个特征的代价是它的重要性，所以模型保留最重要的那几个"
+        "对，是 {m} 个特征，每个维度一个；但是哪几个？舍弃一个特征的代价是它的重要性，所以模型保留最重要的那几个"
     ),
-    "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do not share: the model keeps the most important ones, each in a dimension of its own, and drops the rest (the paper's reason: a dense feature would interfere on every input).": "存下的模型，‖W_i‖ 为 {norms}。重要性各不相同时，稠密特征不共用维度：模型保留最重要的几个，各自独占一个维度，其余的丢掉。论文给的理由是：稠密特征在每个输入上都会造成干扰。",
+    "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do not share: the model keeps the most important ones, each in a dimension of its own, and drops the rest (the paper's reason: a dense feature would interfere on every input).": "存下的模型，‖W_i‖ 为 {norms}。重要性各不相同时，稠密特征不共用维度：模型保留最重要的几个，各自独占一个维度，其余的舍弃。论文给的理由是：稠密特征在每个输入上都会造成干扰。",
     "dead features prediction": "死特征预测",
     "give the share of features, a number from 0 to 1 (0.25 for a quarter), got {got!r}": (
         "请给出特征所占的比例，一个 0 到 1 之间的数（四分之一就是 0.25），你给出的是 {got!r}"
@@ -300,7 +300,7 @@ MESSAGES: dict[str, str] = {
     "the TopK transcoders are better than a lookup of the training inputs' FFN outputs; the L1 transcoders are no better than a lookup": "TopK 转码器胜过查表，L1 转码器不胜过查表；这里查的是训练输入上的 FFN 输出",
     "a least-squares affine map of the FFN's input, fitted exactly on the same training contexts, is better than a lookup too; by the same rule TopK 1× is better than the map, and for TopK 4× and 8× we could not tell": "以 FFN 的输入为自变量，在同样的训练上下文上用最小二乘精确拟合一个仿射映射，它也胜过查表；按同一规则，TopK 1× 胜过这个映射，TopK 4× 和 8× 无法判断",
     "in these runs, each L1 SAE recovers more of the loss at the held-out contexts than any TopK SAE, while firing more features there": "在这些运行里，每个 L1 SAE 在留出上下文上恢复的损失都比任何一个 TopK SAE 多，激活的特征也更多",
-    "on relation, the direction table's two SAEs are less pure than the units, as their entity purity implies (point estimates: the SAE table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，前面方向表中的两个 SAE（L1 4×、TopK 8×）都不如单元纯：{a:.2f} 和 {b:.2f}，单元为 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计；上面 SAE 表中“p（关系）”一列检验的是相反的方向。",
+    "on relation, the direction table's two SAEs are less pure than the units, as their entity purity implies (point estimates: the SAE table's relation p asks the other way round): {a:.2f} and {b:.2f} against {u:.2f}": "按关系算，前面方向表中的两个 SAE（L1 4×、TopK 8×）都不如单元纯：{a:.2f} 和 {b:.2f}，单元为 {u:.2f}。它们的实体纯度高，本就意味着这一点。这些只是点估计；上面 SAE 表中的“p（关系）”检验的是 SAE 是否比单元更纯，和这里的方向相反。",
     "the copy's held-out error rests on few contexts: the 10 worst of {n} carry {a:.0%} of it for the SAEs and {b:.0%} for the transcoders": "查表的留出误差集中在少数上下文上：{n} 个上下文中最差的 10 个，在 SAE 上占 {a:.0%}，在转码器上占 {b:.0%}",
     "after Holm's correction over all 12 tests (entity and relation, six SAEs; each p exact), the TopK 8× SAE's features are more entity-specific than the units, and the TopK 4× SAE's just pass the 5 % line; the L1 SAEs' and TopK 1×'s could not be told from the units": "六个 SAE 按实体和关系各检验一次，共 12 个检验，每个置换 p 值都精确算出。对全部 12 个做 Holm 校正后，TopK 8× SAE 的特征比单元更集中于单个实体，TopK 4× SAE 的特征刚好越过 5% 这条线；L1 SAE 和 TopK 1× 的特征与单元分不出差别",
     "adjusted p: TopK 8× {a}, TopK 4× {b}; the others {c} or more": "校正后的 p：TopK 8× {a}，TopK 4× {b}，其余不低于 {c}",

@@ -111,7 +111,7 @@ MESSAGES: dict[str, str] = {
     "the edit's strength rising: its fact in the other language, and the rest": (
         "编辑逐渐加强：被编辑的事实与编辑没有针对的事实，在另一种语言中的 p(新答案)"
     ),
-    " (edited)": "（被编辑）",
+    " (edited)": "（编辑所用）",
     "{language}: “{prompt}”": "{language}：“{prompt}”",
     "p(first token) after the prompt": "提示之后第一个 token 的 p",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
@@ -272,7 +272,7 @@ MESSAGES: dict[str, str] = {
         "在同一种语言里，只用一种句式教过的事实，换另一种句式来问，答得远比从未教过的好：每个区间都不含 0"
     ),
     "the two-language intervals allow under a third of the positive control's mean difference in top-1 and p(answer), and in rank, the weakest measure, under two thirds": (
-        "两种语言的区间所容许的最大差值，在首选答对比例和 p(答案) 上都不到阳性对照平均差值的三分之一；名次是最弱的指标，也不到三分之二"
+        "两种语言的区间所容许的最大效应，在首选答对比例和 p(答案) 上都不到阳性对照平均差值的三分之一；名次是最弱的指标，也不到三分之二"
     ),
     "at most {a:+.2f} against {b:+.2f} in top-1, {c:+.2f} against {d:+.2f} in p(answer), at least {e:+.1f} against {f:+.2f} in rank": (
         "首选答对比例至多 {a:+.2f}，阳性对照为 {b:+.2f}；p(答案) 至多 {c:+.2f}，阳性对照为 {d:+.2f}；名次至少 {e:+.1f}，阳性对照为 {f:+.2f}"

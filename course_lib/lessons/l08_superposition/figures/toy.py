@@ -158,6 +158,7 @@ def arrows_grid(grid: ToyGrid, decay: float) -> Figure:
     rows = 2
     cols = -(-len(sparsities) // rows)
     fig = new_figure(2.0 * cols, 2.0 * rows + 0.5, dpi=80)
+    fig.get_layout_engine().set(h_pad=0.1)  # room between the title and the top row's S
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax, S, W in zip(axes, sparsities, grid.W[:, decays.index(decay)], strict=False):
         arrows, labels = plane_axes(ax, fontsize=7)
