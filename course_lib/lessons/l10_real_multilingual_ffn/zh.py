@@ -108,7 +108,7 @@ MESSAGES: dict[str, str] = {
     # lesson 10, after two independent readings
     "sampled units": "抽样的单元",
     "random keys": "随机键",
-    "candidates (clear the frequency bar)": "候选单元（过了频率门槛）",
+    "candidates (clear the frequency bar)": "候选单元（越过频率门槛）",
     "Tang et al. 2024: units in the first two and the last three layers": "Tang 等人 2024：位于前两层和最后三层的单元",
     "not comparable: random directions show the same fall, so this rule does not measure the keys; Geva et al. labelled the patterns of 10 keys per layer by hand": "不可比：随机方向也同样下降，所以这条规则测的并不是键；Geva 等人是人工标注每层 10 个键的模式",
     "the same counting rule (pre-activation above zero), which for GELU is not the set of units that contribute; theirs one average, here a range over layers; another model, activation and data": "计数规则相同（预激活大于零），但对 GELU 来说，这不等于起作用的单元；论文给的是一个平均值，这里是各层的范围；模型、激活函数和数据都不同",
@@ -126,7 +126,7 @@ MESSAGES: dict[str, str] = {
     "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层 FFN 的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出移动 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎的 8 比特输入使它移动 {a:.1%}",
     "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出范数的中位数是正文 token 的 {ratio:.0f} 倍，同样的抽样使输出移动 {lo:.0%} 到 {hi:.0%}",
     'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': "试过的三种池化方式里，只有加前缀“query: ”后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）",
-    "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对段落与另一对重复；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
+    "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对的英文或中文段落在另一对里也出现过；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
     "{what}, {language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{what}，{language}：第 0–3 层 {low:.0%}，第 8–11 层 {high:.0%}（Holm 校正后的 p = {p:.0e}）",
     "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0–3 层都高于第 8–11 层（Holm 校正后的 p < 0.01）",
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
