@@ -149,7 +149,7 @@ MESSAGES: dict[str, str] = {
     "{both} against at most {hi}": "{both} 个，对照至多 {hi} 个",
     "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于与长度相同的段落的重合度",
     "overlap {twins:.2f} against {lo:.3f} to {hi:.3f}": "重合度 {twins:.2f}，对照 {lo:.3f} 到 {hi:.3f}",
-    "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（Holm 校正后的 p < 0.01）：这条规则不能把这个趋势归功于学到的键",
+    "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（Holm 校正后的 p < 0.01）：用这条规则，不能把这个趋势归功于学到的键",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03)": "把任一种语言的单元置零，平均间隔的变化都不到 0.002，而间隔本身约为 0.03",
     "at most {own:.4f}": "变化至多 {own:.4f}",
     "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
