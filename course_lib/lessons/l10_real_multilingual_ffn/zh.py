@@ -49,8 +49,8 @@ MESSAGES: dict[str, str] = {
     ),
     "a 4-bit block": "一个 4 比特块",
     "the values were read as (d_model, d_ff) and transposed: the file stores W1 as nn.Linear holds it, one row of d_model values per hidden unit, so reshape to (d_ff, d_model) and keep it": (
-        "这些值被当作 (d_model, d_ff) 读入再转置了：文件按 nn.Linear 的方式存 W1，每个隐藏单元一行，"
-        "每行 d_model 个值，所以应当直接变形为 (d_ff, d_model)，不要再转置"
+        "这些值被当作 (d_model, d_ff) 读入，又转置了一次。文件按 nn.Linear 的方式存 W1：每个隐藏单元一行，"
+        "每行 d_model 个值。所以应当直接变形为 (d_ff, d_model)，不要再转置"
     ),
     "this is W1 in the formula's layout (d_model, d_ff): nn.Linear's weight is its transpose, (d_ff, d_model)": (
         "这是公式布局下的 W1，形状 (d_model, d_ff)：nn.Linear 的权重是它的转置，(d_ff, d_model)"
@@ -108,7 +108,7 @@ MESSAGES: dict[str, str] = {
     # lesson 10, after two independent readings
     "sampled units": "抽样的单元",
     "random keys": "随机键",
-    "candidates (clear the frequency bar)": "候选单元（过了频率门槛）",
+    "candidates (clear the frequency bar)": "候选单元（越过频率门槛）",
     "Tang et al. 2024: units in the first two and the last three layers": "Tang 等人 2024：位于前两层和最后三层的单元",
     "not comparable: random directions show the same fall, so this rule does not measure the keys; Geva et al. labelled the patterns of 10 keys per layer by hand": "不可比：随机方向也同样下降，所以这条规则测的并不是键；Geva 等人是人工标注每层 10 个键的模式",
     "the same counting rule (pre-activation above zero), which for GELU is not the set of units that contribute; theirs one average, here a range over layers; another model, activation and data": "计数规则相同（预激活大于零），但对 GELU 来说，这不等于起作用的单元；论文给的是一个平均值，这里是各层的范围；模型、激活函数和数据都不同",
@@ -124,9 +124,9 @@ MESSAGES: dict[str, str] = {
     "last three layers": "最后三层",
     "dotted: random keys": "虚线：随机键",
     "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层 FFN 的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出移动 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎的 8 比特输入使它移动 {a:.1%}",
-    "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出范数的中位数是正文 token 的 {ratio:.0f} 倍，同样的抽样使输出移动 {lo:.0%} 到 {hi:.0%}",
+    "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出范数的中位数是正文 token 的 {ratio:.0f} 倍；在同样的抽样下，输出移动 {lo:.0%} 到 {hi:.0%}",
     'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': "试过的三种池化方式里，只有加前缀“query: ”后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）",
-    "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对段落与另一对重复；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
+    "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对的英文或中文段落在另一对里也出现过；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
     "{what}, {language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{what}，{language}：第 0–3 层 {low:.0%}，第 8–11 层 {high:.0%}（Holm 校正后的 p = {p:.0e}）",
     "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0–3 层都高于第 8–11 层（Holm 校正后的 p < 0.01）",
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
@@ -149,7 +149,7 @@ MESSAGES: dict[str, str] = {
     "{both} against at most {hi}": "{both} 个，对照至多 {hi} 个",
     "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于与长度相同的段落的重合度",
     "overlap {twins:.2f} against {lo:.3f} to {hi:.3f}": "重合度 {twins:.2f}，对照 {lo:.3f} 到 {hi:.3f}",
-    "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（Holm 校正后的 p < 0.01）：这条规则不能把这个趋势归功于学到的键",
+    "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（Holm 校正后的 p < 0.01）：用这条规则，不能把这个趋势归功于学到的键",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03)": "把任一种语言的单元置零，平均间隔的变化都不到 0.002，而间隔本身约为 0.03",
     "at most {own:.4f}": "变化至多 {own:.4f}",
     "the codes wrapped around: q - 8 on uint8 codes gives 248 to 255 for q below 8; turn the codes into floats (or signed integers) before subtracting": "编码发生了回绕：在 uint8 编码上算 q - 8，q 小于 8 时会得到 248 到 255；先把编码转成浮点数（或有符号整数）再相减",
@@ -193,13 +193,13 @@ MESSAGES: dict[str, str] = {
     ),
     'with "passage: ", zeroing either language\'s units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed': "用前缀“passage: ”时，把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
     "{hits} of {pairs} with nothing zeroed": "不置零时，{pairs} 对中答对 {hits} 对",
-    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本：中文单元带来的上升可以与随机单元区分（Holm 校正后的 p < 0.05），英文单元带来的上升则无法与随机单元区分（Holm 校正后的 p > 0.05）",
+    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本。这时中文单元带来的上升可以与随机单元区分（Holm 校正后的 p < 0.05）；英文单元带来的上升则无法与随机单元区分（Holm 校正后的 p > 0.05）",
     'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': "两边都用前缀“query: ”时，top-1 检索在 {pairs} 对中：不置零时答对 {none} 对，置零英文单元后 {en} 对，置零中文单元后 {zh} 对",
     # lesson 10, after its fourth reading: the prefixes compared pair by pair
     '{language} units zeroed, with "query: ": the mean margin changes by {q:+.4f} (95% interval {qlo:+.4f} to {qhi:+.4f}); its change with "passage: " minus this one, over the same {pairs} pairs: {d:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}, sign-flip p = {p:.2f})': (
         "{language}单元置零，用“query: ”时：平均间隔变化 {q:+.4f}（95% 置信区间 {qlo:+.4f} 到 {qhi:+.4f}）。用“passage: ”时的变化减去它，在同样的 {pairs} 对上逐对相减：{d:+.4f}（95% 置信区间 {lo:+.4f} 到 {hi:+.4f}，符号翻转检验 p = {p:.2f}）"
     ),
     'with "query: ", the change of the mean margin could not be told from zero, nor from its change with "passage: " (both 95% intervals contain zero, in both languages): whether the rise depends on the prefix could not be told': (
-        "用“query: ”时，无法判断平均间隔是否真有变化，也无法判断这一变化与用“passage: ”时的变化是否不同（两种语言里，两个 95% 置信区间都包含零）：所以无法判断上升是否取决于前缀"
+        "用“query: ”时，无法判断平均间隔是否真有变化，也无法判断这一变化与用“passage: ”时的变化是否不同：两种语言里，两个 95% 置信区间都包含零。所以无法判断上升是否取决于前缀"
     ),
 }
