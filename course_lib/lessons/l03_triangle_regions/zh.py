@@ -57,7 +57,7 @@ MESSAGES: dict[str, str] = {
         "（输出端的 ReLU 会把它变成 0）；k = 20 时过渡带宽 {band:.2f}。"
     ),
     "a square, a pentagon and a random pentagon, equal to the six-unit construction.": (
-        "在正方形、正五边形和随机五边形上，你的输出都与照六单元网络的做法（每条边一个 ReLU）搭出的网络完全相同。"
+        "在正方形、正五边形和随机五边形上，你的输出都与按本课构造法（每条边一个 ReLU）搭出的检测器完全相同。"
     ),
     # course_lib.lessons.l03_triangle_regions.checks: hints
     "for the edge {start} -> {end} your half-plane is positive on the OUTSIDE "
@@ -228,9 +228,9 @@ MESSAGES: dict[str, str] = {
     "d_ff={d_ff:>2}, best seed: a learned line within 0.25 of {n} of the 6 edges": "d_ff={d_ff:>2}，最佳种子：6 条边中有 {n} 条与某条学到的直线相距不到 0.25",
     "n={n:>2}: {n} features, disc − n-gon area = {gap:.4f}": "n={n:>2}：{n} 个特征，圆盘面积 − 正 n 边形面积 = {gap:.4f}",
     "check, square inscribed in r = 0.8: area {area:.4f} = 2 r² = {formula:.4f}": "核对：半径 r = 0.8 的圆的内接正方形，面积 {area:.4f} = 2 r² = {formula:.4f}",
-    "hidden units: {edges} + {n} AND": "隐藏单元：{edges} + {n} 个 AND",
+    "hidden units: {edges} + {n} AND": "隐藏单元：{edges} 个边单元 + {n} 个 AND 单元",
     "{n} triangle(s): 2 -> {d_ff} -> {d_out}, output {shape}, {params} params": "{n} 个三角形：2 → {d_ff} → {d_out}，输出 {shape}，{params} 个参数",
-    "seed picture": "笔记中的图",
+    "seed picture": "课程笔记中的图",
     "apart": "分开",
     "inside f": "在 f 内",
     "mirrored": "镜像",
