@@ -71,7 +71,7 @@ MESSAGES: dict[str, str] = {
         "W1 的形状应为 (d_model, d_ff) = ({d_model}, d_ff)，实际是 {shape}"
     ),
     "W2 has shape {W2}, W1 {W1}: W2 maps back, shape (d_ff, d_model); in the formula's layout it is W1's transpose, not a copy": (
-        "W2 的形状是 {W2}，W1 是 {W1}：W2 负责映射回去，形状为 (d_ff, d_model)；"
+        "W2 的形状是 {W2}，W1 是 {W1}。W2 负责映射回去，形状为 (d_ff, d_model)。"
         "按公式的布局，它是 W1 的转置，而不是 W1 的副本"
     ),
     "only the positive half comes through: add units for -x (W1 = [I, -I])": (
