@@ -226,7 +226,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化：梯度没有朝输出端增大（论文测得的会增大），每种深度下最后一层都低于第一层"
     ),
     "16 layers: post-norm's output side stays within 1.5x of its input side": (
-        "16 层：后置层归一化第一层的梯度不到最后一层的 1.5 倍"
+        "16 层：后置层归一化的第一层梯度不到最后一层的 1.5 倍"
     ),
     "post-norm learns fewer seeds without warm-up than with it": (
         "后置层归一化不预热时，学会任务的种子比预热时少"
