@@ -209,7 +209,7 @@ MESSAGES: dict[str, str] = {
         "前置层归一化：深度每翻一倍，最后一层的梯度都会下降"
     ),
     "from 2 to 16 layers it falls by a factor near sqrt(2/16), the ratio of the O(.) bounds": (
-        "从 2 层到 16 层，它约降到原来的 √(2/16)，即两个 O(·) 上界之比"
+        "从 2 层到 16 层，最后一层的梯度约降到原来的 √(2/16)，即两个 O(·) 上界之比"
     ),
     "post-norm: the last layer's gradient does not shrink with depth": (
         "后置层归一化：最后一层的梯度不随深度减小"
@@ -226,7 +226,7 @@ MESSAGES: dict[str, str] = {
         "后置层归一化：梯度没有朝输出端增大（论文测得的会增大），每种深度下最后一层都低于第一层"
     ),
     "16 layers: post-norm's output side stays within 1.5x of its input side": (
-        "16 层：后置层归一化输入端与输出端的梯度之比不到 1.5"
+        "16 层：后置层归一化的第一层梯度不到最后一层的 1.5 倍"
     ),
     "post-norm learns fewer seeds without warm-up than with it": (
         "后置层归一化不预热时，学会任务的种子比预热时少"

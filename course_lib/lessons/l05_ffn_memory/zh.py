@@ -371,7 +371,7 @@ MESSAGES: dict[str, str] = {
     "the final LayerNorm's rescaling damps the drop: with its scale held, zeroing costs more": "最终 LayerNorm 的重新缩放减小了降幅：固定它的尺度，置零的代价更大",
     "for {n} of 48 facts, {held:.1f} against {total:.1f}": "48 条中有 {n} 条如此；平均 {held:.1f}，不固定时为 {total:.1f}",
     "zeroing layer 0 costs the answer more than zeroing layer 1, for every fact": "对每条事实，把第 0 层置零都比把第 1 层置零让答案损失更多",
-    "zeroing layer 0's units enlarges the stream the final LayerNorm divides by, for every fact": "对每条事实，把第 0 层的单元置零后，最终 LayerNorm 所除的残差流尺度都会变大",
+    "zeroing layer 0's units enlarges the stream the final LayerNorm divides by, for every fact": "对每条事实，把第 0 层的单元置零后，最终 LayerNorm 用来相除的残差流尺度都会变大",
     "{r:.1f} times on average": "平均变为原来的 {r:.1f} 倍",
     "layer 1's units act almost only directly, on average": "平均而言，第 1 层的单元几乎只走直接路径",
     "the rescaling beyond 1 for {n} of 48 facts": "48 条中有 {n} 条的重新缩放项绝对值超过 1",
