@@ -40,7 +40,7 @@ MESSAGES: dict[str, str] = {
         "概率没有归一化：先把每个单元的各个概率除以它们在各语言上的和，使它们加起来为 1"
     ),
     "the probabilities were normalised over the units (axis 1): normalise each unit's probabilities over the languages, the last axis": (
-        "概率是沿单元（axis 1）归一化的：应沿语言，也就是最后一个轴，对每个单元的概率归一化"
+        "概率是沿单元（轴 1）归一化的：应沿语言，也就是最后一个轴，对每个单元的概率归一化"
     ),
     "the entropy is in bits (log 2): Tang et al. use the natural logarithm": (
         "熵是以比特为单位算的（log 2）：Tang 等人用的是自然对数"
