@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加（superposition）：特征比神经元多",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配的打乱；检验稀疏字典重建新输入是否胜过查表（照抄最近的训练输入）；像论文那样测量稀疏自编码器（SAE）和转码器",
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型中每个单元服务的事实数是否多于匹配的打乱所给的数目；检验稀疏字典重建新输入是否胜过查表（照抄最近的训练输入）；像论文那样测量稀疏自编码器（SAE）和转码器",
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
         "第 5 课模型中有一个单元，是 48 条事实中 45 条的知识神经元，四种关系都有。这说明了什么？"
@@ -62,7 +62,7 @@ MESSAGES: dict[str, str] = {
     "units: {n} counted, entity purity {e:.2f}": "单元：计入 {n} 个，实体纯度 {e:.2f}",
     "SAE": "SAE",
     "entity purity": "实体纯度",
-    "units: {u:.1f} per fact carry its answer, of {n:.0f} firing; the transcoders' features: {lo:.1f} to {hi:.1f}, of {a:.0f} to {b:.0f} active": "单元：每条事实平均有 {u:.1f} 个承载答案，激活的有 {n:.0f} 个；转码器特征：承载答案的 {lo:.1f} 到 {hi:.1f} 个，激活的 {a:.0f} 到 {b:.0f} 个",
+    "units: {u:.1f} per fact carry its answer, of {n:.0f} firing; the transcoders' features: {lo:.1f} to {hi:.1f}, of {a:.0f} to {b:.0f} active": "单元：每条事实平均有 {u:.1f} 个单元承载答案，激活的单元有 {n:.0f} 个；转码器：承载答案的特征有 {lo:.1f} 到 {hi:.1f} 个，激活的特征有 {a:.0f} 到 {b:.0f} 个",
     "loss as trained {clean:.3f}; layer 0's units zero-ablated {ablated:.3f}": "训练好的模型损失 {clean:.3f}；把第 0 层单元置零，损失 {ablated:.3f}",
     "transcoder": "转码器",
     "kind": "类型",
@@ -216,7 +216,7 @@ MESSAGES: dict[str, str] = {
     "{m} features, yes, one per dimension; but which? A dropped feature costs its importance, so the model keeps the most important ones": (
         "对，是 {m} 个特征，每个维度一个；但是哪几个？舍弃一个特征的代价是它的重要性，所以模型保留最重要的那几个"
     ),
-    "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do not share: the model keeps the most important ones, each in a dimension of its own, and drops the rest (the paper's reason: a dense feature would interfere on every input).": "存下的模型，‖W_i‖ 为 {norms}。重要性各不相同时，稠密特征不共用维度：模型保留最重要的几个，各自独占一个维度，其余的舍弃。论文给的理由是：稠密特征在每个输入上都会造成干扰。",
+    "the stored model's ‖W_i‖: {norms}. With importances that differ, dense features do not share: the model keeps the most important ones, each in a dimension of its own, and drops the rest (the paper's reason: a dense feature would interfere on every input).": "存下的模型，‖W_i‖ 为 {norms}。重要性各不相同时，稠密特征不共用维度：模型保留最重要的几个，各自独占一个维度，其余的舍弃。论文给的理由是：稠密特征如果共用维度，每个输入上都会互相干扰。",
     "dead features prediction": "死特征预测",
     "give the share of features, a number from 0 to 1 (0.25 for a quarter), got {got!r}": (
         "请给出特征所占的比例，一个 0 到 1 之间的数（四分之一就是 0.25），你给出的是 {got!r}"
@@ -290,7 +290,7 @@ MESSAGES: dict[str, str] = {
     "{ours} units against a 95 % range of about {lo} to {hi} (100 shuffles, widened to tens)": "{ours} 个单元；打乱 100 次的 95% 范围约为 {lo} 到 {hi} 个，已向外取到整十",
     "a unit that writes more at a prompt is likelier to pass the attribution threshold: far more than a tenth of the pairs sit in the top tenth of their layer's firing units by write size": "单元在提示处写入越多，越容易越过归因阈值：把每层激活的单元按写入量排序，落在前十分之一的（事实，单元）对远多于一成",
     "{share:.0%} against 10 %": "{share:.0%}；与写入量无关时应为 10%",
-    "{ours} against {mean:.0f} on average, p = {p} (5,000 shuffles; ± its Monte Carlo error)": "{ours} 个，打乱平均 {mean:.0f} 个；p = {p}，打乱 5,000 次，± 后为蒙特卡洛标准误",
+    "{ours} against {mean:.0f} on average, p = {p} (5,000 shuffles; ± its Monte Carlo error)": "{ours} 个，打乱平均 {mean:.0f} 个；p = {p}，打乱 5,000 次，± 后面是蒙特卡洛标准误",
     "the relation purity of a shared unit's facts could not be told from the matched shuffle's: it lies within their 95 % range": "按关系算，共用单元上事实的纯度与匹配的打乱分不出差别，落在打乱的 95% 范围之内",
     "{ours:.2f}, p = {p} (5,000 shuffles)": "{ours:.2f}；p = {p}，打乱 5,000 次",
     "the shuffle's 95 % range ends {gap:.2f} above ours: a purity about 0.05 higher would lie at its edge": "打乱的 95% 范围，上端比模型的纯度高 {gap:.2f}：模型的纯度再高约 0.05，就落在范围边上",

@@ -40,7 +40,7 @@ MESSAGES: dict[str, str] = {
         "概率没有归一化：先把每个单元的各个概率除以它们在各语言上的和，使它们加起来为 1"
     ),
     "the probabilities were normalised over the units (axis 1): normalise each unit's probabilities over the languages, the last axis": (
-        "概率是沿单元（axis 1）归一化的：应沿语言，也就是最后一个轴，对每个单元的概率归一化"
+        "概率是沿单元（轴 1）归一化的：应沿语言，也就是最后一个轴，对每个单元的概率归一化"
     ),
     "the entropy is in bits (log 2): Tang et al. use the natural logarithm": (
         "熵是以比特为单位算的（log 2）：Tang 等人用的是自然对数"
@@ -138,7 +138,7 @@ MESSAGES: dict[str, str] = {
     ),
     "seed {seed}: right in English {en} of the 24 facts taught in English, in Chinese {zh} of 24; of those not taught in that language {rest} of 48": (
         "种子 {seed}：用英文教的 24 条事实，英文答对 {en} 条；用中文教的 24 条，中文答对 {zh} 条；"
-        "没用提问语言教过的 48 次提问中答对 {rest} 次"
+        "另外 48 次提问所问的事实没用提问的语言教过，其中答对 {rest} 次"
     ),
     # section 2: one memory or two?
     "= {p}": "= {p}",
@@ -187,7 +187,7 @@ MESSAGES: dict[str, str] = {
     "the other's": "另一种语言的升幅",
     "random units, 95 %": "随机单元，95% 分位数",
     "p": "p",
-    "p, own − other": "p，所属语言减另一种语言",
+    "p, own − other": "p（所属语言减另一种语言）",
     "in every seed every unit fires in both languages": "在每个种子中，每个单元在两种语言里都会激活",
     "the lowest activation probability {x:.1%}": "最低的激活概率为 {x:.1%}",
     "after Holm's correction over the {n} tests none stays below 0.05: no selection costs its language, or widens the gap between the languages, detectably more than as many random units do": (
@@ -238,7 +238,7 @@ MESSAGES: dict[str, str] = {
     "95 % of shuffles": "打乱后的 95% 分位数",
     "pair purity": "专家对纯度",
     "by chance": "随机水平",
-    "p, pair purity": "p，专家对纯度",
+    "p, pair purity": "p（专家对纯度）",
     "after Holm's correction over the {n}, with every p two standard errors higher: information finds the relation in {a} tests, pair purity in {b}; with every p two standard errors lower, information in {c}, pair purity in {d}": (
         "对这 {n} 次检验做 Holm 校正：把每个 p 加上两个标准误时，互信息在 {a} 次检验中找到关系，专家对纯度在 {b} 次；把每个 p 减去两个标准误时，互信息 {c} 次，专家对纯度 {d} 次"
     ),
