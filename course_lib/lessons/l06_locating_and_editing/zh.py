@@ -256,7 +256,7 @@ MESSAGES = {
     ),
     # lesson 6 after its fourth reading: claims across noise draws, the one shared order
     "another set of 10 draws moves the shares below by a few hundredths": (
-        "再换一组 10 次噪声抽样，下面这些比例只变动几个百分点"
+        "再换一组 10 次噪声抽样，以下几项比例只变动几个百分点"
     ),
     "over the {n} pairs of {m} sets: at most {d:.2f}; under 0.05 in {k} of {n}": (
         "{m} 组两两比较共 {n} 对：至多相差 {d:.2f}；其中 {k} 对相差不到 0.05"

@@ -102,7 +102,7 @@ MESSAGES: dict[str, str] = {
     "seed 0 trained now has the stored network's load": "现场训练的种子 0 与存下的网络负载相同",
     "α = 0.1: every expert's share within 0.001": "α = 0.1：每个专家的份额相差都不到 0.001",
     "every setting, per α = 0 / 0.01 / 0.1: experts ranked first on more than 5 % of the points and the busiest share (seed means)": "每种设置下，依次列出 α = 0 / 0.01 / 0.1 时在超过 5% 的点上排第一的专家数，以及最忙专家的份额（对种子取平均）",
-    "{experts} experts, top {k}: over 5 % {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：超过 5% 的专家数 {u}；最忙专家的份额 {b}",
+    "{experts} experts, top {k}: over 5 % {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：在超过 5% 的点上排第一的专家数 {u}；最忙专家的份额 {b}",
     # section 5: experts in the fact model
     # the review's mends
     "equal total spends about half the dense FFN's parameters per word": (
