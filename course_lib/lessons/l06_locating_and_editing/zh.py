@@ -203,7 +203,7 @@ MESSAGES = {
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，按事实重抽样的置信区间也确认了这一点；不过评分用的这些提示，正是它的相对熵项所监控的",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "评分用的提示正是 ROME 的相对熵项所监控的；在这些提示上、在相同的 p(新答案) 下，它的防护措施保住了该实体更多的其他事实，按事实重抽样的置信区间也确认了这一点",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具模型无法判断：经 Holm 校正后，两个 ρ 在 5% 水平上都不显著，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具模型的编辑带来的变化比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪所指的编辑点，每条事实的编辑得到的 p(新答案) 几乎相同",
@@ -237,9 +237,9 @@ MESSAGES = {
     "with the corpus' C the subject edits hardly carry over at any scale, their full update "
     "included; not comparable with the paper, whose C, from Wikipedia, holds no "
     "CounterFact prompt": (
-        "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外；"
-        "凡是不为 0 的 PS，都出现在使 p(新答案) 最高的那个系数之后。"
-        "这一点与论文不可比：论文的 C 取自维基百科，不含 CounterFact 的提示"
+        "论文的 C 取自维基百科，不含 CounterFact 的提示，所以下面这一点与论文不可比："
+        "用语料的 C 时，凡是不为 0 的 PS，都出现在使 p(新答案) 最高的那个系数之后；"
+        "主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外"
     ),
     "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
     "(plain), and only past the scale of largest p(new); the paper's {c}": (
@@ -256,7 +256,7 @@ MESSAGES = {
     ),
     # lesson 6 after its fourth reading: claims across noise draws, the one shared order
     "another set of 10 draws moves the shares below by a few hundredths": (
-        "再换一组 10 次噪声抽样，下面这些比例只变动几个百分点"
+        "再换一组 10 次噪声抽样，以下几项比例只变动几个百分点"
     ),
     "over the {n} pairs of {m} sets: at most {d:.2f}; under 0.05 in {k} of {n}": (
         "{m} 组两两比较共 {n} 对：至多相差 {d:.2f}；其中 {k} 对相差不到 0.05"
@@ -272,10 +272,10 @@ MESSAGES = {
     ),
     "best v* in the last 100 steps": "最佳 v* 出现在最后 100 步",
     "at the subject ROME's search passes for few edits and the plain one for about half; some of each find their best v* in the last 100 steps": (
-        "在主语处，两种搜索都有一些编辑的最佳 v* 出现在最后 100 步；ROME 的搜索只在少数编辑上把损失降到 0.05 以下，普通编辑的搜索约在一半编辑上做到"
+        "在主语处，两种搜索都有一些编辑的最佳 v* 出现在最后 100 步；类 ROME 编辑的搜索只在少数编辑上把损失降到 0.05 以下，普通编辑的搜索约在一半编辑上做到"
     ),
     "{rome} and {plain} of 144 below loss 0.05 ({share:.0%})": (
-        "损失降到 0.05 以下的：144 次中 ROME 为 {rome} 次，普通编辑为 {plain} 次，占 {share:.0%}"
+        "损失降到 0.05 以下的：144 次中类 ROME 编辑为 {rome} 次，普通编辑为 {plain} 次，占 {share:.0%}"
     ),
     "with the corpus' C, the edits at the subject hardly carry over to the other phrasing, at any scale": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句"
@@ -287,11 +287,11 @@ MESSAGES = {
         "只看这些点估计：0.8 处低于这三种，0.95 处高于它们"
     ),
     "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a site the paper's Table 4 does not run; the ROME-like edit at the subject scores lowest": (
-        "p(新答案) 为 0.9 时，S 最高的是最后一个词处用填充句 C 的秩一编辑，按事实重抽样的置信区间确认它高于第二名；"
-        "论文的表 4 没有在这个编辑点编辑过。主语处的类 ROME 编辑得分最低"
+        "p(新答案) 为 0.9 时，主语处的类 ROME 编辑得分最低；S 最高的是最后一个词处用填充句 C 的秩一编辑，"
+        "论文的表 4 没有在这个编辑点编辑过。按事实重抽样的置信区间确认它高于第二名"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
-        "最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}；类 ROME 编辑的 S 为 {r:.0f}"
+        "类 ROME 编辑的 S 为 {r:.0f}；最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "at p(new) 0.9 FT+L scores above fine-tuning, the same sign as the paper's gap": (
         "p(新答案) 为 0.9 时，约束微调的得分高于微调，差值的方向与论文相同；"

@@ -13,7 +13,7 @@ MESSAGES: dict[str, str] = {
     "Mixtral's published total follows from its shape": "Mixtral 公布的总参数量可由其结构算出",
     "{ours:.1f}B against the paper's {paper:.0f}B": "{ours:.1f}B，论文为 {paper:.0f}B",
     "and so does its active count": "它的激活参数量也能这样算出",
-    "a token uses about 28 % of the parameters, not 2/8": "一个 token 约用到 28% 的参数，而不是 2/8",
+    "a token uses about 28 % of the parameters, not 2/8": "一个 token 用到的参数不是 2/8，而是约 28%",
     "the experts hold almost all the weights": "专家几乎占了全部权重",
     "against Mistral 7B: ×{held:.1f} the parameters, ×{used:.1f} per token": (
         "与 Mistral 7B 相比：参数量是它的 {held:.1f} 倍，每个 token 用到的是它的 {used:.1f} 倍"
@@ -34,7 +34,7 @@ MESSAGES: dict[str, str] = {
     "α = {alpha}": "α = {alpha}",
     "even load": "均匀份额",
     "experts, busiest first": "专家（最忙的在前）",
-    "share of the points": "点的份额",
+    "share of the points": "排第一的点所占份额",
     "load, every seed ({task})": "各种子的负载（{task}）",
     # course_lib.lessons.l07_mixture_of_experts.checks
     "top-k router": "top-k 路由器",
@@ -77,7 +77,7 @@ MESSAGES: dict[str, str] = {
     "2 of 8: a quarter": "8 个中的 2 个：四分之一",
     "Only the experts are split: attention, the norms and the embeddings are used by every "
     "token, so the share is more than 2/8.": (
-        "被拆分的只有专家：注意力、归一化层和词嵌入每个 token 都要用，所以比例大于 2/8。"
+        "拆成专家的只有 FFN：注意力、归一化层和词嵌入每个 token 都要用，所以比例大于 2/8。"
     ),
     "about 28 %": "约 28%",
     "Right: the experts are 97 % of the weights and a token uses 2 of 8 of them; the shared "
@@ -86,7 +86,7 @@ MESSAGES: dict[str, str] = {
     ),
     "all of them": "全部",
     "The router runs 2 experts per token; the other 6 of each layer stay idle.": (
-        "路由器为每个 token 只运行 2 个专家；每层其余 6 个闲着。"
+        "每个 token 只运行路由器选中的 2 个专家；每层其余 6 个闲着。"
     ),
     "1 of 8": "8 个中的 1 个",
     "Mixtral's router picks the top 2, not the top 1 (that is the Switch Transformer).": (
@@ -102,7 +102,7 @@ MESSAGES: dict[str, str] = {
     "seed 0 trained now has the stored network's load": "现场训练的种子 0 与存下的网络负载相同",
     "α = 0.1: every expert's share within 0.001": "α = 0.1：每个专家的份额相差都不到 0.001",
     "every setting, per α = 0 / 0.01 / 0.1: experts ranked first on more than 5 % of the points and the busiest share (seed means)": "每种设置下，依次列出 α = 0 / 0.01 / 0.1 时在超过 5% 的点上排第一的专家数，以及最忙专家的份额（对种子取平均）",
-    "{experts} experts, top {k}: over 5 % {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：超过 5% 的专家数 {u}；最忙专家的份额 {b}",
+    "{experts} experts, top {k}: over 5 % {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：在超过 5% 的点上排第一的专家数 {u}；最忙专家的份额 {b}",
     # section 5: experts in the fact model
     # the review's mends
     "equal total spends about half the dense FFN's parameters per word": (
@@ -128,7 +128,7 @@ MESSAGES: dict[str, str] = {
     "expert 3 never runs, so its weights never touch the output: no gradient reaches them, in any form": "专家 3 从不运行，它的权重影响不到输出：无论哪种形式，梯度都传不到它",
     "experts 0, 1 and 2 each run on some tokens, so each gets gradient from the task": "专家 0、1、2 各自在一些 token 上运行，所以都能从任务得到梯度",
     "{form}: {why}": "{form}：{why}",
-    "autograd agrees: only chosen experts learn, and the unchosen row learns only through a softmax over all experts (probabilities kept, or the balancing loss).": "与自动求导的结果一致：只有被选中的专家在学习。未被选中的专家，只有它在路由器里的那一行能得到梯度，而且梯度要经过对全部专家做的 softmax 才能传过来；只有保留概率或加上均衡损失时，才有这样的 softmax。",
+    "autograd agrees: only chosen experts learn, and the unchosen row learns only through a softmax over all experts (probabilities kept, or the balancing loss).": "与自动求导的结果一致：只有被选中的专家在学习。未被选中的专家，只有它在路由器里的那一行能得到梯度，而且梯度只能经由对全部专家做的 softmax 传过来；只有保留概率或加上均衡损失时，才有这条路径。",
     "who gets gradient": "谁能得到梯度",
     "the bias is in the gates: it only chooses the experts; each gate is the chosen expert's own affinity s": "偏置进了门控权重：偏置只负责挑选专家，每个门控权重应是被选中专家自己的亲和度 s",
     "the bias did not change the choice: choose the k largest of s + bias": "偏置没有影响选择：应选 s + bias 最大的 k 个",
@@ -190,7 +190,7 @@ MESSAGES: dict[str, str] = {
     "equal total": "总参数相同",
     "shared expert": "共享专家",
     "Holm": "Holm 校正后 p",
-    "layer 1's first choices follow the relation beyond chance in 5 of the 6 (model, seed) cases, Holm-corrected at 0.05": "在 6 种模型与种子的组合中，有 5 种的第 1 层倾向于给同一关系的事实选同一个首选专家，这种倾向超出随机水平（经 Holm 校正，以 0.05 为界）",
+    "layer 1's first choices follow the relation beyond chance in 5 of the 6 (model, seed) cases, Holm-corrected at 0.05": "经 Holm 校正、以 0.05 为界，在 6 种模型与种子的组合中，有 5 种的第 1 层倾向于给同一关系的事实选同一个首选专家，这种倾向超出随机水平",
     # lesson 7, the review's mends: intervals, tests with their power, the busiest told from the most needed
     "these are the kept probabilities as they are: a form another model uses (Qwen1.5-MoE), but this exercise asks for Mixtral's, divided by their sum": "这是把保留的概率原样用作门控权重。Qwen1.5-MoE 就这么用，但这道练习要的是 Mixtral 的形式，即除以它们的和",
     "an expert chosen exactly as often as the mean moved: its bias stays as it is": "被选中次数恰好等于平均数的专家，偏置也动了：它的偏置应保持不变",
