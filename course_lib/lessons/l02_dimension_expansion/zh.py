@@ -192,7 +192,7 @@ MESSAGES: dict[str, str] = {
         "恒等函数（identity）：在每个任务上，d_ff 取 1、8、64 时准确率都相同，且都低于 0.6"
     ),
     "relu on the triangles passes 0.95 within the stored widths": (
-        "在存储的宽度范围内，ReLU 在三角形任务上的准确率超过 0.95"
+        "存储的宽度中，ReLU 在三角形任务上的准确率最高超过 0.95"
     ),
     "each doubling of d_ff gains less than the one before": ("d_ff 每翻一倍，收益都比上一次小"),
     "one linear layer has 3 parameters": "一个线性层有 3 个参数",
