@@ -2,7 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l04_sublayer_connection: LESSON, the index's row
-    "The sublayer connection: residual + LayerNorm (子层连接)": "子层连接：残差 + 层归一化（sublayer connection）",
+    "The sublayer connection: residual + LayerNorm (子层连接)": "子层连接（sublayer connection）：残差 + 层归一化",
     "write LayerNorm, RMSNorm and the sublayer connection, post-norm and pre-norm, equal to PyTorch's layers": "写出 LayerNorm、RMSNorm，以及后置层归一化和前置层归一化两种子层连接，结果与 PyTorch 的层一致",
     # course_lib.lessons.l04_sublayer_connection.figures: names, legends, axes and titles
     "post-norm": "后置层归一化",

@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
     "own fact": "本条事实",
     "unrelated facts": "无关事实",
-    "random units": "随机激活单元",
+    "random units": "随机挑选的激活单元",
     "zeroing {n} units at the prompt's last word": "在提示的最后一个词处将 {n} 个单元置零",
     "relative change of p(answer), one dot per fact (bar: mean)": (
         "p(答案) 的相对变化，每个点是一条事实（竖线：均值）"
@@ -336,7 +336,7 @@ MESSAGES: dict[str, str] = {
     "for fact {fact}, zeroing your unit lowers p(answer) by {drop:.3f}; the costliest unit lowers it by {most:.3f}: zero each unit in turn and measure": "对事实 {fact}，把你的单元置零使 p(答案) 降低 {drop:.3f}；擦除代价最大的单元使它降低 {most:.3f}：请依次把每个单元置零并测量",
     "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by {drop:.2f}: the costliest single unit, on each of the {n} facts tried.": "把第 {layer} 层的单元 {unit} 置零，事实 {fact} 的 p(答案) 从 {p:.2f} 降了 {drop:.2f}。在试过的 {n} 条事实上，你找到的都是擦除代价最大的单个单元。",
     "could not tell": "无法判断",
-    "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "值的首选词在语料中某处跟在激活最强的触发前缀之后（论文：激活最强的触发样例的下一个 token），低层 / 高层（数值）",
+    "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "一致率（值的首选词在语料中某处跟在激活最强的触发前缀之后；论文：激活最强的触发样例的下一个 token），低层 / 高层（数值）",
     "{low:.0f} % / {high:.1f} % (about {words:,} words)": "{low:.0f}% / {high:.1f}%（约 {words:,} 个词）",
     "{low:.0f} % / {high:.0f} % ({words} words)": "{low:.0f}% / {high:.0f}%（{words} 个词）",
     "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)": "分别是打乱配对的 {a:.1f} 倍和 {b:.1f} 倍（第 3 节）",
@@ -358,7 +358,7 @@ MESSAGES: dict[str, str] = {
     "{rise:+.1f} points, 95 % interval {lo:+.1f} to {hi:+.1f}; it would see a rise of Geva et al.'s {geva:.1f} points with probability {power:.0%}": "变化 {rise:+.1f} 个百分点，95% 置信区间 {lo:+.1f} 到 {hi:+.1f}；若真有 Geva 等人那样 {geva:.1f} 个百分点的上升，检验测得出它的概率为 {power:.0%}",
     "layer 0: could not tell from its control": "第 0 层：无法判断是否高于对照",
     "{r.hits} of 48, control {r.control:.1f}; a test at 5 % needs {n}, and would see an effect of layer 1's size ({x:.1f} x the control) with probability {power:.0%}": "48 条中命中 {r.hits} 条，对照 {r.control:.1f}；要在 5% 水平上显著，需要命中 {n} 条；若效应与第 1 层一样大，即对照的 {x:.1f} 倍，检验测得出它的概率为 {power:.0%}",
-    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：{units} 个单元中 {rate:.0%} 一致（随机水平 {chance:.0%}，打乱配对 {null:.1%}）",
+    "layer {layer}: {rate:.0%} of {units} units agree (chance {chance:.0%}, shuffled {null:.1%})": "第 {layer} 层：一致率 {rate:.0%}（共 {units} 个单元；随机水平 {chance:.0%}，打乱配对 {null:.1%}）",
     "several times the shuffled pairing": "两层的一致率都是打乱配对的好几倍",
     "over 4 times": "超过 4 倍",
     "whether the rate rises from the lower layer to the upper one, this test could not tell": "一致率是否从低层到高层上升，这个检验无法判断",
