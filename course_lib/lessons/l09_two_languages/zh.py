@@ -113,7 +113,7 @@ MESSAGES: dict[str, str] = {
     ),
     " (edited)": "（编辑所用）",
     "{language}: “{prompt}”": "{language}：“{prompt}”",
-    "p(first token) after the prompt": "提示之后第一个 token 的 p",
+    "p(first token) after the prompt": "提示之后下一个 token 的概率",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
     "rank-one, layer 1, last token": "秩一，第 1 层，最后一个 token",
     "scale factor of the update": "更新的缩放倍数",
@@ -138,7 +138,7 @@ MESSAGES: dict[str, str] = {
     ),
     "seed {seed}: right in English {en} of the 24 facts taught in English, in Chinese {zh} of 24; of those not taught in that language {rest} of 48": (
         "种子 {seed}：用英文教的 24 条事实，英文答对 {en} 条；用中文教的 24 条，中文答对 {zh} 条；"
-        "另外 48 次提问所问的事实没用提问的语言教过，其中答对 {rest} 次"
+        "另有 48 次提问，问的是没用这种语言教过的事实：答对 {rest} 次"
     ),
     # section 2: one memory or two?
     "= {p}": "= {p}",
