@@ -94,7 +94,7 @@ MESSAGES = {
     'the clean run at one position of "the capital of velor is". In this two-layer model, which '
     "FFN output brings p(answer) back most?": (
         "主语的输入嵌入被噪声淹没，然后在“the capital of velor is”的某一个位置上，"
-        "从干净的运行中恢复某一个 FFN 的输出。在这个两层模型里，恢复哪个 FFN 的输出能把 p(答案) 找回得最多？"
+        "从干净运行中恢复某一个 FFN 的输出。在这个两层模型里，恢复哪个 FFN 的输出能把 p(答案) 找回得最多？"
     ),
     "layer 0's, at the subject, velor": "第 0 层，主语“velor”处",
     "That is where Meng et al. find it in GPT-2 XL, in the middle layers. Here it brings back "

@@ -128,7 +128,7 @@ MESSAGES: dict[str, str] = {
     "expert 3 never runs, so its weights never touch the output: no gradient reaches them, in any form": "专家 3 从不运行，它的权重影响不到输出：无论哪种形式，梯度都传不到它",
     "experts 0, 1 and 2 each run on some tokens, so each gets gradient from the task": "专家 0、1、2 各自在一些 token 上运行，所以都能从任务得到梯度",
     "{form}: {why}": "{form}：{why}",
-    "autograd agrees: only chosen experts learn, and the unchosen row learns only through a softmax over all experts (probabilities kept, or the balancing loss).": "与自动求导的结果一致：只有被选中的专家在学习。未被选中的专家，只有它在路由器里的那一行能得到梯度，而且梯度只能经由对全部专家做的 softmax 传过来；只有保留概率或加上均衡损失时，才有这条路径。",
+    "autograd agrees: only chosen experts learn, and the unchosen row learns only through a softmax over all experts (probabilities kept, or the balancing loss).": "与自动求导的结果一致。只有被选中的专家在学习。未被选中的专家，只有它在路由器里的那一行能得到梯度，而且梯度只能经由对全部专家做的 softmax 传过来；只有保留概率或加上均衡损失时，才有这条路径。",
     "who gets gradient": "谁能得到梯度",
     "the bias is in the gates: it only chooses the experts; each gate is the chosen expert's own affinity s": "偏置进了门控权重：偏置只负责挑选专家，每个门控权重应是被选中专家自己的亲和度 s",
     "the bias did not change the choice: choose the k largest of s + bias": "偏置没有影响选择：应选 s + bias 最大的 k 个",
