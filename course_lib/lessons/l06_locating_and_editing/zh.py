@@ -8,7 +8,7 @@ KL term 相对熵项（正文首次出现时注明即 KL 散度项；输出里�
 MESSAGES = {
     # course_lib.lessons.l06_locating_and_editing: LESSON, the index's row
     "Locate a fact, then rewrite it (定位并编辑事实)": "定位事实，再编辑它",
-    "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案；然后用 CounterFact 的指标，在对齐强度下公平比较各种编辑方法，即各方法先调到同样的编辑效果再比较",
+    "locate where the model reads a fact by causal tracing, rewrite it with a rank-one edit, and compare edits fairly at matched strength with CounterFact's scores": "用因果追踪找出模型在哪里读出一条事实，再用秩一编辑把它改成新答案；然后把各种编辑方法调到同样的编辑强度，再用 CounterFact 的指标公平比较",
     # the notebook: the model
     "first phrasing: {a} of 48 right; the other: {b} of 48": (
         "原句：48 条中答对 {a} 条；同义句：48 条中答对 {b} 条"
