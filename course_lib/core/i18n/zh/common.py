@@ -39,7 +39,7 @@ MESSAGES: dict[str, str] = {
     # the questions lessons ask (course_lib.core.questions)
     "check my answer": "检查我的答案",
     "pick an answer first": "请先选一个答案",
-    "At d_model = 512, d_ff goes from 256 to 2048: eight times as wide. By how much do the FFN's FLOPs per token grow?": "d_model = 512 时，d_ff 从 256 增加到 2048，宽度变为原来的 8 倍。FFN 每个 token 的 FLOPs 增长多少？",
+    "At d_model = 512, d_ff goes from 256 to 2048: eight times as wide. By how much do the FFN's FLOPs per token grow?": "d_model = 512 时，d_ff 从 256 增加到 2048，宽度变为原来的 8 倍。FFN 每个 token 的 FLOPs 变为原来的几倍？",
     "×8": "×8",
     "Right: both matrices have d_model·d_ff weights, so the work is linear in d_ff.": "对：两个矩阵都有 d_model·d_ff 个权重，所以计算量与 d_ff 成正比。",
     "×64": "×64",
