@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     # course_lib.lessons.l05_ffn_memory.figures: the erasing figure
     "own fact": "本条事实",
     "unrelated facts": "无关事实",
-    "random units": "随机挑选的激活单元",
+    "random units": "随机挑选的已激活单元",
     "zeroing {n} units at the prompt's last word": "在提示的最后一个词处将 {n} 个单元置零",
     "relative change of p(answer), one dot per fact (bar: mean)": (
         "p(答案) 的相对变化，每个点是一条事实（竖线：均值）"
@@ -248,7 +248,7 @@ MESSAGES: dict[str, str] = {
     "the fact's p falls to almost 0; unrelated facts keep theirs": "这条事实的 p 几乎降到 0；无关事实保持不变",
     "Five units do not hold a whole fact here: the fact loses over half of its p on average, from under a fifth to nearly all, and unrelated facts lose some too, less than half as much.": "这里 5 个单元承载不了一整条事实：这条事实平均损失一半以上的 p，从不到五分之一到几乎全部不等；无关事实也有损失，但不到这条事实损失的一半。",
     "the fact's p falls by over half; unrelated facts lose less, but not nothing": "这条事实的 p 下降一半以上；无关事实损失较少，但并非为零",
-    "Right: the fact loses over half on average, unrelated facts less than half as much, and five random firing units almost nothing (within 3 %).": "对：这条事实平均损失一半以上，无关事实的损失不到这条事实的一半，而随机挑选的 5 个激活单元几乎毫无影响（在 3% 以内）。",
+    "Right: the fact loses over half on average, unrelated facts less than half as much, and five random firing units almost nothing (within 3 %).": "对：这条事实平均损失一半以上，无关事实的损失不到这条事实的一半，而随机挑选的 5 个已激活单元几乎毫无影响（在 3% 以内）。",
     "the fact and the unrelated facts lose about the same": "这条事实和无关事实损失差不多",
     "The units chosen by a fact's attribution serve it more than other facts: the fact is hit harder than the unrelated facts, for nearly every fact.": "按一条事实的归因挑出的单元，对这条事实的作用大于对其他事实：几乎每条事实自身的损失都比无关事实大。",
     "hardly anything changes: 5 units of 512 are too few": "几乎没有变化：512 个单元中的 5 个太少了",
@@ -388,7 +388,7 @@ MESSAGES: dict[str, str] = {
     "the nudge moves a score by {shift:.0e}, the closest 5th and 6th differ by {tie:.0e}": "微扰让分数最多移动 {shift:.0e}，而第 5、6 名最接近时也相差 {tie:.0e}",
     "own fact: mean {mean:.0%}; averaged as Dai et al.'s code averages (per relation, mean change of p over mean p): {dai:.0%}; spread (std) {std:.0%}": "本条事实：平均 {mean:.0%}；按 Dai 等人代码的算法（每种关系内，p 的平均变化除以平均 p）为 {dai:.0%}；标准差 {std:.0%}",
     "unrelated facts: mean {mean:.0%}": "无关事实：平均 {mean:.0%}",
-    "random firing units barely matter": "随机挑选的激活单元几乎没有影响",
+    "random firing units barely matter": "随机挑选的已激活单元几乎没有影响",
     "doubling, change of p(answer): mean {mean:+.1%}, from {lo:+.1%} to {hi:+.1%}": "加倍后 p(答案) 的变化：平均 {mean:+.1%}，范围从 {lo:+.1%} 到 {hi:+.1%}",
     "d_ff {d_ff:3d}: at initialisation {init[0]:.2f} / {init[1]:.2f}": "d_ff {d_ff:3d}：初始化时第 0 层 {init[0]:.2f}，第 1 层 {init[1]:.2f}",
     "d_ff 32 to 128 miss several facts in some seed": "d_ff 32 到 128 各有种子漏掉好几条事实",
@@ -407,7 +407,7 @@ MESSAGES: dict[str, str] = {
     "by more than 2 points in {n} of {total}": "{total} 种组合中有 {n} 种降幅超过 2 个百分点",
     "{n} of {total} (seed, layer) slopes below 0": "种子与层的 {total} 种组合中，有 {n} 种的斜率小于 0",
     # the notebook's progress bar over the random draws
-    "zeroing 5 random firing units per fact: draws": "每条事实随机置零 5 个激活单元：抽样次数",
+    "zeroing 5 random firing units per fact: draws": "每条事实随机置零 5 个已激活单元：抽样次数",
     "{n} against {lo} to {hi}: one trained run, a margin of {gap}": "{n} 个，随机权重为 {lo} 到 {hi} 个；只训练了一次，差距仅 {gap} 个",
     "in every relation the count is above its own control, at the point estimate": "按点估计，每种关系的命中数都高于本关系的对照",
     "one-sided binomial p: capital {p[capital]:.4f}, colour {p[colour]:.4f}, animal {p[animal]:.4f}, food {p[food]:.4f}; {k} of 4 pass Holm's correction at 5 %": "单侧二项检验 p：首都 {p[capital]:.4f}、颜色 {p[colour]:.4f}、动物 {p[animal]:.4f}、食物 {p[food]:.4f}；在 5% 水平上做 Holm 校正，4 种关系中有 {k} 种通过",
