@@ -113,7 +113,7 @@ MESSAGES: dict[str, str] = {
     ),
     " (edited)": "（编辑所用）",
     "{language}: “{prompt}”": "{language}：“{prompt}”",
-    "p(first token) after the prompt": "提示之后下一个 token 的概率",
+    "p(first token) after the prompt": "提示之后答案首个 token 的概率",
     "{method}, {strength}, edited with the {language} prompt": "{method}，{strength}，用{language}提示编辑",
     "rank-one, layer 1, last token": "秩一，第 1 层，最后一个 token",
     "scale factor of the update": "更新的缩放倍数",
@@ -307,7 +307,7 @@ MESSAGES: dict[str, str] = {
     "median after": "编辑后的中位数",
     "mean change": "平均变化",
     "fine-tuning W2 at matched strength, and knowledge neurons as above, lower the other language's old answer: every 95 % interval of the paired change lies below 0": (
-        "在对齐强度下微调 W2，以及按上面的方式读知识神经元，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 置信区间都在 0 以下"
+        "在对齐强度下微调 W2，以及按上面的方式取强度的知识神经元编辑，都会压低另一种语言的旧答案：每次编辑前后成对比较，变化的每个 95% 置信区间都在 0 以下"
     ),
     "mean changes {a:+.2f} to {b:+.2f}, the highest bound {c:+.2f}": (
         "平均变化从 {a:+.2f} 到 {b:+.2f}，区间上限最高为 {c:+.2f}"
@@ -322,7 +322,7 @@ MESSAGES: dict[str, str] = {
     ),
     "{c:.2f} to {d:.2f}": "{c:.2f} 到 {d:.2f}",
     "knowledge neurons reach p(new) 0.9 in half of the edits or fewer, so their strength is not matched: where they fall short they are read at their strongest": (
-        "知识神经元让 p(新答案) 达到 0.9 的编辑不超过一半，所以它们的强度没有对齐：达不到的编辑，读的是它们最强的一档"
+        "知识神经元让 p(新答案) 达到 0.9 的编辑不超过一半，所以它们的强度没有对齐：达不到的编辑，取的是它们最强的一档"
     ),
     "{x:.0%} and {y:.0%} of the edits; mean p(new) {a:.2f} and {b:.2f}": (
         "达到 0.9 的，用英文编辑占 {x:.0%}，用中文编辑占 {y:.0%}；平均 p(新答案) 分别为 {a:.2f} 和 {b:.2f}"
