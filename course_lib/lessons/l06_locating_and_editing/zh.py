@@ -31,7 +31,7 @@ MESSAGES = {
         "在试过的两条事实上，C 只由 k* 算出时，其他 47 条事实大多被改变；用语料的 C，至多改变 2 条"
     ),
     # the sweep: methods and knobs
-    "ROME, layer 0, subject": "ROME，第 0 层，主语",
+    "ROME, layer 0, subject": "类 ROME，第 0 层，主语",
     "FT+L": "约束微调 FT+L",
     "scale of the update": "更新的系数",
     "λ": "λ",
@@ -152,7 +152,7 @@ MESSAGES = {
         "每次编辑都在 p(新答案) 相差不到 0.01 的两个强度之间读数"
     ),
     "but, with the corpus' C, it carries over to the other phrasing far less often": (
-        "但用语料的 C 时，它推广到同义句的次数少得多，按事实重抽样的置信区间也确认了这一点"
+        "但用语料的 C 时，它推广到同义句的次数少得多，置信区间不含 0"
     ),
     "on these point estimates": "只看这些点估计",
     "the edits at the subject reach p(new) 0.9 for fewer than two thirds of the edits, fewer "
@@ -168,7 +168,7 @@ MESSAGES = {
     ),
     "NS {a:.0f}, PS {b:.0f} at p(new) 0.9": "p(新答案) 为 0.9 时 NS 为 {a:.0f}，PS 为 {b:.0f}",
     "and still keeps more neighbours than knowledge neurons, fine-tuning or FT+L": (
-        "保住的邻居仍比知识神经元、微调和约束微调多，按事实重抽样的置信区间也确认了这一点"
+        "保住的邻居仍比知识神经元、微调和约束微调多，置信区间不含 0"
     ),
     "this toy, at p(new) 0.9": "玩具模型，p(新答案) 为 0.9",
     "at their own settings both take every edit here and keep no neighbour": (
@@ -195,7 +195,7 @@ MESSAGES = {
         "不可比：语料的 C 含有同义句本身；论文的 C 取自维基百科，不含 CounterFact 的提示"
     ),
     "{name} {s:.0f} at p(new) 0.9; ROME at the subject {r:.0f}": (
-        "p(新答案) 为 0.9 时：“{name}”的 S 为 {s:.0f}；主语处的 ROME 为 {r:.0f}"
+        "p(新答案) 为 0.9 时：“{name}”的 S 为 {s:.0f}；主语处的类 ROME 编辑为 {r:.0f}"
     ),
     "{a:.0f} > {b:.0f} at p(new) 0.9; C from filler: {c:.0f}; the subject edits: {d:.0f} and {e:.0f}": (
         "p(新答案) 为 0.9 时 {a:.0f} > {b:.0f}；填充句的 C 为 {c:.0f}；主语处的两种编辑为 {d:.0f} 和 {e:.0f}"
@@ -203,7 +203,7 @@ MESSAGES = {
     # lesson 6 after the second review: reading points, intervals over facts, changes from unedited
     "Meng et al.'s KN, change from unedited: ΔES, ΔPS, ΔNS": "Meng 等人的 KN，相对未编辑模型的变化：ΔES、ΔPS、ΔNS",
     "at each p(new) the best S is the rank-one edit's with C from filler; at the full update, the corpus' C scores higher": "在每个 p(新答案) 处，S 最高的都是用填充句 C 的秩一编辑；完整更新时，用语料 C 的得分更高",
-    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "评分用的提示正是 ROME 的相对熵项所监控的；在这些提示上、在相同的 p(新答案) 下，它的防护措施保住了该实体更多的其他事实，按事实重抽样的置信区间也确认了这一点",
+    "at equal p(new), ROME's safeguards keep more of the entity's other facts, on prompts its KL term watches": "在相同的 p(新答案) 下，ROME 的防护措施保住了该实体更多的其他事实，置信区间不含 0；不过评分所用的提示，正是其相对熵项监控的那些",
     "at the subject the toy could not tell: neither ρ passes 5 % after Holm's correction, and each interval holds a ρ as weak as Hase et al.'s": "在主语处，玩具模型无法判断：经 Holm 校正后，两个 ρ 在 5% 水平上都不显著，而且每个区间都包含像 Hase 等人那么弱的 ρ",
     "by construction, at the paper's ES level the toy's edit is a far larger change than theirs": "按构造成立：在论文的 ES 水平处，玩具模型的编辑带来的变化比论文大得多",
     "by construction, where tracing points every fact's edits reach nearly the same p(new)": "按构造成立：在追踪所指的编辑点，每条事实的编辑得到的 p(新答案) 几乎相同",
@@ -214,8 +214,8 @@ MESSAGES = {
     "PS: 0.8 / 0.9 / 0.95": "PS：0.8 / 0.9 / 0.95",
     "S: 0.8 / 0.9 / 0.95": "S：0.8 / 0.9 / 0.95",
     "against at most {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": "其他方法至多 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}",
-    "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的都比它们少",
-    "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "p(新答案) 为 0.9 时，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多，按事实重抽样的置信区间也确认了这一点",
+    "at every p(new) read, the rank-one edit keeps more neighbours and carries over less than knowledge neurons, fine-tuning or FT+L": "无论在哪个 p(新答案) 处读数，秩一编辑保住的邻居都比知识神经元、微调和约束微调多，推广到同义句的次数也都比它们少",
+    "at p(new) 0.9 the rank-one edit where tracing points keeps more neighbours than knowledge neurons, fine-tuning or FT+L": "p(新答案) 为 0.9 时，追踪所指处的秩一编辑保住的邻居比知识神经元、微调和约束微调都多，置信区间不含 0",
     "at the subject only: by construction nothing to predict at the last word": "只在主语处检验：最后一个词处按构造没有什么可预测",
     "but whether its S is above theirs depends on the reading point": "但它的 S 是否高于它们，取决于在哪里读数",
     "full update: PS, NS, S": "完整更新：PS、NS、S",
@@ -237,9 +237,9 @@ MESSAGES = {
     "with the corpus' C the subject edits hardly carry over at any scale, their full update "
     "included; not comparable with the paper, whose C, from Wikipedia, holds no "
     "CounterFact prompt": (
-        "论文的 C 取自维基百科，不含 CounterFact 的提示，所以下面这一点与论文不可比："
-        "用语料的 C 时，凡是不为 0 的 PS，都出现在使 p(新答案) 最高的那个系数之后；"
-        "主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外"
+        "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句，完整更新也不例外；"
+        "仅有的非零 PS 都出现在使 p(新答案) 最大的系数之后。"
+        "论文的 C 取自维基百科、不含 CounterFact 的提示，所以这一点与论文不可比"
     ),
     "ROME-like PS {a:.0f} at p(new) 0.9; at any scale at most {r:.0f} (ROME-like) and {p:.0f} "
     "(plain), and only past the scale of largest p(new); the paper's {c}": (
@@ -288,27 +288,27 @@ MESSAGES = {
     ),
     "at p(new) 0.9 the best S here is the rank-one edit's at the last word with C from filler, a site the paper's Table 4 does not run; the ROME-like edit at the subject scores lowest": (
         "p(新答案) 为 0.9 时，主语处的类 ROME 编辑得分最低；S 最高的是最后一个词处用填充句 C 的秩一编辑，"
-        "论文的表 4 没有在这个编辑点编辑过。按事实重抽样的置信区间确认它高于第二名"
+        "论文的表 4 没有在这个编辑点编辑过。置信区间确认它高于第二名"
     ),
     "S {s:.0f}; over the next, {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; ROME-like S {r:.0f}": (
         "类 ROME 编辑的 S 为 {r:.0f}；最高的 S 为 {s:.0f}，与第二名相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "at p(new) 0.9 FT+L scores above fine-tuning, the same sign as the paper's gap": (
         "p(新答案) 为 0.9 时，约束微调的得分高于微调，差值的方向与论文相同；"
-        "按事实重抽样的置信区间确认了这一点，但没有对这里的三次比较做多重比较校正"
+        "置信区间确认了这一点，但没有对这里的三次比较做多重比较校正"
     ),
     "{d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}, not corrected for this cell's "
     "three comparisons; the paper's {a} against {b}, with no interval": (
         "相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}；论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
-        "p(新答案) 为 0.9 时，本课程的知识神经元与微调在 S 上分不出高下：按事实重抽样的置信区间包含 0，"
-        "在 0.8 和 0.95 处两者的先后也都颠倒"
+        "p(新答案) 为 0.9 时，本课程的知识神经元与微调在 S 上分不出高下：置信区间包含 0；"
+        "在 0.8 和 0.95 处，两者的先后都与 0.9 处相反"
     ),
     "of the three orders among fine-tuning, FT+L and knowledge neurons, two have the paper's sign "
     "on these point estimates, FT+L above both; an interval confirms only FT+L above fine-tuning": (
         "只看点估计，微调、约束微调和知识神经元两两比较的三组中，有两组的先后与论文一致："
-        "约束微调高于另外两者。按事实重抽样的置信区间只确认了约束微调高于微调，"
+        "约束微调高于另外两者。置信区间只确认了约束微调高于微调，"
         "约束微调与知识神经元之差的区间包含 0"
     ),
     "FT+L above knowledge neurons {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}": (

@@ -34,7 +34,7 @@ MESSAGES: dict[str, str] = {
     "α = {alpha}": "α = {alpha}",
     "even load": "均匀份额",
     "experts, busiest first": "专家（最忙的在前）",
-    "share of the points": "排第一的点所占份额",
+    "share of the points": "以该专家为首选的点所占份额",
     "load, every seed ({task})": "各种子的负载（{task}）",
     # course_lib.lessons.l07_mixture_of_experts.checks
     "top-k router": "top-k 路由器",
@@ -102,7 +102,7 @@ MESSAGES: dict[str, str] = {
     "seed 0 trained now has the stored network's load": "现场训练的种子 0 与存下的网络负载相同",
     "α = 0.1: every expert's share within 0.001": "α = 0.1：每个专家的份额相差都不到 0.001",
     "every setting, per α = 0 / 0.01 / 0.1: experts ranked first on more than 5 % of the points and the busiest share (seed means)": "每种设置下，依次列出 α = 0 / 0.01 / 0.1 时在超过 5% 的点上排第一的专家数，以及最忙专家的份额（对种子取平均）",
-    "{experts} experts, top {k}: over 5 % {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：在超过 5% 的点上排第一的专家数 {u}；最忙专家的份额 {b}",
+    "{experts} experts, top {k}: over 5 % {u}; busiest {b}": "{experts} 个专家，选前 {k} 个：超过 5% 的专家数 {u}；最忙份额 {b}",
     # section 5: experts in the fact model
     # the review's mends
     "equal total spends about half the dense FFN's parameters per word": (
