@@ -22,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "where the language-specific units sit": "语言特定单元所在的位置",
     "layer {layer}, unit {unit}: its strongest contexts": "第 {layer} 层，单元 {unit}：让它激活最强的上下文",
     "embeddings (tokens, positions, types)": "嵌入（token、位置、类型）",
-    "the 12 layers": "12 个层",
+    "the 12 layers": "12 层",
     'mean over the tokens, prefix "query: "': "各 token 的平均，前缀“query: ”",
     'first token\'s state, prefix "query: "': "第一个 token 的状态，前缀“query: ”",
     'mean over the tokens, prefix "passage: "': "各 token 的平均，前缀“passage: ”",
@@ -147,7 +147,7 @@ MESSAGES: dict[str, str] = {
     "{alive} features fire in at least 5 paragraphs of each language; on both paragraphs of a pair more often than chance (Holm p < 0.05): {both} of them; with the pairs shuffled, {shuffled}; shuffled among pairs of similar length, {lo} to {hi}": "{alive} 个特征在每种语言里都至少在 5 个段落中激活；在一对段落的两边都激活、次数多于偶然的（Holm 校正后的 p < 0.05）：{both} 个；把段落对打乱后：{shuffled} 个；只在长度相近的段落对之间打乱：{lo} 到 {hi} 个",
     "more features pass with the true pairs than with any length-matched shuffle": "用真实的段落对，通过检验的特征比任何一次长度匹配的打乱都多",
     "{both} against at most {hi}": "{both} 个，对照至多 {hi} 个",
-    "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于与长度相同的段落的重合度",
+    "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于它与等长段落的重合度",
     "overlap {twins:.2f} against {lo:.3f} to {hi:.3f}": "重合度 {twins:.2f}，对照 {lo:.3f} 到 {hi:.3f}",
     "random keys fall the same way (Holm p < 0.01): the rule cannot credit the trend to the learned keys": "随机键也同样下降（Holm 校正后的 p < 0.01）：用这条规则，不能把这个趋势归功于学到的键",
     "zeroing either language's units changes the mean margin by under 0.002 (the margin itself is about 0.03)": "把任一种语言的单元置零，平均间隔的变化都不到 0.002，而间隔本身约为 0.03",
@@ -193,7 +193,7 @@ MESSAGES: dict[str, str] = {
     ),
     'with "passage: ", zeroing either language\'s units, or any of the random sets, leaves top-1 retrieval within one pair of the 60 of what it is with nothing zeroed': "用前缀“passage: ”时，把任一种语言的单元置零，或把任何一组随机单元置零，top-1 检索与不置零时相比，在 60 对中相差不超过一对",
     "{hits} of {pairs} with nothing zeroed": "不置零时，{pairs} 对中答对 {hits} 对",
-    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "把匹配的抽样看作正态样本。这时中文单元带来的上升可以与随机单元区分（Holm 校正后的 p < 0.05）；英文单元带来的上升则无法与随机单元区分（Holm 校正后的 p > 0.05）",
+    "read as a normal sample, the matched draws tell the Chinese units' rise apart from random units (Holm p < 0.05), not the English units' (Holm p > 0.05)": "若把匹配的抽样看作正态样本，中文单元带来的上升可以与随机单元区分（Holm 校正后的 p < 0.05），英文单元的则不能（Holm 校正后的 p > 0.05）",
     'with "query: " on both sides, top-1 retrieves {none} of {pairs} with nothing zeroed, {en} and {zh} with the English or the Chinese units zeroed': "两边都用前缀“query: ”时，top-1 检索在 {pairs} 对中：不置零时答对 {none} 对，置零英文单元后 {en} 对，置零中文单元后 {zh} 对",
     # lesson 10, after its fourth reading: the prefixes compared pair by pair
     '{language} units zeroed, with "query: ": the mean margin changes by {q:+.4f} (95% interval {qlo:+.4f} to {qhi:+.4f}); its change with "passage: " minus this one, over the same {pairs} pairs: {d:+.4f} (95% interval {lo:+.4f} to {hi:+.4f}, sign-flip p = {p:.2f})': (
