@@ -302,8 +302,7 @@ MESSAGES = {
         "相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}；论文为 {a} 对 {b}，没有区间"
     ),
     "at p(new) 0.9 the course's knowledge neurons and fine-tuning could not be told apart in S": (
-        "p(新答案) 为 0.9 时，本课程的知识神经元与微调在 S 上分不出高下：置信区间包含 0；"
-        "在 0.8 和 0.95 处，两者的先后都与 0.9 处相反"
+        "p(新答案) 为 0.9 时，本课程的知识神经元与微调在 S 上分不出高下：置信区间包含 0"
     ),
     "of the three orders among fine-tuning, FT+L and knowledge neurons, two have the paper's sign "
     "on these point estimates, FT+L above both; an interval confirms only FT+L above fine-tuning": (
@@ -315,7 +314,8 @@ MESSAGES = {
         "相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
     ),
     "S {a:.0f} and {b:.0f}; {d:+.0f}, 95 % interval over facts {lo:+.0f} to {hi:+.0f}; the order flips at 0.8 and 0.95": (
-        "S 分别为 {a:.0f} 和 {b:.0f}；相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}"
+        "0.9 处 S 分别为 {a:.0f} 和 {b:.0f}，相差 {d:+.0f}，95% 置信区间 {lo:+.0f} 到 {hi:+.0f}；"
+        "在 0.8 和 0.95 处，两者的先后都与 0.9 处相反"
     ),
     "the per-fact effect at the subject is itself noisy: two sets of 10 draws rank the facts alike only in part": (
         "主语处每条事实的追踪效应本身噪声就大：换两组各 10 次的噪声抽样，事实的排序只有部分一致"
