@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l07_mixture_of_experts: LESSON, the index's row
     "Mixture of experts: the FFN split into experts (混合专家模型)": "混合专家模型（mixture of experts）：把 FFN 拆成多个专家",
-    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数和每个 token 的参数，看清专家何时闲置，以及应对的两种办法，并检验一个小事实模型的路由器是否按事实的类别分工",
+    "split the FFN into experts with a router, count Mixtral's and DeepSeek-V3's parameters in total and per token, see when experts go unused and two cures for it, and test whether a small fact model's routers sort the facts by kind": "用路由器把 FFN 拆成多个专家，数出 Mixtral 和 DeepSeek-V3 的总参数量，以及每个 token 实际用到的参数量，看清专家何时闲置，以及应对的两种办法，并检验一个小事实模型的路由器是否按事实的类别分工",
     # notebooks/07_mixture_of_experts.ipynb: section 1
     "every token's gates sum to 1": "每个 token 的门控权重之和为 1",
     "each token gets exactly 2 nonzero gates of the 8": "每个 token 的 8 个门控权重中恰好有 2 个不为零",

@@ -3,7 +3,7 @@
 MESSAGES: dict[str, str] = {
     # course_lib.lessons.l08_superposition (the lesson's title and goal)
     "Superposition: more features than neurons (叠加)": "叠加（superposition）：特征比神经元多",
-    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型的单元所服务的事实，是否比按层和写入量匹配的随机打乱更多；检验稀疏字典重建新输入是否胜过查表（照抄最近的训练输入）；像论文那样测量稀疏自编码器（SAE）和转码器",
+    "train the toy model of superposition and read its features' directions and dimensionality, test whether lesson 5's units serve more facts than a matched chance would, test whether a sparse dictionary reconstructs new inputs better than a lookup of its training inputs, and measure SAEs and transcoders as the papers do": "训练 Elhage 等人的叠加玩具模型，读出各个特征的方向和特征维度数；检验第 5 课模型的单元所服务的事实数，是否多于按层和写入量匹配的随机打乱；检验稀疏字典重建新输入是否胜过查表（照抄最近的训练输入）；像论文那样测量稀疏自编码器（SAE）和转码器",
     # course_lib.lessons.l08_superposition.questions
     "One unit of lesson 5's model is a knowledge neuron of 45 of the 48 facts, of all four relations. What does that show?": (
         "第 5 课模型中有一个单元，是 48 条事实中 45 条的知识神经元，四种关系都有。这说明了什么？"

@@ -5,7 +5,7 @@ MESSAGES: dict[str, str] = {
     "One memory, two languages (跨语言)": "跨语言（cross-lingual）：一份记忆，两种语言",
     "train lesson 5's fact model on its facts in English and in Chinese, some in one language only, and find whether a fact taught in one language is recalled in the other, with and without a dictionary, beside what the units, an edit and the experts show": (
         "用英文和中文的事实训练第 5 课的事实模型，其中一些事实只用一种语言教；查明用一种语言教的事实，"
-        "换另一种语言能不能答出来，带词典和不带词典各看一遍；再看单元、编辑和专家各说明了什么"
+        "换另一种语言能不能答出来，带双语词典和不带词典各看一遍；再看单元、编辑和专家各说明了什么"
     ),
     # course_lib.lessons.l09_two_languages.questions
     "With the dictionary the model translates every word's first token both ways, yet a fact taught only in the other language could not be told from one never taught, while a fact taught in one English phrasing is answered in the other. What does that show?": (
