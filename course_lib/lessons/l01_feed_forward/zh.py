@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "{activation}, d_ff = {d_ff}: {zeros:.0f}% exact zeros": (
         "{activation}，d_ff = {d_ff}：{zeros:.0f}% 恰为 0"
     ),
-    "{parameters:,} params, {flops:,} FLOPs/token": "参数 {parameters:,}，每 token {flops:,} FLOPs",
+    "{parameters:,} params, {flops:,} FLOPs/token": "参数 {parameters:,}，每个 token {flops:,} FLOPs",
     # course_lib.lessons.l01_feed_forward.checks: checker names
     "parameter formula": "参数量公式",
     "FeedForward": "FeedForward 模块",
@@ -248,7 +248,7 @@ MESSAGES: dict[str, str] = {
     "total       {n:>10,}  {share:6.1%}": "合计        {n:>10,}  {share:6.1%}",
     "seq_len {n:5d}: FFN {ffn:>10,}  attention {attention:>10,}  FFN share {share:.0%}": "序列长度 {n:5d}：FFN {ffn:>10,}  注意力 {attention:>10,}  FFN 占比 {share:.0%}",
     "available activations: {names}": "可用的激活函数：{names}",
-    "d_ff  activation  > 0    exactly 0  parameters  FLOPs/token": "d_ff  激活函数    > 0    恰为 0     参数量      FLOPs/token",
+    "d_ff  activation  > 0    exactly 0  parameters  FLOPs/token": "d_ff  激活函数    > 0    恰为 0     参数量   每 token FLOPs",
     # lesson 1's explain question
     "Running the FFN on one position at a time gives the same output as running it on the whole sequence. What follows?": "逐个位置地运行 FFN，与对整个序列运行它，输出完全相同。由此可以得出什么？",
     "The FFN cannot move information from one token to another": "FFN 无法在 token 之间传递信息",

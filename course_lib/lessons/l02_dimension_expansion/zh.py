@@ -192,7 +192,7 @@ MESSAGES: dict[str, str] = {
         "恒等函数（identity）：在每个任务上，d_ff 取 1、8、64 时准确率都相同，且都低于 0.6"
     ),
     "relu on the triangles passes 0.95 within the stored widths": (
-        "存储的宽度中，ReLU 在三角形任务上的准确率最高超过 0.95"
+        "在已存储的各个宽度中，ReLU 在三角形任务上的准确率能超过 0.95"
     ),
     "each doubling of d_ff gains less than the one before": ("d_ff 每翻一倍，收益都比上一次小"),
     "one linear layer has 3 parameters": "一个线性层有 3 个参数",
@@ -242,7 +242,7 @@ MESSAGES: dict[str, str] = {
     "x=2, outside the window: 1             -> count_regions = {n}": "x=2，在窗口之外：1                     → count_regions = {n}",
     "d_ff={n:>3}: exact {exact:>5}, grid {grid:>5}, bound {bound:>5}": "d_ff={n:>3}：精确 {exact:>5}，网格 {grid:>5}，上界 {bound:>5}",
     "d_model 64, {steps} Adam steps per student, {seeds} seeds": "d_model 64，每个学生 Adam {steps} 步，{seeds} 个种子",
-    "d_ff/d_model  d_ff parameters FLOPs/token         missed": "d_ff/d_model  d_ff     参数量 FLOPs/token 未解释方差比例",
+    "d_ff/d_model  d_ff parameters FLOPs/token         missed": "d_ff/d_model  d_ff  参数量 每 token FLOPs 未解释方差比例",
     "gain per doubling of d_ff: {gains}": "d_ff 每翻一倍的收益：{gains}",
     "{d} linear layer(s), hidden width {w}, {p} parameters: {above} of {n} seeds above 0.75": "{d} 个线性层，隐藏宽度 {w}，{p} 个参数：{n} 个种子中有 {above} 个的准确率高于 0.75",
     "act(z)": "激活值 f(z)",

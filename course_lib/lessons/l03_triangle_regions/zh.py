@@ -203,7 +203,7 @@ MESSAGES: dict[str, str] = {
     "six-unit {six_unit}; sharp {sharp}": "实测：六单元网络 {six_unit}；陡峭变体 {sharp}",
     "the rarest output is shared by {rarest} points": "最少见的输出值也由 {rarest} 个点共享",
     "{n_codes} against {n_outputs}": "{n_codes} 对比 {n_outputs}",
-    "{six} of {seeds} against {eight} of {seeds}": "{seeds} 个种子中 {six} 个，对比 {eight} 个",
+    "{six} of {seeds} against {eight} of {seeds}": "六个单元时 {seeds} 个种子中 {six} 个完成，八个单元时 {eight} 个",
     "n 8 -> 16: ÷{ratio:.1f}": "n 从 8 到 16：÷{ratio:.1f}",
     "{agreed:.2%} of the grid agrees": "{agreed:.2%} 的网格点一致",
     "max error below 1e-9": "最大误差低于 1e-9",
@@ -239,10 +239,10 @@ MESSAGES: dict[str, str] = {
     # lesson 3's question
     "An inscribed n-gon approximates a disc with n features. Doubling n divides the area it misses by about…": "内接正 n 边形用 n 个特征逼近一个圆盘。n 翻倍后，原来缺失的面积大约是现在的几倍？",
     "2": "2",
-    "The gap shrinks faster than 1/n: every edge also gets shorter.": "差距缩小得比 1/n 更快：每条边也变短了。",
+    "The gap shrinks faster than 1/n: every edge also gets shorter.": "缺失的面积缩小得比 1/n 更快：每条边也变短了。",
     "4": "4",
     "Right: the missed area shrinks like 1/n².": "对：缺失的面积按 1/n² 缩小。",
     "That would be 1/n³: but there are n slivers of area ~1/n³, so ~1/n² in all.": "那是 1/n³；但一共有 n 条面积约为 1/n³ 的细条，合起来约为 1/n²。",
     "it does not shrink": "1 倍，不会缩小",
-    "More features describe the disc better: the gap goes to 0 as n grows.": "特征越多，对圆盘的描述越好：n 增大时差距趋于 0。",
+    "More features describe the disc better: the gap goes to 0 as n grows.": "特征越多，对圆盘的描述越好：n 增大时缺失的面积趋于 0。",
 }
