@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "ours equals nn.LayerNorm": "我们的实现与 nn.LayerNorm 相同",
     "LayerNorm: each of the 6 positions has mean 0": "LayerNorm：6 个位置的均值都是 0",
     "BatchNorm: each of the 4 features has mean 0": "BatchNorm：4 个特征的均值都是 0",
-    "BatchNorm: positions keep nonzero means": "BatchNorm：各位置的均值仍不全为 0",
+    "BatchNorm: not every position has mean 0": "BatchNorm：各位置的均值仍不全为 0",
     "BatchNorm: sequence 1's output changes when sequence 2 leaves the batch": (
         "BatchNorm：序列 2 离开批次后，序列 1 的输出随之改变"
     ),
