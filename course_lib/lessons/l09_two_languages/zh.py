@@ -221,7 +221,7 @@ MESSAGES: dict[str, str] = {
         "至少 {x:.0%}；扣掉代入估计的偏差后至少 {y:.0%}，偏差取路由在 token 间打乱后的值"
     ),
     "after Holm's correction, layer 0's routes split the languages more than a shuffled split of the vocabulary does": (
-        "Holm 校正后，第 0 层的路由对两种语言的区分超过词表的随机划分"
+        "Holm 校正后，第 0 层的路由区分两种语言的程度，超过把词表随机分成两份"
     ),
     "I / H = {a:.2f}, p {p}": "I / H = {a:.2f}，p {p}",
     "in layer 1 the test could not tell (p ≈ 0.05): its p misses Holm's bar of 0.05, within two standard errors of it": (
