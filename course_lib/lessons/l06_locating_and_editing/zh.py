@@ -275,7 +275,7 @@ MESSAGES = {
         "在主语处，两种搜索都有一些编辑的最佳 v* 出现在最后 100 步；类 ROME 编辑的搜索只在少数编辑上把损失降到 0.05 以下，普通编辑的搜索约在一半编辑上做到"
     ),
     "{rome} and {plain} of 144 below loss 0.05 ({share:.0%})": (
-        "损失降到 0.05 以下的：144 次中类 ROME 编辑为 {rome} 次，普通编辑为 {plain} 次，占 {share:.0%}"
+        "144 次中，损失降到 0.05 以下的：类 ROME 编辑 {rome} 次，普通编辑 {plain} 次，即 {share:.0%}"
     ),
     "with the corpus' C, the edits at the subject hardly carry over to the other phrasing, at any scale": (
         "用语料的 C 时，主语处的编辑在任何系数下都几乎不推广到同义句"
