@@ -123,15 +123,15 @@ MESSAGES: dict[str, str] = {
     "the layers between": "中间各层",
     "last three layers": "最后三层",
     "dotted: random keys": "虚线：随机键",
-    "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层 FFN 的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出移动 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎的 8 比特输入使它移动 {a:.1%}",
-    "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出范数的中位数是正文 token 的 {ratio:.0f} 倍；在同样的抽样下，输出移动 {lo:.0%} 到 {hi:.0%}",
+    "{n} tokens of text into layer 6's FFN: one more 4-bit rounding of its weights moves their output by {lo:.0%} to {hi:.0%} (10 draws); the engine's 8-bit inputs by {a:.1%}": "第 6 层 FFN 的 {n} 个正文 token：对权重再做一次 4 比特舍入，输出的相对变化为 {lo:.0%} 到 {hi:.0%}（10 次抽样）；引擎把输入舍入到 8 比特，只带来 {a:.1%} 的变化",
+    "the {m} tokens <s> and </s>: an output {ratio:.0f} times as large (median length), moved by {lo:.0%} to {hi:.0%} by the same draws": "{m} 个 <s> 和 </s> token：输出范数的中位数是正文 token 的 {ratio:.0f} 倍；在同样的抽样下，输出的相对变化为 {lo:.0%} 到 {hi:.0%}",
     'of the three poolings tried, only the mean over the tokens after the prefix "query: " gives the engine\'s query embedding (cos above 0.999)': "试过的三种池化方式里，只有加前缀“query: ”后各 token 的平均才给出引擎的查询句向量（余弦高于 0.999）",
     "{d} pairs repeat another pair's paragraph; {han:.0%} of the English paragraphs contain Chinese characters, and {latin:.0%} of the Chinese paragraphs' tokens are in Latin script": "有 {d} 对的英文或中文段落在另一对里也出现过；{han:.0%} 的英文段落含有汉字，中文段落的 token 有 {latin:.0%} 是拉丁字母",
     "{what}, {language}: layers 0-3 {low:.0%}, layers 8-11 {high:.0%} (Holm p = {p:.0e})": "{what}，{language}：第 0–3 层 {low:.0%}，第 8–11 层 {high:.0%}（Holm 校正后的 p = {p:.0e}）",
     "in both languages the units' share is higher in layers 0-3 than in layers 8-11 (Holm p < 0.01)": "在两种语言里，单元的这个比例在第 0–3 层都高于第 8–11 层（Holm 校正后的 p < 0.01）",
     "first two layers: {en0:.0%} of the English units, {zh0:.0%} of the Chinese ones, {base0:.0%} of the candidates; last three layers: {en:.0%}, {zh:.0%} and {base:.0%}": "前两层：英文单元的 {en0:.0%}，中文单元的 {zh0:.0%}，候选单元的 {base0:.0%}；最后三层：{en:.0%}、{zh:.0%} 和 {base:.0%}",
     "the frequency bar alone puts most candidates in the last three layers": "单是频率门槛，就把大部分候选单元放在了最后三层",
-    "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层 {a:.0%} 和 {b:.0%}，最后三层 {c:.0%} 和 {d:.0%}",
+    "labelled by script (Latin, Han) instead of by paragraph: first two layers {a:.0%} and {b:.0%}, last three layers {c:.0%} and {d:.0%}": "按文字（拉丁字母、汉字）而不是按段落标注：前两层有 {a:.0%} 的拉丁字母单元、{b:.0%} 的汉字单元；最后三层有 {c:.0%} 的拉丁字母单元、{d:.0%} 的汉字单元",
     "by paragraph, the least a selected unit fires on the other language's tokens: {en:.0%} of them for the English units, {zh:.0%} for the Chinese ones": "按段落标注：在另一种语言的 token 上，选出的单元激活率最低也有 {en:.0%}（英文单元）和 {zh:.0%}（中文单元）",
     "by paragraph, every selected unit still fires on the other language's tokens (on more than 5% of them)": "按段落标注：每个选出的单元在另一种语言的 token 上仍会激活（超过 5%）",
     "in this one selection by script (no interval), the Latin-script units sit more often in the first two layers than in the last three": "按文字做的这一次选择里（没有区间），拉丁字母单元在前两层比在最后三层更多",
@@ -144,7 +144,7 @@ MESSAGES: dict[str, str] = {
     "{language} units: a median {ratio:.1f} times as often in their language as in the other, on whose tokens they still fire {other:.0%} of the time": "{language}单元：本语言与另一种语言的激活率之比，中位数为 {ratio:.1f}；在另一种语言的 token 上，激活率仍有 {other:.0%}",
     "{f:,} features, k = {k}, on layer {layer}'s units: FVU {train:.2f} on the training paragraphs, {held:.2f} on the held-out ones; L0 = k = {l0:.0f} by construction; {dead:.0%} of the features never fire": "{f:,} 个特征，k = {k}，作用于第 {layer} 层的单元：训练段落上未解释方差比例为 {train:.2f}，留出段落上为 {held:.2f}；L0 = k = {l0:.0f}，由构造决定；{dead:.0%} 的特征从不激活",
     "its mean loss fell {drop:.0%} from steps 201-300 to steps 301-400: still falling": "它的平均损失从第 201–300 步到第 301–400 步下降了 {drop:.0%}：还在下降",
-    "{alive} features fire in at least 5 paragraphs of each language; on both paragraphs of a pair more often than chance (Holm p < 0.05): {both} of them; with the pairs shuffled, {shuffled}; shuffled among pairs of similar length, {lo} to {hi}": "{alive} 个特征在每种语言里都至少在 5 个段落中激活；在一对段落的两边都激活、次数多于偶然的（Holm 校正后的 p < 0.05）：{both} 个；把段落对打乱后：{shuffled} 个；只在长度相近的段落对之间打乱：{lo} 到 {hi} 个",
+    "{alive} features fire in at least 5 paragraphs of each language; on both paragraphs of a pair more often than chance (Holm p < 0.05): {both} of them; with the pairs shuffled, {shuffled}; shuffled among pairs of similar length, {lo} to {hi}": "{alive} 个特征在每种语言里都至少在 5 个段落中激活；在一对段落的两边同时激活、且次数显著多于随机预期的（超几何检验，Holm 校正后 p < 0.05）：{both} 个；把段落对打乱后：{shuffled} 个；只在长度相近的段落对之间打乱：{lo} 到 {hi} 个",
     "more features pass with the true pairs than with any length-matched shuffle": "用真实的段落对，通过检验的特征比任何一次长度匹配的打乱都多",
     "{both} against at most {hi}": "{both} 个，对照至多 {hi} 个",
     "a paragraph's active features overlap its translation's more than those of a paragraph of the same length": "一个段落激活的特征与其译文的重合度，高于它与等长段落的重合度",
@@ -175,7 +175,7 @@ MESSAGES: dict[str, str] = {
         "不可比：指标的种类相同，但这里只有一个模型（看不出规模趋势）、一层，是编码器上的稀疏自编码器；他们用的是 Claude 3.5 Haiku 上的跨层转码器"
     ),
     "one more simulated 4-bit rounding of the weights moves the text tokens' outputs, pooled, far more than the engine's 8-bit rounding of the activations": (
-        "对权重再模拟一次 4 比特舍入，正文 token 的输出（合在一起算）移动得远比引擎把激活舍入到 8 比特时多"
+        "对权重再模拟一次 4 比特舍入，正文 token 的输出（合在一起算）变化得远比引擎把激活舍入到 8 比特时大"
     ),
     "{both} units clear the bar in both languages and are counted in both lists": (
         "有 {both} 个单元在两种语言里都越过门槛，两份名单里都算了它们"
