@@ -336,7 +336,7 @@ MESSAGES: dict[str, str] = {
     "for fact {fact}, zeroing your unit lowers p(answer) by {drop:.3f}; the costliest unit lowers it by {most:.3f}: zero each unit in turn and measure": "对事实 {fact}，把你的单元置零使 p(答案) 降低 {drop:.3f}；擦除代价最大的单元使它降低 {most:.3f}：请依次把每个单元置零并测量",
     "zeroing L{layer} unit {unit} lowers p(answer) of fact {fact} from {p:.2f} by {drop:.2f}: the costliest single unit, on each of the {n} facts tried.": "把第 {layer} 层的单元 {unit} 置零，事实 {fact} 的 p(答案) 从 {p:.2f} 降了 {drop:.2f}。在试过的 {n} 条事实上，你找到的都是擦除代价最大的单个单元。",
     "could not tell": "无法判断",
-    "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "一致率，低层 / 高层（数值；定义见第 2 节，与论文的定义略有不同）",
+    "value's top token follows the top trigger prefix somewhere in the corpus (theirs: the top trigger example's next token), lower / upper layer (level)": "一致率，低层 / 高层（数值；定义见第 3 节：值的首选词在语料中某处紧跟最强的触发前缀，论文则看最强触发样例后面紧跟的那个 token）",
     "{low:.0f} % / {high:.1f} % (about {words:,} words)": "{low:.0f}% / {high:.1f}%（约 {words:,} 个词）",
     "{low:.0f} % / {high:.0f} % ({words} words)": "{low:.0f}% / {high:.0f}%（{words} 个词）",
     "{a:.1f} and {b:.1f} times a shuffled pairing (section 3)": "分别是打乱配对的 {a:.1f} 倍和 {b:.1f} 倍（第 3 节）",

@@ -294,7 +294,7 @@ MESSAGES: dict[str, str] = {
         "这个检验的阳性对照：在编辑所用的语言里读同样的差值，每个 95% 置信区间都在 0 以上，最低的下限超过上面最宽界限的十倍。"
         "所以在对齐强度下，跨语言效应哪怕只有编辑在本语言里最弱效应的十分之一，每个区间也都能把它排除"
     ),
-    "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面的界限为 {w:.3f}",
+    "lowest bound {x:+.2f}, against {w:.3f}": "最低的下限为 {x:+.2f}，上面最宽的界限为 {w:.3f}",
     "p(old), other language": "p(旧答案)，另一种语言",
     "the relation's other facts' p(new), edited language": "同一关系其他事实的 p(新答案)，编辑所用的语言",
     "at matched strength the rank-one edit leaves the other language's old answer in place (mean p(old) above 0.95) and raises the relation's other facts' mean p(new) in the edited language under a fifth as far as the other two edits do": (
