@@ -26,6 +26,7 @@ from course_lib.core.model.linear_regions import count_regions, region_bound, re
 from course_lib.core.widgets import Control, Demo
 from course_lib.lessons.l02_dimension_expansion.experiments import true_boundary
 from course_lib.lessons.l02_dimension_expansion.figures import (
+    TASK_NAMES,
     DecisionData,
     DecisionView,
     GatedBudgetData,
@@ -106,7 +107,7 @@ def gated_data(d_model: int, d_ff: int, variant: str) -> GatedBudgetData:
 
 
 # the width demo's tasks in the learner's language, in the order of TASKS; the values stay code names
-TASK_LABELS = (N_("triangles"), N_("ring"), N_("xor"), N_("spiral"))
+TASK_LABELS = tuple(TASK_NAMES[task] for task in TASKS)
 
 
 def demos() -> list[Demo]:

@@ -41,7 +41,7 @@ def _segments(name: str, segments: object) -> np.ndarray:
 
 # The tasks' names as tables and figures show them: the code name in English, a Chinese name in
 # the Chinese edition ("spiral", which lesson 7 prints too, is in the core's catalogue).
-_TASK_NAMES = {
+TASK_NAMES = {
     "triangles": N_("triangles"),
     "ring": N_("ring"),
     "xor": N_("xor"),
@@ -52,9 +52,9 @@ _TASK_NAMES = {
 def task_name(task: str, width: int = 0) -> str:
     """``task``'s name in the learner's language ("xor" -> "异或任务" in Chinese), right-aligned
     to ``width`` columns of a monospaced table, a Chinese character taking two."""
-    if task not in _TASK_NAMES:
-        raise ValueError(f"task must be one of {tuple(_TASK_NAMES)}, got {task!r}")
-    name = tr(_TASK_NAMES[task])
+    if task not in TASK_NAMES:
+        raise ValueError(f"task must be one of {tuple(TASK_NAMES)}, got {task!r}")
+    name = tr(TASK_NAMES[task])
     return " " * max(0, width - display_width(name)) + name
 
 
